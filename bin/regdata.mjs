@@ -1,0 +1,7 @@
+#!/usr/bin/env node
+// The CLI is TypeScript run through tsx, so `npx regdata` works right after `npm install` with no build step.
+import { register } from 'tsx/esm/api';
+
+register();
+const { main } = await import('../src/cli/main.ts');
+process.exitCode = await main(process.argv.slice(2));
