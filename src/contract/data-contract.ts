@@ -41,6 +41,7 @@ export const COMPANY_COLUMNS: readonly ColumnSpec[] = [
   col('registrikood', 'VARCHAR', false),
   col('arinimi', 'VARCHAR'),
   col('oiguslik_vorm', 'VARCHAR'),
+  col('oiguslik_vorm_tekstina', 'VARCHAR'),
   col('oigusliku_vormi_alaliik', 'VARCHAR'),
   col('staatus', 'VARCHAR'),
   col('staatus_tekstina', 'VARCHAR'),

@@ -1,0 +1,76 @@
+import type { CountryCode } from '../contract/countries.ts';
+
+/**
+ * The seam between the HTTP/MCP layers and the wallet. Routes and MCP tools never touch the ledger; they
+ * authenticate, then wrap a metered service call in `Metering.runMetered`, which owns idempotency, the
+ * reserve (pending hold), the settle of the rows actually returned, and the void on 404 / no data.
+ */
+
+export type KeyKind = 'standard' | 'admin';
+export type Channel = 'rest' | 'mcp' | 'app';
+export type MeteredOperation = 'search' | 'detail' | 'history' | 'workplaces';
+export type FreeOperation = 'countries' | 'filters' | 'activities' | 'locations' | 'count';
+
+export interface Principal {
+  keyId: string;
+  accountId: string;
+  kind: KeyKind;
+}
+
+export interface Authenticator {
+  /** Resolves `Authorization: Bearer <key>`; throws AppError('unauthorized') for missing, malformed, unknown or revoked keys. */
+  authenticate(authorizationHeader: string | undefined): Principal;
+}
+
+export interface RateLimitDecision {
+  /** Values for the RateLimit / RateLimit-Policy headers. */
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+  policy: string;
+}
+
+export interface RateLimiter {
+  /** Consumes one token for the key; throws AppError('rate_limited') carrying retry-after seconds when empty. Admin keys pass. */
+  take(principal: Principal, operation: MeteredOperation | FreeOperation): RateLimitDecision | null;
+}
+
+/** Spec 2.8: the usage meta of every metered response. */
+export interface UsageMeta {
+  rows_returned: number | null;
+  credits_charged: number;
+  credits_reserved: number | null;
+  credit_balance: number;
+}
+
+export interface MeteredCall {
+  principal: Principal;
+  channel: Channel;
+  operation: MeteredOperation;
+  country: CountryCode;
+  /** Rows to reserve up front: page_size for search, 1 for detail/history/workplaces (spec 8.3-8.4). */
+  reserveRows: number;
+  /** Optional Idempotency-Key header value. */
+  idempotencyKey?: string;
+  /** Canonical form of the request's parameters; the same idempotency key with another fingerprint is a 422. */
+  fingerprint: string;
+}
+
+export interface MeteredOutcome<T> {
+  result: T;
+  /** Rows to charge for; 0 voids the hold (no history, no workplaces). */
+  chargeableRows: number;
+  /** Rows reported in meta.rows_returned. */
+  rowsReturned: number;
+}
+
+export interface Metering {
+  /**
+   * Reserve, run, settle. A throw from `run` (404, 502, ...) voids the hold and is rethrown; 402 is thrown
+   * before `run` when the balance cannot cover the reserve, so nothing runs.
+   */
+  runMetered<T>(
+    call: MeteredCall,
+    run: () => Promise<MeteredOutcome<T>>,
+  ): Promise<{ result: T; meta: UsageMeta }>;
+}
