@@ -1,0 +1,157 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { COUNTRY_CODES, type CountryCode } from '../../src/contract/countries.ts';
+import { CONTRACT_VERSION, type CountryManifest } from '../../src/contract/data-contract.ts';
+import { newSnapshotId, type SnapshotStore } from '../../src/contract/snapshot-store.ts';
+import { loadReference } from '../reference/index.ts';
+import type { CountryReference } from '../reference/types.ts';
+import { auditCountry } from './audit.ts';
+import { STAGE_TABLES, writeCountry } from './write-country.ts';
+
+export interface StageResult {
+  source: string;
+  sourceDetail: Record<string, unknown>;
+}
+
+/** A country adapter: leaves stage_companies / stage_history / stage_workplaces in the connection. */
+export type StageCountry = (
+  conn: DuckDBConnection,
+  country: CountryCode,
+  reference: CountryReference,
+) => Promise<StageResult>;
+
+export interface PublishOptions {
+  store: SnapshotStore;
+  countries: readonly CountryCode[];
+  stageCountry: StageCountry;
+  label?: string;
+  /** Make the new snapshot live once it passes the audit (default true). */
+  promote?: boolean;
+  /** Countries not staged are hard-linked from the live snapshot, so a partial ingest still serves all. */
+  carryOver?: boolean;
+  /** How many snapshots to keep on disk after promotion (the live one is always kept). */
+  keep?: number;
+  log?: (msg: string) => void;
+  now?: () => Date;
+  duckdb?: { memoryLimit?: string; threads?: number };
+}
+
+export interface PublishResult {
+  snapshotId: string;
+  manifests: CountryManifest[];
+  carriedOver: CountryCode[];
+}
+
+export interface SnapshotInfo {
+  snapshot_id: string;
+  contract_version: string;
+  created_at: string;
+  countries: CountryCode[];
+}
+
+/**
+ * Write-audit-publish. The snapshot is written into a hidden `.partial-<id>` folder, every country is
+ * audited, and only then is the folder renamed into place and (optionally) the `current` pointer swapped.
+ * A crash at any point leaves at most a stray partial folder, never a half snapshot that could be promoted.
+ */
+export async function publishSnapshot(opts: PublishOptions): Promise<PublishResult> {
+  const { store } = opts;
+  const log = opts.log ?? (() => {});
+  const now = opts.now ?? (() => new Date());
+  const snapshotId = newSnapshotId(opts.label, now());
+  const partialDir = path.join(store.snapshotsDir, `.partial-${snapshotId}`);
+  fs.mkdirSync(partialDir, { recursive: true });
+  const tmpDir = path.join(partialDir, '.duckdb-tmp');
+
+  const instance = await DuckDBInstance.create(':memory:', {
+    memory_limit: opts.duckdb?.memoryLimit ?? '6GB',
+    threads: String(opts.duckdb?.threads ?? 2),
+    temp_directory: tmpDir,
+    // Sorting happens in the COPY itself; insertion order elsewhere does not matter and costs memory.
+    preserve_insertion_order: 'true',
+  });
+  const conn = await instance.connect();
+  const manifests: CountryManifest[] = [];
+  try {
+    for (const country of opts.countries) {
+      const started = Date.now();
+      const reference = loadReference(country);
+      const staged = await opts.stageCountry(conn, country, reference);
+      log(`${country}: staged in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      const dir = path.join(partialDir, country);
+      const manifest = await writeCountry(conn, {
+        dir,
+        snapshotId,
+        country,
+        reference,
+        source: staged.source,
+        sourceDetail: staged.sourceDetail,
+        now: now(),
+      });
+      for (const t of Object.values(STAGE_TABLES)) {
+        await conn.run(`DROP TABLE IF EXISTS ${t}`);
+        await conn.run(`DROP VIEW IF EXISTS ${t}`);
+      }
+      await auditCountry(conn, dir, country, reference);
+      manifests.push(manifest);
+      log(
+        `${country}: ${manifest.row_counts.companies} companies (${manifest.row_counts.companies_for_sale} for sale), ` +
+          `${manifest.row_counts.history} history rows, ${manifest.row_counts.workplaces} workplaces, ` +
+          `written and audited in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      );
+    }
+  } catch (err) {
+    conn.closeSync();
+    instance.closeSync();
+    fs.rmSync(partialDir, { recursive: true, force: true });
+    throw err;
+  }
+  conn.closeSync();
+  instance.closeSync();
+  fs.rmSync(tmpDir, { recursive: true, force: true });
+
+  const carriedOver: CountryCode[] = [];
+  const liveId = store.currentId();
+  if (opts.carryOver && liveId) {
+    for (const country of COUNTRY_CODES) {
+      if (opts.countries.includes(country)) continue;
+      const from = store.countryDir(liveId, country);
+      if (!fs.existsSync(from)) continue;
+      const to = path.join(partialDir, country);
+      fs.mkdirSync(to);
+      // Hard links: the carried-over files are immutable, so sharing inodes costs no space and no copy time.
+      for (const f of fs.readdirSync(from)) fs.linkSync(path.join(from, f), path.join(to, f));
+      carriedOver.push(country);
+    }
+  }
+
+  const info: SnapshotInfo = {
+    snapshot_id: snapshotId,
+    contract_version: CONTRACT_VERSION,
+    created_at: now().toISOString(),
+    countries: COUNTRY_CODES.filter((c) => fs.existsSync(path.join(partialDir, c))),
+  };
+  fs.writeFileSync(path.join(partialDir, 'snapshot.json'), `${JSON.stringify(info, null, 2)}\n`);
+  fs.renameSync(partialDir, store.snapshotDir(snapshotId));
+  if (opts.promote ?? true) {
+    store.promote(snapshotId);
+    pruneSnapshots(store, opts.keep ?? 3);
+  }
+  return { snapshotId, manifests, carriedOver };
+}
+
+/** Keeps the newest `keep` snapshots plus the live one; removes older ones and stray partial folders. */
+export function pruneSnapshots(store: SnapshotStore, keep: number): string[] {
+  const live = store.currentId();
+  const ids = store.list();
+  const doomed = ids.slice(0, Math.max(0, ids.length - keep)).filter((id) => id !== live);
+  for (const id of doomed) fs.rmSync(store.snapshotDir(id), { recursive: true, force: true });
+  return doomed;
+}
+
+export function readSnapshotInfo(store: SnapshotStore, id: string): SnapshotInfo {
+  return JSON.parse(
+    fs.readFileSync(path.join(store.snapshotDir(id), 'snapshot.json'), 'utf8'),
+  ) as SnapshotInfo;
+}

@@ -1,0 +1,63 @@
+import { ConfigError, loadConfig, type Config } from '../config.ts';
+import { demoCommand, demoHelp } from './commands/demo.ts';
+import { snapshotsCommand, snapshotsHelp } from './commands/snapshots.ts';
+import { EXIT, UsageError } from './errors.ts';
+import { out } from './output.ts';
+
+interface Command {
+  summary: string;
+  help: string;
+  run: (args: string[], config: Config) => Promise<number>;
+}
+
+const COMMANDS: Record<string, Command> = {
+  demo: { summary: 'build a synthetic world snapshot (demo data)', help: demoHelp, run: demoCommand },
+  snapshots: { summary: 'list, promote or roll back snapshots', help: snapshotsHelp, run: snapshotsCommand },
+};
+
+function usage(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((k) => k.length));
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
+  return [
+    'usage: regdata <command> [options]',
+    '',
+    'commands:',
+    ...lines,
+    '',
+    'Run `regdata <command> --help` for a command. Settings come from the environment:',
+    '  PORT (8080), HOST (127.0.0.1), REGDATA_DATA_DIR (./data), LOG_LEVEL (info)',
+  ].join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...args] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    out.line(usage());
+    return name ? EXIT.ok : EXIT.usage;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    out.error(`unknown command: ${name}\n\n${usage()}`);
+    return EXIT.usage;
+  }
+  if (args.includes('--help') || args.includes('-h')) {
+    out.line(command.help);
+    return EXIT.ok;
+  }
+  try {
+    return await command.run(args, loadConfig());
+  } catch (err) {
+    // Known errors print one line; anything else keeps its stack for the operator.
+    if (err instanceof UsageError || err instanceof ConfigError || isParseArgsError(err)) {
+      out.error((err as Error).message);
+      return EXIT.usage;
+    }
+    out.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
+    return EXIT.failed;
+  }
+}
+
+function isParseArgsError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
+}
