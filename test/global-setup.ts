@@ -11,6 +11,8 @@ import type { TestProject } from 'vitest/node';
 export const TEST_WORLD = { scale: 0.003, seed: 7 } as const;
 
 export default async function setup(project: TestProject): Promise<() => void> {
+  // For quick runs of tests that need no world (contract, wallet): REGDATA_TEST_SKIP_WORLD=1 npx vitest run test/x
+  if (process.env['REGDATA_TEST_SKIP_WORLD']) return () => {};
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-test-world-'));
   const { buildWorldSnapshot } = await import('../ingest/world/index.ts');
   await buildWorldSnapshot({ dataDir, scale: TEST_WORLD.scale, seed: TEST_WORLD.seed, label: 'test' });
