@@ -1,0 +1,127 @@
+import { COUNTRIES, type CountryCode } from '../../src/contract/countries.ts';
+import { buildActivityTables, type ActivityTables, type ClassItem } from './activity-tree.ts';
+import { readEmtak2025 } from './classifiers/emtak.ts';
+import { dotNaceCode, readNaceRev2, readNaceRev21, type NaceEntry } from './classifiers/nace.ts';
+import { readPkd2007 } from './classifiers/pkd.ts';
+import { readSn2007 } from './classifiers/sn2007.ts';
+import { readSni2007 } from './classifiers/sni.ts';
+import { sourceOf, type DataFileKey } from './data-files.ts';
+import { buildLocationTables } from './location-tree.ts';
+import { readAtvkTopLevel } from './regions/atvk.ts';
+import { readEhak } from './regions/ehak.ts';
+import { readFiRegions } from './regions/fi-regions.ts';
+import { readLtRegions, LT_SOURCE } from './regions/lt-regions.ts';
+import { readNoKommuner } from './regions/no-kommuner.ts';
+import { readSeKommuner } from './regions/se-kommuner.ts';
+import { readTerc } from './regions/teryt.ts';
+import type { CountryReference } from './types.ts';
+
+/** Parsed shared classifiers, read once per build of all countries that need them. */
+class SharedClassifiers {
+  #rev21: NaceEntry[] | undefined;
+  #rev2: Map<string, NaceEntry> | undefined;
+
+  get naceRev21(): NaceEntry[] {
+    this.#rev21 ??= readNaceRev21();
+    return this.#rev21;
+  }
+
+  get naceRev2(): Map<string, NaceEntry> {
+    this.#rev2 ??= readNaceRev2();
+    return this.#rev2;
+  }
+}
+
+const shared = new SharedClassifiers();
+
+function naceRev21Items(dotted: boolean): ClassItem[] {
+  const code = (c: string): string => (dotted ? dotNaceCode(c) : c);
+  return shared.naceRev21.map((e) => ({
+    code: code(e.code),
+    parent: e.parent === null ? null : code(e.parent),
+    en: e.label,
+    native: null,
+  }));
+}
+
+function activities(country: CountryCode): { tables: ActivityTables; files: DataFileKey[] } {
+  switch (country) {
+    case 'EE':
+      return {
+        tables: buildActivityTables(readEmtak2025(shared.naceRev21), 'et', 'EMTAK 2025'),
+        files: ['emtak2025', 'naceRev21'],
+      };
+    case 'LV':
+    case 'FI':
+      return {
+        tables: buildActivityTables(naceRev21Items(false), null, 'NACE Rev. 2.1'),
+        files: ['naceRev21'],
+      };
+    case 'LT':
+      return { tables: buildActivityTables(naceRev21Items(true), null, 'EVRK 2.1'), files: ['naceRev21'] };
+    case 'NO':
+      return {
+        tables: buildActivityTables(readSn2007(shared.naceRev2), 'nb', 'SN2007'),
+        files: ['sn2007', 'naceRev2'],
+      };
+    case 'PL':
+      return {
+        tables: buildActivityTables(readPkd2007(shared.naceRev2), 'pl', 'PKD 2007'),
+        files: ['pkd2007', 'naceRev2'],
+      };
+    case 'SE':
+      return {
+        tables: buildActivityTables(readSni2007(shared.naceRev2), 'sv', 'SNI 2007'),
+        files: ['sni2007', 'naceRev2'],
+      };
+  }
+}
+
+type Locations = Pick<CountryReference, 'locationTree' | 'locationLeaves'>;
+
+function locations(country: CountryCode): {
+  tables: Locations;
+  files: DataFileKey[];
+  extra?: CountryReference['sources'];
+} {
+  switch (country) {
+    case 'EE':
+      return {
+        tables: buildLocationTables(readEhak(), 'codes', 'EHAK'),
+        files: ['eeMaakond', 'eeOmavalitsus', 'eeAsustusyksus'],
+      };
+    case 'LV':
+      return { tables: buildLocationTables(readAtvkTopLevel(), 'codes', 'ATVK'), files: ['lvAtvk'] };
+    case 'LT':
+      return {
+        tables: buildLocationTables(readLtRegions(), 'locations', 'LT regions'),
+        files: [],
+        extra: [LT_SOURCE],
+      };
+    case 'FI':
+      return { tables: buildLocationTables(readFiRegions(), 'codes', 'FI regions'), files: ['fiRegions'] };
+    case 'PL':
+      return { tables: buildLocationTables(readTerc(), 'codes', 'TERC'), files: ['plTerc'] };
+    case 'NO':
+      return {
+        tables: { locationTree: null, locationLeaves: readNoKommuner() },
+        files: ['noKommuner', 'noFylker'],
+      };
+    case 'SE':
+      return { tables: { locationTree: null, locationLeaves: readSeKommuner() }, files: ['seKommuner'] };
+  }
+}
+
+export function buildCountryReference(country: CountryCode): CountryReference {
+  const a = activities(country);
+  const l = locations(country);
+  return {
+    country,
+    industrySystem: COUNTRIES[country].industrySystem,
+    activityTrees: a.tables.activityTrees,
+    activityLeaves: a.tables.activityLeaves,
+    locationTree: l.tables.locationTree,
+    locationLeaves: l.tables.locationLeaves,
+    sources: [...[...a.files, ...l.files].map(sourceOf), ...(l.extra ?? [])],
+  };
+}

@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest';
+import { COUNTRY_CODES } from '../../src/contract/countries.ts';
+import { loadReference } from '../../ingest/reference/index.ts';
+import { countByDepth, find, leavesOf, walk } from './tree-helpers.ts';
+
+const NATIVE: Record<string, string | null> = {
+  EE: 'et',
+  LV: null,
+  LT: null,
+  NO: 'nb',
+  FI: null,
+  PL: 'pl',
+  SE: 'sv',
+};
+
+// LT follows once its location source is in (loadReference('LT') throws until then).
+describe.each(COUNTRY_CODES.filter((c) => c !== 'LT'))('%s activity reference', (country) => {
+  const ref = loadReference(country);
+  const languages = Object.keys(ref.activityTrees);
+
+  it('offers English, plus the native language where the classifier has labels', () => {
+    const native = NATIVE[country];
+    expect(languages.sort()).toEqual(native ? ['en', native].sort() : ['en']);
+  });
+
+  it('has a unique kood for every node of every tree', () => {
+    for (const tree of Object.values(ref.activityTrees)) {
+      const koods = [...walk(tree)].map((w) => w.node.kood);
+      expect(new Set(koods).size).toBe(koods.length);
+    }
+  });
+
+  it('roots every tree at section letters', () => {
+    for (const tree of Object.values(ref.activityTrees)) {
+      for (const root of tree) expect(root.kood).toMatch(/^[A-V]$/);
+    }
+  });
+
+  it('has the same codes in the same order in every language', () => {
+    const shape = (lang: string): string[] =>
+      [...walk(ref.activityTrees[lang] ?? [])].map((w) => w.node.kood);
+    for (const lang of languages) expect(shape(lang)).toEqual(shape('en'));
+  });
+
+  it('lists exactly the leaves of every tree as activityLeaves, each with its section', () => {
+    const leafKoods = ref.activityLeaves.map((l) => l.kood);
+    expect(new Set(leafKoods).size).toBe(leafKoods.length);
+    for (const tree of Object.values(ref.activityTrees)) {
+      expect(leavesOf(tree).map((n) => n.kood)).toEqual(leafKoods);
+      for (const root of tree) {
+        for (const leaf of leavesOf([root])) {
+          expect(ref.activityLeaves.find((l) => l.kood === leaf.kood)?.section).toBe(root.kood);
+        }
+      }
+    }
+  });
+
+  it('labels every node', () => {
+    for (const tree of Object.values(ref.activityTrees)) {
+      for (const { node } of walk(tree)) expect(node.label.trim()).not.toBe('');
+    }
+    for (const leaf of ref.activityLeaves) expect(leaf.label.trim()).not.toBe('');
+  });
+});
+
+describe('activity classifier counts match the source files', () => {
+  it('EE: EMTAK 2025 has 22 sections, 87 divisions, 287 groups, 651 classes and 826 national subclasses', () => {
+    const ref = loadReference('EE');
+    expect(countByDepth(ref.activityTrees['et'] ?? [])).toEqual([22, 87, 287, 651, 826]);
+    expect(ref.activityLeaves.every((l) => /^\d{5}$/.test(l.kood))).toBe(true);
+  });
+
+  it.each(['LV', 'FI'] as const)('%s: NACE Rev. 2.1 has 22 sections down to 651 classes', (country) => {
+    const ref = loadReference(country);
+    expect(countByDepth(ref.activityTrees['en'] ?? [])).toEqual([22, 87, 287, 651]);
+  });
+
+  it('NO: SN2007 has 21 sections, 87 divisions (no 98), 270 groups, 613 classes, 817 five-digit codes', () => {
+    const ref = loadReference('NO');
+    expect(countByDepth(ref.activityTrees['nb'] ?? [])).toEqual([21, 87, 270, 613, 817]);
+    expect(ref.activityLeaves.every((l) => /^\d\d\.\d{3}$/.test(l.kood))).toBe(true);
+  });
+
+  it('PL: PKD 2007 has 21 sekcje, 88 działy, 272 grupy, 615 klasy and 655 podklasy', () => {
+    const ref = loadReference('PL');
+    expect(countByDepth(ref.activityTrees['pl'] ?? [])).toEqual([21, 88, 272, 615, 655]);
+    expect(ref.activityLeaves.every((l) => /^\d\d\.\d\d\.[A-Z]$/.test(l.kood))).toBe(true);
+  });
+
+  it('SE: 821 SNI 2007 detaljgrupper under the NACE Rev. 2 levels they belong to', () => {
+    const ref = loadReference('SE');
+    expect(countByDepth(ref.activityTrees['sv'] ?? [])).toEqual([21, 88, 272, 615, 821]);
+    expect(ref.activityLeaves.every((l) => /^\d{5}$/.test(l.kood))).toBe(true);
+  });
+});
+
+describe('activity codes and labels from the real classifiers', () => {
+  it('EE: EMTAK 62101 is Programmeerimine, in English the NACE class it alone makes up', () => {
+    const ref = loadReference('EE');
+    expect(find(ref.activityTrees['et'] ?? [], '62101').label).toBe('Programmeerimine');
+    expect(find(ref.activityTrees['en'] ?? [], '62101').label).toBe('Computer programming activities');
+    expect(find(ref.activityTrees['en'] ?? [], 'K').label).toMatch(
+      /^TELECOMMUNICATION, COMPUTER PROGRAMMING/,
+    );
+    expect(ref.activityLeaves.find((l) => l.kood === '62101')).toEqual({
+      kood: '62101',
+      label: 'Programmeerimine',
+      section: 'K',
+    });
+  });
+
+  it('EE: a national subclass that splits its class keeps its Estonian label in the English tree', () => {
+    const ref = loadReference('EE');
+    expect(find(ref.activityTrees['en'] ?? [], '62201').label).toBe('Arvutialased konsultatsioonid');
+    expect(find(ref.activityTrees['en'] ?? [], '6220').label).toBe(
+      'Computer consultancy and computer facilities management activities',
+    );
+  });
+
+  it('LV and FI use undotted NACE Rev. 2.1 classes, LT dotted EVRK 2.1 ones', () => {
+    expect(find(loadReference('LV').activityTrees['en'] ?? [], '6210').label).toBe(
+      'Computer programming activities',
+    );
+    expect(find(loadReference('FI').activityTrees['en'] ?? [], '6210').children).toEqual([]);
+  });
+
+  it('NO: SN2007 43.221 is Rørlegger- og ventilasjonsarbeid under NACE 43.22', () => {
+    const ref = loadReference('NO');
+    expect(find(ref.activityTrees['nb'] ?? [], '43.221').label).toBe('Rørlegger- og ventilasjonsarbeid');
+    expect(find(ref.activityTrees['en'] ?? [], '43.22').label).toBe(
+      'Plumbing, heat and air-conditioning installation',
+    );
+    expect(find(ref.activityTrees['en'] ?? [], '43.210').label).toBe('Electrical installation');
+  });
+
+  it('PL: PKD 62.01.Z is Działalność związana z oprogramowaniem', () => {
+    const ref = loadReference('PL');
+    expect(ref.activityLeaves.find((l) => l.kood === '62.01.Z')).toEqual({
+      kood: '62.01.Z',
+      label: 'Działalność związana z oprogramowaniem',
+      section: 'J',
+    });
+    expect(find(ref.activityTrees['en'] ?? [], '62.01').label).toBe('Computer programming activities');
+  });
+
+  it('SE: SNI 62010 is Dataprogrammering, read from the ISO-8859-1 file', () => {
+    const ref = loadReference('SE');
+    expect(find(ref.activityTrees['sv'] ?? [], '62010').label).toBe('Dataprogrammering');
+    expect(find(ref.activityTrees['sv'] ?? [], '6201').label).toBe('Computer programming activities');
+    // A label that the SCB file quotes because it contains the delimiter.
+    expect(ref.activityLeaves.find((l) => l.kood === '08120')?.label).toBe(
+      'Utvinning av sand, grus och berg; utvinning av lera och kaolin',
+    );
+  });
+});

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { COUNTRIES, COUNTRY_CODES } from '../../src/contract/countries.ts';
+import { buildCountryReference } from '../../ingest/reference/country-reference.ts';
+import { DATA_FILES } from '../../ingest/reference/data-files.ts';
+import { loadReference } from '../../ingest/reference/index.ts';
+
+const READY = COUNTRY_CODES.filter((c) => c !== 'LT');
+
+describe('loadReference', () => {
+  it('returns one shared, deep-frozen object per country', () => {
+    const ee = loadReference('EE');
+    expect(loadReference('EE')).toBe(ee);
+    expect(Object.isFrozen(ee.activityLeaves)).toBe(true);
+    expect(Object.isFrozen(ee.locationTree?.[0]?.children[0])).toBe(true);
+    expect(() => (ee.activityLeaves as unknown[]).push({})).toThrow(TypeError);
+  });
+
+  it.each(READY)('%s names its industry system and every file it was built from', (country) => {
+    const ref = loadReference(country);
+    expect(ref.country).toBe(country);
+    expect(ref.industrySystem).toBe(COUNTRIES[country].industrySystem);
+    const known = new Set<string>(Object.values(DATA_FILES).map((f) => f.file));
+    expect(ref.sources.length).toBeGreaterThan(0);
+    for (const s of ref.sources) {
+      expect(known.has(s.file)).toBe(true);
+      expect(s.licence).not.toBe('');
+    }
+  });
+
+  it('builds every country from the raw files in well under the budget', () => {
+    const started = performance.now();
+    for (const country of READY) buildCountryReference(country);
+    // The budget is 1 s; the bound is loose so a busy two-core CI does not flake.
+    expect(performance.now() - started).toBeLessThan(3_000);
+  });
+});
