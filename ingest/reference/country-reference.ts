@@ -10,7 +10,7 @@ import { buildLocationTables } from './location-tree.ts';
 import { readAtvkTopLevel } from './regions/atvk.ts';
 import { readEhak } from './regions/ehak.ts';
 import { readFiRegions } from './regions/fi-regions.ts';
-import { readLtRegions, LT_SOURCE } from './regions/lt-regions.ts';
+import { readLtRegions } from './regions/lt-regions.ts';
 import { readNoKommuner } from './regions/no-kommuner.ts';
 import { readSeKommuner } from './regions/se-kommuner.ts';
 import { readTerc } from './regions/teryt.ts';
@@ -79,11 +79,7 @@ function activities(country: CountryCode): { tables: ActivityTables; files: Data
 
 type Locations = Pick<CountryReference, 'locationTree' | 'locationLeaves'>;
 
-function locations(country: CountryCode): {
-  tables: Locations;
-  files: DataFileKey[];
-  extra?: CountryReference['sources'];
-} {
+function locations(country: CountryCode): { tables: Locations; files: DataFileKey[] } {
   switch (country) {
     case 'EE':
       return {
@@ -95,8 +91,7 @@ function locations(country: CountryCode): {
     case 'LT':
       return {
         tables: buildLocationTables(readLtRegions(), 'locations', 'LT regions'),
-        files: [],
-        extra: [LT_SOURCE],
+        files: ['ltRegions'],
       };
     case 'FI':
       return { tables: buildLocationTables(readFiRegions(), 'codes', 'FI regions'), files: ['fiRegions'] };
@@ -122,6 +117,6 @@ export function buildCountryReference(country: CountryCode): CountryReference {
     activityLeaves: a.tables.activityLeaves,
     locationTree: l.tables.locationTree,
     locationLeaves: l.tables.locationLeaves,
-    sources: [...[...a.files, ...l.files].map(sourceOf), ...(l.extra ?? [])],
+    sources: [...a.files, ...l.files].map(sourceOf),
   };
 }

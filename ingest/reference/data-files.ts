@@ -98,6 +98,15 @@ export const DATA_FILES = {
     sha256: 'e7e94dd79ae6e0a759bb08939a1a75f744381e0f5de92e4580fcc61715b8c73c',
     encoding: 'utf8',
   },
+  ltRegions: {
+    file: 'lt_savivaldybes_iso3166_2.csv',
+    source:
+      'GitHub epiforecasts/covidregionaldata@e993cec377070134bcac99020dfa227df4807b41 data-raw/lithuania_codes.csv ' +
+      '(ISO 3166-2:LT codes of the 10 apskritys and 60 savivaldybės, short names such as "Vilniaus m. sav.")',
+    licence: 'Repository MIT (R package DESCRIPTION: MIT + file LICENSE); codes are ISO 3166-2:LT',
+    sha256: '898ee36f82c6494e13e986c4597559116d8dc822b0437a910d90b3ddec6a9f8d',
+    encoding: 'utf8',
+  },
   fiRegions: {
     file: 'fi_kunta_seutukunta_maakunta_statfi.csv',
     source:

@@ -13,8 +13,7 @@ const NATIVE: Record<string, string | null> = {
   SE: 'sv',
 };
 
-// LT follows once its location source is in (loadReference('LT') throws until then).
-describe.each(COUNTRY_CODES.filter((c) => c !== 'LT'))('%s activity reference', (country) => {
+describe.each(COUNTRY_CODES)('%s activity reference', (country) => {
   const ref = loadReference(country);
   const languages = Object.keys(ref.activityTrees);
 
@@ -70,7 +69,7 @@ describe('activity classifier counts match the source files', () => {
     expect(ref.activityLeaves.every((l) => /^\d{5}$/.test(l.kood))).toBe(true);
   });
 
-  it.each(['LV', 'FI'] as const)('%s: NACE Rev. 2.1 has 22 sections down to 651 classes', (country) => {
+  it.each(['LV', 'LT', 'FI'] as const)('%s: NACE Rev. 2.1 has 22 sections down to 651 classes', (country) => {
     const ref = loadReference(country);
     expect(countByDepth(ref.activityTrees['en'] ?? [])).toEqual([22, 87, 287, 651]);
   });
@@ -122,6 +121,9 @@ describe('activity codes and labels from the real classifiers', () => {
       'Computer programming activities',
     );
     expect(find(loadReference('FI').activityTrees['en'] ?? [], '6210').children).toEqual([]);
+    const lt = loadReference('LT').activityTrees['en'] ?? [];
+    expect(find(lt, '62.10').label).toBe('Computer programming activities');
+    expect(find(lt, '62.1').children.map((c) => c.kood)).toEqual(['62.10']);
   });
 
   it('NO: SN2007 43.221 is Rørlegger- og ventilasjonsarbeid under NACE 43.22', () => {
