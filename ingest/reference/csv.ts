@@ -76,18 +76,19 @@ export function parseCsv(text: string, delimiter: string): string[][] {
 export function parseCsvRecords(text: string, delimiter: string, file: string): Record<string, string>[] {
   const [header, ...rows] = parseCsv(text, delimiter);
   if (!header) throw new Error(`${file}: empty file`);
-  return rows
-    .filter((r) => !(r.length === 1 && r[0] === ''))
-    .map((r, index) => {
-      if (r.length !== header.length) {
-        throw new Error(`${file}: row ${index + 2} has ${r.length} fields, header has ${header.length}`);
-      }
-      const record: Record<string, string> = {};
-      header.forEach((name, j) => {
-        record[name] = r[j] ?? '';
-      });
-      return record;
+  const records: Record<string, string>[] = [];
+  rows.forEach((r, index) => {
+    if (r.length === 1 && r[0] === '') return;
+    if (r.length !== header.length) {
+      throw new Error(`${file}: row ${index + 2} has ${r.length} fields, header has ${header.length}`);
+    }
+    const record: Record<string, string> = {};
+    header.forEach((name, j) => {
+      record[name] = r[j] ?? '';
     });
+    records.push(record);
+  });
+  return records;
 }
 
 /** A required column of a record; a missing one means the file's layout changed. */
