@@ -16,7 +16,7 @@ import { readSeKommuner } from './regions/se-kommuner.ts';
 import { readTerc } from './regions/teryt.ts';
 import type { CountryReference } from './types.ts';
 
-/** Parsed shared classifiers, read once per build of all countries that need them. */
+/** NACE files several countries build on, parsed at most once per process. */
 class SharedClassifiers {
   #rev21: NaceEntry[] | undefined;
   #rev2: Map<string, NaceEntry> | undefined;
