@@ -1,0 +1,58 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Engine } from './engine/engine.ts';
+import { installErrorHandlers } from './http/error-handler.ts';
+import type { WalletParts } from './http/guard.ts';
+import { installMetrics } from './http/metrics.ts';
+import { installOpenApi } from './http/openapi.ts';
+import { installQueryNormalisation } from './http/query-params.ts';
+import { companyRoutes } from './http/routes/companies.ts';
+import { discoveryRoutes } from './http/routes/discovery.ts';
+import { healthRoutes } from './http/routes/health.ts';
+
+export interface AppDeps {
+  engine: Engine;
+  wallet: WalletParts;
+  /** Pino options (or false to log nothing); fastify's logger is the service's one logger. */
+  logger?: FastifyServerOptions['logger'];
+}
+
+export const API_PREFIX = '/api/v1/data';
+export const REQUEST_ID_HEADER = 'x-request-id';
+
+/** An incoming request id is kept only if it is short and plain, so it cannot forge log lines or headers. */
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/**
+ * Builds the fastify app from its dependencies and never listens (src/server.ts does). The app owns no
+ * resource: the engine and the wallet are opened and closed by whoever built them.
+ */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.logger ?? { level: 'info' },
+    requestIdLogLabel: 'request_id',
+    genReqId: (req) => {
+      const incoming = req.headers[REQUEST_ID_HEADER];
+      return typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    // Keep-alive sockets that are idle are closed on shutdown; in-flight requests are allowed to finish.
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandlers(app);
+  installQueryNormalisation(app);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+  });
+
+  await installOpenApi(app);
+  installMetrics(app, deps.engine);
+  await app.register(healthRoutes, { engine: deps.engine });
+  await app.register(discoveryRoutes, { prefix: API_PREFIX, engine: deps.engine, wallet: deps.wallet });
+  await app.register(companyRoutes, { prefix: API_PREFIX, engine: deps.engine, wallet: deps.wallet });
+  return app;
+}

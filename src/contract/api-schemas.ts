@@ -1,0 +1,520 @@
+import { z } from 'zod';
+import { COUNTRY_CODES, type CountryCode } from './countries.ts';
+import { FILTERS, filterParamNames, type FilterDef } from './filters.ts';
+import type { ValidationIssue } from '../errors/app-error.ts';
+
+/**
+ * The zod schemas of every request and response of spec parts 2 and 4: the single source of request
+ * validation, the TypeScript types, the OpenAPI document (through fastify-type-provider-zod) and the MCP
+ * tool schemas. Search/count parameters are derived from src/contract/filters.ts, so a filter declared
+ * there is accepted here, listed by /filters and mapped to SQL by src/engine without a second list.
+ */
+
+// ---------------------------------------------------------------------------------------------------------
+// Query-string scalars. Query values arrive as strings; these parse them without hiding mistakes.
+
+/** `true` / `false` only (spec 4.3 booleans); anything else is a 422 rather than a silent default. */
+export const queryBoolean = () => z.stringbool({ truthy: ['true'], falsy: ['false'], case: 'sensitive' });
+
+/** A finite number from a query string (zod 4 rejects NaN and Infinity; the HTTP layer rejects empty values). */
+const queryNumber = () => z.coerce.number();
+
+const queryInteger = () => z.coerce.number().int();
+
+export const CountrySchema = z.enum(COUNTRY_CODES).meta({
+  id: 'Country',
+  description: 'ISO 3166-1 alpha-2 code of one of the seven countries',
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Discovery requests (spec 4.2)
+
+export const FiltersQuerySchema = z.strictObject({ country: CountrySchema });
+
+export const ActivitiesQuerySchema = z.strictObject({
+  country: CountrySchema,
+  lang: z
+    .string()
+    .min(2)
+    .max(8)
+    .default('en')
+    .describe("Label language: `en` (default) or the country's own language where the classifier has labels"),
+});
+
+export const LocationsQuerySchema = z.strictObject({
+  country: CountrySchema,
+  query: z
+    .string()
+    .min(2)
+    .max(80)
+    .optional()
+    .describe('Case-insensitive name search: matching nodes flat, at most 100, instead of the tree'),
+  max_depth: queryInteger()
+    .min(1)
+    .max(4)
+    .optional()
+    .describe('Prunes the tree below this depth; 1 = top level only'),
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Search and count requests (spec 4.3), derived from the filter declarations.
+
+/** Normalised value of one filter after parsing: what the engine's query builder receives. */
+export type FilterInput =
+  | { kind: 'list'; values: (string | number)[] }
+  | { kind: 'scalar'; value: string | number | boolean }
+  | { kind: 'range'; min?: number | string; max?: number | string };
+
+/** Filter id (src/contract/filters.ts) to its parsed value; absent filters are absent keys. */
+export type FilterValues = Readonly<Record<string, FilterInput>>;
+
+/** Spec 4.3 sort keys and the column each sorts by; the English names are aliases (docs/api-decisions.md). */
+export const SORT_FIELDS = {
+  registrikood: 'registrikood',
+  registration_code: 'registrikood',
+  arinimi: 'arinimi',
+  company_name: 'arinimi',
+  esmaregistreerimise_kpv: 'esmaregistreerimise_kpv',
+  registered_date: 'esmaregistreerimise_kpv',
+  kapital: 'kapital',
+  share_capital: 'kapital',
+  annual_revenue: 'annual_revenue',
+  last_quarter_turnover: 'last_quarter_turnover',
+  last_quarter_employees_number: 'last_quarter_employees_number',
+  last_quarter_employees: 'last_quarter_employees_number',
+  last_4_quarters_turnover_sum: 'last_4_quarters_turnover_sum',
+} as const;
+export type SortBy = keyof typeof SORT_FIELDS;
+export type SortField = (typeof SORT_FIELDS)[SortBy];
+const SORT_BY_VALUES = Object.keys(SORT_FIELDS) as [SortBy, ...SortBy[]];
+
+/** The zod type of one query parameter of a filter (each repeatable parameter is an array). */
+function filterParamSchema(f: FilterDef): z.ZodType {
+  const scalar = (): z.ZodType => {
+    switch (f.valueType) {
+      case 'string':
+        return z.string().min(1).max(200);
+      case 'number':
+        return queryNumber();
+      case 'integer':
+        return f.id === 'employees_band' ? queryInteger().min(0).max(16) : queryInteger().min(0);
+      case 'boolean':
+        return queryBoolean();
+      case 'date':
+        return z.iso.date();
+    }
+  };
+  if (f.kind === 'single' && f.multi) return z.array(scalar()).min(1).max(500);
+  return scalar();
+}
+
+function describeFilter(f: FilterDef): string {
+  const where = f.countries.length === COUNTRY_CODES.length ? 'all countries' : f.countries.join(', ');
+  return [f.label, f.note, `Countries: ${where}.`].filter(Boolean).join('. ').replace(/\.\./g, '.');
+}
+
+interface FilterParam {
+  filter: FilterDef;
+  /** 0 = param / min / from, 1 = max / to. */
+  slot: 0 | 1;
+  english: string;
+  alias?: string;
+}
+
+/** Every query parameter of search/count that belongs to a filter, English and alias spelling. */
+export const FILTER_PARAMS: readonly FilterParam[] = FILTERS.flatMap((filter) =>
+  filterParamNames(filter).map(({ param, alias }, i): FilterParam =>
+    alias
+      ? { filter, slot: i === 0 ? 0 : 1, english: param, alias }
+      : { filter, slot: i === 0 ? 0 : 1, english: param },
+  ),
+);
+
+function filterShape(): Record<string, z.ZodType> {
+  const shape: Record<string, z.ZodType> = {};
+  for (const p of FILTER_PARAMS) {
+    const description = describeFilter(p.filter);
+    shape[p.english] = filterParamSchema(p.filter).optional().describe(description);
+    if (p.alias) {
+      shape[p.alias] = filterParamSchema(p.filter)
+        .optional()
+        .meta({ deprecated: true, description: `Deprecated Estonian-named alias of \`${p.english}\`.` });
+    }
+  }
+  return shape;
+}
+
+const PAGING_SHAPE = {
+  page: queryInteger().min(1).default(1).describe('Page number, from 1'),
+  page_size: queryInteger().min(1).max(500).default(50).describe('Rows per page, 1-500'),
+  sort_by: z
+    .enum(SORT_BY_VALUES)
+    .default('registrikood')
+    .describe('Sort key; ties are broken by registrikood so paging is stable'),
+  sort_dir: z.enum(['asc', 'desc']).default('asc'),
+};
+
+/** Raw (wire) objects: what OpenAPI documents and what the MCP layer can reuse field by field. */
+export const CountQueryObject = z.strictObject({ country: CountrySchema, ...filterShape() });
+export const SearchQueryObject = z.strictObject({
+  country: CountrySchema,
+  ...filterShape(),
+  ...PAGING_SHAPE,
+});
+
+type RawQuery = Record<string, unknown> & { country: CountryCode };
+
+/**
+ * Cross-parameter rules of spec 4.3 and docs/api-decisions.md, as zod issues (so they are 422s):
+ * a filter the country's /filters does not list, and both spellings of one parameter in one request.
+ */
+export function filterIssues(raw: RawQuery): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  for (const p of FILTER_PARAMS) {
+    const sentEnglish = raw[p.english] !== undefined;
+    const sentAlias = p.alias !== undefined && raw[p.alias] !== undefined;
+    if (sentEnglish && sentAlias) {
+      issues.push({
+        loc: ['query', p.alias as string],
+        param: p.alias as string,
+        msg: `both \`${p.english}\` and its deprecated alias \`${p.alias}\` were sent; send one`,
+        type: 'duplicate_parameter',
+      });
+    }
+    if ((sentEnglish || sentAlias) && !p.filter.countries.includes(raw.country)) {
+      const param = sentEnglish ? p.english : (p.alias as string);
+      issues.push({
+        loc: ['query', param],
+        param,
+        msg: `filter \`${param}\` is not available for country ${raw.country} (see /filters?country=${raw.country})`,
+        type: 'filter_not_available',
+      });
+    }
+  }
+  return issues;
+}
+
+/** Folds the English and alias parameters of each filter into one FilterInput per filter id. */
+export function toFilterValues(raw: RawQuery): FilterValues {
+  const out: Record<string, FilterInput> = {};
+  for (const p of FILTER_PARAMS) {
+    const v = raw[p.english] ?? (p.alias !== undefined ? raw[p.alias] : undefined);
+    if (v === undefined) continue;
+    const f = p.filter;
+    if (f.kind === 'range') {
+      const prev = out[f.id];
+      const range = prev?.kind === 'range' ? prev : { kind: 'range' as const };
+      out[f.id] =
+        p.slot === 0 ? { ...range, min: v as number | string } : { ...range, max: v as number | string };
+    } else if (Array.isArray(v)) {
+      out[f.id] = { kind: 'list', values: v as (string | number)[] };
+    } else {
+      out[f.id] = { kind: 'scalar', value: v as string | number | boolean };
+    }
+  }
+  return out;
+}
+
+function refineFilters(raw: RawQuery, ctx: z.RefinementCtx): void {
+  for (const issue of filterIssues(raw)) {
+    ctx.addIssue({ code: 'custom', message: issue.msg, path: [issue.param], params: { type: issue.type } });
+  }
+}
+
+export interface CountParams {
+  country: CountryCode;
+  filters: FilterValues;
+}
+export interface SearchParams extends CountParams {
+  page: number;
+  page_size: number;
+  sort_by: SortBy;
+  sort_dir: 'asc' | 'desc';
+}
+
+export const CountQuerySchema = CountQueryObject.superRefine(refineFilters).transform((raw): CountParams => ({
+  country: raw.country,
+  filters: toFilterValues(raw),
+}));
+
+export const SearchQuerySchema = SearchQueryObject.superRefine(refineFilters).transform(
+  (raw): SearchParams => ({
+    country: raw.country,
+    filters: toFilterValues(raw),
+    page: raw.page as number,
+    page_size: raw.page_size as number,
+    sort_by: raw.sort_by as SortBy,
+    sort_dir: raw.sort_dir as 'asc' | 'desc',
+  }),
+);
+
+// ---------------------------------------------------------------------------------------------------------
+// Company requests (spec 4.4-4.6)
+
+export const CompanyPathSchema = z.strictObject({
+  registrikood: z.string().min(1).max(40).describe('Registration code in the country’s own format'),
+});
+export const CompanyQuerySchema = z.strictObject({ country: CountrySchema });
+export const WorkplacesQuerySchema = z.strictObject({
+  country: z.enum(['SE']).describe('`SE`: Sweden is the only country with workplaces'),
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Responses (spec part 2)
+
+const nstr = () => z.string().nullish();
+const nnum = () => z.number().nullish();
+const nbool = () => z.boolean().nullish();
+const ndate = () => z.iso.date().nullish();
+
+export const CountryItemSchema = z
+  .object({ code: CountrySchema, name: z.string() })
+  .meta({ id: 'CountryItem' });
+export const CountriesResponseSchema = z.object({ countries: z.array(CountryItemSchema) });
+
+export const FilterSpecSchema = z
+  .looseObject({
+    param: nstr(),
+    param_min: nstr(),
+    param_max: nstr(),
+    param_from: nstr(),
+    param_to: nstr(),
+    type: z.enum(['text', 'select', 'multi_select', 'boolean', 'number_range', 'date_range', 'tree']),
+    label: z.string(),
+    multi: nbool(),
+    options: z
+      .array(z.looseObject({ value: z.union([z.string(), z.number()]), label: z.string() }))
+      .nullish(),
+    options_url: nstr(),
+    note: nstr(),
+  })
+  .meta({ id: 'FilterSpec' });
+export const FiltersResponseSchema = z.object({
+  country: z.string(),
+  industry_system: z.enum(['EMTAK', 'NACE', 'EVRK', 'PKD', 'SNI']),
+  filters: z.array(FilterSpecSchema),
+});
+export type FiltersResponse = z.output<typeof FiltersResponseSchema>;
+
+export interface TreeNode {
+  kood: string;
+  label: string;
+  children: TreeNode[];
+  codes?: string[] | undefined;
+  locations?: string[] | undefined;
+  [extra: string]: unknown;
+}
+export const TreeNodeSchema: z.ZodType<TreeNode> = z
+  .looseObject({
+    kood: z.string(),
+    label: z.string(),
+    get children() {
+      return z.array(TreeNodeSchema);
+    },
+    codes: z.array(z.string()).optional().describe('EE/LV/FI/PL locations: this node and all descendants'),
+    locations: z.array(z.string()).optional().describe('LT locations: name variants to send as lt_locations'),
+  })
+  .meta({ id: 'TreeNode' });
+export const TreeResponseSchema = z.array(TreeNodeSchema);
+
+export const CountResponseSchema = z.object({
+  country: z.string(),
+  count: z.number().int().nullable(),
+  count_mode: z.string().nullable(),
+});
+
+/** Spec 2.2 search row, plus the per-country extras docs/api-decisions.md lists. */
+export const CompanyRowSchema = z
+  .looseObject({
+    registrikood: z.string(),
+    arinimi: nstr(),
+    oiguslik_vorm: nstr(),
+    oiguslik_vorm_tekstina: nstr(),
+    staatus: nstr(),
+    esmaregistreerimise_kpv: ndate(),
+    ehak_kood: nstr(),
+    ehak_nimetus: nstr(),
+    asukoht: nstr(),
+    last_quarter_turnover: nnum(),
+    last_quarter_employees_number: nnum(),
+    last_4_quarters_turnover_sum: nnum(),
+    last_quarter_turnover_growth_pct: nnum(),
+    kmkr_nr: nstr(),
+    vat_active: nbool(),
+    vat_number: nstr(),
+    kapital: nstr(),
+    annual_revenue: nnum(),
+    annual_net_profit: nnum(),
+    annual_equity: nnum(),
+    annual_total_assets: nnum(),
+    annual_report_year: z.number().int().nullish(),
+    has_tax_debt: nbool(),
+    se_employees_band: z.number().int().nullish(),
+    se_turnover_band: z.number().int().nullish(),
+    marketing_optout: nbool(),
+    phone_optout: nbool(),
+    annual_report_filed: nbool(),
+    annual_report_audited: nbool(),
+  })
+  .meta({ id: 'CompanyRow' });
+export type CompanyRow = z.output<typeof CompanyRowSchema>;
+
+export const UsageMetaSchema = z
+  .object({
+    rows_returned: z.number().int().nullable(),
+    credits_charged: z.number(),
+    credits_reserved: z.number().nullable(),
+    credit_balance: z.number(),
+  })
+  .meta({ id: 'UsageMeta' });
+
+export const SearchDataSchema = z.looseObject({
+  items: z.array(CompanyRowSchema),
+  page: z.number().int(),
+  page_size: z.number().int(),
+  total: z.number().int().describe('All companies matching'),
+  sort_by: z.string(),
+  sort_dir: z.string(),
+});
+export type SearchData = z.output<typeof SearchDataSchema>;
+export const SearchResponseSchema = z.object({ data: SearchDataSchema, meta: UsageMetaSchema });
+
+const PeriodSchema = z.looseObject({
+  year: z.number().int().nullish(),
+  quarter: z.number().int().nullish(),
+  month: z.number().int().nullish(),
+  as_of: ndate(),
+});
+const LabelledCodeSchema = z.looseObject({ code: nstr(), label: nstr() }).nullish();
+
+export const CompanyDetailSchema = z
+  .looseObject({
+    ...CompanyRowSchema.shape,
+    oigusliku_vormi_alaliik: nstr(),
+    staatus_tekstina: nstr(),
+    source_status: nstr().describe("The register's own status code before normalisation"),
+    aadress_text: nstr(),
+    kapital_amount: nnum().describe('Share capital as a number, in kapital_currency'),
+    kapital_currency: nstr(),
+    pl_regon: nstr(),
+    pl_nip: nstr(),
+    is_sole_trader: nbool(),
+    contacts: z.array(z.looseObject({ liik: z.string(), sisu: z.string(), source: z.string().nullable() })),
+    registered_domains: z.array(z.string()),
+    emtak: z.array(z.looseObject({ kood: z.string(), label: nstr(), is_main: nbool() })),
+    people: z.array(
+      z.looseObject({
+        nimi: z.string(),
+        isiku_tyyp: nstr(),
+        roll: nstr(),
+        roll_tekstina: nstr(),
+        algus_kpv: ndate(),
+      }),
+    ),
+    latest_metrics: z
+      .looseObject({
+        year: z.number().int().nullish(),
+        quarter: z.number().int().nullish(),
+        month: z.number().int().nullish(),
+        turnover: nnum(),
+        employees: nnum(),
+        turnover_period: PeriodSchema.nullish(),
+        employees_period: PeriodSchema.nullish(),
+      })
+      .nullable(),
+    se_register: z
+      .looseObject({
+        export_import: LabelledCodeSchema,
+        owner_category: LabelledCodeSchema,
+        sme_class: LabelledCodeSchema,
+        listing: LabelledCodeSchema,
+        turnover_class: LabelledCodeSchema,
+        activity_start_date: ndate(),
+        trade_names: z.array(z.string()).nullish(),
+        source: nstr(),
+      })
+      .nullish(),
+  })
+  .meta({ id: 'CompanyDetail' });
+export type CompanyDetail = z.output<typeof CompanyDetailSchema>;
+export const DetailResponseSchema = z.object({ data: CompanyDetailSchema, meta: UsageMetaSchema });
+
+export const HistoryPeriodSchema = z
+  .looseObject({
+    period: z.string(),
+    granularity: z.enum(['monthly', 'quarterly', 'annual', 'year_to_date', 'snapshot']),
+    year: z.number().int(),
+    quarter: z.number().int(),
+    month: z.number().int(),
+    turnover: nnum(),
+    employees: nnum(),
+    state_taxes: nnum(),
+    labour_taxes: nnum(),
+    as_of: ndate(),
+  })
+  .meta({ id: 'HistoryPeriod' });
+export const HistoryDataSchema = z
+  .looseObject({
+    registrikood: z.string(),
+    arinimi: nstr(),
+    country: z.string(),
+    granularity: z.string().describe('quarterly, monthly, annual, snapshot, none, or mixed when rows differ'),
+    periods: z.array(HistoryPeriodSchema),
+  })
+  .meta({ id: 'HistoryData' });
+export type HistoryData = z.output<typeof HistoryDataSchema>;
+export const HistoryResponseSchema = z.object({ data: HistoryDataSchema, meta: UsageMetaSchema });
+
+export const WorkplaceSchema = z
+  .looseObject({
+    cfar_nr: z.number().int(),
+    name: z.string(),
+    is_main: z.boolean(),
+    visit_address: nstr(),
+    visit_postcode: nstr(),
+    visit_town: nstr(),
+    postal_address: nstr(),
+    postal_code: nstr(),
+    postal_town: nstr(),
+    kommun_code: z.string(),
+    kommun_name: nstr(),
+    activity_codes: z.array(z.string()),
+    employees_band_code: z.number().int(),
+    phone: nstr(),
+    email: nstr(),
+    sweref99tm_n: nnum(),
+    sweref99tm_e: nnum(),
+    marketing_optout: z.boolean(),
+    phone_optout: z.boolean(),
+  })
+  .meta({ id: 'Workplace' });
+export const WorkplacesDataSchema = z.looseObject({
+  registrikood: z.string(),
+  workplaces: z.array(WorkplaceSchema),
+  source: z.string().describe('Attribution: consumers passing the data on must name this source'),
+});
+export type WorkplacesData = z.output<typeof WorkplacesDataSchema>;
+export const WorkplacesResponseSchema = z.object({ data: WorkplacesDataSchema, meta: UsageMetaSchema });
+
+export const ErrorResponseSchema = z.object({ detail: z.string() }).meta({ id: 'Error' });
+export const ValidationIssueSchema = z
+  .object({
+    loc: z.array(z.union([z.string(), z.number()])).describe('Where: ["query", name] or ["path", name]'),
+    param: z.string().describe('The parameter name as sent'),
+    msg: z.string(),
+    type: z.string().describe('Machine-readable kind, e.g. unknown_parameter, too_big, filter_not_available'),
+  })
+  .meta({ id: 'ValidationIssue' });
+export const ValidationErrorResponseSchema = z
+  .object({ detail: z.array(ValidationIssueSchema) })
+  .meta({ id: 'ValidationError' });
+
+export const HealthResponseSchema = z.object({
+  status: z.enum(['ok', 'unavailable']),
+  snapshot_id: z.string().nullable(),
+  countries: z.record(
+    z.string(),
+    z.object({ generated_at: z.string(), age_seconds: z.number(), companies_for_sale: z.number().int() }),
+  ),
+});
+export type HealthResponse = z.output<typeof HealthResponseSchema>;

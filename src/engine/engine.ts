@@ -1,0 +1,77 @@
+import type { SnapshotStore } from '../contract/snapshot-store.ts';
+import { AppError } from '../errors/app-error.ts';
+import type { LoadedSnapshot, QueryObserver } from './loaded-snapshot.ts';
+import { loadSnapshot, type EngineOptions } from './snapshot-loader.ts';
+
+/**
+ * The refcounted holder of the live snapshot. Every request runs inside `use`, which pins the snapshot it
+ * started on; `swap` loads a newly promoted snapshot beside the old one, makes it live for new requests,
+ * and retires the old one, which closes when its last request finishes. The engine may also be empty
+ * (no snapshot promoted yet, or the load failed): requests then get 502, never a crash.
+ */
+export class Engine {
+  private live: LoadedSnapshot | null = null;
+  private observer: QueryObserver | undefined;
+  /** Why the engine has no snapshot, for /healthz and logs (never sent to API clients). */
+  lastLoadError: Error | null = null;
+
+  private constructor(
+    readonly store: SnapshotStore,
+    private readonly options: EngineOptions,
+  ) {}
+
+  /** Opens the store's current snapshot. A missing or unreadable snapshot leaves the engine empty. */
+  static async open(store: SnapshotStore, options: EngineOptions = {}): Promise<Engine> {
+    const engine = new Engine(store, options);
+    const id = store.currentId();
+    if (id === null) {
+      engine.lastLoadError = new Error(`no live snapshot in ${store.dataDir}`);
+      return engine;
+    }
+    try {
+      await engine.swap(id);
+    } catch (err) {
+      engine.lastLoadError = err instanceof Error ? err : new Error(String(err));
+    }
+    return engine;
+  }
+
+  get snapshot(): LoadedSnapshot | null {
+    return this.live;
+  }
+
+  /** Called with every query's duration (the metrics histogram). */
+  observeQueries(observer: QueryObserver): void {
+    this.observer = observer;
+    if (this.live) this.live.observer = observer;
+  }
+
+  async use<T>(fn: (snapshot: LoadedSnapshot) => Promise<T>): Promise<T> {
+    const snap = this.live;
+    if (!snap) throw new AppError('backend_unavailable', 'data backend temporarily unavailable');
+    snap.acquire();
+    try {
+      return await fn(snap);
+    } finally {
+      snap.release();
+    }
+  }
+
+  /** Loads snapshot `id` and makes it live; the previous one drains and closes. */
+  async swap(id: string): Promise<LoadedSnapshot> {
+    const next = await loadSnapshot(this.store, id, this.options);
+    next.observer = this.observer;
+    const previous = this.live;
+    this.live = next;
+    this.lastLoadError = null;
+    previous?.retire();
+    return next;
+  }
+
+  /** Stops serving; running requests finish first (their snapshot closes when they release it). */
+  close(): void {
+    const previous = this.live;
+    this.live = null;
+    previous?.retire();
+  }
+}

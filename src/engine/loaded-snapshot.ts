@@ -1,0 +1,109 @@
+import type { DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
+import type { CountryCode } from '../contract/countries.ts';
+import type { CountryManifest } from '../contract/data-contract.ts';
+import type { FiltersResponse, TreeNode } from '../contract/api-schemas.ts';
+import { AppError } from '../errors/app-error.ts';
+import type { ConnectionPool, Row } from './connection-pool.ts';
+
+/** A location node flattened for the `query` search of /locations. */
+export interface IndexedLocation {
+  node: TreeNode;
+  depth: number;
+  /** Lower-cased, accent-stripped label. */
+  key: string;
+}
+
+export interface CountryData {
+  manifest: CountryManifest;
+  /** filters.json: the /filters response, the authority on a country's filters. */
+  filters: FiltersResponse;
+  /** Activity trees per label language. */
+  activityTrees: Record<string, TreeNode[]>;
+  /** Null for NO and SE. */
+  tree: TreeNode[] | null;
+  locationIndex: IndexedLocation[];
+}
+
+export type QueryObserver = (label: string, seconds: number) => void;
+
+/** The same folding the snapshot writer applies to `search_name` (lower(strip_accents(...))), in JS. */
+export function foldText(s: string): string {
+  return s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+/**
+ * One snapshot loaded into its own DuckDB instance. Requests hold a reference while they run; when a newer
+ * snapshot replaces this one it is retired, and the instance closes once the last request has finished,
+ * so a swap never cuts a query short and never leaks the old tables.
+ */
+export class LoadedSnapshot {
+  private refs = 0;
+  private retired = false;
+  private closed = false;
+  observer: QueryObserver | undefined;
+
+  constructor(
+    readonly id: string,
+    private readonly instance: DuckDBInstance,
+    private readonly pool: ConnectionPool,
+    private readonly data: Partial<Record<CountryCode, CountryData>>,
+    readonly loadMs: number,
+  ) {}
+
+  static indexLocations(tree: TreeNode[] | null): IndexedLocation[] {
+    const out: IndexedLocation[] = [];
+    const walk = (nodes: TreeNode[], depth: number) => {
+      for (const node of nodes) {
+        out.push({ node, depth, key: foldText(node.label) });
+        walk(node.children, depth + 1);
+      }
+    };
+    if (tree) walk(tree, 1);
+    return out;
+  }
+
+  get countries(): CountryCode[] {
+    return Object.keys(this.data) as CountryCode[];
+  }
+
+  /** The country's files; a country missing from the snapshot is a backend problem, not a client one. */
+  country(code: CountryCode): CountryData {
+    const d = this.data[code];
+    if (!d) throw new AppError('backend_unavailable', 'data backend temporarily unavailable');
+    return d;
+  }
+
+  /** Runs one bound query; DuckDB failures become 502s whose cause is logged but never shown. */
+  async query(label: string, sql: string, params: readonly DuckDBValue[] = []): Promise<Row[]> {
+    const started = performance.now();
+    try {
+      return await this.pool.query(sql, params);
+    } catch (err) {
+      throw new AppError('backend_unavailable', 'data backend temporarily unavailable', [], { cause: err });
+    } finally {
+      this.observer?.(label, (performance.now() - started) / 1000);
+    }
+  }
+
+  acquire(): void {
+    this.refs++;
+  }
+
+  release(): void {
+    this.refs--;
+    if (this.retired && this.refs === 0) this.close();
+  }
+
+  /** No new requests will use this snapshot; it closes as soon as the running ones are done. */
+  retire(): void {
+    this.retired = true;
+    if (this.refs === 0) this.close();
+  }
+
+  private close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.pool.close();
+    this.instance.closeSync();
+  }
+}

@@ -1,0 +1,74 @@
+import type { FastifyInstance } from 'fastify';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Engine } from '../engine/engine.ts';
+
+/**
+ * Prometheus metrics at /metrics: requests and latency per route and status, DuckDB query time per query
+ * kind, and the live snapshot's age per country. One registry per app, so tests can build several apps.
+ */
+export function installMetrics(app: FastifyInstance, engine: Engine): Registry {
+  const registry = new Registry();
+  const labelNames = ['method', 'route', 'status'] as const;
+  const requests = new Counter({
+    name: 'regdata_http_requests_total',
+    help: 'HTTP requests by route and status',
+    labelNames,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'regdata_http_request_duration_seconds',
+    help: 'HTTP request latency by route and status',
+    labelNames,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+  const queries = new Histogram({
+    name: 'regdata_db_query_duration_seconds',
+    help: 'DuckDB query time by query kind',
+    labelNames: ['query'],
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'regdata_snapshot_age_seconds',
+    help: 'Age of the live snapshot per country (since it was generated)',
+    labelNames: ['country', 'snapshot_id'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      const snap = engine.snapshot;
+      if (!snap) return;
+      for (const c of snap.countries) {
+        const generated = Date.parse(snap.country(c).manifest.generated_at);
+        this.set({ country: c, snapshot_id: snap.id }, (Date.now() - generated) / 1000);
+      }
+    },
+  });
+  new Gauge({
+    name: 'regdata_snapshot_loaded',
+    help: '1 when a snapshot is loaded and serving, else 0',
+    registers: [registry],
+    collect() {
+      this.set(engine.snapshot ? 1 : 0);
+    },
+  });
+
+  engine.observeQueries((label, seconds) => queries.observe({ query: label }, seconds));
+
+  app.addHook('onResponse', async (request, reply) => {
+    // The route pattern, not the URL, keeps label cardinality bounded (no codes or query strings).
+    const labels = {
+      method: request.method,
+      route: request.routeOptions.url ?? 'unmatched',
+      status: String(reply.statusCode),
+    };
+    requests.inc(labels);
+    latency.observe(labels, reply.elapsedTime / 1000);
+  });
+
+  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+    reply.header('content-type', registry.contentType);
+    return registry.metrics();
+  });
+  return registry;
+}

@@ -1,0 +1,90 @@
+import type { FastifyInstance } from 'fastify';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+
+/**
+ * The OpenAPI 3.1 document (version 1.1.0, spec 9) is generated from the routes' zod schemas; nothing here
+ * restates a schema. Two touches the generator cannot infer: a query boolean (`true`/`false` text parsed by
+ * zod's stringbool) is documented as `type: boolean`, which is how OpenAPI describes a boolean query
+ * parameter, and a deprecated alias is flagged on the parameter itself, not only inside its schema.
+ */
+
+export const OPENAPI_PATH = '/api/v1/openapi.json';
+export const DOCS_PATH = '/docs';
+export const API_VERSION = '1.1.0';
+
+type OverrideCtx = { zodSchema: z.core.$ZodType; jsonSchema: Record<string, unknown> };
+
+function isQueryBoolean(schema: z.core.$ZodType): boolean {
+  const def = schema._zod.def as { type: string; in?: z.core.$ZodType; out?: z.core.$ZodType };
+  return def.type === 'pipe' && def.in?._zod.def.type === 'string' && def.out?._zod.def.type === 'boolean';
+}
+
+const zodToJsonConfig = {
+  override(ctx: OverrideCtx) {
+    if (isQueryBoolean(ctx.zodSchema)) {
+      for (const k of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[k];
+      ctx.jsonSchema['type'] = 'boolean';
+    }
+    // As the library's default override does: drop the empty branches zod emits for unrepresentable parts.
+    const anyOf = ctx.jsonSchema['anyOf'];
+    if (Array.isArray(anyOf))
+      ctx.jsonSchema['anyOf'] = anyOf.filter((s) => Object.keys(s as object).length > 0);
+  },
+};
+
+interface OpenApiParameter {
+  in: string;
+  name: string;
+  schema?: { deprecated?: boolean };
+  deprecated?: boolean;
+}
+type OpenApiDocument = Record<string, unknown> & {
+  paths?: Record<string, Record<string, { parameters?: OpenApiParameter[] }>>;
+};
+
+function flagDeprecatedParameters(doc: OpenApiDocument): OpenApiDocument {
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const op of Object.values(item)) {
+      for (const p of op.parameters ?? []) if (p.schema?.deprecated) p.deprecated = true;
+    }
+  }
+  return doc;
+}
+
+export async function installOpenApi(app: FastifyInstance): Promise<void> {
+  const transformObject = createJsonSchemaTransformObject({ zodToJsonConfig });
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'regdata: company register data API',
+        version: API_VERSION,
+        description:
+          'Official company-register data of EE, LV, LT, NO, FI, PL and SE. Search, detail, history and ' +
+          'workplaces are metered per returned row; countries, filters, activities, locations and count are free.',
+        license: { name: 'Proprietary', identifier: 'LicenseRef-regdata' },
+      },
+      servers: [{ url: '/' }],
+      components: {
+        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key' } },
+      },
+      security: [{ bearerAuth: [] }],
+      tags: [
+        { name: 'discovery', description: 'Free: countries, filters, activity and location trees' },
+        { name: 'companies', description: 'Count (free), search, detail, history and workplaces (metered)' },
+        { name: 'operations', description: 'Service health' },
+      ],
+    },
+    transform: createJsonSchemaTransform({ zodToJsonConfig }),
+    transformObject: (documentObject) =>
+      flagDeprecatedParameters(transformObject(documentObject) as OpenApiDocument),
+  });
+  await app.register(fastifySwaggerUi, {
+    routePrefix: DOCS_PATH,
+    uiConfig: { docExpansion: 'list', deepLinking: true },
+  });
+  app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
+}

@@ -1,0 +1,50 @@
+import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+import { validationError, type ValidationIssue } from '../errors/app-error.ts';
+
+/**
+ * Query strings carry arrays as repeated parameters (spec 4.3), and the parser yields a plain string when a
+ * repeatable parameter is sent once. This hook runs before zod validation and does only what a query string
+ * cannot express: it wraps a single value of an array parameter into an array, and rejects empty values
+ * (`?annual_revenue_min=`), which number coercion would otherwise read as 0.
+ */
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Query parameters whose zod type is an array; set by routes with repeatable parameters. */
+    queryArrays?: ReadonlySet<string>;
+  }
+}
+
+/** Names of the array-typed fields of a zod object (optional/default wrappers unwrapped). */
+export function arrayParams(schema: z.ZodObject): ReadonlySet<string> {
+  const out = new Set<string>();
+  for (const [name, field] of Object.entries(schema.shape)) {
+    let t: z.core.$ZodType = field as z.core.$ZodType;
+    for (;;) {
+      const def = t._zod.def as { type: string; innerType?: z.core.$ZodType };
+      if ((def.type === 'optional' || def.type === 'default') && def.innerType) t = def.innerType;
+      else break;
+    }
+    if (t._zod.def.type === 'array') out.add(name);
+  }
+  return out;
+}
+
+export function installQueryNormalisation(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request) => {
+    const query = request.query as Record<string, unknown> | undefined;
+    if (!query || typeof query !== 'object') return;
+    const arrays = request.routeOptions.config.queryArrays;
+    const issues: ValidationIssue[] = [];
+    for (const [name, value] of Object.entries(query)) {
+      const values = Array.isArray(value) ? value : [value];
+      if (values.some((v) => v === '')) {
+        issues.push({ loc: ['query', name], param: name, msg: 'empty value', type: 'empty_value' });
+        continue;
+      }
+      if (arrays?.has(name) && !Array.isArray(value)) query[name] = [value];
+    }
+    if (issues.length) throw validationError(issues);
+  });
+}

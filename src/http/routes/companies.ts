@@ -1,0 +1,168 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  CompanyPathSchema,
+  CompanyQuerySchema,
+  CountQueryObject,
+  CountQuerySchema,
+  CountResponseSchema,
+  DetailResponseSchema,
+  HistoryResponseSchema,
+  SearchQueryObject,
+  SearchQuerySchema,
+  SearchResponseSchema,
+  WorkplacesQuerySchema,
+  WorkplacesResponseSchema,
+} from '../../contract/api-schemas.ts';
+import type { Engine } from '../../engine/engine.ts';
+import {
+  assertRegistrationCode,
+  countCompanies,
+  getCompany,
+  getHistory,
+  getWorkplaces,
+  searchCompanies,
+} from '../../services/companies.ts';
+import { admit, runMeteredRoute, type WalletParts } from '../guard.ts';
+import { arrayParams } from '../query-params.ts';
+import { errorResponses } from './responses.ts';
+
+/** Count (free) and the metered company endpoints of spec 4.3-4.6. Each is parse, admit, meter, service. */
+export const companyRoutes: FastifyPluginAsyncZod<{ engine: Engine; wallet: WalletParts }> = async (
+  app,
+  { engine, wallet },
+) => {
+  app.get(
+    '/count',
+    {
+      config: { queryArrays: arrayParams(CountQueryObject) },
+      schema: {
+        operationId: 'countCompanies',
+        tags: ['companies'],
+        summary: 'Exact count of the companies matching the search filters (free, rate-limited)',
+        description:
+          'Accepts the same filters as /companies (not paging or sorting). Active companies only unless ' +
+          '`status` is sent (`__all__` = every status). Repeat a parameter to send several values.',
+        querystring: CountQuerySchema,
+        response: { 200: CountResponseSchema, ...errorResponses(401, 429, 502) },
+      },
+    },
+    async (request, reply) => {
+      admit(wallet, request, reply, 'count');
+      return countCompanies(engine, request.query);
+    },
+  );
+
+  app.get(
+    '/companies',
+    {
+      config: { queryArrays: arrayParams(SearchQueryObject) },
+      schema: {
+        operationId: 'searchCompanies',
+        tags: ['companies'],
+        summary: 'Search companies (paged; metered per returned row)',
+        description:
+          'Reserves page_size rows at the country price and charges the rows returned. Active companies ' +
+          'only unless `status` is sent. A filter the country does not list in /filters is a 422; so is ' +
+          'sending both the English and the deprecated Estonian spelling of one parameter.',
+        querystring: SearchQuerySchema,
+        response: { 200: SearchResponseSchema, ...errorResponses(401, 402, 429, 502) },
+      },
+    },
+    async (request, reply) => {
+      const params = request.query;
+      return runMeteredRoute(
+        wallet,
+        request,
+        reply,
+        { operation: 'search', country: params.country, reserveRows: params.page_size, params },
+        async () => {
+          const result = await searchCompanies(engine, params);
+          return { result, chargeableRows: result.items.length, rowsReturned: result.items.length };
+        },
+      );
+    },
+  );
+
+  app.get(
+    '/companies/:registrikood',
+    {
+      schema: {
+        operationId: 'getCompany',
+        tags: ['companies'],
+        summary: 'One company in full (metered: one row)',
+        params: CompanyPathSchema,
+        querystring: CompanyQuerySchema,
+        response: { 200: DetailResponseSchema, ...errorResponses(400, 401, 402, 404, 429, 502) },
+      },
+    },
+    async (request, reply) => {
+      const ref = { country: request.query.country, registrikood: request.params.registrikood };
+      assertRegistrationCode(ref);
+      return runMeteredRoute(
+        wallet,
+        request,
+        reply,
+        { operation: 'detail', country: ref.country, reserveRows: 1, params: ref },
+        async () => ({ result: await getCompany(engine, ref), chargeableRows: 1, rowsReturned: 1 }),
+      );
+    },
+  );
+
+  app.get(
+    '/companies/:registrikood/history',
+    {
+      schema: {
+        operationId: 'getCompanyHistory',
+        tags: ['companies'],
+        summary: 'Time series of one company (metered: one row; free when there is no history)',
+        params: CompanyPathSchema,
+        querystring: CompanyQuerySchema,
+        response: { 200: HistoryResponseSchema, ...errorResponses(400, 401, 402, 404, 429, 502) },
+      },
+    },
+    async (request, reply) => {
+      const ref = { country: request.query.country, registrikood: request.params.registrikood };
+      assertRegistrationCode(ref);
+      return runMeteredRoute(
+        wallet,
+        request,
+        reply,
+        { operation: 'history', country: ref.country, reserveRows: 1, params: ref },
+        async () => {
+          const result = await getHistory(engine, ref);
+          const rows = result.periods.length > 0 ? 1 : 0;
+          return { result, chargeableRows: rows, rowsReturned: rows };
+        },
+      );
+    },
+  );
+
+  app.get(
+    '/companies/:registrikood/workplaces',
+    {
+      schema: {
+        operationId: 'getCompanyWorkplaces',
+        tags: ['companies'],
+        summary: 'Active workplaces of a Swedish company, main first (metered: one SE row)',
+        params: CompanyPathSchema,
+        querystring: WorkplacesQuerySchema,
+        response: { 200: WorkplacesResponseSchema, ...errorResponses(400, 401, 402, 404, 429, 502) },
+      },
+    },
+    async (request, reply) => {
+      const ref = { country: request.query.country, registrikood: request.params.registrikood };
+      assertRegistrationCode(ref);
+      return runMeteredRoute(
+        wallet,
+        request,
+        reply,
+        { operation: 'workplaces', country: ref.country, reserveRows: 1, params: ref },
+        async () => {
+          const result = await getWorkplaces(engine, ref);
+          const rows = result.workplaces.length > 0 ? 1 : 0;
+          return { result, chargeableRows: rows, rowsReturned: rows };
+        },
+      );
+    },
+  );
+};

@@ -1,0 +1,91 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  ActivitiesQuerySchema,
+  CountriesResponseSchema,
+  FiltersQuerySchema,
+  FiltersResponseSchema,
+  LocationsQuerySchema,
+  TreeResponseSchema,
+} from '../../contract/api-schemas.ts';
+import type { Engine } from '../../engine/engine.ts';
+import { listActivities, listCountries, listFilters, listLocations } from '../../services/discovery.ts';
+import { admit, type WalletParts } from '../guard.ts';
+import { errorResponses } from './responses.ts';
+
+/** Free discovery endpoints of spec 4.2: admit (401/429), then the service; nothing is metered. */
+export const discoveryRoutes: FastifyPluginAsyncZod<{ engine: Engine; wallet: WalletParts }> = async (
+  app,
+  { engine, wallet },
+) => {
+  app.get(
+    '/countries',
+    {
+      schema: {
+        operationId: 'listCountries',
+        tags: ['discovery'],
+        summary: 'List the seven countries',
+        querystring: z.strictObject({}),
+        response: { 200: CountriesResponseSchema, ...errorResponses(401, 429) },
+      },
+    },
+    async (request, reply) => {
+      admit(wallet, request, reply, 'countries');
+      return listCountries();
+    },
+  );
+
+  app.get(
+    '/filters',
+    {
+      schema: {
+        operationId: 'listFilters',
+        tags: ['discovery'],
+        summary: "A country's search and count filters (the authority on which filters apply)",
+        querystring: FiltersQuerySchema,
+        response: { 200: FiltersResponseSchema, ...errorResponses(401, 429, 502) },
+      },
+    },
+    async (request, reply) => {
+      admit(wallet, request, reply, 'filters');
+      return listFilters(engine, request.query.country);
+    },
+  );
+
+  app.get(
+    '/activities',
+    {
+      schema: {
+        operationId: 'listActivities',
+        tags: ['discovery'],
+        summary: 'Activity-code tree (EMTAK, NACE, EVRK, PKD or SNI); leaf codes are sent as industry_codes',
+        querystring: ActivitiesQuerySchema,
+        response: { 200: TreeResponseSchema, ...errorResponses(401, 429, 502) },
+      },
+    },
+    async (request, reply) => {
+      admit(wallet, request, reply, 'activities');
+      return listActivities(engine, request.query);
+    },
+  );
+
+  app.get(
+    '/locations',
+    {
+      schema: {
+        operationId: 'listLocations',
+        tags: ['discovery'],
+        summary: 'Location tree (EE, LV, LT, FI, PL); NO and SE have none (400)',
+        description:
+          "For EE/LV/FI/PL send a node's `codes` as `ehak_kood`; a parent `kood` alone matches only rows " +
+          "tagged with exactly that code. For LT send a node's `locations` as `lt_locations`.",
+        querystring: LocationsQuerySchema,
+        response: { 200: TreeResponseSchema, ...errorResponses(400, 401, 429, 502) },
+      },
+    },
+    async (request, reply) => {
+      admit(wallet, request, reply, 'locations');
+      return listLocations(engine, request.query);
+    },
+  );
+};

@@ -1,0 +1,86 @@
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.ts';
+import type { Config } from './config.ts';
+import { SnapshotStore } from './contract/snapshot-store.ts';
+import { Engine } from './engine/engine.ts';
+import type { EngineOptions } from './engine/snapshot-loader.ts';
+import { openWallet, type Wallet } from './wallet/wallet.ts';
+
+export interface StartedServer {
+  app: FastifyInstance;
+  engine: Engine;
+  wallet: Wallet;
+  /** The bound address, e.g. http://127.0.0.1:8080. */
+  url: string;
+  /** Stops accepting connections, lets in-flight requests finish, then closes the engine and the wallet. */
+  close(): Promise<void>;
+}
+
+export interface StartServerOptions {
+  engine?: EngineOptions;
+  /** Install SIGINT/SIGTERM handlers that shut down gracefully (default true). */
+  handleSignals?: boolean;
+}
+
+/**
+ * The process side of the service: opens the live snapshot and the wallet (data/wallet.db), builds the app,
+ * listens, and shuts down gracefully. `regdata serve` calls this. A missing or broken snapshot does not stop
+ * the server: data endpoints answer 502 and /healthz 503 until a snapshot can be loaded.
+ */
+export async function startServer(config: Config, options: StartServerOptions = {}): Promise<StartedServer> {
+  const store = new SnapshotStore(config.dataDir);
+  const engine = await Engine.open(store, options.engine);
+  const wallet = openWallet({ dbPath: path.join(config.dataDir, 'wallet.db') });
+  const app = await buildApp({ engine, wallet, logger: { level: config.logLevel } });
+  const snap = engine.snapshot;
+  if (snap) {
+    app.log.info(
+      { snapshot_id: snap.id, countries: snap.countries, load_ms: Math.round(snap.loadMs) },
+      'snapshot loaded',
+    );
+  } else {
+    app.log.error({ err: engine.lastLoadError }, 'no snapshot loaded: data endpoints answer 502');
+  }
+
+  let closing: Promise<void> | null = null;
+  const close = () => {
+    closing ??= (async () => {
+      // fastify.close() stops listening, answers new requests on open sockets with 503 and waits for
+      // in-flight requests; only then are the data backend and the ledger closed under them.
+      await app.close();
+      engine.close();
+      wallet.close();
+    })();
+    return closing;
+  };
+
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    await close();
+    throw err;
+  }
+
+  if (options.handleSignals ?? true) {
+    const onSignal = (signal: NodeJS.Signals) => {
+      app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+      close().then(
+        () => app.log.info('shut down'),
+        (err: unknown) => {
+          app.log.error({ err }, 'shutdown failed');
+          process.exitCode = 1;
+        },
+      );
+    };
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+  }
+
+  const address = app.server.address();
+  const url =
+    typeof address === 'object' && address
+      ? `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`
+      : `http://${config.host}:${config.port}`;
+  return { app, engine, wallet, url, close };
+}
