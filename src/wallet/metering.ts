@@ -1,0 +1,380 @@
+import type { CountryCode } from '../contract/countries.ts';
+import { AppError } from '../errors/app-error.ts';
+import { planName, type Accounts } from './accounts.ts';
+import type { Clock } from './clock.ts';
+import type { WalletDb } from './db.ts';
+import { writeTx } from './db.ts';
+import { InsufficientCreditsError, RateLimitedError } from './errors.ts';
+import {
+  isValidIdempotencyKey,
+  requestFingerprint,
+  type IdempotencyRow,
+  type IdempotencyStore,
+} from './idempotency.ts';
+import type { Ledger } from './ledger.ts';
+import { microToCredits, type Micro, type PriceTable } from './money.ts';
+import type { Sweeper } from './sweeper.ts';
+import type { FreeReason, UsageLog } from './usage.ts';
+import type { Metering, MeteredCall, MeteredOutcome, Principal, UsageMeta } from './types.ts';
+
+/** Spec 4.3 caps page_size at 500; a larger reserve is a caller bug, not a customer request. */
+export const MAX_RESERVE_ROWS = 10_000;
+
+export interface MeteringOptions {
+  instanceId: string;
+  prices: PriceTable;
+  holdTimeoutMs: number;
+  idempotencyTtlMs: number;
+}
+
+/** How a call is paid for, decided in the transaction that reserves. */
+type Begun =
+  | { mode: 'free'; reason: FreeReason; accountId: string }
+  | { mode: 'held'; holdId: number; amount: Micro; unitPrice: Micro; accountId: string }
+  | { mode: 'rejected'; available: Micro; needed: Micro };
+
+interface Flight {
+  fingerprint: string;
+  promise: Promise<{ result: unknown; meta: UsageMeta }>;
+}
+
+/**
+ * runMetered: reserve (one commit), run, settle (one commit). Both commits are synchronous
+ * better-sqlite3 transactions under BEGIN IMMEDIATE, so in one process no two reserves interleave, and
+ * across processes SQLite's write lock serialises them: a reserve is decided against the balance of that
+ * instant, which is what keeps every lot at or above zero under any concurrency.
+ */
+export class WalletMetering implements Metering {
+  /** Calls with an Idempotency-Key now running in this process; entries leave when the call finishes. */
+  private readonly inFlight = new Map<string, Flight>();
+
+  constructor(
+    private readonly db: WalletDb,
+    private readonly clock: Clock,
+    private readonly accounts: Accounts,
+    private readonly ledger: Ledger,
+    private readonly usage: UsageLog,
+    private readonly idempotency: IdempotencyStore,
+    private readonly sweeper: Sweeper,
+    private readonly options: MeteringOptions,
+  ) {}
+
+  runMetered<T>(
+    call: MeteredCall,
+    run: () => Promise<MeteredOutcome<T>>,
+  ): Promise<{ result: T; meta: UsageMeta }> {
+    try {
+      validateCall(call);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    const idemKey = call.idempotencyKey;
+    if (idemKey === undefined) return this.execute(call, run, null);
+
+    const slot = `${call.principal.keyId}\n${idemKey}`;
+    const fingerprint = requestFingerprint(call);
+    const flight = this.inFlight.get(slot);
+    if (flight) {
+      if (flight.fingerprint !== fingerprint) return Promise.reject(fingerprintMismatch());
+      // A concurrent duplicate in this process shares the first call's outcome: one run, one charge.
+      // The stored value is the same T the first caller asked for; the map cannot carry the type.
+      return flight.promise as Promise<{ result: T; meta: UsageMeta }>;
+    }
+    const promise = this.execute(call, run, { key: idemKey, fingerprint });
+    const cleanup = (): void => {
+      if (this.inFlight.get(slot)?.promise === promise) this.inFlight.delete(slot);
+    };
+    promise.then(cleanup, cleanup);
+    this.inFlight.set(slot, { fingerprint, promise });
+    return promise;
+  }
+
+  private async execute<T>(
+    call: MeteredCall,
+    run: () => Promise<MeteredOutcome<T>>,
+    idem: { key: string; fingerprint: string } | null,
+  ): Promise<{ result: T; meta: UsageMeta }> {
+    const { principal } = call;
+    const start = writeTx(
+      this.db,
+      () => {
+        const now = this.clock();
+        if (idem) {
+          let row: IdempotencyRow | undefined = this.idempotency.find(principal.keyId, idem.key);
+          if (row && row.expires_at <= now) {
+            this.idempotency.release(row.key_id, row.idempotency_key);
+            row = undefined;
+          }
+          if (row) {
+            if (row.fingerprint !== idem.fingerprint) return { kind: 'mismatch' as const };
+            if (row.state === 'done' && row.response !== null) {
+              const stored = JSON.parse(row.response) as { result: T; meta: UsageMeta };
+              this.recordReplay(call, stored.meta, now);
+              return { kind: 'replay' as const, stored };
+            }
+            if (!this.sweeper.isAbandoned(row, now)) return { kind: 'busy' as const };
+            // Its process died mid-call: release its hold now rather than at the next sweep, and take over.
+            if (row.hold_id !== null) this.ledger.void(row.hold_id, 'owner_gone', now);
+            this.idempotency.release(row.key_id, row.idempotency_key);
+          }
+        }
+        const begun = this.begin(call, now);
+        if (idem && begun.mode !== 'rejected') {
+          this.idempotency.claim(
+            principal.keyId,
+            idem.key,
+            idem.fingerprint,
+            this.options.instanceId,
+            begun.mode === 'held' ? begun.holdId : null,
+            now,
+            this.options.idempotencyTtlMs,
+          );
+        }
+        return { kind: 'begun' as const, begun };
+        // Not fsynced: see writeTx. Losing this commit to power loss loses only a hold nobody will settle.
+      },
+      { durable: false },
+    );
+
+    switch (start.kind) {
+      case 'mismatch':
+        throw fingerprintMismatch();
+      case 'replay':
+        return start.stored;
+      case 'busy':
+        // Another process holds this key mid-call. 409 is what the IETF draft suggests; the error registry
+        // has no 409 yet, so "retry shortly" is said with 429 + Retry-After (see docs/wallet.md).
+        throw new RateLimitedError(
+          'a request with this Idempotency-Key is still in progress; retry shortly',
+          1,
+          null,
+        );
+      case 'begun':
+        break;
+    }
+    const begun = start.begun;
+    if (begun.mode === 'rejected') throw new InsufficientCreditsError(begun.available, begun.needed);
+
+    let outcome: MeteredOutcome<T>;
+    try {
+      outcome = await run();
+      validateOutcome(outcome, call.reserveRows);
+    } catch (err) {
+      this.abandon(call, begun, idem);
+      throw err;
+    }
+    try {
+      return this.settle(call, begun, outcome, idem);
+    } catch (err) {
+      // The settle commit failed (disk full, lock timeout): try to release now; if that fails as well the
+      // sweeper releases the hold at its timeout. Either way nothing was charged.
+      try {
+        this.abandon(call, begun, idem);
+      } catch {
+        // The original error is the one worth reporting.
+      }
+      throw err;
+    }
+  }
+
+  /** Decides free or held, and holds. Runs inside the reserve transaction. */
+  private begin(call: MeteredCall, now: number): Begun {
+    const { principal } = call;
+    const account = this.accounts.get(principal.accountId);
+    if (!account) throw new AppError('unauthorized', 'API key has no account');
+    const reason = freeReason(principal, planName(account, now), call, (c) =>
+      this.accounts.hasActiveSubscription(account.id, c, now),
+    );
+    if (reason) return { mode: 'free', reason, accountId: account.id };
+    const unitPrice = this.options.prices[call.country];
+    if (unitPrice * call.reserveRows === 0)
+      return { mode: 'free', reason: 'nothing_to_reserve', accountId: account.id };
+    const res = this.ledger.reserve(
+      {
+        accountId: account.id,
+        keyId: principal.keyId,
+        instanceId: this.options.instanceId,
+        channel: call.channel,
+        operation: call.operation,
+        country: call.country,
+        unitPrice,
+        reservedRows: call.reserveRows,
+        timeoutAt: now + this.options.holdTimeoutMs,
+      },
+      now,
+    );
+    if (!res.ok) {
+      const needed = unitPrice * call.reserveRows;
+      this.usage.record(
+        {
+          ...usageBase(call, account.id),
+          outcome: 'rejected',
+          freeReason: null,
+          rowsReturned: null,
+          chargeableRows: null,
+          reserved: 0,
+          charged: 0,
+          holdId: null,
+        },
+        now,
+      );
+      return { mode: 'rejected', available: res.available, needed };
+    }
+    return { mode: 'held', holdId: res.holdId, amount: res.amount, unitPrice, accountId: account.id };
+  }
+
+  private settle<T>(
+    call: MeteredCall,
+    begun: Exclude<Begun, { mode: 'rejected' }>,
+    outcome: MeteredOutcome<T>,
+    idem: { key: string } | null,
+  ): { result: T; meta: UsageMeta } {
+    return writeTx(this.db, () => {
+      const now = this.clock();
+      let reserved: Micro = 0;
+      let charged: Micro = 0;
+      let reason: FreeReason | null = begun.mode === 'free' ? begun.reason : null;
+      if (begun.mode === 'held') {
+        reserved = begun.amount;
+        const amount = outcome.chargeableRows * begun.unitPrice;
+        if (this.ledger.post(begun.holdId, amount, now)) charged = amount;
+        // The sweeper voided the hold (the call outlived its timeout): the data is served, nothing is taken.
+        else reason = 'hold_expired';
+      } else {
+        this.ledger.bookExpiry(begun.accountId, now);
+      }
+      const meta: UsageMeta = {
+        rows_returned: outcome.rowsReturned,
+        credits_charged: microToCredits(charged),
+        credits_reserved: microToCredits(reserved),
+        credit_balance: microToCredits(this.ledger.available(begun.accountId, now)),
+      };
+      this.usage.record(
+        {
+          ...usageBase(call, begun.accountId),
+          outcome: reason === null ? 'charged' : 'free',
+          freeReason: reason,
+          rowsReturned: outcome.rowsReturned,
+          chargeableRows: outcome.chargeableRows,
+          reserved,
+          charged,
+          holdId: begun.mode === 'held' ? begun.holdId : null,
+        },
+        now,
+      );
+      const response = { result: outcome.result, meta };
+      // Stored in the settle commit: a replay can never see a result whose charge did not happen.
+      if (idem) this.idempotency.finish(call.principal.keyId, idem.key, JSON.stringify(response));
+      return response;
+    });
+  }
+
+  /** `run` threw (404, 502, a bug): void the hold, free the idempotency key, record it. */
+  private abandon(
+    call: MeteredCall,
+    begun: Exclude<Begun, { mode: 'rejected' }>,
+    idem: { key: string } | null,
+  ): void {
+    writeTx(this.db, () => {
+      const now = this.clock();
+      if (begun.mode === 'held') this.ledger.void(begun.holdId, 'run_failed', now);
+      // Failures are not replayed: a retry after a 404 or 502 runs again (and costs nothing if it fails again).
+      if (idem) this.idempotency.release(call.principal.keyId, idem.key);
+      this.usage.record(
+        {
+          ...usageBase(call, begun.accountId),
+          outcome: 'voided',
+          freeReason: begun.mode === 'free' ? begun.reason : null,
+          rowsReturned: null,
+          chargeableRows: null,
+          reserved: begun.mode === 'held' ? begun.amount : 0,
+          charged: 0,
+          holdId: begun.mode === 'held' ? begun.holdId : null,
+        },
+        now,
+      );
+    });
+  }
+
+  private recordReplay(call: MeteredCall, meta: UsageMeta, now: number): void {
+    this.usage.record(
+      {
+        ...usageBase(call, call.principal.accountId),
+        outcome: 'replayed',
+        freeReason: null,
+        rowsReturned: meta.rows_returned,
+        chargeableRows: null,
+        reserved: 0,
+        charged: 0,
+        holdId: null,
+      },
+      now,
+    );
+  }
+}
+
+/**
+ * Spec 5.5/5.6 waivers, in order of precedence. The trial covers "API and MCP use"; in-app search
+ * (channel 'app') draws on the registration credits during the trial, which is what those are for.
+ */
+export function freeReason(
+  principal: Principal,
+  plan: 'payg' | 'trial' | 'unlimited',
+  call: Pick<MeteredCall, 'channel' | 'country'>,
+  subscribed: (country: CountryCode) => boolean,
+): FreeReason | null {
+  if (principal.kind === 'admin') return 'admin';
+  if (plan === 'unlimited') return 'unlimited';
+  if (subscribed(call.country)) return 'subscription';
+  if (plan === 'trial' && call.channel !== 'app') return 'trial';
+  return null;
+}
+
+function usageBase(call: MeteredCall, accountId: string) {
+  return {
+    accountId,
+    keyId: call.principal.keyId,
+    channel: call.channel,
+    operation: call.operation,
+    country: call.country,
+  };
+}
+
+function fingerprintMismatch(): AppError {
+  return new AppError('validation_failed', 'Idempotency-Key was already used with different parameters', [
+    {
+      loc: ['header', 'Idempotency-Key'],
+      param: 'Idempotency-Key',
+      msg: 'already used with different parameters',
+      type: 'idempotency_key_reused',
+    },
+  ]);
+}
+
+function validateCall(call: MeteredCall): void {
+  if (!Number.isInteger(call.reserveRows) || call.reserveRows < 0 || call.reserveRows > MAX_RESERVE_ROWS) {
+    throw new AppError('internal', `reserveRows must be an integer in 0..${MAX_RESERVE_ROWS}`);
+  }
+  if (call.idempotencyKey !== undefined && !isValidIdempotencyKey(call.idempotencyKey)) {
+    throw new AppError('validation_failed', 'Idempotency-Key must be 1-255 printable ASCII characters', [
+      {
+        loc: ['header', 'Idempotency-Key'],
+        param: 'Idempotency-Key',
+        msg: 'must be 1-255 printable ASCII characters',
+        type: 'value_error',
+      },
+    ]);
+  }
+}
+
+function validateOutcome(outcome: MeteredOutcome<unknown>, reserveRows: number): void {
+  const { chargeableRows, rowsReturned } = outcome;
+  // Two-phase rule: a post can never exceed its pending amount. Returning more rows than were reserved is
+  // a bug in the caller; it is voided and surfaced rather than silently capped.
+  if (!Number.isInteger(chargeableRows) || chargeableRows < 0 || chargeableRows > reserveRows) {
+    throw new AppError('internal', `chargeableRows ${chargeableRows} outside 0..${reserveRows}`);
+  }
+  if (!Number.isInteger(rowsReturned) || rowsReturned < 0) {
+    throw new AppError('internal', `rowsReturned ${rowsReturned} is not a count`);
+  }
+}

@@ -1,0 +1,230 @@
+import type Database from 'better-sqlite3';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/**
+ * Versioned, append-only: a released migration is never edited, a change is a new version. Each one runs
+ * in its own BEGIN IMMEDIATE together with its schema_migrations row, so a crash mid-migration leaves the
+ * previous version intact and two processes starting at once cannot both apply it.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'accounts, keys, ledger, usage, idempotency',
+    sql: `
+CREATE TABLE accounts (
+  id TEXT PRIMARY KEY,
+  email TEXT NOT NULL UNIQUE,
+  plan TEXT NOT NULL CHECK (plan IN ('payg', 'unlimited')),
+  -- Spec 5.6: the trial waives metering of API and MCP use until this instant (ms since epoch).
+  trial_ends_at INTEGER,
+  created_at INTEGER NOT NULL
+) STRICT;
+
+CREATE TABLE subscriptions (
+  account_id TEXT NOT NULL REFERENCES accounts(id),
+  country TEXT NOT NULL CHECK (country IN ('EE', 'LV', 'LT', 'NO', 'FI', 'PL', 'SE')),
+  started_at INTEGER NOT NULL,
+  ends_at INTEGER,
+  PRIMARY KEY (account_id, country)
+) STRICT;
+
+CREATE TABLE api_keys (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts(id),
+  kind TEXT NOT NULL CHECK (kind IN ('standard', 'admin')),
+  name TEXT,
+  -- SHA-256 of the whole key; the secret itself is never stored.
+  secret_hash BLOB NOT NULL UNIQUE CHECK (length(secret_hash) = 32),
+  -- Last four characters, so an operator can tell keys apart in listings.
+  hint TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  revoked_at INTEGER,
+  last_used_at INTEGER
+) STRICT;
+CREATE INDEX api_keys_account ON api_keys(account_id);
+
+-- A lot is a ledger account in TigerBeetle's sense: its balance fields are derived only from transfers,
+-- by the triggers below, and the CHECK is TigerBeetle's debits_must_not_exceed_credits flag.
+CREATE TABLE credit_lots (
+  id INTEGER PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts(id),
+  source TEXT NOT NULL CHECK (source IN ('registration', 'topup', 'grant')),
+  expires_at INTEGER,
+  created_at INTEGER NOT NULL,
+  credits_posted INTEGER NOT NULL DEFAULT 0 CHECK (credits_posted >= 0),
+  debits_pending INTEGER NOT NULL DEFAULT 0 CHECK (debits_pending >= 0),
+  debits_posted INTEGER NOT NULL DEFAULT 0 CHECK (debits_posted >= 0),
+  debits_expired INTEGER NOT NULL DEFAULT 0 CHECK (debits_expired >= 0),
+  CHECK (credits_posted - debits_pending - debits_posted - debits_expired >= 0)
+) STRICT;
+CREATE INDEX credit_lots_account ON credit_lots(account_id, expires_at);
+
+-- Per-process registry, so the sweeper can tell a hold whose process died from one still being served.
+CREATE TABLE wallet_instances (
+  id TEXT PRIMARY KEY,
+  pid INTEGER NOT NULL,
+  hostname TEXT NOT NULL,
+  started_at INTEGER NOT NULL,
+  heartbeat_at INTEGER NOT NULL,
+  heartbeat_interval_ms INTEGER NOT NULL
+) STRICT;
+
+-- A hold groups the pending transfers of one metered call (one per lot it drew from). Its state mirrors
+-- whether those transfers have been posted or voided, so the sweeper can find open holds by index.
+CREATE TABLE holds (
+  id INTEGER PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts(id),
+  key_id TEXT NOT NULL REFERENCES api_keys(id),
+  instance_id TEXT NOT NULL,
+  channel TEXT NOT NULL,
+  operation TEXT NOT NULL,
+  country TEXT NOT NULL,
+  unit_price INTEGER NOT NULL CHECK (unit_price >= 0),
+  reserved_rows INTEGER NOT NULL CHECK (reserved_rows > 0),
+  amount INTEGER NOT NULL CHECK (amount > 0),
+  created_at INTEGER NOT NULL,
+  timeout_at INTEGER NOT NULL,
+  state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'posted', 'voided')),
+  resolved_at INTEGER,
+  void_reason TEXT
+) STRICT;
+CREATE INDEX holds_open ON holds(timeout_at) WHERE state = 'pending';
+CREATE INDEX holds_open_instance ON holds(instance_id) WHERE state = 'pending';
+
+-- The ledger proper: append-only. grant credits a lot; pending reserves; post (amount <= pending) charges
+-- and releases the rest; void releases all; expire debits what is left on a lot past its expiry.
+CREATE TABLE transfers (
+  id INTEGER PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts(id),
+  lot_id INTEGER NOT NULL REFERENCES credit_lots(id),
+  kind TEXT NOT NULL CHECK (kind IN ('grant', 'pending', 'post', 'void', 'expire')),
+  amount INTEGER NOT NULL CHECK (amount >= 0),
+  hold_id INTEGER REFERENCES holds(id),
+  pending_id INTEGER UNIQUE REFERENCES transfers(id),
+  created_at INTEGER NOT NULL,
+  CHECK ((kind IN ('post', 'void')) = (pending_id IS NOT NULL)),
+  CHECK ((kind IN ('pending', 'post', 'void')) = (hold_id IS NOT NULL))
+) STRICT;
+CREATE INDEX transfers_hold ON transfers(hold_id) WHERE hold_id IS NOT NULL;
+CREATE INDEX transfers_lot ON transfers(lot_id);
+CREATE INDEX transfers_account ON transfers(account_id);
+
+CREATE TRIGGER transfers_no_update BEFORE UPDATE ON transfers
+BEGIN SELECT RAISE(ABORT, 'transfers are append-only'); END;
+CREATE TRIGGER transfers_no_delete BEFORE DELETE ON transfers
+BEGIN SELECT RAISE(ABORT, 'transfers are append-only'); END;
+
+-- A post or void must resolve a pending transfer of the same lot, and a post cannot exceed it.
+CREATE TRIGGER transfers_resolve_check BEFORE INSERT ON transfers WHEN NEW.kind IN ('post', 'void')
+BEGIN
+  SELECT RAISE(ABORT, 'post/void must reference a pending transfer of the same lot and hold')
+  WHERE NOT EXISTS (
+    SELECT 1 FROM transfers p
+    WHERE p.id = NEW.pending_id AND p.kind = 'pending' AND p.lot_id = NEW.lot_id AND p.hold_id = NEW.hold_id
+  );
+  SELECT RAISE(ABORT, 'post exceeds its pending amount')
+  WHERE NEW.kind = 'post' AND NEW.amount > (SELECT amount FROM transfers WHERE id = NEW.pending_id);
+  SELECT RAISE(ABORT, 'void must release the whole pending amount')
+  WHERE NEW.kind = 'void' AND NEW.amount <> (SELECT amount FROM transfers WHERE id = NEW.pending_id);
+END;
+
+-- The balance fields of a lot move only here, in the transaction that appends the transfer; the lot's
+-- CHECK then rejects any transfer that would take it below zero.
+CREATE TRIGGER transfers_apply_grant AFTER INSERT ON transfers WHEN NEW.kind = 'grant'
+BEGIN UPDATE credit_lots SET credits_posted = credits_posted + NEW.amount WHERE id = NEW.lot_id; END;
+CREATE TRIGGER transfers_apply_pending AFTER INSERT ON transfers WHEN NEW.kind = 'pending'
+BEGIN UPDATE credit_lots SET debits_pending = debits_pending + NEW.amount WHERE id = NEW.lot_id; END;
+CREATE TRIGGER transfers_apply_post AFTER INSERT ON transfers WHEN NEW.kind = 'post'
+BEGIN
+  UPDATE credit_lots
+  SET debits_pending = debits_pending - (SELECT amount FROM transfers WHERE id = NEW.pending_id),
+      debits_posted = debits_posted + NEW.amount
+  WHERE id = NEW.lot_id;
+END;
+CREATE TRIGGER transfers_apply_void AFTER INSERT ON transfers WHEN NEW.kind = 'void'
+BEGIN UPDATE credit_lots SET debits_pending = debits_pending - NEW.amount WHERE id = NEW.lot_id; END;
+CREATE TRIGGER transfers_apply_expire AFTER INSERT ON transfers WHEN NEW.kind = 'expire'
+BEGIN UPDATE credit_lots SET debits_expired = debits_expired + NEW.amount WHERE id = NEW.lot_id; END;
+
+-- Only the balance fields of a lot may change after it is created, and a lot is never deleted.
+CREATE TRIGGER credit_lots_immutable BEFORE UPDATE OF id, account_id, source, expires_at, created_at ON credit_lots
+BEGIN SELECT RAISE(ABORT, 'credit lots are immutable'); END;
+CREATE TRIGGER credit_lots_no_delete BEFORE DELETE ON credit_lots
+BEGIN SELECT RAISE(ABORT, 'credit lots are never deleted'); END;
+
+-- One row per metered call, charged or not: the operator's view (regdata usage). Not part of the ledger.
+CREATE TABLE usage_records (
+  id INTEGER PRIMARY KEY,
+  account_id TEXT NOT NULL,
+  key_id TEXT NOT NULL,
+  channel TEXT NOT NULL,
+  operation TEXT NOT NULL,
+  country TEXT NOT NULL,
+  outcome TEXT NOT NULL CHECK (outcome IN ('charged', 'free', 'voided', 'rejected', 'replayed')),
+  free_reason TEXT,
+  rows_returned INTEGER,
+  chargeable_rows INTEGER,
+  reserved INTEGER NOT NULL DEFAULT 0,
+  charged INTEGER NOT NULL DEFAULT 0,
+  hold_id INTEGER,
+  created_at INTEGER NOT NULL
+) STRICT;
+CREATE INDEX usage_records_account_time ON usage_records(account_id, created_at);
+
+CREATE TABLE idempotency_keys (
+  key_id TEXT NOT NULL,
+  idempotency_key TEXT NOT NULL,
+  fingerprint TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('in_flight', 'done')),
+  instance_id TEXT NOT NULL,
+  hold_id INTEGER,
+  response TEXT,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  PRIMARY KEY (key_id, idempotency_key)
+) STRICT;
+CREATE INDEX idempotency_keys_expiry ON idempotency_keys(expires_at);
+`,
+  },
+];
+
+export class MigrationError extends Error {
+  override readonly name = 'MigrationError';
+}
+
+export function runMigrations(
+  db: Database.Database,
+  migrations: readonly Migration[] = MIGRATIONS,
+): number[] {
+  const applied: number[] = [];
+  db.transaction(() => {
+    db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT`);
+  }).immediate();
+  const known = new Set(migrations.map((m) => m.version));
+  for (const migration of migrations) {
+    db.transaction(() => {
+      const done = db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').get(migration.version);
+      if (done) return;
+      db.exec(migration.sql);
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+        migration.version,
+        migration.name,
+        new Date().toISOString(),
+      );
+      applied.push(migration.version);
+    }).immediate();
+  }
+  // A wallet.db written by a newer release must not be used by an older one: it would miss its rules.
+  const versions = db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[];
+  const unknown = versions.filter((v) => !known.has(v));
+  if (unknown.length > 0) {
+    throw new MigrationError(`wallet.db has migrations this release does not know: ${unknown.join(', ')}`);
+  }
+  return applied;
+}

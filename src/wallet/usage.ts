@@ -1,0 +1,118 @@
+import type { WalletDb } from './db.ts';
+import type { Micro } from './money.ts';
+
+export type UsageOutcome = 'charged' | 'free' | 'voided' | 'rejected' | 'replayed';
+/**
+ * Why a call cost nothing: the four waivers of spec 5.5/5.6, a call that had nothing to reserve
+ * (price 0), or a hold the sweeper voided before the call settled.
+ */
+export type FreeReason =
+  'admin' | 'unlimited' | 'subscription' | 'trial' | 'nothing_to_reserve' | 'hold_expired';
+
+export interface UsageEntry {
+  accountId: string;
+  keyId: string;
+  channel: string;
+  operation: string;
+  country: string;
+  outcome: UsageOutcome;
+  freeReason: FreeReason | null;
+  rowsReturned: number | null;
+  chargeableRows: number | null;
+  reserved: Micro;
+  charged: Micro;
+  holdId: number | null;
+}
+
+export interface UsageRow {
+  id: number;
+  key_id: string;
+  channel: string;
+  operation: string;
+  country: string;
+  outcome: UsageOutcome;
+  free_reason: FreeReason | null;
+  rows_returned: number | null;
+  chargeable_rows: number | null;
+  reserved: Micro;
+  charged: Micro;
+  created_at: number;
+}
+
+export interface UsageGroup {
+  operation: string;
+  country: string;
+  requests: number;
+  rows: number;
+  charged: Micro;
+}
+
+/** One row per metered call: the operator's record, written in the same commit as the ledger change. */
+export class UsageLog {
+  private readonly insert;
+  private readonly recent;
+  private readonly grouped;
+
+  constructor(db: WalletDb) {
+    this.insert = db.prepare<
+      [
+        string,
+        string,
+        string,
+        string,
+        string,
+        UsageOutcome,
+        FreeReason | null,
+        number | null,
+        number | null,
+        Micro,
+        Micro,
+        number | null,
+        number,
+      ]
+    >(
+      `INSERT INTO usage_records (account_id, key_id, channel, operation, country, outcome, free_reason,
+         rows_returned, chargeable_rows, reserved, charged, hold_id, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.recent = db.prepare<[string, number, number, number], UsageRow>(
+      `SELECT id, key_id, channel, operation, country, outcome, free_reason, rows_returned, chargeable_rows,
+         reserved, charged, created_at
+       FROM usage_records WHERE account_id = ? AND created_at >= ? AND created_at < ?
+       ORDER BY created_at DESC, id DESC LIMIT ?`,
+    );
+    this.grouped = db.prepare<[string, number, number], UsageGroup>(
+      `SELECT operation, country, count(*) AS requests, coalesce(sum(rows_returned), 0) AS rows,
+         sum(charged) AS charged
+       FROM usage_records WHERE account_id = ? AND created_at >= ? AND created_at < ?
+         AND outcome IN ('charged', 'free')
+       GROUP BY operation, country ORDER BY operation, country`,
+    );
+  }
+
+  record(e: UsageEntry, now: number): void {
+    this.insert.run(
+      e.accountId,
+      e.keyId,
+      e.channel,
+      e.operation,
+      e.country,
+      e.outcome,
+      e.freeReason,
+      e.rowsReturned,
+      e.chargeableRows,
+      e.reserved,
+      e.charged,
+      e.holdId,
+      now,
+    );
+  }
+
+  list(accountId: string, from: number, to: number, limit: number): UsageRow[] {
+    return this.recent.all(accountId, from, to, limit);
+  }
+
+  summary(accountId: string, from: number, to: number): UsageGroup[] {
+    return this.grouped.all(accountId, from, to);
+  }
+}
