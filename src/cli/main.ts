@@ -1,6 +1,18 @@
 import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { demoCommand, demoHelp } from './commands/demo.ts';
+import { serveCommand, serveHelp } from './commands/serve.ts';
 import { snapshotsCommand, snapshotsHelp } from './commands/snapshots.ts';
+import {
+  creditsCommand,
+  creditsHelp,
+  keysCommand,
+  keysHelp,
+  subscriptionsCommand,
+  subscriptionsHelp,
+  usageCommand,
+  usageHelp,
+} from './commands/wallet.ts';
+import { isAppError } from '../errors/app-error.ts';
 import { EXIT, UsageError } from './errors.ts';
 import { out } from './output.ts';
 
@@ -13,6 +25,11 @@ interface Command {
 const COMMANDS: Record<string, Command> = {
   demo: { summary: 'build a synthetic world snapshot (demo data)', help: demoHelp, run: demoCommand },
   snapshots: { summary: 'list, promote or roll back snapshots', help: snapshotsHelp, run: snapshotsCommand },
+  serve: { summary: 'serve the API (npm start)', help: serveHelp, run: serveCommand },
+  keys: { summary: 'create, revoke and list API keys', help: keysHelp, run: keysCommand },
+  credits: { summary: 'top up credits or show a balance', help: creditsHelp, run: creditsCommand },
+  subscriptions: { summary: 'per-country subscriptions', help: subscriptionsHelp, run: subscriptionsCommand },
+  usage: { summary: 'usage per account', help: usageHelp, run: usageCommand },
 };
 
 function usage(): string {
@@ -51,6 +68,10 @@ export async function main(argv: string[]): Promise<number> {
     if (err instanceof UsageError || err instanceof ConfigError || isParseArgsError(err)) {
       out.error((err as Error).message);
       return EXIT.usage;
+    }
+    if (isAppError(err)) {
+      out.error(err.message);
+      return err.code === 'validation_failed' ? EXIT.usage : EXIT.failed;
     }
     out.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
     return EXIT.failed;

@@ -1,0 +1,60 @@
+import { parseArgs } from 'node:util';
+import type { Config } from '../../config.ts';
+import { SnapshotStore } from '../../contract/snapshot-store.ts';
+import { startServer } from '../../server.ts';
+import { EXIT } from '../errors.ts';
+import { out } from '../output.ts';
+
+export const serveHelp = `regdata serve [--demo-if-empty]
+
+Serves the API on HOST:PORT from the live snapshot under REGDATA_DATA_DIR, until SIGINT or SIGTERM
+(in-flight requests finish first). With --demo-if-empty (what \`npm start\` passes), a first start with no
+snapshot builds the demo world, and a wallet with no account gets a demo account whose key is printed once.`;
+
+export async function serveCommand(args: string[], config: Config): Promise<number> {
+  const { values } = parseArgs({ args, options: { 'demo-if-empty': { type: 'boolean', default: false } } });
+  const store = new SnapshotStore(config.dataDir);
+  if (values['demo-if-empty'] && store.currentId() === null) {
+    out.info(`no snapshot in ${config.dataDir}: building the demo world (scale ${config.demoScale}) ...`);
+    const { buildWorldSnapshot } = await import('../../../ingest/world/index.ts');
+    const started = Date.now();
+    const { snapshotId } = await buildWorldSnapshot({
+      dataDir: config.dataDir,
+      scale: config.demoScale,
+      seed: config.demoSeed,
+      label: 'demo',
+      log: (msg: string) => out.info(`  ${msg}`),
+    });
+    out.info(`demo snapshot ${snapshotId} ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+
+  const server = await startServer(config);
+  const closed = new Promise<void>((resolve) => server.app.server.once('close', () => resolve()));
+  out.info(`regdata serving ${server.url} (snapshot ${store.currentId() ?? 'none'})`);
+
+  if (values['demo-if-empty']) {
+    const demo = server.wallet.createDemoKeyIfEmpty();
+    const key = demo?.key ?? '<your key>';
+    if (demo) {
+      out.info(
+        `\nDemo account ${demo.email} (plan ${demo.plan}). Its API key, shown this once:\n\n  ${demo.key}\n`,
+      );
+    } else {
+      out.info(
+        '\nThe wallet already has accounts; make a key with: npx regdata keys create --email you@example.com --kind standard --credits 20\n',
+      );
+    }
+    const base = `${server.url}/api/v1/data`;
+    out.info(
+      [
+        'Try:',
+        `  curl -H 'Authorization: Bearer ${key}' '${base}/countries'`,
+        `  curl -H 'Authorization: Bearer ${key}' '${base}/count?country=EE&company_name=ehitus'`,
+        `  curl -H 'Authorization: Bearer ${key}' '${base}/companies?country=EE&page_size=5&sort_by=annual_revenue&sort_dir=desc'`,
+        `  API docs: ${server.url}/docs`,
+      ].join('\n'),
+    );
+  }
+  await closed;
+  return EXIT.ok;
+}
