@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'coverage/', 'bench/results/', '**/*.d.ts'] },
+  { ignores: ['node_modules/', 'data/', '.tmp/', 'coverage/', 'bench/results/', '**/*.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
