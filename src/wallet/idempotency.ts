@@ -40,6 +40,7 @@ export class IdempotencyStore {
   private readonly insert;
   private readonly complete;
   private readonly remove;
+  private readonly removeOwn;
   private readonly removeExpired;
   private readonly inFlightRows;
 
@@ -51,11 +52,17 @@ export class IdempotencyStore {
       `INSERT INTO idempotency_keys (key_id, idempotency_key, fingerprint, state, instance_id, hold_id,
          created_at, expires_at) VALUES (?, ?, ?, 'in_flight', ?, ?, ?, ?)`,
     );
-    this.complete = db.prepare<[string, string, string]>(
-      `UPDATE idempotency_keys SET state = 'done', response = ? WHERE key_id = ? AND idempotency_key = ?`,
+    this.complete = db.prepare<[string, string, string, string]>(
+      // Only the claimant finishes its row: if the sweeper gave the key away meanwhile, the new owner's row stays.
+      `UPDATE idempotency_keys SET state = 'done', response = ?
+       WHERE key_id = ? AND idempotency_key = ? AND instance_id = ? AND state = 'in_flight'`,
     );
     this.remove = db.prepare<[string, string]>(
       'DELETE FROM idempotency_keys WHERE key_id = ? AND idempotency_key = ?',
+    );
+    this.removeOwn = db.prepare<[string, string, string]>(
+      `DELETE FROM idempotency_keys
+       WHERE key_id = ? AND idempotency_key = ? AND instance_id = ? AND state = 'in_flight'`,
     );
     this.removeExpired = db.prepare<[number]>('DELETE FROM idempotency_keys WHERE expires_at <= ?');
     this.inFlightRows = db.prepare<[], IdempotencyRow>(
@@ -79,8 +86,13 @@ export class IdempotencyStore {
     this.insert.run(keyId, idempotencyKey, fingerprint, instanceId, holdId, now, now + ttlMs);
   }
 
-  finish(keyId: string, idempotencyKey: string, response: string): void {
-    this.complete.run(response, keyId, idempotencyKey);
+  finish(keyId: string, idempotencyKey: string, instanceId: string, response: string): void {
+    this.complete.run(response, keyId, idempotencyKey, instanceId);
+  }
+
+  /** Gives up this instance's claim (the run failed); a row another instance took over is left alone. */
+  releaseOwn(keyId: string, idempotencyKey: string, instanceId: string): void {
+    this.removeOwn.run(keyId, idempotencyKey, instanceId);
   }
 
   release(keyId: string, idempotencyKey: string): void {

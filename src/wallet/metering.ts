@@ -264,7 +264,14 @@ export class WalletMetering implements Metering {
       );
       const response = { result: outcome.result, meta };
       // Stored in the settle commit: a replay can never see a result whose charge did not happen.
-      if (idem) this.idempotency.finish(call.principal.keyId, idem.key, JSON.stringify(response));
+      if (idem) {
+        this.idempotency.finish(
+          call.principal.keyId,
+          idem.key,
+          this.options.instanceId,
+          JSON.stringify(response),
+        );
+      }
       return response;
     });
   }
@@ -279,7 +286,7 @@ export class WalletMetering implements Metering {
       const now = this.clock();
       if (begun.mode === 'held') this.ledger.void(begun.holdId, 'run_failed', now);
       // Failures are not replayed: a retry after a 404 or 502 runs again (and costs nothing if it fails again).
-      if (idem) this.idempotency.release(call.principal.keyId, idem.key);
+      if (idem) this.idempotency.releaseOwn(call.principal.keyId, idem.key, this.options.instanceId);
       this.usage.record(
         {
           ...usageBase(call, begun.accountId),

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -109,3 +110,20 @@ export function expectAuditClean(wallet: Wallet): void {
 }
 
 export const micro = (credits: number): number => Math.round(credits * 1_000_000);
+
+/** The pid of a process that has certainly exited, for simulating a wallet process that died. */
+export function deadPid(): number {
+  const child = spawnSync(process.execPath, ['-e', '']);
+  if (child.pid === undefined) throw new Error('could not spawn');
+  return child.pid;
+}
+
+/** Marks every registered wallet process in the file as a dead one, as if it had been SIGKILLed. */
+export function killAllInstances(dbPath: string): void {
+  const db = new Database(dbPath);
+  try {
+    db.prepare('UPDATE wallet_instances SET pid = ?').run(deadPid());
+  } finally {
+    db.close();
+  }
+}

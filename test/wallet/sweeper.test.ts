@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import {
+  TestClock,
+  call,
+  deferred,
+  expectAuditClean,
+  killAllInstances,
+  principalFor,
+  rawCount,
+  rows,
+  testWallet,
+} from './helpers.ts';
+
+describe('sweeper: nothing stays reserved forever', () => {
+  it('voids at start-up the holds of a process that died between reserve and settle', async () => {
+    const clock = new TestClock();
+    const { wallet, dbPath } = testWallet({ now: clock.now });
+    const p = principalFor(
+      wallet,
+      wallet.createKey({ email: 'a@example.com', kind: 'standard', plan: 'payg', credits: 5 }).key,
+    );
+    const never = deferred<never>();
+    for (let i = 0; i < 3; i++)
+      void wallet.metering.runMetered(call(p, { reserveRows: 10 }), () => never.promise);
+    expect(wallet.balance({ email: 'a@example.com' })).toMatchObject({ balance: 3.8, pending: 1.2 });
+    killAllInstances(dbPath);
+
+    const { wallet: restarted } = testWallet({ dbPath, now: clock.now });
+    expect(restarted.balance({ email: 'a@example.com' })).toMatchObject({ balance: 5, pending: 0 });
+    expect(
+      rawCount(dbPath, `SELECT count(*) FROM holds WHERE state = 'voided' AND void_reason = 'owner_gone'`),
+    ).toBe(3);
+    expect(restarted.usage({ email: 'a@example.com' }).records.map((r) => r.outcome)).toEqual([
+      'voided',
+      'voided',
+      'voided',
+    ]);
+    expectAuditClean(restarted);
+  });
+
+  it('leaves the holds of a live process alone', async () => {
+    const clock = new TestClock();
+    const { wallet, dbPath } = testWallet({ now: clock.now });
+    const p = principalFor(
+      wallet,
+      wallet.createKey({ email: 'a@example.com', kind: 'standard', plan: 'payg', credits: 5 }).key,
+    );
+    const gate = deferred<void>();
+    const running = wallet.metering.runMetered(call(p, { reserveRows: 10 }), async () => {
+      await gate.promise;
+      return { result: null, chargeableRows: 10, rowsReturned: 10 };
+    });
+    const { wallet: other } = testWallet({ dbPath, now: clock.now });
+    expect(other.sweep().voidedHolds).toBe(0);
+    gate.resolve();
+    expect((await running).meta.credits_charged).toBe(0.4);
+  });
+
+  it('voids a hold past its timeout on the periodic sweep; the late settle charges nothing', async () => {
+    const clock = new TestClock();
+    const { wallet } = testWallet({ now: clock.now, holdTimeoutMs: 60_000 });
+    const p = principalFor(
+      wallet,
+      wallet.createKey({ email: 'a@example.com', kind: 'standard', plan: 'payg', credits: 5 }).key,
+    );
+    const gate = deferred<void>();
+    const slow = wallet.metering.runMetered(call(p, { reserveRows: 10 }), async () => {
+      await gate.promise;
+      return { result: 'late', chargeableRows: 10, rowsReturned: 10 };
+    });
+    clock.advance(59_999);
+    expect(wallet.sweep().voidedHolds).toBe(0);
+    clock.advance(1);
+    expect(wallet.sweep()).toMatchObject({ voidedHolds: 1, releasedMicro: 400_000 });
+    gate.resolve();
+    expect(await slow).toEqual({
+      result: 'late',
+      meta: { rows_returned: 10, credits_charged: 0, credits_reserved: 0.4, credit_balance: 5 },
+    });
+    expect(wallet.usage({ email: 'a@example.com' }).records[0]).toMatchObject({
+      outcome: 'free',
+      freeReason: 'hold_expired',
+    });
+    expectAuditClean(wallet);
+  });
+
+  it('books expiry for every account and purges idempotency records older than 24 h', async () => {
+    const clock = new TestClock();
+    const { wallet, dbPath } = testWallet({ now: clock.now });
+    wallet.createKey({ email: 'a@example.com', kind: 'standard' });
+    const p = principalFor(
+      wallet,
+      wallet.createKey({ email: 'b@example.com', kind: 'standard', plan: 'payg', credits: 1 }).key,
+    );
+    await wallet.metering.runMetered(call(p, { idempotencyKey: 'i1', reserveRows: 1 }), rows(1));
+    clock.advance(7 * 86_400_000);
+    expect(wallet.sweep()).toMatchObject({
+      expiredLots: 1,
+      expiredMicro: 30_000_000,
+      purgedIdempotencyKeys: 1,
+    });
+    expect(rawCount(dbPath, 'SELECT count(*) FROM idempotency_keys')).toBe(0);
+  });
+
+  it('runs periodically on its own timer', async () => {
+    const { wallet, dbPath } = testWallet({ sweepIntervalMs: 20, holdTimeoutMs: 1 });
+    const p = principalFor(
+      wallet,
+      wallet.createKey({ email: 'a@example.com', kind: 'standard', plan: 'payg', credits: 5 }).key,
+    );
+    const never = deferred<never>();
+    void wallet.metering.runMetered(call(p, { reserveRows: 10 }), () => never.promise);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(rawCount(dbPath, `SELECT count(*) FROM holds WHERE state = 'pending'`)).toBe(0);
+  });
+
+  it('releases what it holds on a clean close', async () => {
+    const { wallet, dbPath } = testWallet();
+    const p = principalFor(
+      wallet,
+      wallet.createKey({ email: 'a@example.com', kind: 'standard', plan: 'payg', credits: 5 }).key,
+    );
+    const never = deferred<never>();
+    void wallet.metering.runMetered(call(p, { reserveRows: 10, idempotencyKey: 'k' }), () => never.promise);
+    wallet.close();
+    expect(
+      rawCount(dbPath, `SELECT count(*) FROM holds WHERE state = 'voided' AND void_reason = 'closed'`),
+    ).toBe(1);
+    expect(rawCount(dbPath, 'SELECT count(*) FROM idempotency_keys')).toBe(0);
+    expect(rawCount(dbPath, 'SELECT count(*) FROM wallet_instances')).toBe(0);
+  });
+});
