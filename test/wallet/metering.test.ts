@@ -5,7 +5,6 @@ import { formatCredits } from '../../src/wallet/money.ts';
 import {
   TestClock,
   call,
-  deferred,
   expectAuditClean,
   ledgerEntryCount,
   principalFor,
