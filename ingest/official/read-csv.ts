@@ -1,0 +1,231 @@
+import fs from 'node:fs';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { CountryCode } from '../../src/contract/countries.ts';
+import { queryRows, quoteIdent, sqlPath } from '../pipeline/sql.ts';
+import {
+  MissingSourceFile,
+  RejectThresholdError,
+  SourceFileError,
+  describePosition,
+  type FilePosition,
+} from './errors.ts';
+import type { IngestReport } from './report.ts';
+import { isBlank, positionOfByte, readHeaderFields, type TextEncoding } from './text-file.ts';
+
+export interface CsvSource {
+  country: CountryCode;
+  /** Path of the (extracted) file. */
+  file: string;
+  /** The official file name, for messages and the summary. */
+  display: string;
+  /** Table to create in the connection. */
+  table: string;
+  delimiter: string;
+  encoding?: TextEncoding;
+  /**
+   * The official header, in order; the file must carry exactly this (or one of `alternativeHeaders`). With
+   * `byName`, the header only has to contain every column of `columns`, in any order, among others: for
+   * files whose full column list or order is not confirmed (registry-formats.md marks them).
+   */
+  header: readonly string[];
+  alternativeHeaders?: readonly (readonly string[])[];
+  byName?: boolean;
+  /**
+   * Column name in the table and DuckDB type, one per header field in file order; with `byName`, only
+   * the columns the adapter uses (the others are read as VARCHAR and ignored).
+   */
+  columns: readonly (readonly [string, string])[];
+  /** strptime format of DATE columns, e.g. '%d.%m.%Y'. */
+  dateFormat?: string;
+  decimalSeparator?: ',' | '.';
+  /** Share of data rows that may be rejected for bad values before the file is refused. */
+  maxRejectShare?: number;
+}
+
+export interface CsvLoad {
+  rowsRead: number;
+  rowsLoaded: number;
+  rowsRejected: number;
+}
+
+/** DuckDB reject types that mean the file itself is broken (truncated, mis-delimited), not one value. */
+const STRUCTURAL = new Set([
+  'UNQUOTED VALUE',
+  'MISSING COLUMNS',
+  'TOO MANY COLUMNS',
+  'INVALID UNICODE',
+  'LINE SIZE OVER MAXIMUM',
+  'INVALID STATE',
+]);
+
+const DEFAULT_MAX_REJECT_SHARE = 0.01;
+
+function sqlString(s: string): string {
+  return `'${s.replaceAll("'", "''")}'`;
+}
+
+/** The file's columns with types: the given ones, or for `byName` the file's own header typed by name. */
+function checkHeader(src: CsvSource): (readonly [string, string])[] {
+  const found = readHeaderFields(src.file, src.delimiter, src.encoding ?? 'utf-8');
+  if (src.byName) {
+    const types = new Map(src.columns.map(([n, t]) => [n, t]));
+    for (const [name] of src.columns) {
+      if (!found.includes(name)) {
+        throw new SourceFileError(
+          src.display,
+          { line: 1, column: found.length + 1 },
+          `header has no column "${name}" (found ${found.map((f) => `"${f}"`).join(', ')}; delimiter '${src.delimiter}')`,
+        );
+      }
+    }
+    return found.map(
+      (name, i) => [name === '' ? `column${i + 1}` : name, types.get(name) ?? 'VARCHAR'] as const,
+    );
+  }
+  if (src.columns.length !== src.header.length) {
+    throw new Error(
+      `${src.display}: ${src.columns.length} column types for ${src.header.length} header fields`,
+    );
+  }
+  const candidates = [src.header, ...(src.alternativeHeaders ?? [])];
+  if (candidates.some((h) => h.length === found.length && h.every((name, i) => found[i] === name))) {
+    return [...src.columns];
+  }
+  const expected = src.header;
+  for (let i = 0; i < Math.max(expected.length, found.length); i++) {
+    if (found[i] !== expected[i]) {
+      const problem =
+        found[i] === undefined
+          ? `header ends after ${found.length} columns, expected "${expected[i]}" next (delimiter '${src.delimiter}')`
+          : expected[i] === undefined
+            ? `unexpected extra header column "${found[i]}"`
+            : `header column is "${found[i]}", expected "${expected[i]}"`;
+      throw new SourceFileError(src.display, { line: 1, column: i + 1 }, problem);
+    }
+  }
+  return [...src.columns];
+}
+
+/**
+ * Loads one official CSV into a table with DuckDB's reader: explicit dialect and column types, no sniffing,
+ * streamed and parallel, never read into JS. Rows whose values do not convert are rejected and counted by
+ * reason; a broken file (unterminated quote, wrong field count: truncation or a changed format) is refused
+ * with the file, line and column of the first break.
+ */
+export async function loadCsv(
+  conn: DuckDBConnection,
+  src: CsvSource,
+  report: IngestReport,
+): Promise<CsvLoad> {
+  if (!fs.existsSync(src.file)) throw new MissingSourceFile(`${src.display} is missing`);
+  if (isBlank(src.file)) {
+    throw new SourceFileError(src.display, { line: 1, column: 1 }, 'the file is empty: no header line');
+  }
+  const fileColumns = checkHeader(src);
+
+  const rejects = `rejects_${src.table}`;
+  const scans = `rejects_scan_${src.table}`;
+  const columns = `{${fileColumns.map(([name, type]) => `${sqlString(name)}: ${sqlString(type)}`).join(', ')}}`;
+  const options = [
+    `delim = ${sqlString(src.delimiter)}`,
+    `quote = '"'`,
+    `escape = '"'`,
+    'header = true',
+    'auto_detect = false',
+    `columns = ${columns}`,
+    `encoding = ${sqlString(src.encoding ?? 'utf-8')}`,
+    'store_rejects = true',
+    `rejects_table = ${sqlString(rejects)}`,
+    `rejects_scan = ${sqlString(scans)}`,
+    ...(src.dateFormat ? [`dateformat = ${sqlString(src.dateFormat)}`] : []),
+    ...(src.decimalSeparator ? [`decimal_separator = ${sqlString(src.decimalSeparator)}`] : []),
+  ];
+  await conn.run(`DROP TABLE IF EXISTS ${rejects}`);
+  await conn.run(`DROP TABLE IF EXISTS ${scans}`);
+  try {
+    await conn.run(
+      `CREATE OR REPLACE TABLE ${quoteIdent(src.table)} AS
+       SELECT * FROM read_csv(${sqlPath(src.file)}, ${options.join(', ')})`,
+    );
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    const line = /Line: (\d+)/.exec(message)?.[1];
+    throw new SourceFileError(
+      src.display,
+      line ? { line: Number(line), column: 1 } : null,
+      message.split('\n')[0] ?? message,
+    );
+  }
+
+  const groups = await queryRows(
+    conn,
+    `SELECT error_type, column_idx::INTEGER AS column_idx, column_name, count(DISTINCT line)::BIGINT AS n,
+            arg_min(line_byte_position, line)::BIGINT AS pos, arg_min(error_message, line) AS message
+     FROM ${rejects} GROUP BY ALL ORDER BY min(line)`,
+  );
+  const rowsRejected = Number(
+    (await queryRows(conn, `SELECT count(DISTINCT line)::BIGINT AS n FROM ${rejects}`))[0]?.['n'] ?? 0,
+  );
+  const rowsLoaded = Number(
+    (await queryRows(conn, `SELECT count(*)::BIGINT AS n FROM ${quoteIdent(src.table)}`))[0]?.['n'] ?? 0,
+  );
+  await conn.run(`DROP TABLE IF EXISTS ${rejects}`);
+  await conn.run(`DROP TABLE IF EXISTS ${scans}`);
+
+  const positionOf = async (g: Record<string, unknown>): Promise<FilePosition> => {
+    // line_byte_position is 1-based; the record's first physical line is what an editor shows.
+    const { line } = await positionOfByte(src.file, Math.max(0, Number(g['pos']) - 1));
+    const column = Number(g['column_idx']);
+    const name = fileColumns[column - 1]?.[0];
+    return name ? { line, column, columnName: name } : { line, column };
+  };
+
+  const structural = groups.find((g) => STRUCTURAL.has(String(g['error_type'])));
+  if (structural) {
+    const type = String(structural['error_type']);
+    const hint =
+      type === 'UNQUOTED VALUE' || type === 'MISSING COLUMNS'
+        ? ' (a truncated or damaged file?)'
+        : type === 'TOO MANY COLUMNS'
+          ? ` (an unquoted '${src.delimiter}' or a changed format?)`
+          : '';
+    throw new SourceFileError(
+      src.display,
+      await positionOf(structural),
+      `${type.toLowerCase()}: ${String(structural['message'])}${hint}`,
+    );
+  }
+
+  for (const g of groups) {
+    const column = String(g['column_name'] ?? `column ${String(g['column_idx'])}`);
+    const type = fileColumns[Number(g['column_idx']) - 1]?.[1] ?? 'value';
+    const where = describePosition(src.display, await positionOf(g));
+    const detail = /Could not convert string (".*?") to/.exec(String(g['message']))?.[1] ?? '';
+    report.reject(
+      src.country,
+      src.display,
+      `not a valid ${type} in ${column}`,
+      Number(g['n']),
+      'row dropped',
+      `${where}${detail ? `: ${detail}` : ''}`,
+    );
+  }
+  const rowsRead = rowsLoaded + rowsRejected;
+  const share = src.maxRejectShare ?? DEFAULT_MAX_REJECT_SHARE;
+  if (rowsRejected > 0 && rowsRejected > share * rowsRead) {
+    const first = groups[0];
+    throw new RejectThresholdError(
+      `${first ? describePosition(src.display, await positionOf(first)) : src.display}: ${rowsRejected} of ` +
+        `${rowsRead} rows have values that do not convert (more than ${(share * 100).toFixed(1)}%), ` +
+        `first: ${String(first?.['message'] ?? '')}`,
+    );
+  }
+  report.file({
+    country: src.country,
+    file: src.display,
+    rowsRead,
+    rowsLoaded,
+    bytes: fs.statSync(src.file).size,
+  });
+  return { rowsRead, rowsLoaded, rowsRejected };
+}

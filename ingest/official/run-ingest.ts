@@ -1,0 +1,230 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { CountryCode } from '../../src/contract/countries.ts';
+import type { CountryManifest } from '../../src/contract/data-contract.ts';
+import type { SnapshotStore } from '../../src/contract/snapshot-store.ts';
+import { publishSnapshot, type PublishResult } from '../pipeline/publish.ts';
+import { queryRows } from '../pipeline/sql.ts';
+import type { CountryReference } from '../reference/types.ts';
+import { ADAPTERS } from './adapters.ts';
+import { downloadSources, type DownloadOptions } from './download.ts';
+import { DataProblem, RowCountDropError } from './errors.ts';
+import type { IngestReport } from './report.ts';
+import { resolveSources } from './sources.ts';
+import type { CountryAdapter } from './types.ts';
+
+export const DEFAULT_MAX_DROP_PCT = 10;
+
+export interface IngestOptions {
+  store: SnapshotStore;
+  countries: readonly CountryCode[];
+  /** Read the official files from this folder (per-country subfolders `EE/`, `LV/`... or the files directly). */
+  from?: string;
+  /** Without `from`: where downloads are kept between runs (resumable); default `<data>/downloads`. */
+  downloadDir?: string;
+  download?: Omit<DownloadOptions, 'report' | 'now'>;
+  label?: string;
+  promote?: boolean;
+  allowDrop?: boolean;
+  maxDropPct?: number;
+  keep?: number;
+  report: IngestReport;
+  now?: () => Date;
+  duckdb?: { memoryLimit?: string; threads?: number };
+  adapters?: Partial<Record<CountryCode, CountryAdapter>>;
+}
+
+/** Another ingest holds the data folder. */
+export class IngestLockedError extends DataProblem {
+  override readonly name = 'IngestLockedError';
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * One ingest at a time per data folder: a nightly run that overlaps a slow previous one would otherwise
+ * stage twice the data. The lock names its pid, so a lock left by a killed run is taken over.
+ */
+function acquireLock(dataDir: string): () => void {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const lock = path.join(dataDir, '.ingest.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.writeFileSync(lock, `${process.pid}\n`, { flag: 'wx' });
+      return () => fs.rmSync(lock, { force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const holder = Number(fs.readFileSync(lock, 'utf8').trim());
+      if (Number.isInteger(holder) && holder > 0 && pidAlive(holder)) {
+        throw new IngestLockedError(`another ingest (pid ${holder}) is running on ${dataDir}`);
+      }
+      fs.rmSync(lock, { force: true });
+    }
+  }
+  throw new IngestLockedError(`could not take ${lock}`);
+}
+
+/** Scratch folders of killed runs (`.ingest-work-<pid>`) are removed when their process is gone. */
+function removeStaleWorkDirs(dataDir: string): void {
+  for (const name of fs.existsSync(dataDir) ? fs.readdirSync(dataDir) : []) {
+    const m = /^\.ingest-work-(\d+)$/.exec(name);
+    if (m && Number(m[1]) !== process.pid && !pidAlive(Number(m[1]))) {
+      fs.rmSync(path.join(dataDir, name), { recursive: true, force: true });
+    }
+  }
+}
+
+function liveCompanyCounts(store: SnapshotStore): Map<CountryCode, number> {
+  const counts = new Map<CountryCode, number>();
+  const live = store.currentId();
+  if (!live) return counts;
+  for (const country of ['EE', 'LV', 'LT', 'NO', 'FI', 'PL', 'SE'] as const) {
+    const file = store.file(live, country, 'manifest');
+    if (!fs.existsSync(file)) continue;
+    const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as CountryManifest;
+    counts.set(country, manifest.row_counts.companies);
+  }
+  return counts;
+}
+
+async function countStaged(conn: DuckDBConnection, table: string): Promise<number> {
+  return Number((await queryRows(conn, `SELECT count(*)::BIGINT AS n FROM ${table}`))[0]?.['n'] ?? 0);
+}
+
+function sourceDirFor(base: string, country: CountryCode, single: boolean): string {
+  const sub = path.join(base, country);
+  if (fs.existsSync(sub) && fs.statSync(sub).isDirectory()) return sub;
+  // One country from a flat folder (the files themselves) is fine; several need a folder each.
+  return single ? base : sub;
+}
+
+/**
+ * The nightly ingest: official files (downloaded, or from a folder) → country adapters → stage tables →
+ * write-audit-publish. Countries not ingested are carried over from the live snapshot, so the new one is
+ * complete. A country whose file is broken, whose rows fall by more than the drop guard allows, or whose
+ * audit fails aborts the whole run before anything is promoted.
+ */
+export async function runIngest(opts: IngestOptions): Promise<PublishResult> {
+  const { store, report } = opts;
+  const now = opts.now ?? (() => new Date());
+  const adapters = opts.adapters ?? ADAPTERS;
+  const maxDropPct = opts.maxDropPct ?? DEFAULT_MAX_DROP_PCT;
+  const release = acquireLock(store.dataDir);
+  removeStaleWorkDirs(store.dataDir);
+  const workRoot = path.join(store.dataDir, `.ingest-work-${process.pid}`);
+  const liveCounts = liveCompanyCounts(store);
+  const runStarted = now();
+  try {
+    const sourceDirs = new Map<CountryCode, string>();
+    for (const country of opts.countries) {
+      const adapter = adapters[country];
+      if (!adapter) throw new Error(`no ingest adapter for ${country}`);
+      if (opts.from) {
+        sourceDirs.set(country, sourceDirFor(opts.from, country, opts.countries.length === 1));
+      } else {
+        const dir = path.join(opts.downloadDir ?? path.join(store.dataDir, 'downloads'), country);
+        await downloadSources(country, adapter.files, dir, { ...opts.download, report, now: runStarted });
+        sourceDirs.set(country, dir);
+      }
+    }
+
+    const stageCountry = async (
+      conn: DuckDBConnection,
+      country: CountryCode,
+      reference: CountryReference,
+    ) => {
+      const adapter = adapters[country];
+      const dir = sourceDirs.get(country);
+      if (!adapter || !dir) throw new Error(`no ingest adapter for ${country}`);
+      const started = performance.now();
+      // DuckDB tracks query progress only with the progress bar on; printing stays off (we draw our own).
+      await conn.run('SET enable_progress_bar = true');
+      await conn.run('SET enable_progress_bar_print = false');
+      report.setProbe(() => {
+        const p = conn.progress.percentage;
+        return p >= 0 ? p / 100 : null;
+      });
+      const workDir = path.join(workRoot, country);
+      try {
+        const sources = await resolveSources(country, dir, adapter.files, workDir, report);
+        const result = await adapter.stage({
+          conn,
+          country,
+          sources,
+          reference,
+          report,
+          now: runStarted,
+          workDir,
+        });
+        const companies = await countStaged(conn, 'stage_companies');
+        const history = await countStaged(conn, 'stage_history');
+        const live = liveCounts.get(country);
+        if (live && !opts.allowDrop && companies < live * (1 - maxDropPct / 100)) {
+          throw new RowCountDropError(country, live, companies, maxDropPct);
+        }
+        report.country({
+          country,
+          companies,
+          history,
+          seconds: (performance.now() - started) / 1000,
+          status: 'staged',
+        });
+        return {
+          source: 'official-files',
+          sourceDetail: {
+            ...result.sourceDetail,
+            ...report.detailFor(country),
+            from: opts.from ? path.resolve(dir) : 'download',
+          },
+        };
+      } catch (err) {
+        report.country({
+          country,
+          companies: 0,
+          history: 0,
+          seconds: (performance.now() - started) / 1000,
+          status: 'failed',
+        });
+        throw err;
+      } finally {
+        report.setProbe(null);
+        fs.rmSync(workDir, { recursive: true, force: true });
+      }
+    };
+
+    const result = await publishSnapshot({
+      store,
+      countries: opts.countries,
+      stageCountry,
+      label: opts.label ?? 'ingest',
+      promote: opts.promote ?? true,
+      carryOver: true,
+      keep: opts.keep ?? 3,
+      log: (msg) => report.progress.message(msg),
+      now,
+      duckdb: { memoryLimit: opts.duckdb?.memoryLimit ?? '3GB', threads: opts.duckdb?.threads ?? 2 },
+    });
+    for (const m of result.manifests) {
+      const line = report.countries.get(m.country);
+      report.country({
+        country: m.country,
+        companies: m.row_counts.companies,
+        history: m.row_counts.history,
+        seconds: line?.seconds ?? 0,
+        status: 'written',
+      });
+    }
+    return result;
+  } finally {
+    fs.rmSync(workRoot, { recursive: true, force: true });
+    release();
+  }
+}

@@ -1,0 +1,72 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { CountryCode } from '../../src/contract/countries.ts';
+import type { StageResult } from '../pipeline/publish.ts';
+import type { CountryReference } from '../reference/types.ts';
+import type { IngestReport } from './report.ts';
+
+/** One file to fetch: where from and under which name it is saved in the source folder. */
+export interface Download {
+  url: string;
+  saveAs: string;
+}
+
+/** What a file's download list may use: the run's clock and a way to read a landing page. */
+export interface DownloadContext {
+  now: Date;
+  fetchText(url: string): Promise<string>;
+}
+
+/**
+ * An official file an adapter reads. `match` finds it in a source folder (the download saves it under a
+ * name `match` accepts; the official-format writers write the same names). A `.zip` is extracted before
+ * reading; an already extracted file is accepted as well.
+ */
+export interface OfficialFile {
+  key: string;
+  /** What the file is, for logs and docs. */
+  title: string;
+  match: RegExp;
+  /** Several files (one per year) rather than one. */
+  many?: boolean;
+  /** Without it the country cannot be built; optional files only enrich. */
+  required: boolean;
+  /**
+   * Orders several matches oldest first (dated names such as `..._kuni_31102026.zip` do not sort as text);
+   * the newest is used where `many` is not set. Default: by name.
+   */
+  sortKey?: (name: string) => string;
+  /** The files to fetch for this entry. */
+  downloads(ctx: DownloadContext): Promise<Download[]>;
+  /** Smallest plausible size of a download in bytes; a smaller one is refused as an error page or a stub. */
+  minBytes: number;
+}
+
+/** The resolved source files of one country, by OfficialFile key; zips already extracted. */
+export interface SourceSet {
+  /** The one file for `key`; throws MissingSourceFile when a required file is absent. */
+  one(key: string): string | null;
+  /** All files for `key`, oldest first. */
+  many(key: string): string[];
+  /** The file name as found in the folder (before extraction), for messages and the manifest. */
+  displayName(file: string): string;
+}
+
+export interface StageContext {
+  conn: DuckDBConnection;
+  country: CountryCode;
+  sources: SourceSet;
+  reference: CountryReference;
+  report: IngestReport;
+  /** The run's clock: decides the current year (LT year_to_date) and as-of dates. */
+  now: Date;
+  /** Scratch space for extracted or converted files; removed after the run. */
+  workDir: string;
+}
+
+/** A country's ingest: the official files it needs and how they become the contract's stage tables. */
+export interface CountryAdapter {
+  country: CountryCode;
+  files: readonly OfficialFile[];
+  /** Leaves stage_companies / stage_history (and stage_workplaces for SE) with the contract's columns. */
+  stage(ctx: StageContext): Promise<StageResult>;
+}

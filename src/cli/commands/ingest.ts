@@ -1,0 +1,137 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Config } from '../../config.ts';
+import { COUNTRY_CODES, isCountryCode, type CountryCode } from '../../contract/countries.ts';
+import { SnapshotStore } from '../../contract/snapshot-store.ts';
+import { EXIT, UsageError } from '../errors.ts';
+import { out } from '../output.ts';
+import type { IngestReport } from '../../../ingest/official/report.ts';
+
+const LABEL = /^[a-z0-9-]{1,40}$/;
+
+export const ingestHelp = `regdata ingest <CC...|all> [--from <dir>] [--snapshot <label>] [--allow-drop] [--no-promote]
+                [--keep <n>] [--download-dir <dir>] [--max-drop-pct <p>]
+
+Turns the registers' official open-data files into a new snapshot and makes it live (write-audit-publish).
+Countries with an ingest adapter: EE, LV, LT ("all" means these). The other countries are carried over
+from the live snapshot unchanged.
+
+  --from <dir>          read the official files from <dir> (or <dir>/<CC>/ per country) instead of
+                        downloading them; this is how tests and air-gapped sites run
+  --download-dir <dir>  where downloads are kept between runs, so an interrupted one resumes
+                        (default <data>/downloads)
+  --snapshot <label>    label of the new snapshot id (<UTC time>-<label>; default "ingest")
+  --allow-drop          accept a country whose company count fell more than the drop guard allows
+  --max-drop-pct <p>    the drop guard (default 10)
+  --no-promote          write and audit the snapshot but leave the live one serving
+  --keep <n>            snapshots kept on disk after promotion (default 3; the live one always)
+
+Exit codes: 0 promoted (or written with --no-promote), 1 a data problem (a file missing, malformed or
+truncated, too many rejected rows, a row-count drop, a failed audit: nothing is promoted and the live
+snapshot keeps serving), 2 a usage or configuration error.`;
+
+export async function ingestCommand(args: string[], config: Config): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: {
+      from: { type: 'string' },
+      snapshot: { type: 'string' },
+      'allow-drop': { type: 'boolean', default: false },
+      'max-drop-pct': { type: 'string' },
+      'no-promote': { type: 'boolean', default: false },
+      keep: { type: 'string' },
+      'download-dir': { type: 'string' },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  const { ADAPTERS } = await import('../../../ingest/official/adapters.ts');
+  const supported = COUNTRY_CODES.filter((c) => ADAPTERS[c] !== undefined);
+  const countries = parseIngestCountries(positionals, supported);
+  const label = values.snapshot ?? 'ingest';
+  if (!LABEL.test(label)) throw new UsageError('--snapshot must be 1-40 characters of a-z, 0-9 and -');
+  const keep = values.keep === undefined ? 3 : Number(values.keep);
+  if (!Number.isInteger(keep) || keep < 1) throw new UsageError('--keep must be a positive integer');
+  const maxDropPct = values['max-drop-pct'] === undefined ? undefined : Number(values['max-drop-pct']);
+  if (maxDropPct !== undefined && !(maxDropPct >= 0 && maxDropPct <= 100)) {
+    throw new UsageError('--max-drop-pct must be a number from 0 to 100');
+  }
+  const from = values.from === undefined ? undefined : path.resolve(values.from);
+  if (from !== undefined && !(fs.existsSync(from) && fs.statSync(from).isDirectory())) {
+    throw new UsageError(`--from: ${from} is not a folder`);
+  }
+
+  const { runIngest } = await import('../../../ingest/official/run-ingest.ts');
+  const { IngestReport } = await import('../../../ingest/official/report.ts');
+  const { DataProblem } = await import('../../../ingest/official/errors.ts');
+  const { AuditError } = await import('../../../ingest/pipeline/audit.ts');
+  const { terminalProgress, structuredProgress } = await import('../../../ingest/official/progress.ts');
+  const progress = process.stderr.isTTY ? terminalProgress(out.info) : structuredProgress(out.info);
+  const report = new IngestReport(progress);
+  const store = new SnapshotStore(config.dataDir);
+  const started = Date.now();
+  let code: number = EXIT.ok;
+  try {
+    const result = await runIngest({
+      store,
+      countries,
+      ...(from !== undefined ? { from } : {}),
+      ...(values['download-dir'] !== undefined ? { downloadDir: path.resolve(values['download-dir']) } : {}),
+      label,
+      promote: !values['no-promote'],
+      allowDrop: values['allow-drop'],
+      ...(maxDropPct !== undefined ? { maxDropPct } : {}),
+      keep,
+      report,
+    });
+    const carried = result.carriedOver.length ? `; carried over ${result.carriedOver.join(', ')}` : '';
+    out.info(
+      `snapshot ${result.snapshotId} ${values['no-promote'] ? 'written (not promoted)' : 'is live'}${carried}`,
+    );
+  } catch (err) {
+    if (!(err instanceof DataProblem || err instanceof AuditError)) throw err;
+    out.error(`ingest failed, nothing promoted, the live snapshot keeps serving: ${err.message}`);
+    code = EXIT.failed;
+  }
+  printSummary(report, (Date.now() - started) / 1000);
+  return code;
+}
+
+function printSummary(report: IngestReport, seconds: number): void {
+  const rows = report.summaryRows();
+  if (rows.length) {
+    out.line();
+    out.table(rows);
+  }
+  const rejects = report.rejectRows();
+  if (rejects.length) {
+    out.line();
+    out.line('rejected rows and nulled values by reason:');
+    out.table(rejects);
+  }
+  out.line();
+  out.line(`total time ${seconds.toFixed(1)} s`);
+}
+
+/** Countries from the positionals: codes, or `all` for every country with an adapter. */
+export function parseIngestCountries(
+  positionals: string[],
+  supported: readonly CountryCode[],
+): CountryCode[] {
+  if (positionals.length === 0) {
+    throw new UsageError(`name the countries to ingest (${supported.join(' ')}) or "all"\n\n${ingestHelp}`);
+  }
+  const list = positionals.flatMap((p) => p.split(',')).map((c) => c.trim().toUpperCase());
+  if (list.includes('ALL')) return [...supported];
+  const picked: CountryCode[] = [];
+  for (const code of list) {
+    if (!isCountryCode(code))
+      throw new UsageError(`unknown country: ${code} (one of ${COUNTRY_CODES.join(', ')})`);
+    if (!supported.includes(code)) {
+      throw new UsageError(`no ingest adapter for ${code} yet (available: ${supported.join(', ')})`);
+    }
+    if (!picked.includes(code)) picked.push(code);
+  }
+  return picked;
+}

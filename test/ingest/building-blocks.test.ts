@@ -1,0 +1,211 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SourceFileError } from '../../ingest/official/errors.ts';
+import { scanJson } from '../../ingest/official/json-scan.ts';
+import { loadCsv } from '../../ingest/official/read-csv.ts';
+import { loadJson } from '../../ingest/official/read-json.ts';
+import { IngestReport } from '../../ingest/official/report.ts';
+import { extractZip, listZip, writeZip } from '../../ingest/official/zip.ts';
+
+let dir: string;
+let instance: DuckDBInstance;
+let conn: DuckDBConnection;
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-blocks-'));
+  instance = await DuckDBInstance.create(':memory:');
+  conn = await instance.connect();
+});
+afterAll(() => {
+  conn.closeSync();
+  instance.closeSync();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function write(name: string, content: string | Buffer): string {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, content);
+  return file;
+}
+
+const HEADER = ['kood', 'nimi', 'kpv'];
+const COLUMNS = [
+  ['kood', 'VARCHAR'],
+  ['nimi', 'VARCHAR'],
+  ['kpv', 'DATE'],
+] as const;
+
+describe('zip', () => {
+  it('round-trips a member through writeZip and extractZip with its CRC checked', async () => {
+    const body = 'x;y\n'.repeat(50_000) + 'õäöü\n';
+    const src = write('member.csv', body);
+    const zip = path.join(dir, 'member.csv.zip');
+    await writeZip(zip, src, 'member.csv');
+    expect(listZip(zip).map((e) => e.name)).toEqual(['member.csv']);
+    const out = path.join(dir, 'out.csv');
+    await extractZip(zip, out);
+    expect(fs.readFileSync(out, 'utf8')).toBe(body);
+  });
+
+  it('refuses a truncated archive', async () => {
+    const src = write('m2.csv', 'a;b\n'.repeat(10_000));
+    const zip = path.join(dir, 'm2.csv.zip');
+    await writeZip(zip, src, 'm2.csv');
+    const bytes = fs.readFileSync(zip);
+    const cut = write('cut.zip', bytes.subarray(0, Math.floor(bytes.length / 2)));
+    await expect(extractZip(cut, path.join(dir, 'cut.csv'))).rejects.toThrow(/not a readable zip/);
+  });
+});
+
+describe('loadCsv', () => {
+  it('reads BOM, quoted delimiters and embedded newlines', async () => {
+    const file = write(
+      'ok.csv',
+      '\uFEFFkood;nimi;kpv\n1;"a;b";02.01.2024\n2;"multi\nline ""q""";03.01.2024\n',
+    );
+    const report = new IngestReport();
+    const load = await loadCsv(
+      conn,
+      {
+        country: 'EE',
+        file,
+        display: 'ok.csv',
+        table: 't_ok',
+        delimiter: ';',
+        header: HEADER,
+        columns: COLUMNS,
+        dateFormat: '%d.%m.%Y',
+      },
+      report,
+    );
+    expect(load).toEqual({ rowsRead: 2, rowsLoaded: 2, rowsRejected: 0 });
+    const rows = (await conn.runAndReadAll('SELECT * FROM t_ok ORDER BY kood')).getRowObjectsJson();
+    expect(rows[1]).toEqual({ kood: '2', nimi: 'multi\nline "q"', kpv: '2024-01-03' });
+  });
+
+  it('names file, line and column of an unterminated quote (a truncated file)', async () => {
+    const file = write('trunc.csv', 'kood;nimi;kpv\n1;"a";02.01.2024\n2;"multi\nline";03.01.2024\n3;"cut of');
+    const err = await loadCsv(
+      conn,
+      {
+        country: 'EE',
+        file,
+        display: 'trunc.csv',
+        table: 't_tr',
+        delimiter: ';',
+        header: HEADER,
+        columns: COLUMNS,
+        dateFormat: '%d.%m.%Y',
+      },
+      new IngestReport(),
+    ).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SourceFileError);
+    expect((err as Error).message).toMatch(/^trunc\.csv line 5, column 2 \(nimi\): unquoted value/);
+  });
+
+  it('rejects rows with bad values by reason and keeps the rest', async () => {
+    const lines = [
+      'kood;nimi;kpv',
+      ...Array.from({ length: 300 }, (_, i) => `${i};n;01.01.2024`),
+      '999;x;31.02.2024',
+    ];
+    const file = write('bad.csv', lines.join('\n') + '\n');
+    const report = new IngestReport();
+    const load = await loadCsv(
+      conn,
+      {
+        country: 'EE',
+        file,
+        display: 'bad.csv',
+        table: 't_bad',
+        delimiter: ';',
+        header: HEADER,
+        columns: COLUMNS,
+        dateFormat: '%d.%m.%Y',
+      },
+      report,
+    );
+    expect(load.rowsRejected).toBe(1);
+    expect(report.rejects[0]).toMatchObject({
+      reason: 'not a valid DATE in kpv',
+      rows: 1,
+      action: 'row dropped',
+    });
+    expect(report.rejects[0]?.example).toMatch(/^bad\.csv line 302, column 3 \(kpv\)/);
+  });
+
+  it('names the header column that differs', async () => {
+    const file = write('hdr.csv', 'kood;name;kpv\n1;a;01.01.2024\n');
+    await expect(
+      loadCsv(
+        conn,
+        {
+          country: 'EE',
+          file,
+          display: 'hdr.csv',
+          table: 't_h',
+          delimiter: ';',
+          header: HEADER,
+          columns: COLUMNS,
+        },
+        new IngestReport(),
+      ),
+    ).rejects.toThrow('hdr.csv line 1, column 2: header column is "name", expected "nimi"');
+  });
+
+  it('refuses an empty file', async () => {
+    const file = write('empty.csv', '');
+    await expect(
+      loadCsv(
+        conn,
+        {
+          country: 'EE',
+          file,
+          display: 'empty.csv',
+          table: 't_e',
+          delimiter: ';',
+          header: HEADER,
+          columns: COLUMNS,
+        },
+        new IngestReport(),
+      ),
+    ).rejects.toThrow('empty.csv line 1, column 1: the file is empty');
+  });
+});
+
+describe('JSON', () => {
+  it('locates the end of a truncated array', async () => {
+    const file = write('t.json', '[\n    {"a": 1},\n    {"a": "x\\"y"},\n    {"a": [1, 2');
+    const scan = await scanJson(file);
+    expect(scan.truncated).toEqual({ line: 4, column: 15 });
+    await expect(
+      loadJson(
+        conn,
+        { country: 'EE', file, display: 't.json', table: 'j', columns: [['a', 'VARCHAR']] },
+        new IngestReport(),
+      ),
+    ).rejects.toThrow('t.json line 4, column 15: the JSON ends inside a value');
+  });
+
+  it('reads a well-formed array', async () => {
+    const file = write('ok.json', '[\n    {"a": 1, "b": {"c": [1]}},\n    {"a": 2, "extra": true}\n]');
+    const { rowsRead } = await loadJson(
+      conn,
+      {
+        country: 'EE',
+        file,
+        display: 'ok.json',
+        table: 'j2',
+        columns: [
+          ['a', 'INTEGER'],
+          ['b', 'STRUCT(c INTEGER[])'],
+        ],
+      },
+      new IngestReport(),
+    );
+    expect(rowsRead).toBe(2);
+  });
+});
