@@ -1,0 +1,130 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { openWalletDb, writeTx } from '../../src/wallet/db.ts';
+import { MIGRATIONS, MigrationError, runMigrations } from '../../src/wallet/migrations.ts';
+import { tempDir, testWallet, untrackedWallet } from './helpers.ts';
+
+describe('wallet.db schema and pragmas', () => {
+  it('sets WAL, synchronous=FULL, busy_timeout and foreign keys on every open', () => {
+    const dbPath = path.join(tempDir(), 'nested', 'wallet.db');
+    for (let i = 0; i < 2; i++) {
+      const db = openWalletDb(dbPath);
+      try {
+        expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+        expect(db.pragma('synchronous', { simple: true })).toBe(2);
+        expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
+        expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+        // The reserve's un-fsynced commit must not leave the connection at NORMAL.
+        writeTx(db, () => db.prepare('SELECT 1').get(), { durable: false });
+        expect(db.pragma('synchronous', { simple: true })).toBe(2);
+        expect(() =>
+          writeTx(
+            db,
+            () => {
+              throw new Error('boom');
+            },
+            { durable: false },
+          ),
+        ).toThrow('boom');
+        expect(db.pragma('synchronous', { simple: true })).toBe(2);
+      } finally {
+        db.close();
+      }
+    }
+  });
+
+  it('applies migrations once; reopening changes nothing and keeps the data', () => {
+    const dbPath = path.join(tempDir(), 'wallet.db');
+    const first = untrackedWallet({ dbPath });
+    const created = first.createKey({ email: 'a@example.com', kind: 'standard' });
+    first.close();
+    const db = new Database(dbPath);
+    try {
+      expect(runMigrations(db)).toEqual([]);
+      expect(db.prepare('SELECT version FROM schema_migrations').pluck().all()).toEqual(
+        MIGRATIONS.map((m) => m.version),
+      );
+    } finally {
+      db.close();
+    }
+    const again = untrackedWallet({ dbPath });
+    try {
+      expect(again.authenticator.authenticate(`Bearer ${created.key}`).accountId).toBe(created.accountId);
+      expect(again.balance({ email: 'a@example.com' }).balance).toBe(30);
+    } finally {
+      again.close();
+    }
+  });
+
+  it('refuses a wallet.db from a newer release', () => {
+    const dbPath = path.join(tempDir(), 'wallet.db');
+    openWalletDb(dbPath).close();
+    const db = new Database(dbPath);
+    db.prepare(`INSERT INTO schema_migrations VALUES (999, 'from the future', '2030-01-01')`).run();
+    db.close();
+    expect(() => openWalletDb(dbPath)).toThrow(MigrationError);
+  });
+});
+
+describe('ledger rules enforced by SQLite itself', () => {
+  function ledgerDb() {
+    const { wallet, dbPath } = testWallet();
+    const { accountId } = wallet.createKey({
+      email: 'a@example.com',
+      kind: 'standard',
+      plan: 'payg',
+      credits: 1,
+    });
+    const db = new Database(dbPath);
+    const lotId = db.prepare('SELECT id FROM credit_lots').pluck().get() as number;
+    const transfer = (
+      kind: string,
+      amount: number,
+      holdId: number | null = null,
+      pendingId: number | null = null,
+    ) =>
+      db
+        .prepare(
+          'INSERT INTO transfers (account_id, lot_id, kind, amount, hold_id, pending_id, created_at) VALUES (?, ?, ?, ?, ?, ?, 0)',
+        )
+        .run(accountId, lotId, kind, amount, holdId, pendingId);
+    return { db, accountId, lotId, transfer };
+  }
+
+  it('keeps transfers append-only and lots undeletable', () => {
+    const { db } = ledgerDb();
+    try {
+      expect(() => db.prepare('UPDATE transfers SET amount = 0').run()).toThrow(/append-only/);
+      expect(() => db.prepare('DELETE FROM transfers').run()).toThrow(/append-only/);
+      expect(() => db.prepare('DELETE FROM credit_lots').run()).toThrow(/never deleted/);
+      expect(() => db.prepare('UPDATE credit_lots SET expires_at = 1').run()).toThrow(/immutable/);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('rejects a hold, a charge or an expiry that would take a lot below zero', () => {
+    const { db, transfer, accountId } = ledgerDb();
+    try {
+      const hold = db
+        .prepare(
+          `INSERT INTO holds (account_id, key_id, instance_id, channel, operation, country, unit_price, reserved_rows,
+             amount, created_at, timeout_at) VALUES (?, (SELECT id FROM api_keys), 'i', 'rest', 'search', 'EE', 1, 1, 1, 0, 0)`,
+        )
+        .run(accountId).lastInsertRowid as number;
+      expect(() => transfer('pending', 1_000_001, hold)).toThrow(/CHECK constraint failed/);
+      expect(() => transfer('expire', 1_000_001)).toThrow(/CHECK constraint failed/);
+      const pendingId = transfer('pending', 600_000, hold).lastInsertRowid as number;
+      expect(() => transfer('pending', 400_001, hold)).toThrow(/CHECK constraint failed/);
+      expect(() => transfer('post', 600_001, hold, pendingId)).toThrow(/exceeds its pending amount/);
+      expect(() => transfer('void', 1, hold, pendingId)).toThrow(/whole pending amount/);
+      transfer('post', 500_000, hold, pendingId);
+      expect(() => transfer('post', 1, hold, pendingId)).toThrow(/UNIQUE/);
+      const lot = db.prepare('SELECT * FROM credit_lots').get();
+      expect(lot).toMatchObject({ credits_posted: 1_000_000, debits_pending: 0, debits_posted: 500_000 });
+    } finally {
+      db.close();
+    }
+  });
+});
