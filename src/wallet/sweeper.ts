@@ -16,6 +16,13 @@ interface InstanceRow {
 }
 
 /**
+ * Instances opened in this very process and not yet closed. A registry row carrying our own pid but absent
+ * here belongs to a previous process that had the same pid: routine in containers, where the server is
+ * often pid 1 before and after a restart.
+ */
+const OPEN_IN_THIS_PROCESS = new Set<string>();
+
+/**
  * Which wallet processes are alive. A hold belongs to the process that made it; when that process is gone
  * (SIGKILL, OOM, power loss) nobody will settle the hold, so the sweeper voids it at once instead of
  * waiting for its timeout. WAL needs every connection on one host, so a pid check is normally decisive;
@@ -45,6 +52,7 @@ export class Instances {
 
   register(now: number, heartbeatIntervalMs: number): void {
     this.insert.run(this.id, process.pid, this.hostname, now, now, heartbeatIntervalMs);
+    OPEN_IN_THIS_PROCESS.add(this.id);
   }
 
   heartbeat(now: number): void {
@@ -53,6 +61,7 @@ export class Instances {
 
   unregister(id: string = this.id): void {
     this.remove.run(id);
+    OPEN_IN_THIS_PROCESS.delete(id);
   }
 
   list(): InstanceRow[] {
@@ -65,13 +74,13 @@ export class Instances {
     // Unregistered means closed cleanly (its holds were voided on close) or already swept.
     if (!row) return false;
     if (row.hostname === this.hostname) {
-      // Another wallet opened in this very process (tests, or server + in-process CLI) is alive until closed.
-      if (row.pid === process.pid) return true;
+      if (row.pid === process.pid) return OPEN_IN_THIS_PROCESS.has(instanceId);
       try {
         process.kill(row.pid, 0);
         return true;
       } catch (err) {
-        // EPERM: the pid exists but belongs to another user, so something is alive there.
+        // EPERM: the pid exists but belongs to another user, so something is alive there. A reused pid also
+        // reads as alive; such holds are then released by their timeout instead.
         return (err as NodeJS.ErrnoException).code === 'EPERM';
       }
     }

@@ -195,8 +195,13 @@ export function openWallet(opts: WalletOptions): Wallet {
     idempotencyTtlMs,
   });
 
-  writeTx(db, () => instances.register(clock(), sweepIntervalMs));
-  sweeper.sweep();
+  try {
+    writeTx(db, () => instances.register(clock(), sweepIntervalMs));
+    sweeper.sweep();
+  } catch (err) {
+    db.close();
+    throw err;
+  }
   let timer: NodeJS.Timeout | null = null;
   if (sweepIntervalMs > 0) {
     timer = setInterval(() => {

@@ -1,3 +1,5 @@
+import os from 'node:os';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import {
   TestClock,
@@ -36,6 +38,31 @@ describe('sweeper: nothing stays reserved forever', () => {
       'voided',
     ]);
     expectAuditClean(restarted);
+  });
+
+  it('treats a registry entry with our own pid but not opened by us as a previous process (pid 1 in containers)', async () => {
+    const clock = new TestClock();
+    const { wallet, dbPath } = testWallet({ now: clock.now });
+    const p = principalFor(
+      wallet,
+      wallet.createKey({ email: 'a@example.com', kind: 'standard', plan: 'payg', credits: 5 }).key,
+    );
+    const gate = deferred<void>();
+    const running = wallet.metering.runMetered(call(p, { reserveRows: 10 }), async () => {
+      await gate.promise;
+      return { result: null, chargeableRows: 10, rowsReturned: 10 };
+    });
+    const raw = new Database(dbPath);
+    raw
+      .prepare('INSERT INTO wallet_instances VALUES (?, ?, ?, 0, 0, 0)')
+      .run('ins_previous_life', process.pid, os.hostname());
+    raw.prepare(`UPDATE holds SET instance_id = 'ins_previous_life'`).run();
+    raw.close();
+    const { wallet: restarted } = testWallet({ dbPath, now: clock.now });
+    expect(restarted.balance({ email: 'a@example.com' })).toMatchObject({ balance: 5, pending: 0 });
+    expect(rawCount(dbPath, `SELECT count(*) FROM wallet_instances WHERE id = 'ins_previous_life'`)).toBe(0);
+    gate.resolve();
+    expect((await running).meta.credits_charged).toBe(0);
   });
 
   it('leaves the holds of a live process alone', async () => {
