@@ -4,6 +4,8 @@ import type { CountryManifest } from '../contract/data-contract.ts';
 import type { FiltersResponse, TreeNode } from '../contract/api-schemas.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { ConnectionPool, Row } from './connection-pool.ts';
+import type { QueryContext } from './query-builder.ts';
+import { tables, type DictionaryColumn } from './tables.ts';
 
 /** A location node flattened for the `query` search of /locations. */
 export interface IndexedLocation {
@@ -22,6 +24,8 @@ export interface CountryData {
   /** Null for NO and SE. */
   tree: TreeNode[] | null;
   locationIndex: IndexedLocation[];
+  /** Value-to-id maps of the dictionary columns (tables.ts), for IN lists over integers. */
+  dictionaries: Record<DictionaryColumn, Map<string, number>>;
 }
 
 export type QueryObserver = (label: string, seconds: number) => void;
@@ -71,6 +75,11 @@ export class LoadedSnapshot {
     const d = this.data[code];
     if (!d) throw new AppError('backend_unavailable', 'data backend temporarily unavailable');
     return d;
+  }
+
+  /** Table names and dictionaries of one country, for the query builder. */
+  context(code: CountryCode): QueryContext {
+    return { tables: tables(code), dictionaries: this.country(code).dictionaries };
   }
 
   /** Runs one bound query; DuckDB failures become 502s whose cause is logged but never shown. */

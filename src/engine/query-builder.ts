@@ -1,5 +1,4 @@
 import type { DuckDBValue } from '@duckdb/node-api';
-import { ACTIVE_STATUS } from '../contract/data-contract.ts';
 import { FILTERS, type FilterDef } from '../contract/filters.ts';
 import {
   CompanyRowSchema,
@@ -8,7 +7,7 @@ import {
   type FilterInput,
   type SearchParams,
 } from '../contract/api-schemas.ts';
-import { tables } from './tables.ts';
+import { ORDER_COLUMNS, type DictionaryColumn, type Tables } from './tables.ts';
 
 /**
  * The one place where filters become SQL. Every value is a bound parameter; the only text that varies is
@@ -20,9 +19,14 @@ export interface BoundSql {
   params: DuckDBValue[];
 }
 
-type Tables = ReturnType<typeof tables>;
+/** What the builder needs of a loaded country: its table names and its dictionaries. */
+export interface QueryContext {
+  tables: Tables;
+  dictionaries: Readonly<Record<DictionaryColumn, ReadonlyMap<string, number>>>;
+}
+
 type FilterId = FilterDef['id'];
-type FilterSql = (input: FilterInput, t: Tables) => BoundSql;
+type FilterSql = (input: FilterInput, ctx: QueryContext) => BoundSql;
 
 const placeholders = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
 
@@ -45,6 +49,37 @@ const inList =
   (input) => {
     const values = listOf(input);
     return { sql: `${column} IN (${placeholders(values.length)})`, params: values };
+  };
+
+const NO_MATCH: BoundSql = { sql: 'false', params: [] };
+
+/** IN over the column's integer ids; a value the snapshot does not have cannot match, so it is dropped. */
+const inDictionary =
+  (column: DictionaryColumn): FilterSql =>
+  (input, ctx) => {
+    const dict = ctx.dictionaries[column];
+    const ids = [
+      ...new Set(listOf(input).flatMap((v) => (dict.has(String(v)) ? [dict.get(String(v)) as number] : []))),
+    ];
+    if (ids.length === 0) return NO_MATCH;
+    return { sql: `"d_${column}" IN (${placeholders(ids.length)})`, params: ids };
+  };
+
+/**
+ * Any-of a list of codes held in a side table (activities, SE workplaces): the row's code signature is
+ * tested first, so the semi-join probes only the few rows that can match (31 ms -> 9 ms on 2M rows).
+ */
+const anyCode =
+  (sigColumn: string, sideTable: (t: Tables) => string, codeColumn: string): FilterSql =>
+  (input, ctx) => {
+    const values = listOf(input).map(String);
+    const ph = placeholders(values.length);
+    return {
+      sql:
+        `(${sigColumn} & code_sig([${ph}]) <> 0 AND ` +
+        `rid IN (SELECT rid FROM ${sideTable(ctx.tables)} WHERE ${codeColumn} IN (${ph})))`,
+      params: [...values, ...values],
+    };
   };
 
 const equals =
@@ -70,13 +105,18 @@ const range =
     return { sql: parts.join(' AND '), params };
   };
 
-/** Partial, case- and accent-insensitive: the column is folded at ingest, the value with the same function. */
+/**
+ * Partial, case- and accent-insensitive: the column is folded at ingest and the value with the same DuckDB
+ * functions. The bigram signature (snapshot-loader.ts) rules out most rows before `contains` runs.
+ */
 const containsFolded =
-  (column: string): FilterSql =>
+  (column: string, sigColumn: string): FilterSql =>
   (input) => {
-    const values = input.kind === 'list' ? input.values : [scalarOf(input)];
-    const sql = values.map(() => `contains(${column}, lower(strip_accents(?)))`).join(' OR ');
-    return { sql: values.length > 1 ? `(${sql})` : sql, params: values.map(String) };
+    const values = (input.kind === 'list' ? input.values : [scalarOf(input)]).map(String);
+    const folded = 'lower(strip_accents(?))';
+    const one = `(${sigColumn} & bigram_sig(${folded}) = bigram_sig(${folded}) AND contains(${column}, ${folded}))`;
+    const sql = values.map(() => one).join(' OR ');
+    return { sql: values.length > 1 ? `(${sql})` : sql, params: values.flatMap((v) => [v, v, v]) };
   };
 
 /** `true` keeps rows where the flag is true, `false` rows where it is false (unknown matches neither). */
@@ -96,26 +136,20 @@ const exclude =
  * same at module load.
  */
 const FILTER_SQL: Record<FilterId, FilterSql> = {
-  company_name: containsFolded('search_name'),
+  company_name: containsFolded('search_name', 'sig_name'),
   registration_code: equals('registrikood'),
   // A semi-join on the flat (rid, kood) table: filtering the emtak list column directly is ~30x slower.
-  industry_codes: (input, t) => {
-    const values = listOf(input);
-    return {
-      sql: `rid IN (SELECT rid FROM ${t.activities} WHERE kood IN (${placeholders(values.length)}))`,
-      params: values,
-    };
-  },
-  legal_form: inList('oiguslik_vorm'),
+  industry_codes: anyCode('sig_activities', (t) => t.activities, 'kood'),
+  legal_form: inDictionary('oiguslik_vorm'),
   // `status` is special-cased in buildWhere (default active-only, `__all__`); this handles explicit codes.
-  status: inList('staatus'),
+  status: inDictionary('staatus'),
   share_capital: range('kapital_amount'),
   registered: range('esmaregistreerimise_kpv', 'DATE'),
-  location: containsFolded('f_location'),
+  location: containsFolded('f_location', 'sig_location'),
   // A parent code matches only rows tagged with exactly it (spec 4.2): no expansion here.
-  ehak_kood: inList('ehak_kood'),
+  ehak_kood: inDictionary('ehak_kood'),
   // LT rows carry location names, not codes; the tree's `locations` arrays list those names.
-  lt_locations: inList('ehak_nimetus'),
+  lt_locations: inDictionary('ehak_nimetus'),
   vat_active: flag('vat_active'),
   has_email: flag('f_email'),
   has_website: flag('f_website'),
@@ -136,16 +170,11 @@ const FILTER_SQL: Record<FilterId, FilterSql> = {
   last_4_quarters_turnover_sum: range('last_4_quarters_turnover_sum'),
   last_quarter_employees: range('last_quarter_employees_number'),
   last_quarter_turnover_growth_pct: range('last_quarter_turnover_growth_pct'),
-  person_name: containsFolded('search_people'),
+  person_name: containsFolded('search_people', 'sig_people'),
   annual_report_filed: flag('annual_report_filed'),
   annual_report_audited: flag('annual_report_audited'),
-  se_workplace_kommun: (input, t) => {
-    const values = listOf(input);
-    return {
-      sql: `registrikood IN (SELECT registrikood FROM ${t.workplaces} WHERE kommun_code IN (${placeholders(values.length)}))`,
-      params: values,
-    };
-  },
+  // The workplaces table holds active workplaces only, so this finds companies with an active one there.
+  se_workplace_kommun: anyCode('sig_kommun', (t) => t.workplaces, 'kommun_code'),
 };
 
 /** The filter ids declared in filters.ts and the ids mapped here must be the same set. */
@@ -164,15 +193,11 @@ assertEveryFilterHasSql();
 export const ALL_STATUSES = '__all__';
 
 /** WHERE clause of search and count: active-only unless `status` is sent (spec 3, 4.3). */
-export function buildWhere(params: CountParams): BoundSql {
-  const t = tables(params.country);
+export function buildWhere(params: CountParams, ctx: QueryContext): BoundSql {
   const parts: string[] = [];
   const values: DuckDBValue[] = [];
-  const status = params.filters['status'];
-  if (status === undefined) {
-    parts.push('staatus = ?');
-    values.push(ACTIVE_STATUS);
-  }
+  // f_active is staatus = 'R' computed at load: a boolean scans ~5x faster than a text comparison.
+  if (params.filters['status'] === undefined) parts.push('f_active');
   // Filters in declaration order, so the same request always yields the same statement text (one prepare).
   for (const f of FILTERS) {
     const input = params.filters[f.id];
@@ -180,7 +205,7 @@ export function buildWhere(params: CountParams): BoundSql {
     if (f.id === 'status' && input.kind === 'list' && input.values.includes(ALL_STATUSES)) continue;
     const sql = FILTER_SQL[f.id];
     if (!sql) throw new Error(`no SQL for filter ${f.id}`);
-    const bound = sql(input, t);
+    const bound = sql(input, ctx);
     if (bound.sql === '') continue;
     parts.push(bound.sql);
     values.push(...bound.params);
@@ -192,40 +217,33 @@ export function buildWhere(params: CountParams): BoundSql {
 export const COMPANY_ROW_COLUMNS = Object.keys(CompanyRowSchema.shape);
 const quote = (c: string) => `"${c}"`;
 
-const SORT_COLUMN: Record<(typeof SORT_FIELDS)[keyof typeof SORT_FIELDS], string> = {
-  registrikood: 'registrikood',
-  arinimi: 'arinimi',
-  esmaregistreerimise_kpv: 'esmaregistreerimise_kpv',
-  // `kapital` is text with a currency; the numeric amount orders it.
-  kapital: 'kapital_amount',
-  annual_revenue: 'annual_revenue',
-  last_quarter_turnover: 'last_quarter_turnover',
-  last_quarter_employees_number: 'last_quarter_employees_number',
-  last_4_quarters_turnover_sum: 'last_4_quarters_turnover_sum',
-};
-
-export function buildCountQuery(params: CountParams): BoundSql {
-  const where = buildWhere(params);
+export function buildCountQuery(params: CountParams, ctx: QueryContext): BoundSql {
+  const where = buildWhere(params, ctx);
   return {
-    sql: `SELECT count(*)::INTEGER AS n FROM ${tables(params.country).companies} WHERE ${where.sql}`,
+    sql: `SELECT count(*)::INTEGER AS n FROM ${ctx.tables.companies} WHERE ${where.sql}`,
     params: where.params,
   };
 }
 
 /**
- * One page of rows. Nulls sort last in both directions and registrikood (unique) breaks ties in the same
- * direction, so the order is total and pages never overlap or skip.
+ * One page of rows. The order is (key, registrikood) in the requested direction with nulls last, read from
+ * the precomputed integer order column (`rid` for registrikood, `o_<key>` otherwise: see tables.ts), so the
+ * order is total, pages never overlap or skip, and the Top-N compares one integer.
  */
-export function buildSearchQuery(params: SearchParams): BoundSql {
-  const where = buildWhere(params);
+export function buildSearchQuery(params: SearchParams, ctx: QueryContext): BoundSql {
+  const where = buildWhere(params, ctx);
   const dir = params.sort_dir === 'desc' ? 'DESC' : 'ASC';
-  const column = SORT_COLUMN[SORT_FIELDS[params.sort_by]];
-  const order =
-    column === 'registrikood' ? `registrikood ${dir}` : `${column} ${dir} NULLS LAST, registrikood ${dir}`;
+  const field = SORT_FIELDS[params.sort_by];
+  const order = field === 'registrikood' ? `rid ${dir}` : `"o_${field}" ${dir} NULLS LAST`;
   return {
     sql:
-      `SELECT ${COMPANY_ROW_COLUMNS.map(quote).join(', ')} FROM ${tables(params.country).companies} ` +
+      `SELECT ${COMPANY_ROW_COLUMNS.map(quote).join(', ')} FROM ${ctx.tables.companies} ` +
       `WHERE ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`,
     params: [...where.params, params.page_size, (params.page - 1) * params.page_size],
   };
+}
+
+/** Every sort field other than registrikood has an order column. */
+for (const field of Object.values(SORT_FIELDS)) {
+  if (field !== 'registrikood' && !(field in ORDER_COLUMNS)) throw new Error(`no order column for ${field}`);
 }

@@ -9,12 +9,35 @@ import type { CountryCode } from '../contract/countries.ts';
 export const tables = (country: CountryCode) => {
   const cc = country.toLowerCase();
   return {
-    /** For-sale companies with derived flat filter columns. */
+    /** For-sale companies plus derived flat filter and order columns (see snapshot-loader.ts). */
     companies: `co_${cc}`,
     /** (rid, kood): one row per company activity code, sorted by kood. */
     activities: `act_${cc}`,
     history: `hi_${cc}`,
-    /** SE only. */
+    /** SE only: active workplaces with the company's rid. */
     workplaces: `wp_${cc}`,
   };
 };
+export type Tables = ReturnType<typeof tables>;
+
+/**
+ * Low-cardinality text columns filtered with IN lists. Each gets an integer id column (`d_<name>`) at load
+ * and a value-to-id dictionary in memory, because an IN list over integers scans ~5x faster than over text.
+ */
+export const DICTIONARY_COLUMNS = ['staatus', 'oiguslik_vorm', 'ehak_kood', 'ehak_nimetus'] as const;
+export type DictionaryColumn = (typeof DICTIONARY_COLUMNS)[number];
+
+/**
+ * Sort keys other than registrikood (which orders by `rid`). Each gets an order column `o_<key>`: the
+ * row's position by (key, registrikood), NULL when the key is NULL, so a page is a Top-N over one integer
+ * instead of a text or double plus the registrikood tie-breaker.
+ */
+export const ORDER_COLUMNS = {
+  arinimi: 'arinimi',
+  esmaregistreerimise_kpv: 'esmaregistreerimise_kpv',
+  kapital: 'kapital_amount',
+  annual_revenue: 'annual_revenue',
+  last_quarter_turnover: 'last_quarter_turnover',
+  last_quarter_employees_number: 'last_quarter_employees_number',
+  last_4_quarters_turnover_sum: 'last_4_quarters_turnover_sum',
+} as const;

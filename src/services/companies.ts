@@ -41,8 +41,10 @@ function notFound(ref: CompanyRef): AppError {
 }
 
 export async function countCompanies(engine: Engine, params: CountParams) {
-  const q = buildCountQuery(params);
-  const rows = await engine.use((snap) => snap.query('count', q.sql, q.params));
+  const rows = await engine.use((snap) => {
+    const q = buildCountQuery(params, snap.context(params.country));
+    return snap.query('count', q.sql, q.params);
+  });
   return { country: params.country, count: Number(rows[0]?.['n'] ?? 0), count_mode: 'exact' };
 }
 
@@ -51,11 +53,15 @@ export async function countCompanies(engine: Engine, params: CountParams) {
  * research on this machine and has crashed DuckDB 1.5.x. Both run at once on two pool connections.
  */
 export async function searchCompanies(engine: Engine, params: SearchParams): Promise<SearchData> {
-  const page = buildSearchQuery(params);
-  const count = buildCountQuery(params);
-  const [items, counted] = await engine.use((snap) =>
-    Promise.all([snap.query('search', page.sql, page.params), snap.query('count', count.sql, count.params)]),
-  );
+  const [items, counted] = await engine.use((snap) => {
+    const ctx = snap.context(params.country);
+    const page = buildSearchQuery(params, ctx);
+    const count = buildCountQuery(params, ctx);
+    return Promise.all([
+      snap.query('search', page.sql, page.params),
+      snap.query('count', count.sql, count.params),
+    ]);
+  });
   return {
     items: items as CompanyRow[],
     page: params.page,
