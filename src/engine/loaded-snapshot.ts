@@ -94,6 +94,16 @@ export class LoadedSnapshot {
     }
   }
 
+  /** True once retired and drained: its DuckDB instance is gone. */
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Requests currently running on this snapshot. */
+  get inFlight(): number {
+    return this.refs;
+  }
+
   acquire(): void {
     this.refs++;
   }
