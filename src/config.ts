@@ -1,5 +1,30 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { COUNTRY_CODES, type CountryCode } from './contract/countries.ts';
+
+/** `EE=0.04,SE=0.24`: per-country row prices in credits overriding the spec 8.2 defaults. */
+const PricesSchema = z
+  .string()
+  .default('')
+  .transform((text, ctx) => {
+    const prices: Partial<Record<CountryCode, number>> = {};
+    for (const part of text
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean)) {
+      const [cc, value] = part.split('=');
+      const price = Number(value);
+      if (!cc || !(COUNTRY_CODES as readonly string[]).includes(cc) || !Number.isFinite(price) || price < 0) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `expected CC=price pairs like EE=0.04, got ${JSON.stringify(part)}`,
+        });
+        return z.NEVER;
+      }
+      prices[cc as CountryCode] = price;
+    }
+    return prices;
+  });
 
 /**
  * The one place that reads the environment. Server and CLI both call loadConfig(), so a key made by the
@@ -14,6 +39,13 @@ export const ConfigSchema = z
     /** Scale of the demo world `npm start` builds when no snapshot exists yet. */
     REGDATA_DEMO_SCALE: z.coerce.number().positive().max(2).default(0.01),
     REGDATA_DEMO_SEED: z.coerce.number().int().min(0).default(1),
+    /** The ledger file; defaults to wallet.db inside the data folder. */
+    REGDATA_WALLET_DB: z.string().min(1).optional(),
+    REGDATA_PRICES: PricesSchema,
+    REGDATA_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
+    REGDATA_RATE_LIMIT_BURST: z.coerce.number().int().positive().default(60),
+    REGDATA_WALLET_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).default(30_000),
+    REGDATA_HOLD_TIMEOUT_MS: z.coerce.number().int().positive().default(300_000),
   })
   .transform((env) => ({
     port: env.PORT,
@@ -22,6 +54,14 @@ export const ConfigSchema = z
     logLevel: env.LOG_LEVEL,
     demoScale: env.REGDATA_DEMO_SCALE,
     demoSeed: env.REGDATA_DEMO_SEED,
+    wallet: {
+      dbPath: path.resolve(env.REGDATA_WALLET_DB ?? path.join(env.REGDATA_DATA_DIR, 'wallet.db')),
+      prices: env.REGDATA_PRICES,
+      ratePerMinute: env.REGDATA_RATE_LIMIT_PER_MINUTE,
+      rateBurst: env.REGDATA_RATE_LIMIT_BURST,
+      sweepIntervalMs: env.REGDATA_WALLET_SWEEP_INTERVAL_MS,
+      holdTimeoutMs: env.REGDATA_HOLD_TIMEOUT_MS,
+    },
   }));
 
 export type Config = z.output<typeof ConfigSchema>;

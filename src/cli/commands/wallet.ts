@@ -1,6 +1,6 @@
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Config } from '../../config.ts';
+import { walletOptions } from '../../wallet/from-config.ts';
 import { openWallet, type Wallet } from '../../wallet/wallet.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { out } from '../output.ts';
@@ -34,7 +34,8 @@ export const usageHelp = `regdata usage --email <e> [--since YYYY-MM-DD] [--limi
 Requests, rows and credits per operation and country, then the latest usage records.`;
 
 function withWallet<T>(config: Config, fn: (wallet: Wallet) => T): T {
-  const wallet = openWallet({ dbPath: path.join(config.dataDir, 'wallet.db'), sweepIntervalMs: 0 });
+  // No periodic sweep in a short-lived CLI process; the start-up sweep still runs.
+  const wallet = openWallet(walletOptions(config, { sweepIntervalMs: 0 }));
   try {
     return fn(wallet);
   } finally {
