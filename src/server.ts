@@ -1,10 +1,10 @@
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { SnapshotStore } from './contract/snapshot-store.ts';
 import { Engine } from './engine/engine.ts';
 import type { EngineOptions } from './engine/snapshot-loader.ts';
+import { walletOptions } from './wallet/from-config.ts';
 import { openWallet, type Wallet } from './wallet/wallet.ts';
 
 export interface StartedServer {
@@ -24,14 +24,14 @@ export interface StartServerOptions {
 }
 
 /**
- * The process side of the service: opens the live snapshot and the wallet (data/wallet.db), builds the app,
+ * The process side of the service: opens the live snapshot and the wallet (config.wallet), builds the app,
  * listens, and shuts down gracefully. `regdata serve` calls this. A missing or broken snapshot does not stop
  * the server: data endpoints answer 502 and /healthz 503 until a snapshot can be loaded.
  */
 export async function startServer(config: Config, options: StartServerOptions = {}): Promise<StartedServer> {
   const store = new SnapshotStore(config.dataDir);
   const engine = await Engine.open(store, options.engine);
-  const wallet = openWallet({ dbPath: path.join(config.dataDir, 'wallet.db') });
+  const wallet = openWallet(walletOptions(config));
   const app = await buildApp({ engine, wallet, logger: { level: config.logLevel } });
   const snap = engine.snapshot;
   if (snap) {

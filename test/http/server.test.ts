@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Config } from '../../src/config.ts';
+import { loadConfig } from '../../src/config.ts';
 import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
 import { startServer, type StartedServer } from '../../src/server.ts';
 
@@ -25,14 +25,12 @@ describe('server over a real socket', () => {
   let server: StartedServer;
   let key: string;
   const dataDir = linkedDataDir();
-  const config: Config = {
-    port: 0,
-    host: '127.0.0.1',
-    dataDir,
-    logLevel: 'silent',
-    demoScale: 0.01,
-    demoSeed: 1,
-  };
+  const config = loadConfig({
+    PORT: '0',
+    REGDATA_DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    REGDATA_WALLET_SWEEP_INTERVAL_MS: '0',
+  });
 
   beforeAll(async () => {
     server = await startServer(config, { handleSignals: false });
