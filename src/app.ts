@@ -47,6 +47,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
   });
+  // Graceful shutdown: a keep-alive socket whose request was in flight when close() began would keep the
+  // server open after its response; telling the client to close it lets close() finish.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
 
   await installOpenApi(app);
   installMetrics(app, deps.engine);

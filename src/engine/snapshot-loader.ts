@@ -161,8 +161,6 @@ export async function loadSnapshot(
   const config: Record<string, string> = {
     threads: String(opts.threads ?? 2),
     memory_limit: opts.memoryLimit ?? '4GB',
-    enable_external_access: 'false',
-    allowed_directories: `[${sqlString(root + path.sep)}]`,
     autoinstall_known_extensions: 'false',
     autoload_known_extensions: 'true',
   };
@@ -173,6 +171,9 @@ export async function loadSnapshot(
     const conn = await instance.connect();
     const data: Partial<Record<CountryCode, CountryData>> = {};
     try {
+      // allowed_directories cannot be given at creation through the node API; set it before access is cut.
+      await conn.run(`SET allowed_directories = [${sqlString(root + path.sep)}]`);
+      await conn.run('SET enable_external_access = false');
       for (const m of MACROS) await conn.run(m);
       for (const country of countries) {
         const dir = store.countryDir(snapshotId, country);
