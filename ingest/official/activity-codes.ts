@@ -92,3 +92,22 @@ export function naceClassSql(expr: string): string {
 export function dottedSql(expr: string): string {
   return `(substr(${expr}, 1, 2) || '.' || substr(${expr}, 3, 2))`;
 }
+
+/**
+ * `location_leaves(kood, name)`: the location leaves a company row may carry (EE EHAK, LV ATVK), so an
+ * adapter keeps only codes the /locations tree resolves and takes the name the tree uses.
+ */
+export async function createLocationLeaves(
+  conn: DuckDBConnection,
+  reference: CountryReference,
+): Promise<void> {
+  await conn.run('CREATE OR REPLACE TEMP TABLE location_leaves (kood VARCHAR PRIMARY KEY, name VARCHAR)');
+  const appender = await conn.createAppender('location_leaves');
+  for (const leaf of reference.locationLeaves) {
+    if (leaf.kood === null) continue;
+    appender.appendVarchar(leaf.kood);
+    appender.appendVarchar(leaf.name);
+    appender.endRow();
+  }
+  appender.closeSync();
+}

@@ -1,5 +1,12 @@
 import type { CountryCode } from '../../src/contract/countries.ts';
+import { EE_ADAPTER } from './ee/stage.ts';
+import { LT_ADAPTER } from './lt/stage.ts';
+import { LV_ADAPTER } from './lv/stage.ts';
 import type { CountryAdapter } from './types.ts';
 
 /** The countries the nightly ingest can build from official files. */
-export const ADAPTERS: Partial<Record<CountryCode, CountryAdapter>> = {};
+export const ADAPTERS: Partial<Record<CountryCode, CountryAdapter>> = {
+  EE: EE_ADAPTER,
+  LV: LV_ADAPTER,
+  LT: LT_ADAPTER,
+};

@@ -250,20 +250,32 @@ export async function downloadSources(
     try {
       list = await file.downloads({ now: opts.now, fetchText });
     } catch (err) {
-      if (file.required) throw err;
+      if (file.required) {
+        throw err instanceof DownloadError
+          ? err
+          : new DownloadError(`${country}: ${file.title}: ${(err as Error).message}`);
+      }
       opts.report.progress.message(`${country}: ${file.title}: ${(err as Error).message}; skipped`);
       continue;
     }
+    let present = 0;
+    let firstError: unknown = null;
     for (const dl of list) {
       try {
         await opts.report.stage(country, `download ${dl.saveAs}`, () => fetchOne(file, dl, dir, opts));
+        present++;
       } catch (err) {
+        firstError ??= err;
         const kept = fs.existsSync(path.join(dir, dl.saveAs));
-        if (file.required && !kept) throw err;
+        if (kept) present++;
         opts.report.progress.message(
           `${country}: ${(err as Error).message}; ${kept ? 'using the copy from the last run' : 'skipped'}`,
         );
       }
     }
+    // One file per year (Sodra, RC) may lack a year at the source (Sodra has no 2024); the entry fails only
+    // when nothing of it could be had at all.
+    const enough = file.many ? present > 0 : present === list.length;
+    if (file.required && !enough) throw firstError ?? new DownloadError(`${country}: no ${file.title}`);
   }
 }

@@ -29,7 +29,11 @@ export interface CsvSource {
    */
   header: readonly string[];
   alternativeHeaders?: readonly (readonly string[])[];
+  /** Accepts a header the lists above do not spell out (a twin with unconfirmed labels), read positionally. */
+  acceptHeader?: (found: readonly string[]) => boolean;
   byName?: boolean;
+  /** With `byName`: the logical name of a raw header cell (Sodra's `Label (key)` cells → `key`). */
+  headerKey?: (raw: string) => string;
   /**
    * Column name in the table and DuckDB type, one per header field in file order; with `byName`, only
    * the columns the adapter uses (the others are read as VARCHAR and ignored).
@@ -66,7 +70,8 @@ function sqlString(s: string): string {
 
 /** The file's columns with types: the given ones, or for `byName` the file's own header typed by name. */
 function checkHeader(src: CsvSource): (readonly [string, string])[] {
-  const found = readHeaderFields(src.file, src.delimiter, src.encoding ?? 'utf-8');
+  const raw = readHeaderFields(src.file, src.delimiter, src.encoding ?? 'utf-8');
+  const found = src.byName && src.headerKey ? raw.map(src.headerKey) : raw;
   if (src.byName) {
     const types = new Map(src.columns.map(([n, t]) => [n, t]));
     for (const [name] of src.columns) {
@@ -91,6 +96,7 @@ function checkHeader(src: CsvSource): (readonly [string, string])[] {
   if (candidates.some((h) => h.length === found.length && h.every((name, i) => found[i] === name))) {
     return [...src.columns];
   }
+  if (found.length === src.columns.length && src.acceptHeader?.(found)) return [...src.columns];
   const expected = src.header;
   for (let i = 0; i < Math.max(expected.length, found.length); i++) {
     if (found[i] !== expected[i]) {

@@ -18,7 +18,11 @@ function ordered(file: OfficialFile, names: string[]): string[] {
     const known = byStem.get(stem);
     if (!known || n.toLowerCase().endsWith('.zip')) byStem.set(stem, n);
   }
-  return [...byStem.values()].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  const sorted = [...byStem.values()].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  if (!file.groupKey) return sorted;
+  const newest = new Map<string, string>();
+  for (const n of sorted) newest.set(file.groupKey(n), n);
+  return sorted.filter((n) => newest.get(file.groupKey!(n)) === n);
 }
 
 /**

@@ -115,3 +115,21 @@ export async function countLines(file: string): Promise<number> {
   }
   return last === 10 ? lines : lines + 1;
 }
+
+/**
+ * The delimiter among `candidates` that splits the header into the most fields (at least `minFields`):
+ * for files whose publishers disagree or changed it (LV VID `,` vs `;`, LT RC `,` before 2023 and `|` after).
+ */
+export function sniffDelimiter(
+  file: string,
+  candidates: readonly string[],
+  minFields: number,
+  encoding: TextEncoding = 'utf-8',
+): string | null {
+  let best: { delimiter: string; fields: number } | null = null;
+  for (const delimiter of candidates) {
+    const fields = readHeaderFields(file, delimiter, encoding).length;
+    if (fields >= minFields && (!best || fields > best.fields)) best = { delimiter, fields };
+  }
+  return best?.delimiter ?? null;
+}

@@ -35,6 +35,8 @@ export interface OfficialFile {
    * the newest is used where `many` is not set. Default: by name.
    */
   sortKey?: (name: string) => string;
+  /** With `many`: names with the same group (e.g. the fiscal year) are versions of one file; the newest wins. */
+  groupKey?: (name: string) => string;
   /** The files to fetch for this entry. */
   downloads(ctx: DownloadContext): Promise<Download[]>;
   /** Smallest plausible size of a download in bytes; a smaller one is refused as an error page or a stub. */

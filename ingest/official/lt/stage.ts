@@ -1,0 +1,350 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { StageResult } from '../../pipeline/publish.ts';
+import type { CountryReference, TreeNode } from '../../reference/types.ts';
+import {
+  createActivityLeaves,
+  createNaceCorrespondence,
+  dottedSql,
+  naceClassSql,
+} from '../activity-codes.ts';
+import { SourceFileError } from '../errors.ts';
+import { createMetrics, METRIC_VALUES } from '../metrics.ts';
+import { loadCsv } from '../read-csv.ts';
+import { countNulled, keyRows, rejectOrphans } from '../rows.ts';
+import { contractCompaniesSql, createEmptyHistory, searchNameSql } from '../stage-sql.ts';
+import { sniffDelimiter } from '../text-file.ts';
+import type { CountryAdapter, StageContext } from '../types.ts';
+import {
+  JAR_HEADER,
+  LT_FILES,
+  PLNA_HEADER,
+  SODRA_HEADER,
+  sodraKey,
+  VMI_REGISTER_HEADER,
+  VMI_TAXES_HEADER,
+} from './files.ts';
+
+/**
+ * JAR `stat_kodas` onto the contract's statuses, from the official list (registry-formats.md 3.1; COLT's
+ * "1-3 = liquidation" is wrong): 0 no legal status (operating normally), 1 reorganised, 2 taking part in a
+ * reorganisation, 3 being transformed, 4 restructured, 5 going bankrupt, 6 bankrupt, 7 in liquidation,
+ * 8 taking part in a division, 9 liquidation initiated, 10 deregistered, 23/24 cross-border merger.
+ */
+export const LT_STATUS: Readonly<Record<string, 'R' | 'T' | 'N' | 'L' | 'K'>> = {
+  '0': 'R',
+  '1': 'T',
+  '2': 'T',
+  '3': 'T',
+  '4': 'T',
+  '5': 'N',
+  '6': 'N',
+  '7': 'L',
+  '8': 'T',
+  '9': 'L',
+  '10': 'K',
+  '23': 'T',
+  '24': 'T',
+};
+
+/**
+ * `lt_places(variant, name)`: every name variant a row may carry for a municipality (short form, full name,
+ * the city of a city municipality) onto the short form the contract stores in ehak_nimetus.
+ */
+async function createPlaces(conn: DuckDBConnection, reference: CountryReference): Promise<void> {
+  const names = new Set(reference.locationLeaves.map((l) => l.name));
+  await conn.run('CREATE OR REPLACE TEMP TABLE lt_places (variant VARCHAR, name VARCHAR)');
+  const appender = await conn.createAppender('lt_places');
+  const walk = (node: TreeNode) => {
+    if (node.children.length === 0) {
+      const variants = node.locations ?? [node.label];
+      const name = variants.find((v) => names.has(v)) ?? (names.has(node.label) ? node.label : null);
+      if (name !== null) {
+        for (const v of new Set([...variants, name])) {
+          appender.appendVarchar(v);
+          appender.appendVarchar(name);
+          appender.endRow();
+        }
+      }
+    }
+    node.children.forEach(walk);
+  };
+  (reference.locationTree ?? []).forEach(walk);
+  appender.closeSync();
+}
+
+const varchars = (names: readonly string[]) => names.map((n) => [n, 'VARCHAR'] as const);
+
+async function stageLithuania(ctx: StageContext): Promise<StageResult> {
+  const { conn, reference, country, report, sources } = ctx;
+  await createActivityLeaves(conn, reference);
+  await createNaceCorrespondence(conn, true);
+  await createPlaces(conn, reference);
+
+  const read = async (
+    file: string,
+    table: string,
+    spec: Omit<Parameters<typeof loadCsv>[1], 'country' | 'file' | 'display' | 'table'>,
+  ) => {
+    const display = sources.displayName(file);
+    await report.stage(
+      country,
+      `read ${display}`,
+      () => loadCsv(conn, { ...spec, country, file, display, table }, report),
+      (r) => r.rowsRead,
+    );
+    return display;
+  };
+
+  const jar = await read(sources.one('jar')!, 'raw_jar', {
+    delimiter: '|',
+    header: JAR_HEADER,
+    columns: JAR_HEADER.map((n) => [n, n === 'ja_reg_data' ? 'DATE' : 'VARCHAR'] as const),
+  });
+  await keyRows(conn, {
+    country,
+    from: 'raw_jar',
+    to: 'ingest_register',
+    codeSql: 'ja_kodas',
+    file: jar,
+    report,
+    checkRule: true,
+  });
+  await conn.run('CREATE OR REPLACE TEMP TABLE lt_status (stat_code VARCHAR, staatus VARCHAR)');
+  for (const [code, staatus] of Object.entries(LT_STATUS)) {
+    await conn.run('INSERT INTO lt_status VALUES ($code, $staatus)', { code, staatus });
+  }
+  await countNulled(conn, {
+    country,
+    file: jar,
+    report,
+    reason: 'stat_kodas not in the official list (row kept, status S)',
+    sql: `SELECT count(*) AS n, any_value(stat_kodas) AS example FROM ingest_register
+          WHERE trim(stat_kodas) NOT IN (SELECT stat_code FROM lt_status)`,
+  });
+
+  // Sodra monthly insured persons: columns keyed by the `(key)` of their header cells.
+  await createEmptyHistory((sql) => conn.run(sql));
+  await conn.run(`CREATE OR REPLACE TEMP TABLE lt_sodra (code VARCHAR, month INTEGER, employees DOUBLE,
+    municipality VARCHAR, eco VARCHAR, file_row BIGINT, file_no INTEGER)`);
+  for (const [i, file] of sources.many('sodra').entries()) {
+    const display = await read(file, `raw_sodra_${i}`, {
+      delimiter: ';',
+      header: SODRA_HEADER,
+      byName: true,
+      headerKey: sodraKey,
+      decimalSeparator: ',',
+      columns: [
+        ...varchars(['jarCode', 'municipality', 'ecoActCode']),
+        ['month', 'INTEGER'],
+        ['numInsured', 'DOUBLE'],
+      ],
+    });
+    await conn.run(`INSERT INTO lt_sodra SELECT trim("jarCode"), "month", "numInsured", trim(municipality),
+      trim("ecoActCode"), rowid, ${i} FROM raw_sodra_${i}`);
+    await rejectOrphans(conn, {
+      country,
+      table: `raw_sodra_${i}`,
+      codeSql: 'trim(t."jarCode")',
+      file: display,
+      report,
+      what: 'monthly rows',
+    });
+    await conn.run(`DROP TABLE raw_sodra_${i}`);
+  }
+  await conn.run(`INSERT INTO stage_history
+    SELECT code, y::VARCHAR || '-' || lpad(m::VARCHAR, 2, '0'), 'monthly', y, 0, m, NULL, employees, NULL, NULL,
+      last_day(make_date(y, m, 1))
+    FROM (SELECT code, "month" // 100 AS y, "month" % 100 AS m, employees FROM lt_sodra
+          WHERE code IN (SELECT code FROM ingest_register) AND "month" % 100 BETWEEN 1 AND 12
+          QUALIFY row_number() OVER (PARTITION BY code, "month" ORDER BY file_no DESC, file_row) = 1)`);
+
+  // RC profit-and-loss statements: ',' up to 2022, '|' from 2023; amended filings repeat a row and the
+  // latest reg_date wins.
+  await conn.run(
+    `CREATE OR REPLACE TEMP TABLE lt_plna (code VARCHAR, nuo DATE, iki DATE, reg_date DATE, turnover DOUBLE)`,
+  );
+  for (const [i, file] of sources.many('plna').entries()) {
+    const delimiter = sniffDelimiter(file, [',', '|'], PLNA_HEADER.length);
+    if (!delimiter) {
+      throw new SourceFileError(
+        sources.displayName(file),
+        { line: 1, column: 1 },
+        'neither "," nor "|" splits the header',
+      );
+    }
+    await read(file, `raw_plna_${i}`, {
+      delimiter,
+      header: PLNA_HEADER,
+      columns: PLNA_HEADER.map(
+        (n) =>
+          [
+            n,
+            ['laikotarpis_nuo', 'laikotarpis_iki', 'reg_date'].includes(n)
+              ? 'DATE'
+              : n === 'pardavimo_pajamos'
+                ? 'DOUBLE'
+                : 'VARCHAR',
+          ] as const,
+      ),
+    });
+    await conn.run(`INSERT INTO lt_plna SELECT trim(obj_kodas), laikotarpis_nuo, laikotarpis_iki, reg_date, pardavimo_pajamos
+      FROM raw_plna_${i}`);
+    await conn.run(`DROP TABLE raw_plna_${i}`);
+  }
+  await conn.run(`CREATE OR REPLACE TEMP TABLE lt_turnover AS
+    SELECT code, year(iki) AS y, iki, turnover FROM lt_plna
+    WHERE iki IS NOT NULL AND code IN (SELECT code FROM ingest_register)
+    QUALIFY row_number() OVER (PARTITION BY code, year(iki) ORDER BY reg_date DESC NULLS LAST) = 1`);
+
+  // VMI taxes: cumulative to `menuo` per tax type; a year's figure is the sum over types at the latest
+  // month, a whole year when that is December, else year to date.
+  const vmiTaxes = await read(sources.one('vmiTaxes')!, 'raw_vmi_taxes', {
+    delimiter: ',',
+    header: VMI_TAXES_HEADER,
+    byName: true,
+    columns: [
+      ['mm_kodas.ja_kodas', 'VARCHAR'],
+      ['tipas', 'VARCHAR'],
+      ['metai', 'INTEGER'],
+      ['menuo', 'INTEGER'],
+      ['suma', 'DECIMAL(18,2)'],
+    ],
+  });
+  await rejectOrphans(conn, {
+    country,
+    table: 'raw_vmi_taxes',
+    codeSql: 'trim(t."mm_kodas.ja_kodas")',
+    file: vmiTaxes,
+    report,
+    what: 'tax rows',
+  });
+  await conn.run(`CREATE OR REPLACE TEMP TABLE lt_taxes AS
+    SELECT code, metai AS y, max(menuo) AS last_month, CAST(sum(suma) AS DOUBLE) AS state_taxes
+    FROM (SELECT trim("mm_kodas.ja_kodas") AS code, metai, tipas, menuo, suma FROM raw_vmi_taxes
+          WHERE metai IS NOT NULL AND menuo BETWEEN 1 AND 12
+          QUALIFY row_number() OVER (PARTITION BY trim("mm_kodas.ja_kodas"), metai, tipas ORDER BY menuo DESC) = 1)
+    WHERE code IN (SELECT code FROM ingest_register)
+    GROUP BY code, metai`);
+  await conn.run(`INSERT INTO stage_history
+    SELECT code, y::VARCHAR, 'annual', y, 0, 0, t.turnover, NULL, x.state_taxes, NULL,
+      coalesce(t.iki, make_date(y, 12, 31))
+    FROM lt_turnover t FULL JOIN (SELECT * FROM lt_taxes WHERE last_month = 12) x USING (code, y)`);
+  await conn.run(`INSERT INTO stage_history
+    SELECT code, y::VARCHAR, 'year_to_date', y, 0, 0, NULL, NULL, state_taxes, NULL, last_day(make_date(y, last_month, 1))
+    FROM lt_taxes WHERE last_month < 12`);
+
+  // VMI taxpayer register: activities (current ones, main first as filed) and VAT registration.
+  const vmi = await read(sources.one('vmiRegister')!, 'raw_vmi', {
+    delimiter: ',',
+    header: VMI_REGISTER_HEADER,
+    byName: true,
+    columns: varchars([
+      'ja_kodas',
+      'pvm_kodas',
+      'pvm_isregistruota',
+      'ekonomine_veikla.kodas',
+      'veiklos_pabaiga',
+      'pagrindine',
+    ]),
+  });
+  await rejectOrphans(conn, {
+    country,
+    table: 'raw_vmi',
+    codeSql: 'trim(t.ja_kodas)',
+    file: vmi,
+    report,
+    what: 'taxpayer rows',
+  });
+  const nace = naceClassSql('"ekonomine_veikla.kodas"');
+  await conn.run(`CREATE OR REPLACE TEMP TABLE lt_acts AS
+    SELECT trim(v.ja_kodas) AS code, v.rowid AS ord, v."ekonomine_veikla.kodas" AS raw,
+      lower(trim(v.pagrindine)) IN ('true', '1', 'taip', 't') AS is_main,
+      coalesce(l.kood, m.kood) AS kood
+    FROM raw_vmi v
+      LEFT JOIN activity_leaves l ON l.kood = ${dottedSql(nace)}
+      LEFT JOIN nace_rev2 m ON m.old = ${nace}
+    WHERE nullif(trim(v.veiklos_pabaiga), '') IS NULL AND nullif(trim(v."ekonomine_veikla.kodas"), '') IS NOT NULL`);
+  await countNulled(conn, {
+    country,
+    file: vmi,
+    report,
+    reason: 'EVRK code not in the EVRK 2.1 tree nor mapped from Rev. 2 (activity left out)',
+    sql: `SELECT count(*) AS n, any_value(raw) AS example FROM lt_acts WHERE kood IS NULL`,
+  });
+  await conn.run(`CREATE OR REPLACE TEMP TABLE lt_emtak AS
+    SELECT code, list({kood: a.kood, label: l.label, is_main: a.is_main} ORDER BY a.ord) AS emtak
+    FROM (SELECT * FROM lt_acts WHERE kood IS NOT NULL QUALIFY row_number() OVER (PARTITION BY code, kood ORDER BY ord) = 1) a
+      JOIN activity_leaves l USING (kood)
+    GROUP BY code`);
+  // Sodra's activity code stands in for companies missing from the VMI register.
+  await conn.run(`INSERT INTO lt_emtak
+    SELECT s.code, [{kood: l.kood, label: l.label, is_main: true}]
+    FROM (SELECT code, eco FROM lt_sodra QUALIFY row_number() OVER (PARTITION BY code ORDER BY "month" DESC) = 1) s
+      JOIN activity_leaves l ON l.kood = ${dottedSql(naceClassSql('s.eco'))}
+    WHERE s.code NOT IN (SELECT code FROM lt_emtak)`);
+  await conn.run(`CREATE OR REPLACE TEMP TABLE lt_vat AS
+    SELECT trim(ja_kodas) AS code,
+      any_value(trim(pvm_kodas)) FILTER (WHERE nullif(trim(pvm_kodas), '') IS NOT NULL
+        AND nullif(trim(pvm_isregistruota), '') IS NULL) AS vat_number
+    FROM raw_vmi GROUP BY 1`);
+
+  // ehak_nimetus: the municipality Sodra names (latest month), else the place an address starts with.
+  await conn.run(`CREATE OR REPLACE TEMP TABLE lt_municipality AS
+    SELECT r.code, coalesce(sp.name, ap.name, ap2.name) AS name
+    FROM ingest_register r
+      LEFT JOIN (SELECT code, municipality FROM lt_sodra QUALIFY row_number() OVER (PARTITION BY code ORDER BY "month" DESC) = 1) s
+        USING (code)
+      LEFT JOIN lt_places sp ON sp.variant = s.municipality
+      LEFT JOIN lt_places ap ON ap.variant = trim(split_part(r.adresas, ',', 1))
+      LEFT JOIN lt_places ap2 ON ap2.variant = trim(split_part(r.adresas, ',', 1)) || ' sav.'`);
+  await countNulled(conn, {
+    country,
+    file: jar,
+    report,
+    reason: 'municipality not recognised (ehak_nimetus left empty)',
+    sql: `SELECT count(*) AS n, any_value(r.adresas) AS example FROM lt_municipality m JOIN ingest_register r USING (code)
+          WHERE m.name IS NULL`,
+  });
+
+  await report.stage(country, 'build companies', async () => {
+    await createMetrics(conn);
+    await conn.run(
+      contractCompaniesSql(
+        {
+          registrikood: 'r.code',
+          arinimi: 'r.ja_pavadinimas',
+          oiguslik_vorm: 'trim(r.form_kodas)',
+          oiguslik_vorm_tekstina: 'r.form_pavadinimas',
+          staatus: "coalesce(st.staatus, 'S')",
+          staatus_tekstina: 'r.stat_pavadinimas',
+          source_status: 'trim(r.stat_kodas)',
+          esmaregistreerimise_kpv: 'r.ja_reg_data',
+          ehak_nimetus: 'mu.name',
+          asukoht: `regexp_replace(r.adresas, ',\\s*LT-\\d{5}\\s*$', '')`,
+          aadress_text: 'r.adresas',
+          vat_active: 'v.vat_number IS NOT NULL',
+          vat_number: 'v.vat_number',
+          emtak: 'coalesce(e.emtak, [])',
+          // Lithuania publishes no people (spec 2.3).
+          people: '[]',
+          is_sole_trader: 'false',
+          not_for_sale: 'false',
+          search_name: searchNameSql('r.ja_pavadinimas'),
+          ...METRIC_VALUES,
+        },
+        `ingest_register r
+         LEFT JOIN lt_status st ON st.stat_code = trim(r.stat_kodas)
+         LEFT JOIN lt_municipality mu USING (code)
+         LEFT JOIN lt_emtak e USING (code)
+         LEFT JOIN lt_vat v USING (code)
+         LEFT JOIN ingest_metrics m ON m.registrikood = r.code`,
+      ),
+    );
+  });
+  return {
+    source: 'official-files',
+    sourceDetail: { register: 'Registrų centras, Sodra, VMI', reader: 'ingest/official/lt' },
+  };
+}
+
+export const LT_ADAPTER: CountryAdapter = { country: 'LT', files: LT_FILES, stage: stageLithuania };

@@ -1,0 +1,118 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { CountryCode } from '../../src/contract/countries.ts';
+import { REGISTRATION_CODE_RULES } from '../../src/contract/registration-codes.ts';
+import { queryRows, quoteIdent } from '../pipeline/sql.ts';
+import type { IngestReport, RejectAction } from './report.ts';
+
+export interface KeyRowsOptions {
+  country: CountryCode;
+  /** Raw table as loaded from the file (its rowid is the file order). */
+  from: string;
+  /** Table to create: the raw columns plus `code`, one row per valid registration code. */
+  to: string;
+  /** SQL of the registration code in `from`. */
+  codeSql: string;
+  /** Official file name, for the reject summary. */
+  file: string;
+  report: IngestReport;
+  /** Check the country's code rule (the register's main file); other files only need a non-empty code. */
+  checkRule?: boolean;
+  /** Which duplicate survives: SQL ORDER BY inside the code's rows (default: first in the file). */
+  keep?: string;
+}
+
+async function count(conn: DuckDBConnection, sql: string): Promise<number> {
+  return Number((await queryRows(conn, sql))[0]?.['n'] ?? 0);
+}
+
+/**
+ * One row per registration code: rows with an empty code or (for the register file) a code that fails the
+ * country's check are rejected, and of duplicated codes one row is kept. Each case is counted by reason, so
+ * the audit's unique-code and check-digit rules hold for the rows that remain instead of failing the run.
+ */
+export async function keyRows(conn: DuckDBConnection, o: KeyRowsOptions): Promise<void> {
+  const reject = (
+    reason: string,
+    n: number,
+    example: string | null = null,
+    action: RejectAction = 'row dropped',
+  ) => o.report.reject(o.country, o.file, reason, n, action, example);
+  await conn.run(
+    `CREATE OR REPLACE TEMP TABLE ${o.to}_all AS
+     SELECT *, nullif(trim(CAST(${o.codeSql} AS VARCHAR)), '') AS code, rowid AS file_row FROM ${quoteIdent(o.from)}`,
+  );
+  reject(
+    'empty registration code',
+    await count(conn, `SELECT count(*) AS n FROM ${o.to}_all WHERE code IS NULL`),
+  );
+
+  await conn.run(`CREATE OR REPLACE TEMP TABLE ${o.to}_bad (code VARCHAR)`);
+  if (o.checkRule) {
+    // The code rules are the API's own (src/contract/registration-codes.ts); streamed, so memory stays flat.
+    const rule = REGISTRATION_CODE_RULES[o.country];
+    const appender = await conn.createAppender(`${o.to}_bad`);
+    let bad = 0;
+    let example: string | null = null;
+    const stream = await conn.stream(`SELECT DISTINCT code FROM ${o.to}_all WHERE code IS NOT NULL`);
+    for await (const rows of stream.yieldRows()) {
+      for (const [code] of rows) {
+        if (!rule.isValid(String(code))) {
+          appender.appendVarchar(String(code));
+          appender.endRow();
+          bad++;
+          example ??= String(code);
+        }
+      }
+    }
+    appender.closeSync();
+    const rowsBad = await count(
+      conn,
+      `SELECT count(*) AS n FROM ${o.to}_all a SEMI JOIN ${o.to}_bad b ON a.code = b.code`,
+    );
+    if (bad) reject(`registration code fails "${rule.describe}"`, rowsBad, example);
+  }
+
+  const dupes = await count(
+    conn,
+    `SELECT coalesce(sum(n - 1), 0)::BIGINT AS n FROM (SELECT count(*) AS n FROM ${o.to}_all
+       WHERE code IS NOT NULL GROUP BY code HAVING count(*) > 1)`,
+  );
+  reject('duplicate registration code (one row kept)', dupes);
+  await conn.run(
+    `CREATE OR REPLACE TEMP TABLE ${o.to} AS
+     SELECT * FROM ${o.to}_all a WHERE code IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ${o.to}_bad b WHERE b.code = a.code)
+     QUALIFY row_number() OVER (PARTITION BY code ORDER BY ${o.keep ?? 'file_row'}) = 1`,
+  );
+  await conn.run(`DROP TABLE ${o.to}_all`);
+  await conn.run(`DROP TABLE ${o.to}_bad`);
+}
+
+/** Counts rows of `table` whose code is not a company of the register file, as a reject of that file. */
+export async function rejectOrphans(
+  conn: DuckDBConnection,
+  o: {
+    country: CountryCode;
+    table: string;
+    codeSql: string;
+    file: string;
+    report: IngestReport;
+    what: string;
+  },
+): Promise<void> {
+  const n = await count(
+    conn,
+    `SELECT count(*) AS n FROM ${o.table} t WHERE NOT EXISTS (SELECT 1 FROM ingest_register r WHERE r.code = ${o.codeSql})`,
+  );
+  o.report.reject(o.country, o.file, `${o.what} for a code not in the register file`, n, 'row dropped');
+}
+
+/** Counts a value-level problem (a field set to NULL or left out, the row kept). */
+export async function countNulled(
+  conn: DuckDBConnection,
+  o: { country: CountryCode; file: string; report: IngestReport; reason: string; sql: string },
+): Promise<void> {
+  const rows = await queryRows(conn, o.sql);
+  const n = Number(rows[0]?.['n'] ?? 0);
+  const example = rows[0]?.['example'];
+  o.report.reject(o.country, o.file, o.reason, n, 'value nulled', example == null ? null : String(example));
+}
