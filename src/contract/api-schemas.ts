@@ -104,7 +104,8 @@ function filterParamSchema(f: FilterDef): z.ZodType {
         return z.iso.date();
     }
   };
-  if (f.kind === 'single' && f.multi) return z.array(scalar()).min(1).max(500);
+  // A whole location node is sent as its `codes` (666 for the largest EE county); the URL bounds the rest.
+  if (f.kind === 'single' && f.multi) return z.array(scalar()).min(1).max(2000);
   return scalar();
 }
 

@@ -24,6 +24,8 @@ export interface CountryData {
   /** Null for NO and SE. */
   tree: TreeNode[] | null;
   locationIndex: IndexedLocation[];
+  /** The location tree pruned to each max_depth asked for so far (at most four). */
+  prunedTrees: Map<number, TreeNode[]>;
   /** Value-to-id maps of the dictionary columns (tables.ts), for IN lists over integers. */
   dictionaries: Record<DictionaryColumn, Map<string, number>>;
 }

@@ -131,7 +131,7 @@ interface ActivitiesJson {
   trees: Record<string, TreeNode[]>;
 }
 
-function readCountryFiles(dir: string): Omit<CountryData, 'locationIndex' | 'dictionaries'> {
+function readCountryFiles(dir: string): Omit<CountryData, 'locationIndex' | 'dictionaries' | 'prunedTrees'> {
   const manifest = readJson<CountryManifest>(path.join(dir, 'manifest.json'));
   const filters = readJson<FiltersResponse>(path.join(dir, 'filters.json'));
   const activities = readJson<ActivitiesJson>(path.join(dir, 'activities.json'));
@@ -179,7 +179,12 @@ export async function loadSnapshot(
         const dir = store.countryDir(snapshotId, country);
         const dictionaries = await loadCountryTables(conn, dir, country);
         const files = readCountryFiles(dir);
-        data[country] = { ...files, dictionaries, locationIndex: LoadedSnapshot.indexLocations(files.tree) };
+        data[country] = {
+          ...files,
+          dictionaries,
+          locationIndex: LoadedSnapshot.indexLocations(files.tree),
+          prunedTrees: new Map(),
+        };
       }
       await conn.run('SET lock_configuration = true');
     } finally {

@@ -66,6 +66,13 @@ export function listLocations(
       return out;
     }
     const tree = data.tree ?? [];
-    return params.max_depth === undefined ? tree : prune(tree, params.max_depth);
+    if (params.max_depth === undefined) return tree;
+    // Pruned trees are kept per depth, so every request of a snapshot gets the same object (cacheable).
+    let pruned = data.prunedTrees.get(params.max_depth);
+    if (!pruned) {
+      pruned = prune(tree, params.max_depth);
+      data.prunedTrees.set(params.max_depth, pruned);
+    }
+    return pruned;
   });
 }

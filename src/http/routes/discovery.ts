@@ -11,6 +11,7 @@ import {
 import type { Engine } from '../../engine/engine.ts';
 import { listActivities, listCountries, listFilters, listLocations } from '../../services/discovery.ts';
 import { admit, type WalletParts } from '../guard.ts';
+import { sendStaticJson } from '../static-json.ts';
 import { errorResponses } from './responses.ts';
 
 /** Free discovery endpoints of spec 4.2: admit (401/429), then the service; nothing is metered. */
@@ -48,7 +49,7 @@ export const discoveryRoutes: FastifyPluginAsyncZod<{ engine: Engine; wallet: Wa
     },
     async (request, reply) => {
       admit(wallet, request, reply, 'filters');
-      return listFilters(engine, request.query.country);
+      return sendStaticJson(reply, await listFilters(engine, request.query.country), FiltersResponseSchema);
     },
   );
 
@@ -65,7 +66,7 @@ export const discoveryRoutes: FastifyPluginAsyncZod<{ engine: Engine; wallet: Wa
     },
     async (request, reply) => {
       admit(wallet, request, reply, 'activities');
-      return listActivities(engine, request.query);
+      return sendStaticJson(reply, await listActivities(engine, request.query), TreeResponseSchema);
     },
   );
 
@@ -85,7 +86,9 @@ export const discoveryRoutes: FastifyPluginAsyncZod<{ engine: Engine; wallet: Wa
     },
     async (request, reply) => {
       admit(wallet, request, reply, 'locations');
-      return listLocations(engine, request.query);
+      const nodes = await listLocations(engine, request.query);
+      // Name searches are small and new each time; whole and pruned trees are shared per snapshot.
+      return request.query.query === undefined ? sendStaticJson(reply, nodes, TreeResponseSchema) : nodes;
     },
   );
 };
