@@ -136,7 +136,9 @@ export async function writeLvOfficial(ctx: WriterContext): Promise<string[]> {
      )
      SELECT registrikood, arinimi, "year", oiguslik_vorm,
        CASE WHEN "year" = last_year AND n > 1 AND hash(registrikood, 'q') % 25 = 0 THEN '?'
-         WHEN "year" < 2024 THEN rpad(coalesce(old, kood), 6, ' ')
+         -- Before 2024 VID wrote NACE Rev. 2: the predecessor of the world's Rev. 2.1 class, or blank
+         -- where the class is new in Rev. 2.1 (writing the new code would mean another Rev. 2 class).
+         WHEN "year" < 2024 THEN coalesce(rpad(old, 6, ' '), '')
          ELSE kood END,
        ehak_kood, ehak_nimetus, printf('%.2f', turnover * 0.21 / 1000), printf('%.2f', turnover * 0.05 / 1000),
        printf('%.2f', turnover * 0.09 / 1000), CAST(employees AS BIGINT)
