@@ -113,7 +113,9 @@ describe('OpenAPI document', () => {
   });
 
   it('matches the committed document, so schema drift shows in review', async () => {
-    await expect(`${JSON.stringify(doc, null, 2)}\n`).toMatchFileSnapshot('./__snapshots__/openapi.json.snap');
+    await expect(`${JSON.stringify(doc, null, 2)}\n`).toMatchFileSnapshot(
+      './__snapshots__/openapi.json.snap',
+    );
   });
 
   it('serves a human docs page at /docs', async () => {
