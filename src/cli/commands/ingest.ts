@@ -135,3 +135,42 @@ export function parseIngestCountries(
   }
   return picked;
 }
+
+export const officialFilesHelp = `regdata official-files <dir> [--countries EE,LV,LT] [--snapshot <id>]
+
+Writes a snapshot (the live one by default) as the registers' official open-data files, one folder per
+country (<dir>/EE/, <dir>/LV/, <dir>/LT/), with the real names, headers, encodings and quirks. Meant for the
+synthetic world: "regdata demo" then "regdata official-files out" then "regdata ingest all --from out"
+runs the real ingest on synthetic data.`;
+
+export async function officialFilesCommand(args: string[], config: Config): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { countries: { type: 'string' }, snapshot: { type: 'string' } },
+    allowPositionals: true,
+    strict: true,
+  });
+  const [dir, ...rest] = positionals;
+  if (!dir || rest.length) throw new UsageError(`name one output folder\n\n${officialFilesHelp}`);
+  const { OFFICIAL_WRITERS, writeOfficialFiles } = await import('../../../ingest/official/write-official.ts');
+  const supported = COUNTRY_CODES.filter((c) => OFFICIAL_WRITERS[c] !== undefined);
+  const countries = parseIngestCountries(
+    values.countries === undefined ? ['all'] : values.countries.split(','),
+    supported,
+  );
+  const store = new SnapshotStore(config.dataDir);
+  const id = values.snapshot ?? store.currentId();
+  if (!id || !store.list().includes(id)) {
+    throw new UsageError(
+      id ? `no such snapshot: ${id}` : `no live snapshot in ${config.dataDir} (run regdata demo)`,
+    );
+  }
+  const written = await writeOfficialFiles({
+    snapshotDir: store.snapshotDir(id),
+    countries,
+    outDir: path.resolve(dir),
+    log: (msg) => out.info(msg),
+  });
+  for (const files of Object.values(written)) for (const f of files) out.line(f);
+  return EXIT.ok;
+}
