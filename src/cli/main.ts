@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { demoCommand, demoHelp } from './commands/demo.ts';
+import { ingestCommand, ingestHelp, officialFilesCommand, officialFilesHelp } from './commands/ingest.ts';
 import { serveCommand, serveHelp } from './commands/serve.ts';
 import { snapshotsCommand, snapshotsHelp } from './commands/snapshots.ts';
 import {
@@ -25,6 +26,16 @@ interface Command {
 const COMMANDS: Record<string, Command> = {
   demo: { summary: 'build a synthetic world snapshot (demo data)', help: demoHelp, run: demoCommand },
   snapshots: { summary: 'list, promote or roll back snapshots', help: snapshotsHelp, run: snapshotsCommand },
+  ingest: {
+    summary: 'ingest official register files into a new snapshot',
+    help: ingestHelp,
+    run: ingestCommand,
+  },
+  'official-files': {
+    summary: "write a snapshot out as the registers' official files",
+    help: officialFilesHelp,
+    run: officialFilesCommand,
+  },
   serve: { summary: 'serve the API (npm start)', help: serveHelp, run: serveCommand },
   keys: { summary: 'create, revoke and list API keys', help: keysHelp, run: keysCommand },
   credits: { summary: 'top up credits or show a balance', help: creditsHelp, run: creditsCommand },
