@@ -1,0 +1,379 @@
+import { words } from './words.ts';
+import type { CapitalProfile, CountryProfile, LegalForm, Role, StatusOption } from './types.ts';
+
+/*
+ * Poland: KRS (entrepreneurs and associations), REGON (every unit) and CEIDG (sole traders).
+ * - `oiguslik_vorm` is GUS's szczególna forma prawna symbol with its GUS text (the 3-digit list of the
+ *   REGON BIR reports, `praw_szczegolnaFormaPrawna_Symbol`), as copied in a public REGON client
+ *   [id:1997488346]: 117 spółki z ograniczoną odpowiedzialnością, 116 spółki akcyjne, 118 spółki jawne,
+ *   120 spółki komandytowe, 121 spółki komandytowo-akcyjne, 115 spółki partnerskie, 148 fundacje,
+ *   155 stowarzyszenia, 140 spółdzielnie, 019 spółki cywilne, 085 wspólnoty mieszkaniowe,
+ *   055 stowarzyszenia niewpisane do KRS, 429 gminne samorządowe jednostki organizacyjne, 099 osoby
+ *   fizyczne prowadzące działalność gospodarczą. Name abbreviations are the ISO 20275 ELF rows for PL.
+ * - KRS has no status code. source_status for KRS entities is a derived word (AKTYWNY, W_LIKWIDACJI,
+ *   W_UPADLOSCI, W_RESTRUKTURYZACJI, WYKRESLONY) from the dzial4-6 entries and deletion, documented as such;
+ *   REGON units use the same words plus ZAWIESZONY (praw_dataZawieszeniaDzialalnosci); CEIDG sole traders
+ *   use CEIDG's own `status` values AKTYWNY, ZAWIESZONY, WYKRESLONY (registry-formats.md 6.3) and
+ *   OCZEKUJE_NA_ROZPOCZECIE_DZIALANOSCI (remembered from the CEIDG API, not seen in a file).
+ * - KRS board functions: KRS `funkcjaWOrganie` ("CZŁONEK ZARZĄDU" is in the real extract of
+ *   registry-formats.md 6.1; PREZES/WICEPREZES ZARZĄDU and PROKURENT are the other KRS values).
+ * - Codes: KRS number 10 digits zero-padded (issued up to ~0001268296 by 2026-09), REGON 9 digits and NIP
+ *   10 digits with their check digits (registration-codes.ts).
+ * - Size: ~4.8M REGON units, ~2.5M of them sole traders (brief; registry-formats.md 6.6).
+ */
+
+const krsStatuses: StatusOption[] = [
+  { staatus: 'R', source: 'AKTYWNY', text: 'Aktywny', weight: 0.8 },
+  { staatus: 'L', source: 'W_LIKWIDACJI', text: 'W likwidacji', weight: 0.05 },
+  { staatus: 'N', source: 'W_UPADLOSCI', text: 'W upadłości', weight: 0.03 },
+  { staatus: 'T', source: 'W_RESTRUKTURYZACJI', text: 'W restrukturyzacji', weight: 0.005 },
+  { staatus: 'K', source: 'WYKRESLONY', text: 'Wykreślony z rejestru', weight: 0.115 },
+];
+const regonStatuses: StatusOption[] = [
+  { staatus: 'R', source: 'AKTYWNY', text: 'Aktywny', weight: 0.84 },
+  { staatus: 'S', source: 'ZAWIESZONY', text: 'Działalność zawieszona', weight: 0.06 },
+  { staatus: 'K', source: 'WYKRESLONY', text: 'Skreślony z rejestru REGON', weight: 0.1 },
+];
+const ceidgStatuses: StatusOption[] = [
+  { staatus: 'R', source: 'AKTYWNY', text: 'Aktywny', weight: 0.62 },
+  { staatus: 'S', source: 'ZAWIESZONY', text: 'Zawieszony', weight: 0.13 },
+  {
+    staatus: 'S',
+    source: 'OCZEKUJE_NA_ROZPOCZECIE_DZIALANOSCI',
+    text: 'Oczekuje na rozpoczęcie działalności',
+    weight: 0.01,
+  },
+  { staatus: 'K', source: 'WYKRESLONY', text: 'Wykreślony', weight: 0.24 },
+];
+
+// Share capital minimums: sp. z o.o. 5000 PLN since 2009 (50,000 PLN before), S.A. 100,000 PLN.
+const spzooCapital: CapitalProfile = {
+  common: [
+    { amount: 5000, weight: 0.68 },
+    { amount: 50_000, weight: 0.08 },
+    { amount: 10_000, weight: 0.05 },
+  ],
+  tailShare: 0.19,
+  tailMedian: 40_000,
+  decimals: 2,
+};
+const saCapital: CapitalProfile = {
+  common: [
+    { amount: 100_000, weight: 0.45 },
+    { amount: 500_000, weight: 0.1 },
+  ],
+  tailShare: 0.45,
+  tailMedian: 2_000_000,
+  decimals: 2,
+};
+
+const board: Role[] = [
+  { code: 'PREZES ZARZĄDU', label: 'Prezes Zarządu', weight: 0.45 },
+  { code: 'CZŁONEK ZARZĄDU', label: 'Członek Zarządu', weight: 0.35 },
+  { code: 'WICEPREZES ZARZĄDU', label: 'Wiceprezes Zarządu', weight: 0.12 },
+  { code: 'PROKURENT', label: 'Prokurent', weight: 0.08 },
+];
+const partners: Role[] = [{ code: 'WSPÓLNIK', label: 'Wspólnik', weight: 1 }];
+
+const form = (f: Partial<LegalForm> & Pick<LegalForm, 'code' | 'label' | 'weight'>): LegalForm => ({
+  affix: null,
+  affixPosition: 'suffix',
+  nameStyle: 'org',
+  soleTrader: false,
+  sizeShift: 0,
+  vatShare: 0.6,
+  capital: null,
+  people: 'board',
+  filesAccounts: true,
+  ...f,
+});
+
+export const PL: CountryProfile = {
+  total: 4_800_000,
+  currency: 'PLN',
+  eurRate: 4.3,
+  operatingShare: 0.72,
+  maxEmployees: 40_000,
+  families: [
+    {
+      key: 'krs',
+      share: 0.24,
+      codeLo: 1,
+      codeSpan: 1_268_000,
+      maxCodeSpan: 9_999_999_999,
+      firstRegistration: '2001-01-01',
+      meanAgeYears: 9,
+      statuses: krsStatuses,
+      contactSources: { email: 'pl_krs', www: 'pl_krs', tel: 'pl_regon', mob: 'pl_regon' },
+      forms: [
+        form({
+          code: '117',
+          label: 'spółki z ograniczoną odpowiedzialnością',
+          weight: 0.7,
+          affix: 'sp. z o.o.',
+          capital: spzooCapital,
+        }),
+        form({
+          code: '116',
+          label: 'spółki akcyjne',
+          weight: 0.012,
+          affix: 'S.A.',
+          sizeShift: 2,
+          vatShare: 0.9,
+          capital: saCapital,
+        }),
+        form({
+          code: '118',
+          label: 'spółki jawne',
+          weight: 0.03,
+          affix: 'sp.j.',
+          people: 'owner',
+          roles: partners,
+        }),
+        form({
+          code: '120',
+          label: 'spółki komandytowe',
+          weight: 0.035,
+          affix: 'sp.k.',
+          people: 'owner',
+          roles: partners,
+        }),
+        form({ code: '121', label: 'spółki komandytowo-akcyjne', weight: 0.002, affix: 'S.K.A.' }),
+        form({
+          code: '115',
+          label: 'spółki partnerskie',
+          weight: 0.003,
+          affix: 'sp.p.',
+          people: 'owner',
+          roles: partners,
+        }),
+        form({
+          code: '148',
+          label: 'fundacje',
+          weight: 0.045,
+          affix: 'Fundacja',
+          affixPosition: 'prefix',
+          nameStyle: 'assoc',
+          sizeShift: -1,
+          vatShare: 0.1,
+        }),
+        form({
+          code: '155',
+          label: 'stowarzyszenia',
+          weight: 0.155,
+          affix: 'Stowarzyszenie',
+          affixPosition: 'prefix',
+          nameStyle: 'assoc',
+          sizeShift: -1.2,
+          vatShare: 0.05,
+        }),
+        form({
+          code: '140',
+          label: 'spółdzielnie',
+          weight: 0.018,
+          affix: 'Spółdzielnia',
+          affixPosition: 'prefix',
+          nameStyle: 'assoc',
+          vatShare: 0.5,
+        }),
+      ],
+    },
+    {
+      key: 'regon',
+      share: 0.24,
+      codeLo: 0,
+      codeSpan: 0,
+      firstRegistration: '1992-01-01',
+      meanAgeYears: 12,
+      statuses: regonStatuses,
+      contactSources: { email: 'pl_regon', www: 'pl_regon', tel: 'pl_regon', mob: 'pl_regon' },
+      forms: [
+        form({
+          code: '019',
+          label:
+            'spółki cywilne prowadzące działalność na podstawie umowy zawartej zgodnie z Kodeksem cywilnym',
+          weight: 0.6,
+          affix: 's.c.',
+          sizeShift: -0.4,
+          people: 'none',
+          filesAccounts: false,
+        }),
+        form({
+          code: '085',
+          label: 'wspólnoty mieszkaniowe',
+          weight: 0.25,
+          nameStyle: 'housing',
+          sizeShift: -1.5,
+          vatShare: 0.05,
+          people: 'none',
+          filesAccounts: false,
+        }),
+        form({
+          code: '055',
+          label: 'stowarzyszenia niewpisane do KRS',
+          weight: 0.07,
+          nameStyle: 'assoc',
+          sizeShift: -1.5,
+          vatShare: 0.02,
+          people: 'none',
+          filesAccounts: false,
+        }),
+        form({
+          code: '429',
+          label: 'gminne samorządowe jednostki organizacyjne',
+          weight: 0.08,
+          nameStyle: 'assoc',
+          sizeShift: 0.5,
+          vatShare: 0.3,
+          people: 'none',
+          filesAccounts: false,
+        }),
+      ],
+    },
+    {
+      key: 'ceidg',
+      share: 0.52,
+      codeLo: 0,
+      codeSpan: 0,
+      firstRegistration: '1989-01-01',
+      meanAgeYears: 10,
+      statuses: ceidgStatuses,
+      contactSources: { email: 'pl_ceidg', www: 'pl_ceidg', tel: 'pl_ceidg', mob: 'pl_ceidg' },
+      forms: [
+        form({
+          code: '099',
+          label: 'osoby fizyczne prowadzące działalność gospodarczą',
+          weight: 1,
+          nameStyle: 'person',
+          soleTrader: true,
+          sizeShift: -0.8,
+          vatShare: 0.35,
+          people: 'none',
+          filesAccounts: false,
+        }),
+      ],
+    },
+  ],
+  defaultRoles: board,
+  names: {
+    firstMale: words(`
+Piotr, Krzysztof, Andrzej, Tomasz, Paweł, Jan, Michał, Marcin, Stanisław, Jakub, Adam, Marek,
+Łukasz, Grzegorz, Mateusz, Wojciech, Mariusz, Dariusz, Zbigniew, Jerzy, Maciej, Rafał, Kamil, Robert
+`),
+    firstFemale: words(`
+Anna, Maria, Katarzyna, Małgorzata, Agnieszka, Barbara, Ewa, Krystyna, Elżbieta, Magdalena, Joanna,
+Zofia, Aleksandra, Monika, Beata, Danuta, Teresa, Dorota, Jolanta, Justyna, Natalia, Karolina,
+Halina, Grażyna
+`),
+    lastMale: words(`
+Nowak, Kowalski, Wiśniewski, Wójcik, Kowalczyk, Kamiński, Lewandowski, Zieliński, Szymański,
+Woźniak, Dąbrowski, Kozłowski, Jankowski, Mazur, Kwiatkowski, Wojciechowski, Krawczyk, Kaczmarek,
+Piotrowski, Grabowski, Zając, Pawłowski, Michalski, Król, Wieczorek, Jabłoński, Wróbel, Nowakowski,
+Majewski, Olszewski, Stępień, Malinowski, Jaworski, Adamczyk, Dudek, Nowicki, Pająk, Górski, Sikora
+`),
+    lastFemale: words(`
+Nowak, Kowalska, Wiśniewska, Wójcik, Kowalczyk, Kamińska, Lewandowska, Zielińska, Szymańska,
+Woźniak, Dąbrowska, Kozłowska, Jankowska, Mazur, Kwiatkowska, Wojciechowska, Krawczyk, Kaczmarek,
+Piotrowska, Grabowska, Zając, Pawłowska, Michalska, Król, Wieczorek, Jabłońska, Wróbel, Nowakowska,
+Majewska, Olszewska, Stępień, Malinowska, Jaworska, Adamczyk, Dudek, Nowicka, Pająk, Górska, Sikora
+`),
+    stemHeads: words(`
+Pol, Euro, Agro, Bud, Trans, Inter, Eko, Medi, Tech, Stal, Drew, Met, Elektro, Auto, Info, Orzeł,
+Wisła, Bałtyk, Tatra, Sokół, Dąb, Bursztyn, Zorza, Mazowsze
+`),
+    stemTails: words(`
+bud, pol, mex, tex, trans, med, soft, plast, stal, kom, gaz, rol, net, dom
+`),
+    stemJoiner: '',
+    business: {
+      A: words('Gospodarstwo Rolne, Agro, Ogrodnictwo'),
+      B: words('Kruszywa, Żwirownia'),
+      C: words('Produkcja, Meble, Stolarstwo, Piekarnia, Zakład Metalowy'),
+      D: words('Energia, Ciepło'),
+      E: words('Recykling, Ekologia'),
+      F: words('Budownictwo, Usługi Budowlane, Usługi Remontowe, Instalacje, Elektro, Dachy'),
+      G: words('Handel, Hurtownia, Sklep, Auto Części, Import-Eksport'),
+      H: words('Transport, Logistyka, Spedycja, Przewóz Osób'),
+      I: words('Gastronomia, Restauracja, Pizzeria, Hotel, Catering'),
+      J: words('Software, IT Solutions, Systemy, Media, Studio Graficzne'),
+      K: words('Finanse, Kapitał, Inwestycje'),
+      L: words('Nieruchomości, Zarządzanie Nieruchomościami, Development'),
+      M: words('Doradztwo, Consulting, Biuro Rachunkowe, Kancelaria, Projektowanie, Architekci'),
+      N: words('Usługi, Sprzątanie, Wynajem, Ochrona'),
+      O: words('Usługi'),
+      P: words('Szkolenia, Akademia, Szkoła Językowa, Nauka Jazdy'),
+      Q: words('Gabinet, Przychodnia, Stomatologia, Rehabilitacja'),
+      R: words('Studio, Sport, Fitness, Muzyka'),
+      S: words('Salon Fryzjerski, Kosmetyka, Usługi'),
+      T: words('Dom'),
+      U: words('Przedstawicielstwo'),
+      _: words('Grupa, Holding, Usługi'),
+    },
+    association: words(`
+Klub Sportowy, Ochotnicza Straż Pożarna, Koło Gospodyń Wiejskich, Towarzystwo Przyjaciół,
+Uczniowski Klub Sportowy, Stowarzyszenie Mieszkańców, Zespół Szkół, Gminny Ośrodek Kultury
+`),
+    streets: words(`
+ul. Długa, ul. Polna, ul. Leśna, ul. Słoneczna, ul. Krótka, ul. Szkolna, ul. Ogrodowa, ul. Lipowa,
+ul. Łąkowa, ul. Kościuszki, ul. Mickiewicza, ul. Sienkiewicza, ul. Piłsudskiego, ul. Kwiatowa,
+ul. Kolejowa, ul. Wojska Polskiego, ul. Zielona, ul. Parkowa, al. Jana Pawła II, ul. Przemysłowa
+`),
+    templates: {
+      org: [
+        { template: '{stem}', weight: 0.35 },
+        { template: '{last} {biz}', weight: 0.25 },
+        { template: '{stem} {biz}', weight: 0.25 },
+        { template: '{biz} {town}', weight: 0.15 },
+      ],
+      person: [
+        { template: '{first} {last}', weight: 0.35 },
+        { template: '{biz} {first} {last}', weight: 0.35 },
+        { template: '{first} {last} {biz}', weight: 0.2 },
+        { template: '{stem} {first} {last}', weight: 0.1 },
+      ],
+      assoc: [
+        { template: '{assoc} {town}', weight: 0.45 },
+        { template: '{stem}', weight: 0.35 },
+        { template: '{assoc} {stem}', weight: 0.2 },
+      ],
+      housing: [{ template: 'Wspólnota Mieszkaniowa {street} {nr}', weight: 1 }],
+    },
+  },
+  contacts: {
+    email: 0.4,
+    www: 0.18,
+    tel: 0.25,
+    mob: 0.3,
+    mailboxes: ['biuro', 'kontakt', 'info', 'sekretariat'],
+    tlds: [
+      { tld: 'pl', weight: 0.75 },
+      { tld: 'com.pl', weight: 0.15 },
+      { tld: 'eu', weight: 0.1 },
+    ],
+    mobile: [
+      { format: '+48 5%s %s %s', groups: [2, 3, 3], weight: 0.4 },
+      { format: '+48 6%s %s %s', groups: [2, 3, 3], weight: 0.35 },
+      { format: '+48 7%s %s %s', groups: [2, 3, 3], weight: 0.25 },
+    ],
+    landline: [
+      { format: '+48 22 %s %s %s', groups: [3, 2, 2], weight: 0.3 },
+      { format: '+48 %s %s %s %s', groups: [2, 3, 2, 2], weight: 0.7 },
+    ],
+  },
+  address: {
+    full: '{street}, {pc} {town}, woj. {county}',
+    short: '{street}, {pc} {town}',
+    postcode: { format: '%s-%s', groups: [2, 3], weight: 1 },
+  },
+  clusters: [
+    { names: ['Warszawa'], share: 0.12 },
+    { names: ['Kraków'], share: 0.045 },
+    { names: ['Wrocław'], share: 0.035 },
+    { names: ['Łódź', 'Poznań'], share: 0.055 },
+    { names: ['Gdańsk', 'Gdynia', 'Sopot'], share: 0.035 },
+  ],
+  townLevel: 2,
+  townStrip: [],
+  countyLevel: 0,
+  countyLowerCase: true,
+};

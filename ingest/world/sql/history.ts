@@ -1,0 +1,169 @@
+import type { CountryCode } from '../../../src/contract/countries.ts';
+
+/**
+ * `stage_history` per spec 2.4 coverage, from `w_base`, and `w_metrics`, the per-company summary that
+ * `latest_metrics` and the last_quarter_* columns are read from (so they agree with the history by
+ * construction; test/world recomputes them independently).
+ *
+ * Growth over long spans uses a clipped rate so twenty years of compounding stays plausible.
+ */
+
+const HG = 'greatest(-0.12, least(0.25, g))';
+
+const historySelect: Partial<Record<CountryCode, string>> = {
+  // EMTA quarterly files, 2025 Q1 to 2026 Q3 (the newest published by the world date). Turnover is VAT
+  // turnover, so only VAT payers have it; a missing quarter is empty, not zero.
+  EE: `
+WITH s AS (
+  SELECT registrikood, i, reg_date, emp, rev_base, g, vat_active FROM w_base
+  WHERE operating AND (vat_active OR emp > 0)
+),
+q AS (
+  SELECT k, 2025 + k // 4 AS y, k % 4 + 1 AS qq, last_day(make_date(2025 + k // 4, (k % 4 + 1) * 3, 1)) AS q_end
+  FROM range(7) r(k)
+),
+r AS (
+  SELECT s.registrikood, s.i, q.k, q.y, q.qq, q.q_end,
+    CASE WHEN s.vat_active AND w_u2(s.i, q.k, 'tmiss') > 0.04 THEN round(s.rev_base / 4.0
+      * pow(1 + ${HG}, (q.k - 3) / 4.0) * [0.9, 1.02, 1.0, 1.08][q.qq]
+      * least(1.0, greatest(0.1, datediff('day', s.reg_date, q.q_end) / 91.0))
+      * exp(0.18 * w_n2(s.i, q.k, 'tq')), 2) END AS turnover,
+    CASE WHEN w_u2(s.i, q.k, 'emiss') > 0.03
+      THEN greatest(0, round(s.emp * exp(0.12 * w_n2(s.i, q.k, 'eq')))) END AS employees
+  FROM s JOIN q ON q.q_end >= s.reg_date
+)
+SELECT registrikood, y::VARCHAR || '-Q' || qq::VARCHAR AS period, 'quarterly' AS granularity,
+  y AS "year", qq AS quarter, 0 AS "month", turnover, employees,
+  round(coalesce(employees, 0) * 1950 * 3 * 0.52 * exp(0.1 * w_n2(i, k, 'lab'))
+    + coalesce(turnover, 0) * 0.035 * exp(0.2 * w_n2(i, k, 'st')), 2) AS state_taxes,
+  round(coalesce(employees, 0) * 1950 * 3 * 0.52 * exp(0.1 * w_n2(i, k, 'lab')), 2) AS labour_taxes,
+  q_end AS as_of
+FROM r WHERE turnover IS NOT NULL OR employees IS NOT NULL`,
+
+  // UR annual reports 2006-2025: turnover and employees per filed year; closed companies keep the
+  // reports of the years they traded. Some years are missing (not filed).
+  LV: `
+WITH s AS (
+  SELECT registrikood, i, reg_date, emp_base, rev_base, g, end_year FROM w_base
+  WHERE operating OR staatus IN ('L', 'N') OR (staatus = 'K' AND w_u(i, 'khist') < 0.6)
+),
+y AS (SELECT y FROM range(2006, 2026) r(y))
+SELECT registrikood, y.y::VARCHAR AS period, 'annual' AS granularity, y.y AS "year", 0 AS quarter, 0 AS "month",
+  round(s.rev_base * pow(1 + ${HG}, y.y - 2025) * exp(0.2 * w_n2(s.i, y.y, 'lvt'))) AS turnover,
+  CASE WHEN w_u2(s.i, y.y, 'lvem') < 0.93
+    THEN greatest(0, round(s.emp_base * pow(1 + ${HG} * 0.6, y.y - 2025) * exp(0.15 * w_n2(s.i, y.y, 'lve')))) END AS employees,
+  NULL::DOUBLE AS state_taxes, NULL::DOUBLE AS labour_taxes, make_date(y.y, 12, 31) AS as_of
+FROM s JOIN y ON y.y >= greatest(2006, year(s.reg_date)) AND y.y <= least(2025, s.end_year - 1)
+WHERE w_u2(s.i, y.y, 'lvmiss') < 0.9`,
+
+  // Sodra monthly insured persons for 2021-2023 and 2025 (2024 missing at the source); RC annual turnover
+  // (dense 2021+, sparse 2015-2020) with VMI annual taxes; 2026 taxes so far as year_to_date. A turnover
+  // row's as_of is the end of the company's financial year.
+  LT: `
+WITH s AS (
+  SELECT registrikood, i, reg_date, emp_base, rev_base, g,
+    CASE WHEN w_u(i, 'fy') < 0.85 THEN 12 WHEN w_u(i, 'fy') < 0.9 THEN 3 WHEN w_u(i, 'fy') < 0.95 THEN 6 ELSE 9 END AS fy_month
+  FROM w_base WHERE operating OR staatus IN ('L', 'N', 'T')
+),
+months AS (
+  SELECT k, CASE WHEN k < 36 THEN 2021 + k // 12 ELSE 2025 END AS y, k % 12 + 1 AS m FROM range(48) r(k)
+),
+monthly AS (
+  SELECT registrikood, y::VARCHAR || '-' || lpad(m::VARCHAR, 2, '0') AS period, 'monthly' AS granularity,
+    y AS "year", 0 AS quarter, m AS "month", NULL::DOUBLE AS turnover,
+    greatest(0, round(s.emp_base * pow(1 + ${HG}, y + (m - 6) / 12.0 - 2025) * exp(0.08 * w_n2(s.i, k, 'ltm')))) AS employees,
+    NULL::DOUBLE AS state_taxes, NULL::DOUBLE AS labour_taxes, last_day(make_date(y, m, 1)) AS as_of
+  FROM s JOIN months ON last_day(make_date(y, m, 1)) >= s.reg_date
+  WHERE s.emp_base > 0
+),
+annual AS (
+  SELECT registrikood, y::VARCHAR AS period, 'annual' AS granularity, y AS "year", 0 AS quarter, 0 AS "month",
+    round(s.rev_base * pow(1 + ${HG}, y - 2025) * exp(0.2 * w_n2(s.i, y, 'ltt'))) AS turnover,
+    NULL::DOUBLE AS employees,
+    round(s.rev_base * pow(1 + ${HG}, y - 2025) * 0.06 * exp(0.3 * w_n2(s.i, y, 'ltx')), 2) AS state_taxes,
+    NULL::DOUBLE AS labour_taxes,
+    last_day(make_date(y, s.fy_month, 1)) AS as_of
+  FROM s JOIN range(2015, 2026) r(y) ON y > year(s.reg_date)
+  WHERE (y >= 2021 AND w_u2(s.i, y, 'ltann') < 0.95) OR (y < 2021 AND w_u2(s.i, y, 'ltann') < 0.3)
+),
+ytd AS (
+  SELECT registrikood, '2026' AS period, 'year_to_date' AS granularity, 2026 AS "year", 0 AS quarter, 0 AS "month",
+    NULL::DOUBLE AS turnover, NULL::DOUBLE AS employees,
+    round(s.rev_base * pow(1 + ${HG}, 1) * 0.06 * 0.75 * exp(0.3 * w_n2(s.i, 2026, 'ltx')), 2) AS state_taxes,
+    NULL::DOUBLE AS labour_taxes, DATE '2026-09-30' AS as_of
+  FROM s WHERE s.reg_date < DATE '2026-09-01'
+)
+SELECT * FROM monthly UNION ALL SELECT * FROM annual UNION ALL SELECT * FROM ytd`,
+
+  // Enhetsregisteret antallAnsatte: one snapshot per employer, dated when the count was last registered.
+  NO: `
+SELECT registrikood, year(as_of)::VARCHAR AS period, 'snapshot' AS granularity, year(as_of) AS "year",
+  0 AS quarter, 0 AS "month", NULL::DOUBLE AS turnover, emp::DOUBLE AS employees,
+  NULL::DOUBLE AS state_taxes, NULL::DOUBLE AS labour_taxes, as_of
+FROM (
+  SELECT registrikood, emp, greatest(reg_date, DATE '2025-01-01' + floor(w_u(i, 'nosnap') * 668)::INTEGER) AS as_of
+  FROM w_base WHERE operating AND emp > 0
+)`,
+};
+
+export function hasHistorySql(country: CountryCode): boolean {
+  return historySelect[country] !== undefined;
+}
+
+export function historySql(country: CountryCode): string {
+  const select = historySelect[country];
+  if (!select) throw new Error(`${country} has no history series`);
+  return `CREATE OR REPLACE TEMP TABLE stage_history AS
+SELECT registrikood, period, granularity, "year"::INTEGER AS "year", quarter::INTEGER AS quarter,
+  "month"::INTEGER AS "month", turnover::DOUBLE AS turnover, employees::DOUBLE AS employees,
+  state_taxes::DOUBLE AS state_taxes, labour_taxes::DOUBLE AS labour_taxes, as_of::DATE AS as_of
+FROM (${select})`;
+}
+
+/**
+ * Latest figures per company (spec 2.3 latest_metrics), read back from stage_history:
+ * - turnover / employees period: the row with the newest as_of among rows that have the figure;
+ * - top-level year/quarter/month: of whichever of the two periods is newer (turnover on a tie);
+ * - last-4-quarters sum: the four quarters ending at the turnover period (EE); for annual series (LV,
+ *   LT) the latest annual total, which is a trailing four-quarter figure itself;
+ * - growth: against the previous quarter (EE) or the previous year (LV, LT), null if that is missing or 0.
+ */
+export const METRICS_SQL = `
+CREATE OR REPLACE TEMP TABLE w_metrics AS
+WITH tp AS (
+  SELECT DISTINCT ON (registrikood) registrikood, "year" AS tp_year, quarter AS tp_quarter, "month" AS tp_month,
+    as_of AS tp_as_of, turnover AS tp_turnover, granularity AS tp_gran, "year" * 4 + quarter AS tp_qidx
+  FROM stage_history WHERE turnover IS NOT NULL
+  ORDER BY registrikood, as_of DESC, "year" DESC, quarter DESC, "month" DESC
+),
+ep AS (
+  SELECT DISTINCT ON (registrikood) registrikood, "year" AS ep_year, quarter AS ep_quarter, "month" AS ep_month,
+    as_of AS ep_as_of, employees AS ep_employees
+  FROM stage_history WHERE employees IS NOT NULL
+  ORDER BY registrikood, as_of DESC, "year" DESC, quarter DESC, "month" DESC
+),
+prev AS (
+  SELECT tp.registrikood, any_value(h.turnover) AS prev_turnover
+  FROM tp JOIN stage_history h ON h.registrikood = tp.registrikood AND h.granularity = tp.tp_gran
+    AND ((tp.tp_gran = 'quarterly' AND h."year" * 4 + h.quarter = tp.tp_qidx - 1)
+      OR (tp.tp_gran = 'annual' AND h."year" = tp.tp_year - 1))
+  GROUP BY tp.registrikood
+),
+s4 AS (
+  SELECT tp.registrikood, sum(h.turnover) AS sum4
+  FROM tp JOIN stage_history h ON h.registrikood = tp.registrikood AND tp.tp_gran = 'quarterly'
+    AND h.granularity = 'quarterly' AND h."year" * 4 + h.quarter BETWEEN tp.tp_qidx - 3 AND tp.tp_qidx
+  GROUP BY tp.registrikood
+),
+k AS (SELECT registrikood FROM tp UNION SELECT registrikood FROM ep)
+SELECT k.registrikood,
+  tp.tp_year, tp.tp_quarter, tp.tp_month, tp.tp_as_of, tp.tp_turnover,
+  ep.ep_year, ep.ep_quarter, ep.ep_month, ep.ep_as_of, ep.ep_employees,
+  CASE WHEN tp.tp_gran = 'quarterly' THEN s4.sum4 WHEN tp.tp_gran = 'annual' THEN tp.tp_turnover END AS sum4,
+  CASE WHEN prev.prev_turnover IS NOT NULL AND prev.prev_turnover <> 0
+    THEN (tp.tp_turnover - prev.prev_turnover) / abs(prev.prev_turnover) * 100 END AS growth_pct,
+  CASE WHEN ep.ep_as_of IS NULL OR tp.tp_as_of >= ep.ep_as_of THEN tp.tp_year ELSE ep.ep_year END AS top_year,
+  CASE WHEN ep.ep_as_of IS NULL OR tp.tp_as_of >= ep.ep_as_of THEN tp.tp_quarter ELSE ep.ep_quarter END AS top_quarter,
+  CASE WHEN ep.ep_as_of IS NULL OR tp.tp_as_of >= ep.ep_as_of THEN tp.tp_month ELSE ep.ep_month END AS top_month
+FROM k LEFT JOIN tp USING (registrikood) LEFT JOIN ep USING (registrikood)
+  LEFT JOIN prev USING (registrikood) LEFT JOIN s4 USING (registrikood)`;
