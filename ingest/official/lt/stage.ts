@@ -228,7 +228,8 @@ async function stageLithuania(ctx: StageContext): Promise<StageResult> {
   await conn.run(`INSERT INTO stage_history
     SELECT code, y::VARCHAR, 'annual', y, 0, 0, t.turnover, NULL, x.state_taxes, NULL,
       coalesce(t.iki, make_date(y, 12, 31))
-    FROM lt_turnover t FULL JOIN (SELECT * FROM lt_taxes WHERE last_month = 12) x USING (code, y)`);
+    FROM (SELECT * FROM lt_turnover WHERE turnover IS NOT NULL) t
+      FULL JOIN (SELECT * FROM lt_taxes WHERE last_month = 12) x USING (code, y)`);
   await conn.run(`INSERT INTO stage_history
     SELECT code, y::VARCHAR, 'year_to_date', y, 0, 0, NULL, NULL, state_taxes, NULL, last_day(make_date(y, last_month, 1))
     FROM lt_taxes WHERE last_month < 12`);
