@@ -127,6 +127,6 @@ SELECT b6.*,
   ${codes.registrikood} AS registrikood,
   ${codes.plRegon ?? 'NULL::VARCHAR'} AS pl_regon,
   ${codes.plNip ?? 'NULL::VARCHAR'} AS pl_nip,
-  ${codes.vatBody ?? 'NULL::VARCHAR'} AS vat_body
+  ${codes.vatBody ?? 'NULL::VARCHAR'} AS vat_text
 FROM b6, w_lists L`;
 }

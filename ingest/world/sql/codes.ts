@@ -76,11 +76,11 @@ export function codeSql(country: CountryCode, profile: CountryProfile, plan: Wor
         // Legal persons' PVM codes: seven digits, the digit 1, and the personal-code style check digit.
         stage1: [
           `${famBij('li')} AS code_body`,
-          `w_bij(i, 1000000, 8999999, w_h(0, 'ltvat') % 8999999) * 10 + 1 AS vat_body`,
+          `w_bij(i, 1000000, 8999999, w_h(0, 'ltvat') % 8999999) * 10 + 1 AS ltvat_body`,
         ],
         stage2: [],
         registrikood: `code_body::VARCHAR`,
-        vatBody: `'LT' || vat_body::VARCHAR || w_lt_check(vat_body)::VARCHAR`,
+        vatBody: `'LT' || ltvat_body::VARCHAR || w_lt_check(ltvat_body)::VARCHAR`,
       };
     case 'NO':
       return {

@@ -1,5 +1,11 @@
 import type { CountryCode } from '../../../src/contract/countries.ts';
-import { ACTIVITY_TYPE, CONTACT_TYPE, PERSON_TYPE } from '../../../src/contract/data-contract.ts';
+import {
+  ACTIVITY_TYPE,
+  CONTACT_TYPE,
+  LATEST_METRICS_TYPE,
+  PERSON_TYPE,
+  SE_REGISTER_TYPE,
+} from '../../../src/contract/data-contract.ts';
 import { WORLD_DATE } from '../profiles/index.ts';
 import type { DigitPattern } from '../profiles/types.ts';
 import type { WorldPlan } from '../world-lists.ts';
@@ -30,19 +36,19 @@ function vatSql(country: CountryCode): { kmkr: string; vat: string } {
   const when = (expr: string): string => `CASE WHEN vat_active AND NOT sole THEN ${expr} END`;
   switch (country) {
     case 'EE':
-      return { kmkr: when('vat_body'), vat: 'NULL' };
+      return { kmkr: when('vat_text'), vat: 'NULL::VARCHAR' };
     case 'LV':
-      return { kmkr: 'NULL', vat: when(`'LV' || registrikood`) };
+      return { kmkr: 'NULL::VARCHAR', vat: when(`'LV' || registrikood`) };
     case 'LT':
-      return { kmkr: 'NULL', vat: when('vat_body') };
+      return { kmkr: 'NULL::VARCHAR', vat: when('vat_text') };
     case 'NO':
-      return { kmkr: 'NULL', vat: when(`'NO' || registrikood || 'MVA'`) };
+      return { kmkr: 'NULL::VARCHAR', vat: when(`'NO' || registrikood || 'MVA'`) };
     case 'FI':
-      return { kmkr: 'NULL', vat: when(`'FI' || replace(registrikood, '-', '')`) };
+      return { kmkr: 'NULL::VARCHAR', vat: when(`'FI' || replace(registrikood, '-', '')`) };
     case 'PL':
-      return { kmkr: 'NULL', vat: when(`'PL' || pl_nip`) };
+      return { kmkr: 'NULL::VARCHAR', vat: when(`'PL' || pl_nip`) };
     case 'SE':
-      return { kmkr: 'NULL', vat: when(`'SE' || registrikood || '01'`) };
+      return { kmkr: 'NULL::VARCHAR', vat: when(`'SE' || registrikood || '01'`) };
   }
 }
 
@@ -155,7 +161,7 @@ export function companiesSql(
           THEN {"year": tp_year, quarter: tp_quarter, "month": tp_month, as_of: tp_as_of} END,
         employees_period: CASE WHEN ep_as_of IS NOT NULL
           THEN {"year": ep_year, quarter: ep_quarter, "month": ep_month, as_of: ep_as_of} END} END`
-    : 'NULL';
+    : `NULL::${LATEST_METRICS_TYPE}`;
   const se = country === 'SE';
 
   return `
@@ -311,7 +317,7 @@ SELECT
   emtak::${ACTIVITY_TYPE}[] AS emtak,
   people,
   ${metrics} AS latest_metrics,
-  ${se ? seSql() : 'NULL'} AS se_register,
+  ${se ? seSql() : `NULL::${SE_REGISTER_TYPE}`} AS se_register,
   ${se ? '' : 'NULL::INTEGER AS se_employees_band, NULL::INTEGER AS se_turnover_band, NULL::BOOLEAN AS marketing_optout, NULL::BOOLEAN AS phone_optout,'}
   ${
     country === 'PL'
