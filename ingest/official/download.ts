@@ -141,6 +141,7 @@ async function fetchOne(file: OfficialFile, dl: Download, dir: string, opts: Dow
     }
     const started = performance.now();
     const controller = new AbortController();
+    let sink: fs.WriteStream | null = null;
     let idle: NodeJS.Timeout | null = null;
     const arm = () => {
       if (idle) clearTimeout(idle);
@@ -187,15 +188,18 @@ async function fetchOne(file: OfficialFile, dl: Download, dir: string, opts: Dow
         lastModified: res.headers.get('last-modified'),
       };
       fs.writeFileSync(partMetaFile, JSON.stringify(meta));
+      const rangeStart = /^bytes (\d+)-/.exec(res.headers.get('content-range') ?? '')?.[1];
+      if (append && Number(rangeStart) !== offset) {
+        // A server that answers 206 from another byte than asked would corrupt the part: start over.
+        fs.rmSync(tmp, { force: true });
+        throw new Error(`the server resumed at byte ${rangeStart ?? '?'}, not ${offset}`);
+      }
       const counter = new Counter((n) => {
         arm();
         progress.fileProgress(dl.saveAs, start + n, expected);
       });
-      await pipeline(
-        Readable.fromWeb(res.body as WebReadableStream<Uint8Array>),
-        counter,
-        fs.createWriteStream(tmp, { flags: append ? 'a' : 'w' }),
-      );
+      sink = fs.createWriteStream(tmp, { flags: append ? 'a' : 'w' });
+      await pipeline(Readable.fromWeb(res.body as WebReadableStream<Uint8Array>), counter, sink);
       if (idle) clearTimeout(idle);
       checkSanity(file, dl, tmp, expected);
       const bytes = fs.statSync(tmp).size;
@@ -210,6 +214,9 @@ async function fetchOne(file: OfficialFile, dl: Download, dir: string, opts: Dow
       return;
     } catch (err) {
       if (idle) clearTimeout(idle);
+      // The next attempt resumes from the part's size: wait until every byte in flight is on disk.
+      const open = sink;
+      if (open && !open.closed) await new Promise<void>((resolve) => open.once('close', () => resolve()));
       lastError = err;
       if (err instanceof DownloadError) {
         // Wrong bytes (an error page, a short body) are not resumed from; a 4xx will not heal by retrying.

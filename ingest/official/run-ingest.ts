@@ -5,7 +5,7 @@ import type { CountryCode } from '../../src/contract/countries.ts';
 import type { CountryManifest } from '../../src/contract/data-contract.ts';
 import type { SnapshotStore } from '../../src/contract/snapshot-store.ts';
 import { publishSnapshot, type PublishResult } from '../pipeline/publish.ts';
-import { queryRows } from '../pipeline/sql.ts';
+import { queryRows, quoteIdent } from '../pipeline/sql.ts';
 import type { CountryReference } from '../reference/types.ts';
 import { ADAPTERS } from './adapters.ts';
 import { downloadSources, type DownloadOptions } from './download.ts';
@@ -99,6 +99,22 @@ async function countStaged(conn: DuckDBConnection, table: string): Promise<numbe
   return Number((await queryRows(conn, `SELECT count(*)::BIGINT AS n FROM ${table}`))[0]?.['n'] ?? 0);
 }
 
+/**
+ * Drops every table an adapter made except the stage tables: the pipeline drops only those, and the raw
+ * tables of one country would otherwise hold memory while the next one is read.
+ */
+async function dropScratchTables(conn: DuckDBConnection): Promise<void> {
+  const tables = await queryRows(
+    conn,
+    `SELECT table_name, temporary FROM duckdb_tables() WHERE table_name NOT IN ('stage_companies', 'stage_history', 'stage_workplaces')`,
+  );
+  for (const t of tables) {
+    await conn.run(
+      `DROP TABLE IF EXISTS ${t['temporary'] ? 'temp.' : ''}${quoteIdent(String(t['table_name']))}`,
+    );
+  }
+}
+
 function sourceDirFor(base: string, country: CountryCode, single: boolean): string {
   const sub = path.join(base, country);
   if (fs.existsSync(sub) && fs.statSync(sub).isDirectory()) return sub;
@@ -166,6 +182,7 @@ export async function runIngest(opts: IngestOptions): Promise<PublishResult> {
         });
         const companies = await countStaged(conn, 'stage_companies');
         const history = await countStaged(conn, 'stage_history');
+        await dropScratchTables(conn);
         const live = liveCounts.get(country);
         if (live && !opts.allowDrop && companies < live * (1 - maxDropPct / 100)) {
           throw new RowCountDropError(country, live, companies, maxDropPct);

@@ -209,3 +209,45 @@ describe('JSON', () => {
     expect(rowsRead).toBe(2);
   });
 });
+
+describe('progress', () => {
+  it('draws one bar per stage on a terminal, redrawn in place', async () => {
+    const { terminalProgress } = await import('../../ingest/official/progress.ts');
+    const lines: string[] = [];
+    let t = 0;
+    const p = terminalProgress(
+      (l) => lines.push(l),
+      () => (t += 1000),
+    );
+    p.stageStarted('LV', 'read register.csv');
+    p.stageProgress('LV', 'read register.csv', 0.5);
+    p.stageFinished({ country: 'LV', stage: 'read register.csv', rows: 485896, seconds: 1.25 });
+    p.fileProgress('register.csv', 512, 1024);
+    expect(lines[0]).toBe(`LV read register.csv [${'?'.repeat(24)}]`);
+    expect(lines[1]).toBe(`\x1b[1A\x1b[2KLV read register.csv [${'#'.repeat(12)}${'.'.repeat(12)}]  50%`);
+    expect(lines[2]).toMatch(/^\x1b\[1A\x1b\[2KLV read register\.csv \[#{24}\] 100% 485,896 rows 1\.3 s$/);
+    expect(lines[3]).toMatch(/^register\.csv \[#{12}\.{12}\]  50% 0\.0 MiB of 0\.0 MiB$/);
+  });
+
+  it('writes one JSON line per finished stage for logs', async () => {
+    const { structuredProgress } = await import('../../ingest/official/progress.ts');
+    const lines: string[] = [];
+    const p = structuredProgress(
+      (l) => lines.push(l),
+      () => new Date('2026-11-02T02:30:00Z'),
+    );
+    p.stageStarted('EE', 'read lihtandmed');
+    p.stageProgress('EE', 'read lihtandmed', 0.3);
+    p.stageFinished({ country: 'EE', stage: 'read lihtandmed', rows: 360000, seconds: 2.345 });
+    expect(lines.map((l) => JSON.parse(l) as unknown)).toEqual([
+      {
+        ts: '2026-11-02T02:30:00.000Z',
+        event: 'ingest',
+        country: 'EE',
+        stage: 'read lihtandmed',
+        rows: 360000,
+        seconds: 2.35,
+      },
+    ]);
+  });
+});

@@ -163,7 +163,7 @@ describe('downloads', () => {
   it('retries a connection dropped mid-body (resuming what arrived) until the file is whole', async () => {
     const dir = path.join(tmp, 'drops');
     await downloadSources('LV', [file('drops.csv')], dir, opts());
-    expect(hits.get('/drops.csv')).toBe(2);
+    expect(hits.get('/drops.csv')).toBeGreaterThanOrEqual(2);
     expect(fs.readFileSync(path.join(dir, 'drops.csv')).equals(BODY)).toBe(true);
   });
 

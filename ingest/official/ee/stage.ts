@@ -225,6 +225,7 @@ async function loadTaxes(ctx: StageContext): Promise<void> {
           // The Estonian-header original has the same 23 columns in the same order; its labels are unconfirmed.
           acceptHeader: (found) => found[1] === 'Registrikood',
           columns: types,
+          keep: EMTA_TAXES_HEADER.filter((_, i) => i === 1 || i >= 6),
         },
         report,
       ),
@@ -280,6 +281,7 @@ async function loadDebtors(ctx: StageContext): Promise<void> {
           delimiter: ';',
           header: DEBTORS_HEADER,
           columns: varchars(DEBTORS_HEADER),
+          keep: ['Registrikood'],
         },
         report,
       ),
@@ -321,13 +323,22 @@ async function loadAnnualReports(ctx: StageContext): Promise<void> {
           delimiter: ';',
           header: REPORTS_HEADER,
           columns: REPORTS_HEADER.map((n) => [n, n === 'aruandeaasta' ? 'INTEGER' : 'VARCHAR'] as const),
+          keep: [
+            'report_id',
+            'taidetud_aruanne_report_id',
+            'registrikood',
+            'aruandeaasta',
+            'kas konsolideeritud?',
+            'esitatud_kpv',
+          ],
         },
         report,
       ),
     (r) => r.rowsRead,
   );
-  await conn.run(`CREATE OR REPLACE TEMP TABLE raw_elements (report_id VARCHAR, tabel VARCHAR, elemendi_label VARCHAR,
-    elemendi_nimetus VARCHAR, vaartus VARCHAR)`);
+  await conn.run(
+    `CREATE OR REPLACE TEMP TABLE raw_elements (report_id VARCHAR, elemendi_nimetus VARCHAR, vaartus VARCHAR)`,
+  );
   for (const [i, elements] of sources.many('elements').entries()) {
     const name = sources.displayName(elements);
     await report.stage(
@@ -344,6 +355,7 @@ async function loadAnnualReports(ctx: StageContext): Promise<void> {
             delimiter: ';',
             header: ELEMENTS_HEADER,
             columns: varchars(ELEMENTS_HEADER),
+            keep: ['report_id', 'elemendi_nimetus', 'vaartus'],
           },
           report,
         ),

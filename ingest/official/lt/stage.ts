@@ -186,6 +186,7 @@ async function stageLithuania(ctx: StageContext): Promise<StageResult> {
                 : 'VARCHAR',
           ] as const,
       ),
+      keep: ['obj_kodas', 'laikotarpis_nuo', 'laikotarpis_iki', 'reg_date', 'pardavimo_pajamos'],
     });
     await conn.run(`INSERT INTO lt_plna SELECT trim(obj_kodas), laikotarpis_nuo, laikotarpis_iki, reg_date, pardavimo_pajamos
       FROM raw_plna_${i}`);

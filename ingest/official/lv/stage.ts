@@ -172,6 +172,7 @@ async function stageLatvia(ctx: StageContext): Promise<StageResult> {
     columns: INCOME_HEADER.map(
       (n) => [n, n === 'statement_id' || n === 'file_id' ? 'VARCHAR' : 'DOUBLE'] as const,
     ),
+    keep: ['statement_id', 'net_turnover', 'net_income'],
   });
   await read(ctx, 'balance', 'raw_balance', {
     delimiter: ';',
@@ -179,6 +180,7 @@ async function stageLatvia(ctx: StageContext): Promise<StageResult> {
     columns: BALANCE_HEADER.map(
       (n) => [n, n === 'statement_id' || n === 'file_id' ? 'VARCHAR' : 'DOUBLE'] as const,
     ),
+    keep: ['statement_id', 'total_assets', 'equity'],
   });
   await rejectOrphans(conn, {
     country,
@@ -229,6 +231,7 @@ async function stageLatvia(ctx: StageContext): Promise<StageResult> {
     delimiter: vidDelimiter(ctx, 'taxes', VID_TAXES_HEADER.length),
     header: VID_TAXES_HEADER,
     columns: VID_TAXES_HEADER.map((n) => [n, n === 'Taksacijas_gads' ? 'INTEGER' : 'VARCHAR'] as const),
+    keep: ['Registracijas_kods', 'Taksacijas_gads', 'Pamatdarbibas_NACE_kods'],
   }))!;
   await rejectOrphans(conn, {
     country,
