@@ -37,14 +37,18 @@ export async function keyRows(conn: DuckDBConnection, o: KeyRowsOptions): Promis
     example: string | null = null,
     action: RejectAction = 'row dropped',
   ) => o.report.reject(o.country, o.file, reason, n, action, example);
-  await conn.run(
-    `CREATE OR REPLACE TEMP TABLE ${o.to}_all AS
-     SELECT *, nullif(trim(CAST(${o.codeSql} AS VARCHAR)), '') AS code, rowid AS file_row FROM ${quoteIdent(o.from)}`,
-  );
-  reject(
-    'empty registration code',
-    await count(conn, `SELECT count(*) AS n FROM ${o.to}_all WHERE code IS NULL`),
-  );
+  // No copy of the raw table: the code is computed inline and the raw table is dropped once keyed.
+  const keyed = `(SELECT *, nullif(trim(CAST(${o.codeSql} AS VARCHAR)), '') AS code, rowid AS file_row
+    FROM ${quoteIdent(o.from)})`;
+  const counts = (
+    await queryRows(
+      conn,
+      `SELECT count(*) FILTER (WHERE code IS NULL)::BIGINT AS empty,
+         (count(code) - count(DISTINCT code))::BIGINT AS dupes
+       FROM (SELECT nullif(trim(CAST(${o.codeSql} AS VARCHAR)), '') AS code FROM ${quoteIdent(o.from)})`,
+    )
+  )[0];
+  reject('empty registration code', Number(counts?.['empty'] ?? 0));
 
   await conn.run(`CREATE OR REPLACE TEMP TABLE ${o.to}_bad (code VARCHAR)`);
   if (o.checkRule) {
@@ -53,7 +57,10 @@ export async function keyRows(conn: DuckDBConnection, o: KeyRowsOptions): Promis
     const appender = await conn.createAppender(`${o.to}_bad`);
     let bad = 0;
     let example: string | null = null;
-    const stream = await conn.stream(`SELECT DISTINCT code FROM ${o.to}_all WHERE code IS NOT NULL`);
+    const stream = await conn.stream(
+      `SELECT DISTINCT nullif(trim(CAST(${o.codeSql} AS VARCHAR)), '') AS code FROM ${quoteIdent(o.from)}
+       WHERE code IS NOT NULL`,
+    );
     for await (const rows of stream.yieldRows()) {
       for (const [code] of rows) {
         if (!rule.isValid(String(code))) {
@@ -65,26 +72,22 @@ export async function keyRows(conn: DuckDBConnection, o: KeyRowsOptions): Promis
       }
     }
     appender.closeSync();
-    const rowsBad = await count(
-      conn,
-      `SELECT count(*) AS n FROM ${o.to}_all a SEMI JOIN ${o.to}_bad b ON a.code = b.code`,
-    );
-    if (bad) reject(`registration code fails "${rule.describe}"`, rowsBad, example);
+    if (bad) {
+      const rowsBad = await count(
+        conn,
+        `SELECT count(*) AS n FROM ${keyed} a SEMI JOIN ${o.to}_bad b ON a.code = b.code`,
+      );
+      reject(`registration code fails "${rule.describe}"`, rowsBad, example);
+    }
   }
-
-  const dupes = await count(
-    conn,
-    `SELECT coalesce(sum(n - 1), 0)::BIGINT AS n FROM (SELECT count(*) AS n FROM ${o.to}_all
-       WHERE code IS NOT NULL GROUP BY code HAVING count(*) > 1)`,
-  );
-  reject('duplicate registration code (one row kept)', dupes);
+  reject('duplicate registration code (one row kept)', Number(counts?.['dupes'] ?? 0));
   await conn.run(
     `CREATE OR REPLACE TEMP TABLE ${o.to} AS
-     SELECT * FROM ${o.to}_all a WHERE code IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ${o.to}_bad b WHERE b.code = a.code)
+     SELECT * FROM ${keyed} a WHERE code IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ${o.to}_bad b WHERE b.code = a.code)
      QUALIFY row_number() OVER (PARTITION BY code ORDER BY ${o.keep ?? 'file_row'}) = 1`,
   );
-  await conn.run(`DROP TABLE ${o.to}_all`);
   await conn.run(`DROP TABLE ${o.to}_bad`);
+  await conn.run(`DROP TABLE ${quoteIdent(o.from)}`);
 }
 
 /** Counts rows of `table` whose code is not a company of the register file, as a reject of that file. */
