@@ -385,7 +385,7 @@ async function loadAnnualReports(ctx: StageContext): Promise<void> {
     ) e USING (figures_id)`);
   await countNulled(conn, {
     country,
-    file: 'aruannete_elemendid',
+    file: '4.<year>_aruannete_elemendid',
     report,
     reason: 'element value is not a number (figure left empty)',
     sql: `SELECT count(*) AS n, any_value(vaartus) AS example FROM raw_elements
