@@ -1,13 +1,12 @@
 import type { DuckDBValue } from '@duckdb/node-api';
 import { FILTERS, type FilterDef } from '../contract/filters.ts';
 import {
-  CompanyRowSchema,
   SORT_FIELDS,
   type CountParams,
   type FilterInput,
   type SearchParams,
 } from '../contract/api-schemas.ts';
-import { ORDER_COLUMNS, type DictionaryColumn, type Tables } from './tables.ts';
+import { COMPANY_ROW_COLUMNS, ORDER_COLUMNS, type DictionaryColumn, type Tables } from './tables.ts';
 
 /**
  * The one place where filters become SQL. Every value is a bound parameter; the only text that varies is
@@ -213,8 +212,6 @@ export function buildWhere(params: CountParams, ctx: QueryContext): BoundSql {
   return { sql: parts.length ? parts.join(' AND ') : 'true', params: values };
 }
 
-/** Search-row columns (spec 2.2 and extras), straight from CompanyRowSchema so the two cannot drift. */
-export const COMPANY_ROW_COLUMNS = Object.keys(CompanyRowSchema.shape);
 const quote = (c: string) => `"${c}"`;
 
 export function buildCountQuery(params: CountParams, ctx: QueryContext): BoundSql {

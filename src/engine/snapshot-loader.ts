@@ -7,7 +7,18 @@ import type { SnapshotStore } from '../contract/snapshot-store.ts';
 import type { FiltersResponse, TreeNode } from '../contract/api-schemas.ts';
 import { ConnectionPool } from './connection-pool.ts';
 import { LoadedSnapshot, type CountryData } from './loaded-snapshot.ts';
-import { DICTIONARY_COLUMNS, ORDER_COLUMNS, tables, type DictionaryColumn } from './tables.ts';
+import { FILTERS } from '../contract/filters.ts';
+import {
+  COLD_DB,
+  COMPANY_ROW_COLUMNS,
+  DETAIL_ONLY_COLUMNS,
+  DICTIONARY_COLUMNS,
+  HISTORY_PERIOD_COLUMNS,
+  ORDER_COLUMNS,
+  WORKPLACE_COLUMNS,
+  tables,
+  type DictionaryColumn,
+} from './tables.ts';
 
 export interface EngineOptions {
   /** DuckDB worker threads (default: 2, the machine's cores). */
@@ -41,11 +52,21 @@ const MACROS = [
      list_transform(l, k -> 1::UBIGINT << (hash(k) % 64)), (a, b) -> a | b, 0::UBIGINT)`,
 ];
 
+/** Does the country have this filter? Signature columns are built only where a filter can use them. */
+const hasFilter = (country: CountryCode, id: string) =>
+  FILTERS.some((f) => f.id === id && f.countries.includes(country));
+
 /**
- * Builds the serving tables of one country from its Parquet files. The derived columns exist because the
- * research on this machine found list-column predicates ~30x slower than flat ones and text comparisons ~5x
- * slower than integer ones: contact kinds, domains, the SE band with unknown as 0, dictionary ids, signatures
- * and order ranks are computed once here, never per query. docs/api-decisions.md has the measurements.
+ * Builds the serving tables of one country from its Parquet files, in two tiers (measured on this machine,
+ * docs/api-decisions.md):
+ *
+ * - hot, uncompressed (`co_xx`, `act_xx`, `wp_xx`): every column a filter, a sort or a search row reads,
+ *   plus derived flat columns, because list predicates are ~30x slower than flat ones and text ~5x slower
+ *   than integers: contact kinds, domains, the SE band with unknown as 0, dictionary ids, signatures and
+ *   order ranks are computed once here, never per query;
+ * - cold, compressed (`cold.detail_xx`, `cold.history_xx`, `cold.workplaces_xx`): one JSON document per
+ *   company for detail-only fields, its history and its workplaces. Compressed storage is ~10x smaller, and
+ *   a lookup decompresses one column instead of the ~60 leaf columns of the nested fields.
  */
 async function loadCountryTables(
   conn: DuckDBConnection,
@@ -55,25 +76,18 @@ async function loadCountryTables(
   const t = tables(country);
   // File paths are built by this process from the snapshot store, never from a request.
   const file = (name: string) => sqlString(path.join(dir, name));
-  const dictionaryIds = DICTIONARY_COLUMNS.map(
-    (c) => `dense_rank() OVER (ORDER BY "${c}")::INTEGER AS "d_${c}"`,
-  ).join(',\n      ');
-  const orderRanks = Object.entries(ORDER_COLUMNS)
-    .map(
-      ([key, col]) =>
-        `(CASE WHEN "${col}" IS NOT NULL THEN row_number() OVER (ORDER BY "${col}", registrikood) END)::INTEGER AS "o_${key}"`,
-    )
-    .join(',\n      ');
-  // SE: which kommuner a company has active workplaces in, as a signature for se_workplace_kommun.
-  const kommunJoin =
-    country === 'SE'
-      ? `LEFT JOIN (SELECT registrikood, code_sig(list(DISTINCT kommun_code)) AS sig_kommun
-                    FROM read_parquet(${file('workplaces.parquet')}) WHERE is_active GROUP BY registrikood) k
-           USING (registrikood)`
-      : '';
+  const companies = `(SELECT * FROM read_parquet(${file('companies.parquet')}) WHERE NOT not_for_sale)`;
+  const q = (c: string) => `"${c}"`;
+  const withLocation = hasFilter(country, 'location');
+  const withPeople = hasFilter(country, 'person_name');
+  const folded = `lower(strip_accents(concat_ws(' | ', ehak_nimetus, asukoht, aadress_text)))`;
+
+  // 1. Hot rows in registrikood order; rid is the row's position in that order.
   await conn.run(`
-    CREATE TABLE ${t.companies} AS
-    SELECT (row_number() OVER (ORDER BY registrikood))::INTEGER AS rid, s.*,
+    CREATE TEMP TABLE hot_rows AS
+    SELECT (row_number() OVER (ORDER BY registrikood))::INTEGER AS rid,
+      ${COMPANY_ROW_COLUMNS.map(q).join(', ')}, kapital_amount, search_name,
+      ${withPeople ? 'search_people' : 'NULL::VARCHAR AS search_people'},
       staatus = '${ACTIVE_STATUS}' AS f_active,
       list_bool_or([x.liik = 'EMAIL' FOR x IN contacts]) IS TRUE AS f_email,
       list_bool_or([x.liik = 'WWW' FOR x IN contacts]) IS TRUE AS f_website,
@@ -82,40 +96,85 @@ async function loadCountryTables(
       len(registered_domains) > 0 AS f_domain,
       coalesce(se_employees_band, 0) AS f_employees_band,
       bigram_sig(search_name) AS sig_name,
-      bigram_sig(search_people) AS sig_people,
-      bigram_sig(f_location) AS sig_location,
-      code_sig([a.kood FOR a IN emtak]) AS sig_activities,
-      ${country === 'SE' ? 'coalesce(k.sig_kommun, 0::UBIGINT)' : '0::UBIGINT'} AS sig_kommun,
-      ${dictionaryIds},
-      ${orderRanks}
-    FROM (
-      SELECT *, lower(strip_accents(concat_ws(' | ', ehak_nimetus, asukoht, aadress_text))) AS f_location
-      FROM read_parquet(${file('companies.parquet')})
-      WHERE NOT not_for_sale
-    ) s
-    ${kommunJoin}
+      ${withPeople ? 'bigram_sig(search_people)' : '0::UBIGINT'} AS sig_people,
+      ${withLocation ? folded : 'NULL::VARCHAR'} AS f_location,
+      ${withLocation ? `bigram_sig(${folded})` : '0::UBIGINT'} AS sig_location,
+      code_sig([a.kood FOR a IN emtak]) AS sig_activities
+    FROM ${companies}
     ORDER BY registrikood`);
+
+  // 2. Dictionary ids and order ranks: window sorts over a narrow projection, not the whole row.
+  const dictionaryIds = DICTIONARY_COLUMNS.map(
+    (c) => `dense_rank() OVER (ORDER BY ${q(c)})::INTEGER AS "d_${c}"`,
+  );
+  const orderRanks = Object.entries(ORDER_COLUMNS).map(
+    ([key, col]) =>
+      `(CASE WHEN ${q(col)} IS NOT NULL THEN row_number() OVER (ORDER BY ${q(col)}, registrikood) END)::INTEGER AS "o_${key}"`,
+  );
+  await conn.run(`
+    CREATE TEMP TABLE hot_ranks AS
+    SELECT rid, ${[...dictionaryIds, ...orderRanks].join(', ')} FROM hot_rows`);
+
+  // 3. SE: which kommuner a company has active workplaces in, as a signature for se_workplace_kommun.
+  const kommun =
+    country === 'SE'
+      ? `(SELECT h.rid, code_sig(list(DISTINCT w.kommun_code)) AS sig_kommun
+          FROM read_parquet(${file('workplaces.parquet')}) w JOIN hot_rows h USING (registrikood)
+          WHERE w.is_active GROUP BY h.rid)`
+      : '(SELECT NULL::INTEGER AS rid, NULL::UBIGINT AS sig_kommun WHERE false)';
+
+  // Both sides are in rid order, so a positional join attaches the ranks without another wide sort.
+  await conn.run(`
+    CREATE TABLE ${t.companies} AS
+    SELECT h.*, r.* EXCLUDE (rid), coalesce(k.sig_kommun, 0::UBIGINT) AS sig_kommun
+    FROM hot_rows h
+    POSITIONAL JOIN (SELECT * FROM hot_ranks ORDER BY rid) r
+    LEFT JOIN ${kommun} k ON k.rid = h.rid
+    ORDER BY h.rid`);
+  await conn.run('DROP TABLE hot_rows');
+  await conn.run('DROP TABLE hot_ranks');
+
   await conn.run(`
     CREATE TABLE ${t.activities} AS
-    SELECT DISTINCT rid, a.kood AS kood
-    FROM (SELECT rid, unnest(emtak) AS a FROM ${t.companies})
-    ORDER BY kood, rid`);
+    SELECT DISTINCT c.rid, a.kood AS kood
+    FROM (SELECT registrikood, unnest(emtak) AS a FROM ${companies}) JOIN ${t.companies} c USING (registrikood)
+    ORDER BY kood, c.rid`);
+
+  // Cold documents. rid is recomputed the same way (registrikood is unique), which avoids a join.
+  await conn.run(`
+    CREATE TABLE ${t.detail} AS
+    SELECT (row_number() OVER (ORDER BY registrikood))::INTEGER AS rid,
+      to_json(struct_pack(${DETAIL_ONLY_COLUMNS.map(q).join(', ')}))::VARCHAR AS doc
+    FROM ${companies}
+    ORDER BY rid`);
   await conn.run(`
     CREATE TABLE ${t.history} AS
-    SELECT * FROM read_parquet(${file('history.parquet')})
-    ORDER BY registrikood, "year", quarter, "month", granularity`);
+    SELECT registrikood, to_json(list(struct_pack(${HISTORY_PERIOD_COLUMNS.map(q).join(', ')})
+      ORDER BY "year", (quarter = 0 AND "month" = 0), quarter, "month", granularity))::VARCHAR AS doc
+    FROM read_parquet(${file('history.parquet')})
+    GROUP BY registrikood
+    ORDER BY registrikood`);
   if (country === 'SE') {
     await conn.run(`
+      CREATE TABLE ${t.workplaceDocs} AS
+      SELECT registrikood, to_json(list(struct_pack(${WORKPLACE_COLUMNS.map(q).join(', ')})
+        ORDER BY is_main DESC, cfar_nr))::VARCHAR AS doc
+      FROM read_parquet(${file('workplaces.parquet')})
+      WHERE is_active
+      GROUP BY registrikood
+      ORDER BY registrikood`);
+    await conn.run(`
       CREATE TABLE ${t.workplaces} AS
-      SELECT c.rid, w.* FROM read_parquet(${file('workplaces.parquet')}) w
-      JOIN ${t.companies} c USING (registrikood)
+      SELECT DISTINCT c.rid, w.kommun_code
+      FROM read_parquet(${file('workplaces.parquet')}) w JOIN ${t.companies} c USING (registrikood)
       WHERE w.is_active
-      ORDER BY w.registrikood, w.is_main DESC, w.cfar_nr`);
+      ORDER BY w.kommun_code, c.rid`);
   }
+
   const dictionaries = {} as Record<DictionaryColumn, Map<string, number>>;
   for (const c of DICTIONARY_COLUMNS) {
     const reader = await conn.runAndReadAll(
-      `SELECT DISTINCT "${c}" AS v, "d_${c}" AS id FROM ${t.companies} WHERE "${c}" IS NOT NULL`,
+      `SELECT DISTINCT ${q(c)} AS v, "d_${c}" AS id FROM ${t.companies} WHERE ${q(c)} IS NOT NULL`,
     );
     dictionaries[c] = new Map(reader.getRowObjectsJson().map((r) => [String(r['v']), Number(r['id'])]));
   }
@@ -171,6 +230,8 @@ export async function loadSnapshot(
     const conn = await instance.connect();
     const data: Partial<Record<CountryCode, CountryData>> = {};
     try {
+      // The cold tier: compressed in-memory storage (it compresses at CHECKPOINT, below).
+      await conn.run(`ATTACH ':memory:' AS ${COLD_DB} (COMPRESS)`);
       // allowed_directories cannot be given at creation through the node API; set it before access is cut.
       await conn.run(`SET allowed_directories = [${sqlString(root + path.sep)}]`);
       await conn.run('SET enable_external_access = false');
@@ -186,6 +247,7 @@ export async function loadSnapshot(
           prunedTrees: new Map(),
         };
       }
+      await conn.run(`CHECKPOINT ${COLD_DB}`);
       await conn.run('SET lock_configuration = true');
     } finally {
       conn.closeSync();

@@ -1,4 +1,13 @@
 import type { CountryCode } from '../contract/countries.ts';
+import {
+  CompanyDetailSchema,
+  CompanyRowSchema,
+  HistoryPeriodSchema,
+  WorkplaceSchema,
+} from '../contract/api-schemas.ts';
+
+/** The attached compressed in-memory database holding the per-company JSON documents. */
+export const COLD_DB = 'cold';
 
 /**
  * Names of the native tables a loaded snapshot serves from, per country. They are built from the
@@ -9,13 +18,18 @@ import type { CountryCode } from '../contract/countries.ts';
 export const tables = (country: CountryCode) => {
   const cc = country.toLowerCase();
   return {
-    /** For-sale companies plus derived flat filter and order columns (see snapshot-loader.ts). */
+    /** Hot: for-sale companies, search-row columns plus derived filter and order columns. */
     companies: `co_${cc}`,
-    /** (rid, kood): one row per company activity code, sorted by kood. */
+    /** Hot: (rid, kood), one row per company activity code, sorted by kood. */
     activities: `act_${cc}`,
-    history: `hi_${cc}`,
-    /** SE only: active workplaces with the company's rid. */
+    /** Hot, SE only: (rid, kommun_code) of active workplaces. */
     workplaces: `wp_${cc}`,
+    /** Cold: (rid, doc) with the detail-only fields as JSON. */
+    detail: `${COLD_DB}.detail_${cc}`,
+    /** Cold: (registrikood, doc) with the chronological periods as a JSON array. */
+    history: `${COLD_DB}.history_${cc}`,
+    /** Cold, SE only: (registrikood, doc) with the active workplaces, main first, as a JSON array. */
+    workplaceDocs: `${COLD_DB}.workplaces_${cc}`,
   };
 };
 export type Tables = ReturnType<typeof tables>;
@@ -41,3 +55,14 @@ export const ORDER_COLUMNS = {
   last_quarter_employees_number: 'last_quarter_employees_number',
   last_4_quarters_turnover_sum: 'last_4_quarters_turnover_sum',
 } as const;
+
+/** Search-row columns (spec 2.2 and extras), straight from CompanyRowSchema so the two cannot drift. */
+export const COMPANY_ROW_COLUMNS = Object.keys(CompanyRowSchema.shape);
+
+/** Detail fields that are not search-row fields: they live in the cold detail document. */
+export const DETAIL_ONLY_COLUMNS = Object.keys(CompanyDetailSchema.shape).filter(
+  (c) => !COMPANY_ROW_COLUMNS.includes(c),
+);
+
+export const HISTORY_PERIOD_COLUMNS = Object.keys(HistoryPeriodSchema.shape);
+export const WORKPLACE_COLUMNS = Object.keys(WorkplaceSchema.shape);

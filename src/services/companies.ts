@@ -1,6 +1,5 @@
 import { COUNTRIES, type CountryCode } from '../contract/countries.ts';
 import {
-  CompanyDetailSchema,
   type CompanyDetail,
   type CompanyRow,
   type CountParams,
@@ -13,7 +12,9 @@ import { REGISTRATION_CODE_RULES } from '../contract/registration-codes.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { Engine } from '../engine/engine.ts';
 import { buildCountQuery, buildSearchQuery } from '../engine/query-builder.ts';
-import { tables } from '../engine/tables.ts';
+import type { Row } from '../engine/connection-pool.ts';
+import type { LoadedSnapshot } from '../engine/loaded-snapshot.ts';
+import { COMPANY_ROW_COLUMNS, tables } from '../engine/tables.ts';
 
 /**
  * Company operations of spec 4.3-4.6, shared by the REST routes and the MCP tools. They take parsed
@@ -72,9 +73,7 @@ export async function searchCompanies(engine: Engine, params: SearchParams): Pro
   };
 }
 
-const DETAIL_COLUMNS = Object.keys(CompanyDetailSchema.shape)
-  .map((c) => `"${c}"`)
-  .join(', ');
+const ROW_COLUMNS = COMPANY_ROW_COLUMNS.map((c) => `"${c}"`).join(', ');
 
 /** "Jan Maria Kowalski" -> "J. M. K." (spec 2.3: Polish person names are served as initials). */
 export function initials(name: string): string {
@@ -85,22 +84,44 @@ export function initials(name: string): string {
     .join(' ');
 }
 
+/** A cold JSON document (snapshot-loader.ts), or the fallback when the company has none. */
+function parseDoc<T>(rows: Row[], fallback: T): T {
+  const doc = rows[0]?.['doc'];
+  return typeof doc === 'string' ? (JSON.parse(doc) as T) : fallback;
+}
+
+/** The hot row of a for-sale company (with its rid), or a 404. */
+async function companyRow(
+  snap: LoadedSnapshot,
+  ref: CompanyRef,
+  label: string,
+): Promise<Row & { rid: number }> {
+  const rows = await snap.query(
+    label,
+    `SELECT rid, ${ROW_COLUMNS} FROM ${tables(ref.country).companies} WHERE registrikood = ?`,
+    [ref.registrikood],
+  );
+  const row = rows[0];
+  if (!row) throw notFound(ref);
+  return row as Row & { rid: number };
+}
+
 export async function getCompany(engine: Engine, ref: CompanyRef): Promise<CompanyDetail> {
   assertRegistrationCode(ref);
-  const rows = await engine.use((snap) =>
-    snap.query(
-      'detail',
-      `SELECT ${DETAIL_COLUMNS} FROM ${tables(ref.country).companies} WHERE registrikood = ?`,
-      [ref.registrikood],
-    ),
-  );
-  const row = rows[0] as CompanyDetail | undefined;
-  if (!row) throw notFound(ref);
-  if (ref.country === 'PL') {
-    // Legal persons (isiku_tyyp J) are company names, not person names, and stay as they are.
-    row.people = row.people.map((p) => (p.isiku_tyyp === 'J' ? p : { ...p, nimi: initials(p.nimi) }));
-  }
-  return row;
+  return engine.use(async (snap) => {
+    const { rid, ...row } = await companyRow(snap, ref, 'detail');
+    const docs = await snap.query(
+      'detail_doc',
+      `SELECT doc FROM ${tables(ref.country).detail} WHERE rid = ?`,
+      [rid],
+    );
+    const detail = { ...row, ...parseDoc<Row>(docs, {}) } as CompanyDetail;
+    if (ref.country === 'PL') {
+      // Legal persons (isiku_tyyp J) are company names, not person names, and stay as they are.
+      detail.people = detail.people.map((p) => (p.isiku_tyyp === 'J' ? p : { ...p, nimi: initials(p.nimi) }));
+    }
+    return detail;
+  });
 }
 
 type Period = HistoryData['periods'][number];
@@ -108,34 +129,27 @@ type Period = HistoryData['periods'][number];
 export async function getHistory(engine: Engine, ref: CompanyRef): Promise<HistoryData> {
   assertRegistrationCode(ref);
   const t = tables(ref.country);
-  const [company, periods] = await engine.use((snap) =>
+  const [company, docs] = await engine.use((snap) =>
     Promise.all([
       snap.query('history_company', `SELECT arinimi FROM ${t.companies} WHERE registrikood = ?`, [
         ref.registrikood,
       ]),
       COUNTRIES[ref.country].hasHistory
-        ? snap.query(
-            'history',
-            // Chronological: a year's sub-periods first, then its annual / year-to-date / snapshot rows.
-            `SELECT period, granularity, "year", quarter, "month", turnover, employees, state_taxes,
-                    labour_taxes, as_of
-             FROM ${t.history} WHERE registrikood = ?
-             ORDER BY "year", (quarter = 0 AND "month" = 0), quarter, "month", granularity`,
-            [ref.registrikood],
-          )
+        ? snap.query('history', `SELECT doc FROM ${t.history} WHERE registrikood = ?`, [ref.registrikood])
         : Promise.resolve([]),
     ]),
   );
   if (!company[0]) throw notFound(ref);
-  const rows = periods as Period[];
-  const kinds = new Set(rows.map((p) => p.granularity));
+  // Chronological order is fixed when the document is built (snapshot-loader.ts).
+  const periods = parseDoc<Period[]>(docs, []);
+  const kinds = new Set(periods.map((p) => p.granularity));
   const granularity = kinds.size === 0 ? 'none' : kinds.size === 1 ? [...kinds][0]! : 'mixed';
   return {
     registrikood: ref.registrikood,
     arinimi: (company[0]['arinimi'] as string | null) ?? null,
     country: ref.country,
     granularity,
-    periods: rows,
+    periods,
   };
 }
 
@@ -173,30 +187,26 @@ export function applyWorkplaceBlocks(
 export async function getWorkplaces(engine: Engine, ref: CompanyRef): Promise<WorkplacesData> {
   assertRegistrationCode(ref);
   const t = tables(ref.country);
-  const [company, workplaces] = await engine.use((snap) =>
-    Promise.all([
-      snap.query(
-        'workplaces_company',
-        `SELECT marketing_optout, phone_optout, se_register.source AS source FROM ${t.companies}
-         WHERE registrikood = ?`,
-        [ref.registrikood],
-      ),
-      snap.query(
-        'workplaces',
-        `SELECT cfar_nr, name, is_main, visit_address, visit_postcode, visit_town, postal_address,
-                postal_code, postal_town, kommun_code, kommun_name, activity_codes, employees_band_code,
-                phone, email, sweref99tm_n, sweref99tm_e, marketing_optout, phone_optout
-         FROM ${t.workplaces} WHERE registrikood = ? ORDER BY is_main DESC, cfar_nr`,
-        [ref.registrikood],
-      ),
-    ]),
-  );
-  const c = company[0] as
-    { marketing_optout: boolean | null; phone_optout: boolean | null; source: string | null } | undefined;
-  if (!c) throw notFound(ref);
-  return {
-    registrikood: ref.registrikood,
-    workplaces: (workplaces as Workplace[]).map((w) => applyWorkplaceBlocks(w, c)),
-    source: c.source ?? SCB_ATTRIBUTION,
-  };
+  return engine.use(async (snap) => {
+    const [company, docs] = await Promise.all([
+      companyRow(snap, ref, 'workplaces_company'),
+      snap.query('workplaces', `SELECT doc FROM ${t.workplaceDocs} WHERE registrikood = ?`, [
+        ref.registrikood,
+      ]),
+    ]);
+    const source = await snap.query(
+      'workplaces_source',
+      `SELECT doc->>'$.se_register.source' AS source FROM ${t.detail} WHERE rid = ?`,
+      [company.rid],
+    );
+    const blocks = {
+      marketing_optout: company['marketing_optout'] as boolean | null,
+      phone_optout: company['phone_optout'] as boolean | null,
+    };
+    return {
+      registrikood: ref.registrikood,
+      workplaces: parseDoc<Workplace[]>(docs, []).map((w) => applyWorkplaceBlocks(w, blocks)),
+      source: (source[0]?.['source'] as string | null | undefined) ?? SCB_ATTRIBUTION,
+    };
+  });
 }
