@@ -52,16 +52,38 @@ async function loadLists(conn: DuckDBConnection, columns: readonly ListColumn[])
   await conn.run(`CREATE OR REPLACE TEMP TABLE w_lists AS SELECT\n  ${select}`, params);
 }
 
-async function dropHelpers(conn: DuckDBConnection): Promise<void> {
-  await conn.run('DROP VIEW IF EXISTS w_base');
-  await conn.run('DROP TABLE IF EXISTS w_metrics');
-  await conn.run('DROP TABLE IF EXISTS w_lists');
+/** Drops a table or view by name; DuckDB refuses DROP VIEW IF EXISTS on a table of that name. */
+async function dropObject(conn: DuckDBConnection, name: string): Promise<void> {
+  const found = await conn.runAndReadAll(
+    `SELECT 'TABLE' AS kind FROM duckdb_tables() WHERE table_name = $name AND temporary
+     UNION ALL SELECT 'VIEW' FROM duckdb_views() WHERE view_name = $name AND temporary`,
+    { name },
+  );
+  for (const row of found.getRowObjects()) {
+    await conn.run(`DROP ${row['kind'] === 'VIEW' ? 'VIEW' : 'TABLE'} ${name}`);
+  }
+}
+
+async function dropStage(conn: DuckDBConnection): Promise<void> {
+  // Views first: they may read the helper tables.
+  for (const t of [
+    'stage_workplaces',
+    'stage_companies',
+    'stage_history',
+    'w_base',
+    'w_metrics',
+    'w_lists',
+    'w_ids',
+  ]) {
+    await dropObject(conn, t);
+  }
 }
 
 /**
  * Generates one country of the synthetic world into `conn`: stage_companies, stage_history (EE/LV/LT/NO)
- * and stage_workplaces (SE), with every contract column (see src/contract/data-contract.ts) plus a few
- * `w_*` helper columns. Deterministic in (country, scale, seed, reference): no clock, no random().
+ * and stage_workplaces (SE) as temp tables, with every contract column (see
+ * src/contract/data-contract.ts); SE's company table also has a few `w_*` helper columns for the
+ * workplaces. Deterministic in (country, scale, seed, reference): no clock, no random().
  */
 export async function stageWorldCountry(
   conn: DuckDBConnection,
@@ -75,10 +97,7 @@ export async function stageWorldCountry(
   const codes = codeSql(country, profile, plan);
   const withHistory = hasHistorySql(country);
 
-  await dropHelpers(conn);
-  for (const t of ['stage_companies', 'stage_history', 'stage_workplaces']) {
-    await conn.run(`DROP TABLE IF EXISTS ${t}`);
-  }
+  await dropStage(conn);
   // SQL first: compiling the templates collects the literal text that is bound with the lists.
   const pieces = new Pieces();
   const baseSql = baseViewSql(country, plan, codes, pieces);
@@ -87,6 +106,8 @@ export async function stageWorldCountry(
 
   await loadLists(conn, [...plan.columns, { name: 'pieces', type: 'VARCHAR[]', value: pieces.list }]);
   await createWorldMacros(conn, opts.seed, COUNTRY_CODES.indexOf(country));
+  // Row ids as a table, not range(): a table scan runs on every thread.
+  await conn.run(`CREATE OR REPLACE TEMP TABLE w_ids AS SELECT range AS i FROM range(${total})`);
   await conn.run(baseSql);
   if (withHistory) {
     await conn.run(historySql(country));
@@ -94,7 +115,8 @@ export async function stageWorldCountry(
   }
   await conn.run(companySql);
   if (workplaceSql) await conn.run(workplaceSql);
-  await dropHelpers(conn);
+  await dropObject(conn, 'w_base');
+  for (const t of ['w_metrics', 'w_lists', 'w_ids']) await dropObject(conn, t);
 
   return {
     source: 'synthetic-world',

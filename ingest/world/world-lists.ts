@@ -81,6 +81,36 @@ function fnv(text: string): number {
   return h;
 }
 
+/** Inverse standard normal CDF (Acklam's rational approximation, |error| < 1.2e-9). */
+function normalQuantile(p: number): number {
+  const a = [
+    -39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716,
+    2.506628277459239,
+  ];
+  const b = [
+    -54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972, -13.28068155288572,
+  ];
+  const c = [
+    -0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968,
+    2.938163982698783,
+  ];
+  const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
+  const [a0, a1, a2, a3, a4, a5] = a as [number, number, number, number, number, number];
+  const [b0, b1, b2, b3, b4] = b as [number, number, number, number, number];
+  const [c0, c1, c2, c3, c4, c5] = c as [number, number, number, number, number, number];
+  const [d0, d1, d2, d3] = d as [number, number, number, number];
+  const tail = (q: number) =>
+    (((((c0 * q + c1) * q + c2) * q + c3) * q + c4) * q + c5) / ((((d0 * q + d1) * q + d2) * q + d3) * q + 1);
+  if (p < 0.02425) return tail(Math.sqrt(-2 * Math.log(p)));
+  if (p > 1 - 0.02425) return -tail(Math.sqrt(-2 * Math.log(1 - p)));
+  const q = p - 0.5;
+  const r = q * q;
+  return (
+    ((((((a0 * r + a1) * r + a2) * r + a3) * r + a4) * r + a5) * q) /
+    (((((b0 * r + b1) * r + b2) * r + b3) * r + b4) * r + 1)
+  );
+}
+
 /**
  * Largest-remainder allocation of `size` slots to 1-based item numbers by weight. Every item with a
  * positive weight gets at least one slot when there is room, so a rare legal form still appears.
@@ -156,10 +186,11 @@ function townName(raw: string, profile: CountryProfile): string {
 }
 
 /**
- * Where companies sit. NO has real populations; elsewhere leaves get a Zipf weight over a stable,
- * seed-independent rank (a hash of the leaf code), which gives the long tail of small places. Then the
- * profile's clusters (capital, capital ring, big cities) take their fixed shares of all rows, split among
- * their leaves by the same base weights, and the remaining leaves share the rest.
+ * Where companies sit. NO has real populations; elsewhere a leaf's base weight is the profile's place
+ * factor (town vs village) times a stable, seed-independent log-normal spread (from a hash of the leaf),
+ * so no arbitrary leaf dominates. Then the profile's clusters (capital, capital ring, big cities) take
+ * their fixed shares of all rows, split among their leaves by the base weights, and the remaining leaves
+ * share the rest.
  */
 function locationLeaves(
   country: CountryCode,
@@ -167,13 +198,12 @@ function locationLeaves(
   leaves: readonly LocationLeaf[],
 ): LeafInfo[] {
   if (leaves.length === 0) throw new Error(`${country}: the reference has no location leaves`);
-  const ranked = leaves
-    .map((leaf, i) => ({ leaf, i, h: fnv(`${leaf.kood ?? ''}|${leaf.name}|${leaf.path.join('/')}`) }))
-    .sort((a, b) => a.h - b.h);
   const base = new Map<number, number>();
-  ranked.forEach((r, rank) => {
-    const pop = r.leaf.population;
-    base.set(r.i, pop !== null && pop > 0 ? pop ** 1.05 : 1 / (rank + 3) ** 0.9);
+  leaves.forEach((leaf, i) => {
+    const pop = leaf.population;
+    const u = (fnv(`${leaf.kood ?? ''}|${leaf.name}|${leaf.path.join('/')}`) + 0.5) / 2 ** 32;
+    const spread = Math.exp(0.5 * normalQuantile(u));
+    base.set(i, pop !== null && pop > 0 ? pop ** 1.05 : spread * (profile.placeFactor?.(leaf) ?? 1));
   });
   const info = leaves.map((leaf, i) => {
     const rawTown = pathAt(leaf.path, profile.townLevel);

@@ -43,7 +43,11 @@ async function rows(conn: DuckDBConnection, sql: string): Promise<Row[]> {
 }
 
 async function describe(conn: DuckDBConnection, table: string): Promise<Map<string, string> | null> {
-  const exists = await rows(conn, `SELECT count(*) AS n FROM duckdb_tables() WHERE table_name = '${table}'`);
+  const exists = await rows(
+    conn,
+    `SELECT (SELECT count(*) FROM duckdb_tables() WHERE table_name = '${table}')
+       + (SELECT count(*) FROM duckdb_views() WHERE view_name = '${table}') AS n`,
+  );
   if (Number(exists[0]?.['n'] ?? 0) === 0) return null;
   const d = await rows(conn, `DESCRIBE ${table}`);
   return new Map(d.map((r) => [String(r['column_name']), String(r['column_type'])]));

@@ -67,7 +67,7 @@ export const EE: CountryProfile = {
   total: 360_000,
   currency: 'EUR',
   eurRate: 1,
-  operatingShare: 0.72,
+  operatingShare: 0.78,
   maxEmployees: 8_000,
   families: [
     {
@@ -262,6 +262,15 @@ Vabaduse pst, Ringtee, Männi tn, Kase tn, Tallinna mnt, Lossi tn
     { names: ['Pärnu linn'], share: 0.035 },
     { names: ['Narva linn'], share: 0.015 },
   ],
+  // EHAK settlement kinds by their name: city districts and towns hold far more companies than villages.
+  placeFactor: (leaf) =>
+    / linnaosa$| linn$/.test(leaf.name)
+      ? 40
+      : / alev$/.test(leaf.name)
+        ? 6
+        : / alevik$/.test(leaf.name)
+          ? 3
+          : 1,
   townLevel: 1,
   townStrip: [' linn', ' vald'],
   countyLevel: 0,

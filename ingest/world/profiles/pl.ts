@@ -372,6 +372,9 @@ ul. Kolejowa, ul. Wojska Polskiego, ul. Zielona, ul. Parkowa, al. Jana Pawła II
     { names: ['Łódź', 'Poznań'], share: 0.055 },
     { names: ['Gdańsk', 'Gdynia', 'Sopot'], share: 0.035 },
   ],
+  // The last TERC digit is the unit's kind: 1 urban gmina, 4 town of an urban-rural gmina, 8 Warsaw
+  // district, 9 city delegatura; 2 and 5 are rural. Towns hold most companies.
+  placeFactor: (leaf) => (/[1489]$/.test(leaf.kood ?? '') ? 5 : 1),
   townLevel: 2,
   townStrip: [],
   countyLevel: 0,

@@ -1,4 +1,5 @@
 import type { StatusCode } from '../../../src/contract/data-contract.ts';
+import type { LocationLeaf } from '../../reference/types.ts';
 
 /**
  * A country profile is data only: the world generator runs one SQL skeleton for every country and takes
@@ -155,8 +156,13 @@ export interface CountryProfile {
   contacts: ContactHabits;
   /** Address text templates. Tokens: {path} {town} {street} {pc} {county}. */
   address: { full: string; short: string; postcode: DigitPattern };
-  /** Capital region and big cities; the rest of the leaves share the remainder Zipf-wise. */
+  /** Capital region and big cities; the other leaves share the remainder by their base weight. */
   clusters: readonly PlaceCluster[];
+  /**
+   * Relative weight of a leaf where the reference has no population: towns and city districts hold more
+   * companies than villages, which only the leaf's name or code tells (EE "... linn", PL TERC kind).
+   */
+  placeFactor?: (leaf: LocationLeaf) => number;
   /** Index into a leaf's path that names its town for addresses and names (negative counts from the end). */
   townLevel: number;
   /** Words stripped from a path element to make it a town name ("Tartu" from "Tartu linn"). */

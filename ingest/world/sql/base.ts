@@ -60,7 +60,7 @@ export function baseViewSql(country: CountryCode, plan: WorldPlan, codes: CodeSq
   return `
 CREATE OR REPLACE TEMP VIEW w_base AS
 WITH b0 AS (
-  SELECT i, ${famCase} AS fam FROM range(${plan.total}) r(i)
+  SELECT i, ${famCase} AS fam FROM w_ids
 ),
 b1 AS (
   SELECT b0.i, b0.fam, b0.i - L.fam_start[b0.fam] AS li,
