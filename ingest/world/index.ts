@@ -16,6 +16,8 @@ export interface BuildWorldOptions {
   /** Make the snapshot live (default true). */
   promote?: boolean;
   log?: (msg: string) => void;
+  /** Passed to the pipeline's DuckDB (its defaults: 6GB, 2 threads); PL at scale 1 fills what it gets. */
+  duckdb?: { memoryLimit?: string; threads?: number };
 }
 
 /**
@@ -30,6 +32,7 @@ export async function buildWorldSnapshot(opts: BuildWorldOptions): Promise<{ sna
     label: opts.label ?? 'world',
     promote: opts.promote ?? true,
     ...(opts.log ? { log: opts.log } : {}),
+    ...(opts.duckdb ? { duckdb: opts.duckdb } : {}),
     stageCountry: (conn, country, reference) =>
       stageWorldCountry(conn, country, { scale: opts.scale, seed: opts.seed, reference }),
   });

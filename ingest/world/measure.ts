@@ -11,7 +11,7 @@ import { buildWorldSnapshot } from './index.ts';
  * Builds a world snapshot and reports what it cost: wall time, peak RSS of this process (DuckDB runs
  * in-process, so this includes it), row counts and file sizes per country. docs/world.md records a run.
  *
- *   npx tsx ingest/world/measure.ts --scale 1 --seed 1 [--data-dir DIR] [--countries EE,LV]
+ *   npx tsx ingest/world/measure.ts --scale 1 --seed 1 [--data-dir DIR] [--countries EE,LV] [--memory-limit 3GB]
  *
  * For an outside view of memory as well: /usr/bin/time -v npx tsx ingest/world/measure.ts --scale 1
  */
@@ -22,6 +22,7 @@ const { values } = parseArgs({
     'data-dir': { type: 'string' },
     countries: { type: 'string' },
     keep: { type: 'boolean', default: false },
+    'memory-limit': { type: 'string' },
   },
 });
 
@@ -44,6 +45,7 @@ const { snapshotId } = await buildWorldSnapshot({
   countries,
   label: 'measure',
   promote: true,
+  ...(values['memory-limit'] ? { duckdb: { memoryLimit: values['memory-limit'] } } : {}),
   log: (msg) => out(`${((Date.now() - started) / 1000).toFixed(1)} s  ${msg}`),
 });
 const seconds = (Date.now() - started) / 1000;

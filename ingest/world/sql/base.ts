@@ -56,7 +56,7 @@ export function baseViewSql(country: CountryCode, plan: WorldPlan, codes: CodeSq
   const stage = (items: string[], from: string, to: string): string =>
     items.length === 0
       ? `${to} AS (SELECT * FROM ${from})`
-      : `${to} AS (SELECT ${from}.*, ${items.join(', ')} FROM ${from}, w_lists L)`;
+      : `${to} AS (SELECT ${from}.*, ${items.join(', ')} FROM ${from}${items.some((x) => x.includes('L.')) ? ', w_lists L' : ''})`;
   return `
 CREATE OR REPLACE TEMP VIEW w_base AS
 WITH b0 AS (

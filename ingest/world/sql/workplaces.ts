@@ -26,7 +26,7 @@ WITH c AS (
     w_domain AS domain, marketing_optout AS m_block, phone_optout AS p_block,
     list_transform(emtak, x -> x.kood) AS codes,
     CASE WHEN w_operating THEN 1 + least(300, floor(pow(w_emp, 0.85) / 2.0 * exp(0.5 * w_n(w_i, 'wpn')))::INTEGER
-      + CASE WHEN w_u(w_i, 'wpx') < 0.35 THEN 1 ELSE 0 END) ELSE 1 END AS n_wp
+      + CASE WHEN w_u(w_i, 'wpx') < 0.5 THEN 1 ELSE 0 END) ELSE 1 END AS n_wp
   FROM stage_companies WHERE registrikood <> '' AND staatus <> 'K'
 ),
 c2 AS (
