@@ -51,7 +51,7 @@ export class ApiKeys implements Authenticator {
     this.touch = db.prepare<[number, string]>('UPDATE api_keys SET last_used_at = ? WHERE id = ?');
     this.listByAccount = db.prepare<[string], KeyListing>(
       `SELECT id, account_id, kind, name, hint, created_at, revoked_at, last_used_at
-       FROM api_keys WHERE account_id = ? ORDER BY created_at, id`,
+       FROM api_keys WHERE account_id = ? ORDER BY created_at, rowid`,
     );
   }
 
