@@ -8,6 +8,8 @@ import {
 
 /** The attached compressed in-memory database holding the per-company JSON documents. */
 export const COLD_DB = 'cold';
+/** The attached in-memory database of the tables filters and sorts scan (compressed or not: EngineOptions). */
+export const HOT_DB = 'hot';
 
 /**
  * Names of the native tables a loaded snapshot serves from, per country. They are built from the
@@ -19,11 +21,11 @@ export const tables = (country: CountryCode) => {
   const cc = country.toLowerCase();
   return {
     /** Hot: for-sale companies, search-row columns plus derived filter and order columns. */
-    companies: `co_${cc}`,
+    companies: `${HOT_DB}.co_${cc}`,
     /** Hot: (rid, kood), one row per company activity code, sorted by kood. */
-    activities: `act_${cc}`,
+    activities: `${HOT_DB}.act_${cc}`,
     /** Hot, SE only: (rid, kommun_code) of active workplaces. */
-    workplaces: `wp_${cc}`,
+    workplaces: `${HOT_DB}.wp_${cc}`,
     /** Cold: (rid, doc) with the detail-only fields as JSON. */
     detail: `${COLD_DB}.detail_${cc}`,
     /** Cold: (registrikood, doc) with the chronological periods as a JSON array. */

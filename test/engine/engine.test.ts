@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { describe, expect, inject, it } from 'vitest';
 import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
 import { Engine } from '../../src/engine/engine.ts';
+import { tables } from '../../src/engine/tables.ts';
 import { isAppError } from '../../src/errors/app-error.ts';
 
 /** The refcounted snapshot holder: a swap never cuts a running query short and never leaks the old one. */
@@ -15,7 +16,7 @@ describe('engine snapshot holder', () => {
       expect(snap.countries.sort()).toEqual(['EE', 'FI', 'LT', 'LV', 'NO', 'PL', 'SE']);
       for (const c of snap.countries) {
         const rows = await engine.use((s) =>
-          s.query('test', `SELECT count(*)::INTEGER AS n FROM co_${c.toLowerCase()}`),
+          s.query('test', `SELECT count(*)::INTEGER AS n FROM ${tables(c).companies}`),
         );
         expect(rows[0]!['n']).toBe(snap.country(c).manifest.row_counts.companies_for_sale);
       }
@@ -33,7 +34,7 @@ describe('engine snapshot holder', () => {
       const gate = new Promise<void>((r) => (release = r));
       const inFlight = engine.use(async (snap) => {
         await gate;
-        return snap.query('test', 'SELECT count(*)::INTEGER AS n FROM co_ee');
+        return snap.query('test', `SELECT count(*)::INTEGER AS n FROM ${tables('EE').companies}`);
       });
       const next = await engine.swap(store.currentId()!);
       expect(engine.snapshot).toBe(next);

@@ -226,7 +226,7 @@ const CASES: Record<string, { country: CountryCode; build: () => Promise<FilterC
         const piece = town.slice(0, 4);
         return {
           query: { location: piece.toUpperCase() },
-          where: `contains(lower(strip_accents(coalesce(ehak_nimetus, '') || ' ' || coalesce(asukoht, '') || ' ' || coalesce(aadress_text, ''))), lower(strip_accents(?)))`,
+          where: `contains(lower(strip_accents(coalesce(ehak_nimetus, '') || ' ' || coalesce(aadress_text, ''))), lower(strip_accents(?)))`,
           params: [piece],
         };
       },
