@@ -12,7 +12,7 @@ import {
   COLD_DB,
   HOT_DB,
   COMPANY_ROW_COLUMNS,
-  DETAIL_ONLY_COLUMNS,
+  DETAIL_COLUMNS,
   DICTIONARY_COLUMNS,
   HISTORY_PERIOD_COLUMNS,
   ORDER_COLUMNS,
@@ -87,7 +87,7 @@ const hasFilter = (country: CountryCode, id: string) =>
  *   than integers: contact kinds, domains, the SE band with unknown as 0, dictionary ids, signatures and
  *   order ranks are computed once here, never per query;
  * - cold, compressed (`cold.detail_xx`, `cold.history_xx`, `cold.workplaces_xx`): one JSON document per
- *   company for detail-only fields, its history and its workplaces. Compressed storage is ~10x smaller, and
+ *   company for its detail, its history and its workplaces. Compressed storage is ~10x smaller, and
  *   a lookup decompresses one column instead of the ~60 leaf columns of the nested fields.
  */
 async function loadCountryTables(
@@ -170,13 +170,12 @@ async function loadCountryTables(
     FROM (SELECT registrikood, unnest(emtak) AS a FROM ${companies}) JOIN ${t.companies} c USING (registrikood)
     ORDER BY kood, c.rid`);
 
-  // Cold documents. rid is recomputed the same way (registrikood is unique), which avoids a join.
+  // Cold documents: the whole detail in one, so a detail is one lookup of one compressed column.
   await conn.run(`
     CREATE TABLE ${t.detail} AS
-    SELECT (row_number() OVER (ORDER BY registrikood))::INTEGER AS rid,
-      to_json(struct_pack(${DETAIL_ONLY_COLUMNS.map(q).join(', ')}))::VARCHAR AS doc
+    SELECT registrikood, to_json(struct_pack(${DETAIL_COLUMNS.map(q).join(', ')}))::VARCHAR AS doc
     FROM ${companies}
-    ORDER BY rid`);
+    ORDER BY registrikood`);
   await conn.run(`
     CREATE TABLE ${t.history} AS
     SELECT registrikood, to_json(list(struct_pack(${HISTORY_PERIOD_COLUMNS.map(q).join(', ')})

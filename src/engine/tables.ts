@@ -26,7 +26,7 @@ export const tables = (country: CountryCode) => {
     activities: `${HOT_DB}.act_${cc}`,
     /** Hot, SE only: (rid, kommun_code) of active workplaces. */
     workplaces: `${HOT_DB}.wp_${cc}`,
-    /** Cold: (rid, doc) with the detail-only fields as JSON. */
+    /** Cold: (registrikood, doc) with the whole detail as JSON. */
     detail: `${COLD_DB}.detail_${cc}`,
     /** Cold: (registrikood, doc) with the chronological periods as a JSON array. */
     history: `${COLD_DB}.history_${cc}`,
@@ -61,10 +61,8 @@ export const ORDER_COLUMNS = {
 /** Search-row columns (spec 2.2 and extras), straight from CompanyRowSchema so the two cannot drift. */
 export const COMPANY_ROW_COLUMNS = Object.keys(CompanyRowSchema.shape);
 
-/** Detail fields that are not search-row fields: they live in the cold detail document. */
-export const DETAIL_ONLY_COLUMNS = Object.keys(CompanyDetailSchema.shape).filter(
-  (c) => !COMPANY_ROW_COLUMNS.includes(c),
-);
+/** Every detail field (spec 2.3 and extras): the cold detail document. */
+export const DETAIL_COLUMNS = Object.keys(CompanyDetailSchema.shape);
 
 export const HISTORY_PERIOD_COLUMNS = Object.keys(HistoryPeriodSchema.shape);
 export const WORKPLACE_COLUMNS = Object.keys(WorkplaceSchema.shape);

@@ -13,8 +13,7 @@ import { AppError } from '../errors/app-error.ts';
 import type { Engine } from '../engine/engine.ts';
 import { buildCountQuery, buildSearchQuery } from '../engine/query-builder.ts';
 import type { Row } from '../engine/connection-pool.ts';
-import type { LoadedSnapshot } from '../engine/loaded-snapshot.ts';
-import { COMPANY_ROW_COLUMNS, tables } from '../engine/tables.ts';
+import { tables } from '../engine/tables.ts';
 
 /**
  * Company operations of spec 4.3-4.6, shared by the REST routes and the MCP tools. They take parsed
@@ -73,8 +72,6 @@ export async function searchCompanies(engine: Engine, params: SearchParams): Pro
   };
 }
 
-const ROW_COLUMNS = COMPANY_ROW_COLUMNS.map((c) => `"${c}"`).join(', ');
-
 /** "Jan Maria Kowalski" -> "J. M. K." (spec 2.3: Polish person names are served as initials). */
 export function initials(name: string): string {
   return name
@@ -90,32 +87,17 @@ function parseDoc<T>(rows: Row[], fallback: T): T {
   return typeof doc === 'string' ? (JSON.parse(doc) as T) : fallback;
 }
 
-/** The hot row of a for-sale company (with its rid), or a 404. */
-async function companyRow(
-  snap: LoadedSnapshot,
-  ref: CompanyRef,
-  label: string,
-): Promise<Row & { rid: number }> {
-  const rows = await snap.query(
-    label,
-    `SELECT rid, ${ROW_COLUMNS} FROM ${tables(ref.country).companies} WHERE registrikood = ?`,
-    [ref.registrikood],
-  );
-  const row = rows[0];
-  if (!row) throw notFound(ref);
-  return row as Row & { rid: number };
-}
-
 export async function getCompany(engine: Engine, ref: CompanyRef): Promise<CompanyDetail> {
   assertRegistrationCode(ref);
   return engine.use(async (snap) => {
-    const { rid, ...row } = await companyRow(snap, ref, 'detail');
+    // The cold table holds for-sale companies only, so no document means 404.
     const docs = await snap.query(
-      'detail_doc',
-      `SELECT doc FROM ${tables(ref.country).detail} WHERE rid = ?`,
-      [rid],
+      'detail',
+      `SELECT doc FROM ${tables(ref.country).detail} WHERE registrikood = ?`,
+      [ref.registrikood],
     );
-    const detail = { ...row, ...parseDoc<Row>(docs, {}) } as CompanyDetail;
+    const detail = parseDoc<CompanyDetail | null>(docs, null);
+    if (!detail) throw notFound(ref);
     if (ref.country === 'PL') {
       // Legal persons (isiku_tyyp J) are company names, not person names, and stay as they are.
       detail.people = detail.people.map((p) => (p.isiku_tyyp === 'J' ? p : { ...p, nimi: initials(p.nimi) }));
@@ -188,17 +170,21 @@ export async function getWorkplaces(engine: Engine, ref: CompanyRef): Promise<Wo
   assertRegistrationCode(ref);
   const t = tables(ref.country);
   return engine.use(async (snap) => {
-    const [company, docs] = await Promise.all([
-      companyRow(snap, ref, 'workplaces_company'),
+    const [companies, docs] = await Promise.all([
+      snap.query(
+        'workplaces_company',
+        `SELECT doc->>'$.marketing_optout' = 'true' AS marketing_optout,
+                doc->>'$.phone_optout' = 'true' AS phone_optout,
+                doc->>'$.se_register.source' AS source
+         FROM ${t.detail} WHERE registrikood = ?`,
+        [ref.registrikood],
+      ),
       snap.query('workplaces', `SELECT doc FROM ${t.workplaceDocs} WHERE registrikood = ?`, [
         ref.registrikood,
       ]),
     ]);
-    const source = await snap.query(
-      'workplaces_source',
-      `SELECT doc->>'$.se_register.source' AS source FROM ${t.detail} WHERE rid = ?`,
-      [company.rid],
-    );
+    const company = companies[0];
+    if (!company) throw notFound(ref);
     const blocks = {
       marketing_optout: company['marketing_optout'] as boolean | null,
       phone_optout: company['phone_optout'] as boolean | null,
@@ -206,7 +192,7 @@ export async function getWorkplaces(engine: Engine, ref: CompanyRef): Promise<Wo
     return {
       registrikood: ref.registrikood,
       workplaces: parseDoc<Workplace[]>(docs, []).map((w) => applyWorkplaceBlocks(w, blocks)),
-      source: (source[0]?.['source'] as string | null | undefined) ?? SCB_ATTRIBUTION,
+      source: (company['source'] as string | null) ?? SCB_ATTRIBUTION,
     };
   });
 }
