@@ -11,7 +11,7 @@ import {
 import { REGISTRATION_CODE_RULES } from '../contract/registration-codes.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { Engine } from '../engine/engine.ts';
-import { buildCountQuery, buildSearchQuery } from '../engine/query-builder.ts';
+import { buildCountQuery, buildPageQuery, buildRowsQuery } from '../engine/query-builder.ts';
 import type { Row } from '../engine/connection-pool.ts';
 import { tables } from '../engine/tables.ts';
 
@@ -55,12 +55,21 @@ export async function countCompanies(engine: Engine, params: CountParams) {
 export async function searchCompanies(engine: Engine, params: SearchParams): Promise<SearchData> {
   const [items, counted] = await engine.use((snap) => {
     const ctx = snap.context(params.country);
-    const page = buildSearchQuery(params, ctx);
+    const page = buildPageQuery(params, ctx);
     const count = buildCountQuery(params, ctx);
-    return Promise.all([
-      snap.query('search', page.sql, page.params),
-      snap.query('count', count.sql, count.params),
-    ]);
+    const rows = async (): Promise<Row[]> => {
+      const rids = (await snap.query('search', page.sql, page.params)).map((r) => Number(r['rid']));
+      if (rids.length === 0) return [];
+      const q = buildRowsQuery(rids, ctx);
+      const byRid = new Map(
+        (await snap.query('search_rows', q.sql, q.params)).map((r) => [Number(r['rid']), r]),
+      );
+      return rids.map((rid) => {
+        const { rid: _rid, ...row } = byRid.get(rid) as Row;
+        return row;
+      });
+    };
+    return Promise.all([rows(), snap.query('count', count.sql, count.params)]);
   });
   return {
     items: items as CompanyRow[],

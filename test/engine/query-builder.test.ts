@@ -5,7 +5,7 @@ import { FILTERS } from '../../src/contract/filters.ts';
 import {
   assertEveryFilterHasSql,
   buildCountQuery,
-  buildSearchQuery,
+  buildPageQuery,
   buildWhere,
   type QueryContext,
 } from '../../src/engine/query-builder.ts';
@@ -49,7 +49,7 @@ describe('query builder', () => {
     fc.assert(
       fc.property(fc.string({ minLength: 1, maxLength: 40 }), (s) => {
         const params = parse({ country: 'EE', company_name: [s, evil], person_name: s, industry_codes: [s] });
-        const q = buildSearchQuery(params, ctx());
+        const q = buildPageQuery(params, ctx());
         expect(q.sql).not.toContain(evil);
         expect(q.sql.split('?').length - 1).toBe(q.params.length);
         expect(q.params).toContain(evil);
@@ -59,13 +59,13 @@ describe('query builder', () => {
   });
 
   it('orders by the integer order column, nulls last, and pages with bound LIMIT/OFFSET', () => {
-    const q = buildSearchQuery(
+    const q = buildPageQuery(
       parse({ country: 'EE', sort_by: 'share_capital', sort_dir: 'desc', page: '3', page_size: '20' }),
       ctx(),
     );
-    expect(q.sql).toContain('ORDER BY "o_kapital" DESC NULLS LAST LIMIT ? OFFSET ?');
+    expect(q.sql).toContain('ORDER BY "o_kapital" DESC NULLS LAST, rid DESC LIMIT ? OFFSET ?');
     expect(q.params.slice(-2)).toEqual([20, 40]);
-    expect(buildSearchQuery(parse({ country: 'EE', sort_by: 'registration_code' }), ctx()).sql).toContain(
+    expect(buildPageQuery(parse({ country: 'EE', sort_by: 'registration_code' }), ctx()).sql).toContain(
       'ORDER BY rid ASC',
     );
   });
@@ -73,7 +73,7 @@ describe('query builder', () => {
   it('counts with the same WHERE as the page', () => {
     const params = parse({ country: 'SE', employees_band: ['0', '2'], se_workplace_kommun: ['0180'] });
     const count = buildCountQuery(params, ctx('SE'));
-    const page = buildSearchQuery(params, ctx('SE'));
+    const page = buildPageQuery(params, ctx('SE'));
     const where = buildWhere(params, ctx('SE'));
     expect(count.sql.endsWith(`WHERE ${where.sql}`)).toBe(true);
     expect(page.sql).toContain(`WHERE ${where.sql} ORDER BY`);
