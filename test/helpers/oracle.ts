@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import type { CountryCode } from '../../src/contract/countries.ts';
 import type { SNAPSHOT_FILES } from '../../src/contract/data-contract.ts';
+import { eeCheckDigit } from '../../src/contract/registration-codes.ts';
 import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
 
 /**
@@ -66,7 +67,6 @@ export class Oracle {
 
 /** A well-formed EE code (valid check digit) that no company in the snapshot has: for 404 tests. */
 export async function absentEeCode(oracle: Oracle): Promise<string> {
-  const { eeCheckDigit } = await import('../../src/contract/registration-codes.ts');
   for (let body = 9_000_000; ; body++) {
     const code = `${body}${eeCheckDigit(String(body))}`;
     const n = await oracle.scalar<number>(
