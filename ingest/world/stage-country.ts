@@ -5,7 +5,8 @@ import { PROFILES, WORLD_DATE } from './profiles/index.ts';
 import { baseViewSql } from './sql/base.ts';
 import { codeSql } from './sql/codes.ts';
 import { companiesSql } from './sql/companies.ts';
-import { hasHistorySql, historySql, METRICS_SQL } from './sql/history.ts';
+import { createLatestMetrics } from '../pipeline/latest-metrics.ts';
+import { hasHistorySql, historySql } from './sql/history.ts';
 import { createWorldMacros } from './sql/macros.ts';
 import { Pieces } from './sql/template.ts';
 import { workplacesSql } from './sql/workplaces.ts';
@@ -71,7 +72,7 @@ async function dropStage(conn: DuckDBConnection): Promise<void> {
     'stage_companies',
     'stage_history',
     'w_base',
-    'w_metrics',
+    'stage_latest_metrics',
     'w_lists',
     'w_ids',
   ]) {
@@ -111,12 +112,12 @@ export async function stageWorldCountry(
   await conn.run(baseSql);
   if (withHistory) {
     await conn.run(historySql(country));
-    await conn.run(METRICS_SQL);
+    await createLatestMetrics(conn);
   }
   await conn.run(companySql);
   if (workplaceSql) await conn.run(workplaceSql);
   await dropObject(conn, 'w_base');
-  for (const t of ['w_metrics', 'w_lists', 'w_ids']) await dropObject(conn, t);
+  for (const t of ['stage_latest_metrics', 'w_lists', 'w_ids']) await dropObject(conn, t);
 
   return {
     source: 'synthetic-world',

@@ -18,14 +18,8 @@ export interface FieldRule {
 
 export type CountryRules = Record<string, FieldRule | 'not carried'>;
 
-/** A sum of four cent amounts: the world sums in whatever order DuckDB aggregates, the ingest rounds to cents. */
-const CENTS: CountryRules = {
-  last_4_quarters_turnover_sum: { expr: 'round(x.last_4_quarters_turnover_sum, 2)' },
-};
-
 export const CARRIED: Partial<Record<CountryCode, CountryRules>> = {
   EE: {
-    ...CENTS,
     // Role mailboxes read from the company's own website (source own_site) are not in any register file.
     contacts: { expr: 'list_filter(x.contacts, c -> c."source" IS NULL)' },
     registered_domains: 'not carried',

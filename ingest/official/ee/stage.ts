@@ -1,6 +1,6 @@
 import type { StageResult } from '../../pipeline/publish.ts';
 import { createActivityLeaves, createEmtakCorrespondence, createLocationLeaves } from '../activity-codes.ts';
-import { createMetrics, METRIC_VALUES } from '../metrics.ts';
+import { createLatestMetrics, METRIC_VALUES } from '../../pipeline/latest-metrics.ts';
 import { loadCsv } from '../read-csv.ts';
 import { loadJson } from '../read-json.ts';
 import { countNulled, keyRows, rejectOrphans } from '../rows.ts';
@@ -406,7 +406,7 @@ async function stageEstonia(ctx: StageContext): Promise<StageResult> {
   await loadAnnualReports(ctx);
 
   await report.stage(country, 'build companies', async () => {
-    await createMetrics(conn);
+    await createLatestMetrics(conn);
     const current = (list: string) => `list_filter(${list}, x -> nullif(trim(x.lopp_kpv), '') IS NULL)`;
     // The current capital entry (ended ones, e.g. in EEK before the euro, have lopp_kpv set).
     await conn.run(`CREATE OR REPLACE TEMP TABLE ee_capital AS
@@ -458,7 +458,7 @@ async function stageEstonia(ctx: StageContext): Promise<StageResult> {
          LEFT JOIN ee_people p USING (code)
          LEFT JOIN ee_annual a USING (code)
          LEFT JOIN ee_debtors d USING (code)
-         LEFT JOIN ingest_metrics m ON m.registrikood = r.code
+         LEFT JOIN stage_latest_metrics m ON m.registrikood = r.code
          LEFT JOIN location_leaves loc ON loc.kood = trim(r.asukoha_ehak_kood)`,
       ),
     );

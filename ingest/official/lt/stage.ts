@@ -8,7 +8,7 @@ import {
   naceClassSql,
 } from '../activity-codes.ts';
 import { SourceFileError } from '../errors.ts';
-import { createMetrics, METRIC_VALUES } from '../metrics.ts';
+import { createLatestMetrics, METRIC_VALUES } from '../../pipeline/latest-metrics.ts';
 import { loadCsv } from '../read-csv.ts';
 import { countNulled, keyRows, rejectOrphans } from '../rows.ts';
 import { contractCompaniesSql, createEmptyHistory, searchNameSql } from '../stage-sql.ts';
@@ -309,7 +309,7 @@ async function stageLithuania(ctx: StageContext): Promise<StageResult> {
   });
 
   await report.stage(country, 'build companies', async () => {
-    await createMetrics(conn);
+    await createLatestMetrics(conn);
     await conn.run(
       contractCompaniesSql(
         {
@@ -339,7 +339,7 @@ async function stageLithuania(ctx: StageContext): Promise<StageResult> {
          LEFT JOIN lt_municipality mu USING (code)
          LEFT JOIN lt_emtak e USING (code)
          LEFT JOIN lt_vat v USING (code)
-         LEFT JOIN ingest_metrics m ON m.registrikood = r.code`,
+         LEFT JOIN stage_latest_metrics m ON m.registrikood = r.code`,
       ),
     );
   });

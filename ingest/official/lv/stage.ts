@@ -6,7 +6,7 @@ import {
   naceClassSql,
 } from '../activity-codes.ts';
 import { SourceFileError } from '../errors.ts';
-import { createMetrics, METRIC_VALUES } from '../metrics.ts';
+import { createLatestMetrics, METRIC_VALUES } from '../../pipeline/latest-metrics.ts';
 import { loadCsv } from '../read-csv.ts';
 import { countNulled, keyRows, rejectOrphans } from '../rows.ts';
 import { contractCompaniesSql, createEmptyHistory, searchNameSql, searchPeopleSql } from '../stage-sql.ts';
@@ -303,7 +303,7 @@ async function stageLatvia(ctx: StageContext): Promise<StageResult> {
   }
 
   await report.stage(country, 'build companies', async () => {
-    await createMetrics(conn);
+    await createLatestMetrics(conn);
     const closed = `(r.terminated IS NOT NULL OR nullif(trim(r.closed), '') IS NOT NULL)`;
     const staatus = `CASE WHEN ${closed} THEN 'K' ELSE coalesce(pr.staatus, 'R') END`;
     const statusText = `CASE ${staatus} ${Object.entries(LV_STATUS_TEXT)
@@ -346,7 +346,7 @@ async function stageLatvia(ctx: StageContext): Promise<StageResult> {
          LEFT JOIN lv_emtak e USING (code)
          LEFT JOIN lv_vat v USING (code)
          LEFT JOIN lv_proceedings pr USING (code)
-         LEFT JOIN ingest_metrics m ON m.registrikood = r.code
+         LEFT JOIN stage_latest_metrics m ON m.registrikood = r.code
          LEFT JOIN location_leaves loc ON loc.kood = trim(r.atvk)`,
       ),
     );

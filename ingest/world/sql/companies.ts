@@ -13,7 +13,7 @@ import { nameCase } from './base.ts';
 import { compileDigitPattern, compileTemplate, type Pieces } from './template.ts';
 
 /**
- * `stage_companies` from `w_base` (and `w_metrics` where the country has history). One statement; the
+ * `stage_companies` from `w_base` (and `stage_latest_metrics` where the country has history). One statement; the
  * country-specific parts are small SQL fragments chosen here, everything else is shared.
  */
 
@@ -54,7 +54,12 @@ function vatSql(country: CountryCode): { kmkr: string; vat: string } {
 
 /** Annual-report year and revenue basis: EE and NO from the draws, LV from its annual history. */
 function annualSql(country: CountryCode): { year: string; revenue: string } {
-  if (country === 'LV') return { year: 'tp_year', revenue: 'tp_turnover' };
+  if (country === 'LV') {
+    return {
+      year: `struct_extract(latest_metrics.turnover_period, 'year')`,
+      revenue: 'last_quarter_turnover',
+    };
+  }
   if (country !== 'EE' && country !== 'NO') return { year: 'NULL::INTEGER', revenue: 'NULL::DOUBLE' };
   // Most filers are in for 2025 by the world date; late filers still show 2024. A company files for a
   // year only if it existed at that year's start.
@@ -154,14 +159,7 @@ export function companiesSql(
   const annual = annualSql(country);
   const isAnnual = ANNUAL_COUNTRIES.includes(country);
   const withPeople = country !== 'LT' && country !== 'SE';
-  const metrics = hasHistory
-    ? `CASE WHEN tp_as_of IS NOT NULL OR ep_as_of IS NOT NULL THEN
-        {"year": top_year, quarter: top_quarter, "month": top_month, turnover: tp_turnover, employees: ep_employees,
-        turnover_period: CASE WHEN tp_as_of IS NOT NULL
-          THEN {"year": tp_year, quarter: tp_quarter, "month": tp_month, as_of: tp_as_of} END,
-        employees_period: CASE WHEN ep_as_of IS NOT NULL
-          THEN {"year": ep_year, quarter: ep_quarter, "month": ep_month, as_of: ep_as_of} END} END`
-    : `NULL::${LATEST_METRICS_TYPE}`;
+  const metrics = hasHistory ? 'latest_metrics' : `NULL::${LATEST_METRICS_TYPE}`;
   const se = country === 'SE';
 
   return `
@@ -185,7 +183,7 @@ WITH c0 AS (
       WHEN 'owner' THEN CASE WHEN sole THEN 1 WHEN w_u(i, 'np') < 0.7 THEN 2 ELSE 3 END
       ELSE 0 END AS n_people,
     CASE WHEN w_u(i, 'nact') < 0.7 THEN 0 WHEN w_u(i, 'nact') < 0.88 THEN 1 WHEN w_u(i, 'nact') < 0.96 THEN 2 ELSE 3 END AS n_extra
-  FROM w_base b ${hasHistory ? 'LEFT JOIN w_metrics m USING (registrikood)' : ''}, w_lists L
+  FROM w_base b ${hasHistory ? 'LEFT JOIN stage_latest_metrics m USING (registrikood)' : ''}, w_lists L
 ),
 c1 AS (
   SELECT c0.*,
@@ -266,10 +264,10 @@ SELECT
   L.loc_name[loc] AS ehak_nimetus,
   ${compileTemplate(plan.address.short, addressTokens, pieces)} AS asukoht,
   ${compileTemplate(plan.address.full, addressTokens, pieces)} AS aadress_text,
-  ${hasHistory ? 'tp_turnover' : 'NULL::DOUBLE'} AS last_quarter_turnover,
-  ${hasHistory ? 'ep_employees' : 'NULL::DOUBLE'} AS last_quarter_employees_number,
-  ${hasHistory ? 'sum4' : 'NULL::DOUBLE'} AS last_4_quarters_turnover_sum,
-  ${hasHistory ? 'growth_pct' : 'NULL::DOUBLE'} AS last_quarter_turnover_growth_pct,
+  ${hasHistory ? 'last_quarter_turnover' : 'NULL::DOUBLE'} AS last_quarter_turnover,
+  ${hasHistory ? 'last_quarter_employees_number' : 'NULL::DOUBLE'} AS last_quarter_employees_number,
+  ${hasHistory ? 'last_4_quarters_turnover_sum' : 'NULL::DOUBLE'} AS last_4_quarters_turnover_sum,
+  ${hasHistory ? 'last_quarter_turnover_growth_pct' : 'NULL::DOUBLE'} AS last_quarter_turnover_growth_pct,
   ${vat.kmkr} AS kmkr_nr,
   vat_active,
   ${vat.vat} AS vat_number,

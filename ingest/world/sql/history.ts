@@ -1,9 +1,9 @@
 import type { CountryCode } from '../../../src/contract/countries.ts';
 
 /**
- * `stage_history` per spec 2.4 coverage, from `w_base`, and `w_metrics`, the per-company summary that
- * `latest_metrics` and the last_quarter_* columns are read from (so they agree with the history by
- * construction; test/world recomputes them independently).
+ * `stage_history` per spec 2.4 coverage, from `w_base`. The latest figures are then derived from it by
+ * ingest/pipeline/latest-metrics.ts, the same definition the ingest uses (test/world recomputes them
+ * independently).
  *
  * Growth over long spans uses a clipped rate so twenty years of compounding stays plausible.
  */
@@ -119,51 +119,3 @@ SELECT registrikood, period, granularity, "year"::INTEGER AS "year", quarter::IN
   state_taxes::DOUBLE AS state_taxes, labour_taxes::DOUBLE AS labour_taxes, as_of::DATE AS as_of
 FROM (${select})`;
 }
-
-/**
- * Latest figures per company (spec 2.3 latest_metrics), read back from stage_history:
- * - turnover / employees period: the row with the newest as_of among rows that have the figure;
- * - top-level year/quarter/month: of whichever of the two periods is newer (turnover on a tie);
- * - last-4-quarters sum: the four quarters ending at the turnover period (EE); for annual series (LV,
- *   LT) the latest annual total, which is a trailing four-quarter figure itself;
- * - growth: against the previous quarter (EE) or the previous year (LV, LT), null if that is missing or 0.
- */
-export const METRICS_SQL = `
-CREATE OR REPLACE TEMP TABLE w_metrics AS
-WITH tp AS (
-  SELECT DISTINCT ON (registrikood) registrikood, "year" AS tp_year, quarter AS tp_quarter, "month" AS tp_month,
-    as_of AS tp_as_of, turnover AS tp_turnover, granularity AS tp_gran, "year" * 4 + quarter AS tp_qidx
-  FROM stage_history WHERE turnover IS NOT NULL
-  ORDER BY registrikood, as_of DESC, "year" DESC, quarter DESC, "month" DESC
-),
-ep AS (
-  SELECT DISTINCT ON (registrikood) registrikood, "year" AS ep_year, quarter AS ep_quarter, "month" AS ep_month,
-    as_of AS ep_as_of, employees AS ep_employees
-  FROM stage_history WHERE employees IS NOT NULL
-  ORDER BY registrikood, as_of DESC, "year" DESC, quarter DESC, "month" DESC
-),
-prev AS (
-  SELECT tp.registrikood, any_value(h.turnover) AS prev_turnover
-  FROM tp JOIN stage_history h ON h.registrikood = tp.registrikood AND h.granularity = tp.tp_gran
-    AND ((tp.tp_gran = 'quarterly' AND h."year" * 4 + h.quarter = tp.tp_qidx - 1)
-      OR (tp.tp_gran = 'annual' AND h."year" = tp.tp_year - 1))
-  GROUP BY tp.registrikood
-),
-s4 AS (
-  SELECT tp.registrikood, sum(h.turnover) AS sum4
-  FROM tp JOIN stage_history h ON h.registrikood = tp.registrikood AND tp.tp_gran = 'quarterly'
-    AND h.granularity = 'quarterly' AND h."year" * 4 + h.quarter BETWEEN tp.tp_qidx - 3 AND tp.tp_qidx
-  GROUP BY tp.registrikood
-),
-k AS (SELECT registrikood FROM tp UNION SELECT registrikood FROM ep)
-SELECT k.registrikood,
-  tp.tp_year, tp.tp_quarter, tp.tp_month, tp.tp_as_of, tp.tp_turnover,
-  ep.ep_year, ep.ep_quarter, ep.ep_month, ep.ep_as_of, ep.ep_employees,
-  CASE WHEN tp.tp_gran = 'quarterly' THEN s4.sum4 WHEN tp.tp_gran = 'annual' THEN tp.tp_turnover END AS sum4,
-  CASE WHEN prev.prev_turnover IS NOT NULL AND prev.prev_turnover <> 0
-    THEN (tp.tp_turnover - prev.prev_turnover) / abs(prev.prev_turnover) * 100 END AS growth_pct,
-  CASE WHEN ep.ep_as_of IS NULL OR tp.tp_as_of >= ep.ep_as_of THEN tp.tp_year ELSE ep.ep_year END AS top_year,
-  CASE WHEN ep.ep_as_of IS NULL OR tp.tp_as_of >= ep.ep_as_of THEN tp.tp_quarter ELSE ep.ep_quarter END AS top_quarter,
-  CASE WHEN ep.ep_as_of IS NULL OR tp.tp_as_of >= ep.ep_as_of THEN tp.tp_month ELSE ep.ep_month END AS top_month
-FROM k LEFT JOIN tp USING (registrikood) LEFT JOIN ep USING (registrikood)
-  LEFT JOIN prev USING (registrikood) LEFT JOIN s4 USING (registrikood)`;

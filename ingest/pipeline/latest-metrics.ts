@@ -1,19 +1,19 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 
 /**
- * `ingest_metrics`: the per-company latest figures derived from stage_history, for latest_metrics and the
- * last_quarter_* columns, by the rules of the data contract (docs/data-contract.md, spec 2.3):
+ * `stage_latest_metrics`: the per-company latest figures derived from stage_history, for latest_metrics and
+ * the last_quarter_* columns, by the rules of the data contract (docs/data-contract.md, spec 2.3):
  * - turnover / employees period: the history row with the newest as_of among rows carrying the figure
  *   (ties: newer year, quarter, month);
  * - top-level year/quarter/month: of whichever period is newer (turnover on a tie);
  * - last-4-quarters sum: the four quarters ending at the turnover period for quarterly series (EE); for an
  *   annual series (LV, LT) the latest annual total, itself a trailing four-quarter figure;
  * - growth: against the previous quarter (EE) or the previous year (LV, LT); null when that is missing or 0.
- * The world generator applies the same rules, so the round-trip test holds the two to one definition.
+ * The world generator and every ingest adapter call this one definition, so the two cannot drift.
  */
-export async function createMetrics(conn: DuckDBConnection): Promise<void> {
+export async function createLatestMetrics(conn: DuckDBConnection): Promise<void> {
   await conn.run(`
-CREATE OR REPLACE TEMP TABLE ingest_metrics AS
+CREATE OR REPLACE TEMP TABLE stage_latest_metrics AS
 WITH tp AS (
   SELECT DISTINCT ON (registrikood) registrikood, "year" AS tp_year, quarter AS tp_quarter, "month" AS tp_month,
     as_of AS tp_as_of, turnover AS tp_turnover, granularity AS tp_gran, "year" * 4 + quarter AS tp_qidx
@@ -63,7 +63,7 @@ FROM k LEFT JOIN tp USING (registrikood) LEFT JOIN ep USING (registrikood)
   LEFT JOIN prev USING (registrikood) LEFT JOIN s4 USING (registrikood)`);
 }
 
-/** Contract columns read from ingest_metrics (joined as `m`). */
+/** Contract columns read from stage_latest_metrics (joined as `m`). */
 export const METRIC_VALUES = {
   last_quarter_turnover: 'm.last_quarter_turnover',
   last_quarter_employees_number: 'm.last_quarter_employees_number',
