@@ -68,7 +68,7 @@ export async function publishSnapshot(opts: PublishOptions): Promise<PublishResu
     memory_limit: opts.duckdb?.memoryLimit ?? '6GB',
     threads: String(opts.duckdb?.threads ?? 2),
     temp_directory: tmpDir,
-    // Sorting happens in the COPY itself; insertion order elsewhere does not matter and costs memory.
+    // Adapters build list columns (people, activities) in file order and rely on DuckDB keeping it.
     preserve_insertion_order: 'true',
   });
   const conn = await instance.connect();
@@ -141,13 +141,32 @@ export async function publishSnapshot(opts: PublishOptions): Promise<PublishResu
   return { snapshotId, manifests, carriedOver };
 }
 
-/** Keeps the newest `keep` snapshots plus the live one; removes older ones and stray partial folders. */
-export function pruneSnapshots(store: SnapshotStore, keep: number): string[] {
+/**
+ * A partial folder untouched this long belongs to a killed run: a national-scale publish writes into its
+ * folder every few minutes, so a live one is never this old.
+ */
+export const STALE_PARTIAL_MS = 60 * 60 * 1000;
+
+/**
+ * Keeps the newest `keep` snapshots plus the live one; removes older ones and the `.partial-*` folders
+ * killed runs left behind. Returns the snapshot ids and partial folder names removed.
+ */
+export function pruneSnapshots(store: SnapshotStore, keep: number, now: Date = new Date()): string[] {
   const live = store.currentId();
   const ids = store.list();
   const doomed = ids.slice(0, Math.max(0, ids.length - keep)).filter((id) => id !== live);
   for (const id of doomed) fs.rmSync(store.snapshotDir(id), { recursive: true, force: true });
-  return doomed;
+  const stale = fs.existsSync(store.snapshotsDir)
+    ? fs
+        .readdirSync(store.snapshotsDir)
+        .filter((name) => name.startsWith('.partial-'))
+        .filter((name) => {
+          const dir = path.join(store.snapshotsDir, name);
+          return now.getTime() - fs.statSync(dir).mtimeMs > STALE_PARTIAL_MS;
+        })
+    : [];
+  for (const name of stale) fs.rmSync(path.join(store.snapshotsDir, name), { recursive: true, force: true });
+  return [...doomed, ...stale];
 }
 
 export function readSnapshotInfo(store: SnapshotStore, id: string): SnapshotInfo {
