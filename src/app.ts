@@ -10,6 +10,7 @@ import { installQueryNormalisation } from './http/query-params.ts';
 import { companyRoutes } from './http/routes/companies.ts';
 import { discoveryRoutes } from './http/routes/discovery.ts';
 import { healthRoutes } from './http/routes/health.ts';
+import { Operations } from './services/operations.ts';
 
 export interface AppDeps {
   engine: Engine;
@@ -60,7 +61,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await installOpenApi(app);
   installMetrics(app, deps.engine);
   await app.register(healthRoutes, { engine: deps.engine });
-  await app.register(discoveryRoutes, { prefix: API_PREFIX, engine: deps.engine, wallet: deps.wallet });
-  await app.register(companyRoutes, { prefix: API_PREFIX, engine: deps.engine, wallet: deps.wallet });
+  const ops = new Operations({
+    engine: deps.engine,
+    rateLimiter: deps.wallet.rateLimiter,
+    metering: deps.wallet.metering,
+  });
+  const routeDeps = { prefix: API_PREFIX, ops, authenticator: deps.wallet.authenticator };
+  await app.register(discoveryRoutes, routeDeps);
+  await app.register(companyRoutes, routeDeps);
   return app;
 }

@@ -13,23 +13,16 @@ import {
   WorkplacesQuerySchema,
   WorkplacesResponseSchema,
 } from '../../contract/api-schemas.ts';
-import type { Engine } from '../../engine/engine.ts';
-import {
-  assertRegistrationCode,
-  countCompanies,
-  getCompany,
-  getHistory,
-  getWorkplaces,
-  searchCompanies,
-} from '../../services/companies.ts';
-import { admit, runMeteredRoute, type WalletParts } from '../guard.ts';
+import type { Operations } from '../../services/operations.ts';
+import type { Authenticator } from '../../wallet/types.ts';
+import { restCaller, sendAdmitted, sendMetered } from '../guard.ts';
 import { arrayParams } from '../query-params.ts';
 import { errorResponses } from './responses.ts';
 
-/** Count (free) and the metered company endpoints of spec 4.3-4.6. Each is parse, admit, meter, service. */
-export const companyRoutes: FastifyPluginAsyncZod<{ engine: Engine; wallet: WalletParts }> = async (
+/** Count (free) and the metered company endpoints of spec 4.3-4.6: parse, authenticate, the operation. */
+export const companyRoutes: FastifyPluginAsyncZod<{ ops: Operations; authenticator: Authenticator }> = async (
   app,
-  { engine, wallet },
+  { ops, authenticator },
 ) => {
   app.get(
     '/count',
@@ -46,10 +39,8 @@ export const companyRoutes: FastifyPluginAsyncZod<{ engine: Engine; wallet: Wall
         response: { 200: CountResponseSchema, ...errorResponses(401, 429, 502) },
       },
     },
-    async (request, reply) => {
-      admit(wallet, request, reply, 'count');
-      return countCompanies(engine, request.query);
-    },
+    async (request, reply) =>
+      sendAdmitted(reply, await ops.count(restCaller(authenticator, request), request.query)),
   );
 
   app.get(
@@ -68,19 +59,8 @@ export const companyRoutes: FastifyPluginAsyncZod<{ engine: Engine; wallet: Wall
         response: { 200: SearchResponseSchema, ...errorResponses(401, 402, 429, 502) },
       },
     },
-    async (request, reply) => {
-      const params = request.query;
-      return runMeteredRoute(
-        wallet,
-        request,
-        reply,
-        { operation: 'search', country: params.country, reserveRows: params.page_size, params },
-        async () => {
-          const result = await searchCompanies(engine, params);
-          return { result, chargeableRows: result.items.length, rowsReturned: result.items.length };
-        },
-      );
-    },
+    async (request, reply) =>
+      sendMetered(reply, await ops.search(restCaller(authenticator, request), request.query)),
   );
 
   app.get(
@@ -97,14 +77,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ engine: Engine; wallet: Wall
     },
     async (request, reply) => {
       const ref = { country: request.query.country, registrikood: request.params.registrikood };
-      assertRegistrationCode(ref);
-      return runMeteredRoute(
-        wallet,
-        request,
-        reply,
-        { operation: 'detail', country: ref.country, reserveRows: 1, params: ref },
-        async () => ({ result: await getCompany(engine, ref), chargeableRows: 1, rowsReturned: 1 }),
-      );
+      return sendMetered(reply, await ops.detail(restCaller(authenticator, request), ref));
     },
   );
 
@@ -122,18 +95,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ engine: Engine; wallet: Wall
     },
     async (request, reply) => {
       const ref = { country: request.query.country, registrikood: request.params.registrikood };
-      assertRegistrationCode(ref);
-      return runMeteredRoute(
-        wallet,
-        request,
-        reply,
-        { operation: 'history', country: ref.country, reserveRows: 1, params: ref },
-        async () => {
-          const result = await getHistory(engine, ref);
-          const rows = result.periods.length > 0 ? 1 : 0;
-          return { result, chargeableRows: rows, rowsReturned: rows };
-        },
-      );
+      return sendMetered(reply, await ops.history(restCaller(authenticator, request), ref));
     },
   );
 
@@ -151,18 +113,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ engine: Engine; wallet: Wall
     },
     async (request, reply) => {
       const ref = { country: request.query.country, registrikood: request.params.registrikood };
-      assertRegistrationCode(ref);
-      return runMeteredRoute(
-        wallet,
-        request,
-        reply,
-        { operation: 'workplaces', country: ref.country, reserveRows: 1, params: ref },
-        async () => {
-          const result = await getWorkplaces(engine, ref);
-          const rows = result.workplaces.length > 0 ? 1 : 0;
-          return { result, chargeableRows: rows, rowsReturned: rows };
-        },
-      );
+      return sendMetered(reply, await ops.workplaces(restCaller(authenticator, request), ref));
     },
   );
 };

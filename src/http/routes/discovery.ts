@@ -8,17 +8,17 @@ import {
   LocationsQuerySchema,
   TreeResponseSchema,
 } from '../../contract/api-schemas.ts';
-import type { Engine } from '../../engine/engine.ts';
-import { listActivities, listCountries, listFilters, listLocations } from '../../services/discovery.ts';
-import { admit, type WalletParts } from '../guard.ts';
+import type { Operations } from '../../services/operations.ts';
+import type { Authenticator } from '../../wallet/types.ts';
+import { restCaller, sendAdmitted } from '../guard.ts';
 import { sendStaticJson } from '../static-json.ts';
 import { errorResponses } from './responses.ts';
 
-/** Free discovery endpoints of spec 4.2: admit (401/429), then the service; nothing is metered. */
-export const discoveryRoutes: FastifyPluginAsyncZod<{ engine: Engine; wallet: WalletParts }> = async (
-  app,
-  { engine, wallet },
-) => {
+/** Free discovery endpoints of spec 4.2: authenticate (401), then the operation (429); nothing is metered. */
+export const discoveryRoutes: FastifyPluginAsyncZod<{
+  ops: Operations;
+  authenticator: Authenticator;
+}> = async (app, { ops, authenticator }) => {
   app.get(
     '/countries',
     {
@@ -30,10 +30,7 @@ export const discoveryRoutes: FastifyPluginAsyncZod<{ engine: Engine; wallet: Wa
         response: { 200: CountriesResponseSchema, ...errorResponses(401, 429) },
       },
     },
-    async (request, reply) => {
-      admit(wallet, request, reply, 'countries');
-      return listCountries();
-    },
+    async (request, reply) => sendAdmitted(reply, await ops.countries(restCaller(authenticator, request))),
   );
 
   app.get(
@@ -48,8 +45,11 @@ export const discoveryRoutes: FastifyPluginAsyncZod<{ engine: Engine; wallet: Wa
       },
     },
     async (request, reply) => {
-      admit(wallet, request, reply, 'filters');
-      return sendStaticJson(reply, await listFilters(engine, request.query.country), FiltersResponseSchema);
+      const filters = sendAdmitted(
+        reply,
+        await ops.filters(restCaller(authenticator, request), request.query.country),
+      );
+      return sendStaticJson(reply, filters, FiltersResponseSchema);
     },
   );
 
@@ -65,8 +65,11 @@ export const discoveryRoutes: FastifyPluginAsyncZod<{ engine: Engine; wallet: Wa
       },
     },
     async (request, reply) => {
-      admit(wallet, request, reply, 'activities');
-      return sendStaticJson(reply, await listActivities(engine, request.query), TreeResponseSchema);
+      const tree = sendAdmitted(
+        reply,
+        await ops.activities(restCaller(authenticator, request), request.query),
+      );
+      return sendStaticJson(reply, tree, TreeResponseSchema);
     },
   );
 
@@ -85,8 +88,10 @@ export const discoveryRoutes: FastifyPluginAsyncZod<{ engine: Engine; wallet: Wa
       },
     },
     async (request, reply) => {
-      admit(wallet, request, reply, 'locations');
-      const nodes = await listLocations(engine, request.query);
+      const nodes = sendAdmitted(
+        reply,
+        await ops.locations(restCaller(authenticator, request), request.query),
+      );
       // Name searches are small and new each time; whole and pruned trees are shared per snapshot.
       return request.query.query === undefined ? sendStaticJson(reply, nodes, TreeResponseSchema) : nodes;
     },

@@ -1,0 +1,167 @@
+import type {
+  CompanyDetail,
+  CountParams,
+  HistoryData,
+  SearchData,
+  SearchParams,
+  WorkplacesData,
+} from '../contract/api-schemas.ts';
+import type { CountryCode } from '../contract/countries.ts';
+import type { Engine } from '../engine/engine.ts';
+import type {
+  Channel,
+  FreeOperation,
+  Metering,
+  MeteredOperation,
+  Principal,
+  RateLimitDecision,
+  RateLimiter,
+  UsageMeta,
+} from '../wallet/types.ts';
+import {
+  assertRegistrationCode,
+  countCompanies,
+  getCompany,
+  getHistory,
+  getWorkplaces,
+  searchCompanies,
+  type CompanyRef,
+} from './companies.ts';
+import { listActivities, listCountries, listFilters, listLocations } from './discovery.ts';
+
+/**
+ * The nine operations of spec part 4 as every channel sells them: REST routes, MCP tools and the in-app
+ * search call these and nothing below them, so what is reserved, what is charged, which result voids a hold
+ * and which calls are rate-limited is decided once. Authentication belongs to the transport (a REST
+ * header, the MCP request, a dashboard session's key); everything after "who is calling" is here.
+ */
+
+/** Who is calling, through which channel, and the optional Idempotency-Key of a metered call. */
+export interface Caller {
+  principal: Principal;
+  channel: Channel;
+  idempotencyKey?: string;
+}
+
+/** A free operation's answer and the rate-limit state the transport may show (REST sets RateLimit headers). */
+export interface Admitted<T> {
+  data: T;
+  rate: RateLimitDecision | null;
+}
+
+/** A metered operation's answer: the envelope's `data`, the usage `meta` of spec 2.8 and the rate-limit state. */
+export interface Metered<T> extends Admitted<T> {
+  meta: UsageMeta;
+}
+
+export interface OperationsDeps {
+  engine: Engine;
+  rateLimiter: RateLimiter;
+  metering: Metering;
+}
+
+export class Operations {
+  constructor(private readonly deps: OperationsDeps) {}
+
+  get engine(): Engine {
+    return this.deps.engine;
+  }
+
+  /** Spends one rate-limit token (429 when empty); admin keys pass. */
+  admit(caller: Caller, operation: MeteredOperation | FreeOperation): RateLimitDecision | null {
+    return this.deps.rateLimiter.take(caller.principal, operation);
+  }
+
+  private async free<T>(
+    caller: Caller,
+    operation: FreeOperation,
+    run: () => T | Promise<T>,
+  ): Promise<Admitted<T>> {
+    const rate = this.admit(caller, operation);
+    return { data: await run(), rate };
+  }
+
+  countries(caller: Caller): Promise<Admitted<ReturnType<typeof listCountries>>> {
+    return this.free(caller, 'countries', () => listCountries());
+  }
+
+  filters(caller: Caller, country: CountryCode) {
+    return this.free(caller, 'filters', () => listFilters(this.deps.engine, country));
+  }
+
+  activities(caller: Caller, params: Parameters<typeof listActivities>[1]) {
+    return this.free(caller, 'activities', () => listActivities(this.deps.engine, params));
+  }
+
+  locations(caller: Caller, params: Parameters<typeof listLocations>[1]) {
+    return this.free(caller, 'locations', () => listLocations(this.deps.engine, params));
+  }
+
+  count(caller: Caller, params: CountParams) {
+    return this.free(caller, 'count', () => countCompanies(this.deps.engine, params));
+  }
+
+  /** Spec 8.3: reserves page_size rows at the country price, charges the rows returned. */
+  search(caller: Caller, params: SearchParams): Promise<Metered<SearchData>> {
+    return this.metered(caller, 'search', params.country, params.page_size, params, async () => {
+      const result = await searchCompanies(this.deps.engine, params);
+      return { result, chargeableRows: result.items.length, rowsReturned: result.items.length };
+    });
+  }
+
+  /** Spec 8.4: one row; a 404 voids the hold. */
+  detail(caller: Caller, ref: CompanyRef): Promise<Metered<CompanyDetail>> {
+    assertRegistrationCode(ref);
+    return this.metered(caller, 'detail', ref.country, 1, ref, async () => ({
+      result: await getCompany(this.deps.engine, ref),
+      chargeableRows: 1,
+      rowsReturned: 1,
+    }));
+  }
+
+  /** Spec 8.4: one row when there is history; a company without periods costs nothing. */
+  history(caller: Caller, ref: CompanyRef): Promise<Metered<HistoryData>> {
+    assertRegistrationCode(ref);
+    return this.metered(caller, 'history', ref.country, 1, ref, async () => {
+      const result = await getHistory(this.deps.engine, ref);
+      const rows = result.periods.length > 0 ? 1 : 0;
+      return { result, chargeableRows: rows, rowsReturned: rows };
+    });
+  }
+
+  /** Spec 8.4: one SE row when the company has an active workplace; none costs nothing. */
+  workplaces(caller: Caller, ref: CompanyRef): Promise<Metered<WorkplacesData>> {
+    assertRegistrationCode(ref);
+    return this.metered(caller, 'workplaces', ref.country, 1, ref, async () => {
+      const result = await getWorkplaces(this.deps.engine, ref);
+      const rows = result.workplaces.length > 0 ? 1 : 0;
+      return { result, chargeableRows: rows, rowsReturned: rows };
+    });
+  }
+
+  private async metered<T>(
+    caller: Caller,
+    operation: MeteredOperation,
+    country: CountryCode,
+    reserveRows: number,
+    params: unknown,
+    run: () => Promise<{ result: T; chargeableRows: number; rowsReturned: number }>,
+  ): Promise<Metered<T>> {
+    const rate = this.admit(caller, operation);
+    const { result, meta } = await this.deps.metering.runMetered(
+      {
+        principal: caller.principal,
+        channel: caller.channel,
+        operation,
+        country,
+        reserveRows,
+        ...(caller.idempotencyKey !== undefined && { idempotencyKey: caller.idempotencyKey }),
+        // The validated parameters, whatever the channel: a REST retry and an MCP retry of one request
+        // with one Idempotency-Key agree.
+        fingerprint: JSON.stringify([operation, params]),
+      },
+      run,
+    );
+    return { data: result, meta, rate };
+  }
+}
