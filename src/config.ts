@@ -46,6 +46,8 @@ export const ConfigSchema = z
     REGDATA_RATE_LIMIT_BURST: z.coerce.number().int().positive().default(60),
     REGDATA_WALLET_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).default(30_000),
     REGDATA_HOLD_TIMEOUT_MS: z.coerce.number().int().positive().default(300_000),
+    /** How often a running server re-reads the `current` pointer to pick up a promoted snapshot; 0 = never. */
+    REGDATA_SNAPSHOT_POLL_MS: z.coerce.number().int().min(0).default(2_000),
   })
   .transform((env) => ({
     port: env.PORT,
@@ -54,6 +56,7 @@ export const ConfigSchema = z
     logLevel: env.LOG_LEVEL,
     demoScale: env.REGDATA_DEMO_SCALE,
     demoSeed: env.REGDATA_DEMO_SEED,
+    snapshotPollMs: env.REGDATA_SNAPSHOT_POLL_MS,
     wallet: {
       dbPath: path.resolve(env.REGDATA_WALLET_DB ?? path.join(env.REGDATA_DATA_DIR, 'wallet.db')),
       prices: env.REGDATA_PRICES,

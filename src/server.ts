@@ -4,6 +4,7 @@ import type { Config } from './config.ts';
 import { SnapshotStore } from './contract/snapshot-store.ts';
 import { Engine } from './engine/engine.ts';
 import type { EngineOptions } from './engine/snapshot-loader.ts';
+import { SnapshotWatcher } from './engine/snapshot-watcher.ts';
 import { walletOptions } from './wallet/from-config.ts';
 import { openWallet, type Wallet } from './wallet/wallet.ts';
 
@@ -11,6 +12,8 @@ export interface StartedServer {
   app: FastifyInstance;
   engine: Engine;
   wallet: Wallet;
+  /** Follows the `current` pointer; `check()` swaps to a newly promoted snapshot at once. */
+  snapshots: SnapshotWatcher;
   /** The bound address, e.g. http://127.0.0.1:8080. */
   url: string;
   /** Stops accepting connections, lets in-flight requests finish, then closes the engine and the wallet. */
@@ -42,12 +45,17 @@ export async function startServer(config: Config, options: StartServerOptions = 
   } else {
     app.log.error({ err: engine.lastLoadError }, 'no snapshot loaded: data endpoints answer 502');
   }
+  // Promotions by the nightly ingest or the CLI are picked up without a restart (SIGHUP: look now).
+  const snapshots = new SnapshotWatcher(engine, { pollMs: config.snapshotPollMs, log: app.log }).start();
 
+  const onHangup = () => void snapshots.check();
   let closing: Promise<void> | null = null;
   const close = () => {
     closing ??= (async () => {
+      process.off('SIGHUP', onHangup);
       // fastify.close() stops listening, answers new requests on open sockets with 503 and waits for
       // in-flight requests; only then are the data backend and the ledger closed under them.
+      await snapshots.stop();
       await app.close();
       engine.close();
       wallet.close();
@@ -75,6 +83,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
     };
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
+    process.on('SIGHUP', onHangup);
   }
 
   const address = app.server.address();
@@ -82,5 +91,5 @@ export async function startServer(config: Config, options: StartServerOptions = 
     typeof address === 'object' && address
       ? `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`
       : `http://${config.host}:${config.port}`;
-  return { app, engine, wallet, url, close };
+  return { app, engine, wallet, snapshots, url, close };
 }
