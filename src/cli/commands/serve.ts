@@ -9,20 +9,24 @@ export const serveHelp = `regdata serve [--demo-if-empty]
 
 Serves the API on HOST:PORT from the live snapshot under REGDATA_DATA_DIR, until SIGINT or SIGTERM
 (in-flight requests finish first). With --demo-if-empty (what \`npm start\` passes), a first start with no
-snapshot builds the demo world, and a wallet with no account gets a demo account whose key is printed once.`;
+snapshot builds the demo world, writes it out as the registers' official files and runs the real ingest on
+them (so the nightly code path runs on every fresh start), and a wallet with no account gets a demo account
+whose key is printed once. A snapshot promoted later (\`regdata ingest\`, \`regdata snapshots promote\`) is
+picked up without a restart.`;
 
 export async function serveCommand(args: string[], config: Config): Promise<number> {
   const { values } = parseArgs({ args, options: { 'demo-if-empty': { type: 'boolean', default: false } } });
   const store = new SnapshotStore(config.dataDir);
   if (values['demo-if-empty'] && store.currentId() === null) {
-    out.info(`no snapshot in ${config.dataDir}: building the demo world (scale ${config.demoScale}) ...`);
-    const { buildWorldSnapshot } = await import('../../../ingest/world/index.ts');
+    out.info(
+      `no snapshot in ${config.dataDir}: building the demo world (scale ${config.demoScale}) and ingesting it ...`,
+    );
+    const { buildDemoThroughIngest } = await import('../../../ingest/official/demo.ts');
     const started = Date.now();
-    const { snapshotId } = await buildWorldSnapshot({
+    const { snapshotId } = await buildDemoThroughIngest({
       dataDir: config.dataDir,
       scale: config.demoScale,
       seed: config.demoSeed,
-      label: 'demo',
       log: (msg: string) => out.info(`  ${msg}`),
     });
     out.info(`demo snapshot ${snapshotId} ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
