@@ -13,8 +13,14 @@ export interface ChildHandle {
 }
 
 export function spawnWalletChild(options: Record<string, unknown>): ChildHandle {
-  const proc = spawn(process.execPath, ['--import', 'tsx', CHILD, JSON.stringify(options)], {
+  return spawnTsChild(CHILD, [JSON.stringify(options)]);
+}
+
+/** A TypeScript file run in a real child process (through tsx), its stdout collected line by line. */
+export function spawnTsChild(file: string, args: string[], env?: NodeJS.ProcessEnv): ChildHandle {
+  const proc = spawn(process.execPath, ['--import', 'tsx', file, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(env && { env }),
   });
   const lines: string[] = [];
   const waiters: { prefix: string; resolve: () => void }[] = [];
