@@ -8,12 +8,14 @@ import { loadReference } from '../reference/index.ts';
 import { writeEeOfficial } from './ee/write.ts';
 import { writeLtOfficial } from './lt/write.ts';
 import { writeLvOfficial } from './lv/write.ts';
+import { writeSeOfficial } from './se/write.ts';
 import type { WriterContext } from './writer-context.ts';
 
 export const OFFICIAL_WRITERS: Partial<Record<CountryCode, (ctx: WriterContext) => Promise<string[]>>> = {
   EE: writeEeOfficial,
   LV: writeLvOfficial,
   LT: writeLtOfficial,
+  SE: writeSeOfficial,
 };
 
 export interface WriteOfficialOptions {
@@ -64,6 +66,13 @@ export async function writeOfficialFiles(opts: WriteOfficialOptions): Promise<Re
       await conn.run(
         `CREATE OR REPLACE TEMP VIEW w_history AS SELECT * FROM read_parquet(${sqlPath(path.join(dir, SNAPSHOT_FILES.history))})`,
       );
+      // SE: the SCB workplaces, for the CFAR file.
+      const workplaces = path.join(dir, SNAPSHOT_FILES.workplaces);
+      if (fs.existsSync(workplaces)) {
+        await conn.run(
+          `CREATE OR REPLACE TEMP VIEW w_workplaces AS SELECT * FROM read_parquet(${sqlPath(workplaces)})`,
+        );
+      }
       const started = Date.now();
       written[country] = await writer({
         conn,

@@ -1,7 +1,13 @@
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { CountryCode } from '../../src/contract/countries.ts';
-import { COMPANY_COLUMNS, HISTORY_COLUMNS } from '../../src/contract/data-contract.ts';
+import fs from 'node:fs';
+import {
+  COMPANY_COLUMNS,
+  HISTORY_COLUMNS,
+  WORKPLACE_COLUMNS,
+  type ColumnSpec,
+} from '../../src/contract/data-contract.ts';
 
 /**
  * What the official files carry, per country: the companies columns compared between the world snapshot
@@ -40,6 +46,10 @@ export const CARRIED: Partial<Record<CountryCode, CountryRules>> = {
     kapital_currency: 'not carried',
     contacts: 'not carried',
   },
+  SE: {
+    // No Swedish register file publishes company contacts (SCB's workplaces carry phone and e-mail).
+    contacts: 'not carried',
+  },
 };
 
 export interface ColumnDiff {
@@ -55,7 +65,23 @@ export interface CompareResult {
   missing: number;
   extra: number;
   columns: ColumnDiff[];
-  history: { worldRows: number; ingestedRows: number; missing: number; extra: number; columns: ColumnDiff[] };
+  history: KeyedDiff;
+  /**
+   * Rows without a registration code (SE sole traders, whose only code is a personal number): compared as
+   * multisets of their compared columns, since nothing keys them. `unmatched` counts world rows with no
+   * equal ingested row and the other way round.
+   */
+  unkeyed: { worldRows: number; ingestedRows: number; unmatched: number };
+  /** workplaces.parquet where the world has one (SE), keyed by registrikood and cfar_nr. */
+  workplaces: KeyedDiff | null;
+}
+
+export interface KeyedDiff {
+  worldRows: number;
+  ingestedRows: number;
+  missing: number;
+  extra: number;
+  columns: ColumnDiff[];
 }
 
 async function rows(conn: DuckDBConnection, sql: string): Promise<Record<string, unknown>[]> {
@@ -98,7 +124,7 @@ export async function compareCountry(
         conn,
         `SELECT count(*)::INTEGER AS compared,
            count(*) FILTER (WHERE ${expr('w')} IS DISTINCT FROM ${expr('i')})::INTEGER AS different
-         FROM cw w JOIN ci i USING (registrikood) WHERE ${where}`,
+         FROM cw w JOIN ci i USING (registrikood) WHERE w.registrikood <> '' AND ${where}`,
       )
     )[0]!;
     const examples =
@@ -107,7 +133,7 @@ export async function compareCountry(
             conn,
             `SELECT w.registrikood, ${expr('w')} AS world, ${expr('i')} AS ingested
              FROM cw w JOIN ci i USING (registrikood)
-             WHERE ${where} AND ${expr('w')} IS DISTINCT FROM ${expr('i')} LIMIT 3`,
+             WHERE w.registrikood <> '' AND ${where} AND ${expr('w')} IS DISTINCT FROM ${expr('i')} LIMIT 3`,
           )
         : [];
     columns.push({
@@ -118,31 +144,84 @@ export async function compareCountry(
     });
   }
 
-  const key = ['registrikood', 'granularity', 'year', 'quarter', 'month'];
-  await conn.run(
-    `CREATE OR REPLACE TEMP VIEW hw AS SELECT * FROM read_parquet(${file(worldDir, 'history.parquet')})`,
+  const history = await compareKeyed(
+    conn,
+    file(worldDir, 'history.parquet'),
+    file(ingestedDir, 'history.parquet'),
+    ['registrikood', 'granularity', 'year', 'quarter', 'month'],
+    HISTORY_COLUMNS,
   );
-  await conn.run(
-    `CREATE OR REPLACE TEMP VIEW hi AS SELECT * FROM read_parquet(${file(ingestedDir, 'history.parquet')})`,
-  );
-  const using = `USING (${key.map(q).join(', ')})`;
-  const hCounts = (
+  const wp = (dir: string) => path.join(dir, country, 'workplaces.parquet');
+  const workplaces = fs.existsSync(wp(worldDir))
+    ? await compareKeyed(
+        conn,
+        file(worldDir, 'workplaces.parquet'),
+        file(ingestedDir, 'workplaces.parquet'),
+        ['registrikood', 'cfar_nr'],
+        WORKPLACE_COLUMNS,
+      )
+    : null;
+
+  // Rows without a code: the compared columns without a row condition, as multisets (EXCEPT ALL).
+  const plain = COMPANY_COLUMNS.filter((c) => {
+    const rule = rules[c.name];
+    return rule !== 'not carried' && !rule?.where;
+  }).map((c) => (rules[c.name] as FieldRule | undefined)?.expr ?? `x.${q(c.name)}`);
+  const tuple = (side: 'w' | 'i') =>
+    plain.map((e, n) => `${e.replaceAll('x.', `${side}.`)} AS c${n}`).join(', ');
+  const unkeyed = (
     await rows(
       conn,
-      `SELECT (SELECT count(*) FROM hw)::INTEGER AS w, (SELECT count(*) FROM hi)::INTEGER AS i,
-         (SELECT count(*) FROM hw ANTI JOIN hi ${using})::INTEGER AS missing,
-         (SELECT count(*) FROM hi ANTI JOIN hw ${using})::INTEGER AS extra`,
+      `WITH w AS (SELECT ${tuple('w')} FROM cw w WHERE w.registrikood = ''),
+         i AS (SELECT ${tuple('i')} FROM ci i WHERE i.registrikood = '')
+       SELECT (SELECT count(*) FROM w)::INTEGER AS w, (SELECT count(*) FROM i)::INTEGER AS i,
+         ((SELECT count(*) FROM (FROM w EXCEPT ALL FROM i)) + (SELECT count(*) FROM (FROM i EXCEPT ALL FROM w)))::INTEGER AS unmatched`,
     )
   )[0]!;
-  const hColumns: ColumnDiff[] = [];
-  for (const c of HISTORY_COLUMNS) {
+  return {
+    worldRows: Number(counts['w']),
+    ingestedRows: Number(counts['i']),
+    missing: Number(counts['missing']),
+    extra: Number(counts['extra']),
+    columns,
+    history,
+    unkeyed: {
+      worldRows: Number(unkeyed['w']),
+      ingestedRows: Number(unkeyed['i']),
+      unmatched: Number(unkeyed['unmatched']),
+    },
+    workplaces,
+  };
+}
+
+/** Two Parquet files of one kind, row for row on `key`, every other column of `columns` compared. */
+async function compareKeyed(
+  conn: DuckDBConnection,
+  worldFile: string,
+  ingestedFile: string,
+  key: readonly string[],
+  columns: readonly ColumnSpec[],
+): Promise<KeyedDiff> {
+  await conn.run(`CREATE OR REPLACE TEMP VIEW kw AS SELECT * FROM read_parquet(${worldFile})`);
+  await conn.run(`CREATE OR REPLACE TEMP VIEW ki AS SELECT * FROM read_parquet(${ingestedFile})`);
+  const using = `USING (${key.map(q).join(', ')})`;
+  const counts = (
+    await rows(
+      conn,
+      `SELECT (SELECT count(*) FROM kw)::INTEGER AS w, (SELECT count(*) FROM ki)::INTEGER AS i,
+         (SELECT count(*) FROM kw ANTI JOIN ki ${using})::INTEGER AS missing,
+         (SELECT count(*) FROM ki ANTI JOIN kw ${using})::INTEGER AS extra`,
+    )
+  )[0]!;
+  const diffs: ColumnDiff[] = [];
+  for (const c of columns) {
     if (key.includes(c.name)) continue;
     const r = (
       await rows(
         conn,
         `SELECT count(*)::INTEGER AS compared,
            count(*) FILTER (WHERE w.${q(c.name)} IS DISTINCT FROM i.${q(c.name)})::INTEGER AS different
-         FROM hw w JOIN hi i ${using}`,
+         FROM kw w JOIN ki i ${using}`,
       )
     )[0]!;
     const examples =
@@ -150,10 +229,10 @@ export async function compareCountry(
         ? await rows(
             conn,
             `SELECT ${key.map((k) => `w.${q(k)}`).join(', ')}, w.${q(c.name)} AS world, i.${q(c.name)} AS ingested
-             FROM hw w JOIN hi i ${using} WHERE w.${q(c.name)} IS DISTINCT FROM i.${q(c.name)} LIMIT 3`,
+             FROM kw w JOIN ki i ${using} WHERE w.${q(c.name)} IS DISTINCT FROM i.${q(c.name)} LIMIT 3`,
           )
         : [];
-    hColumns.push({
+    diffs.push({
       column: c.name,
       compared: Number(r['compared']),
       different: Number(r['different']),
@@ -165,13 +244,6 @@ export async function compareCountry(
     ingestedRows: Number(counts['i']),
     missing: Number(counts['missing']),
     extra: Number(counts['extra']),
-    columns,
-    history: {
-      worldRows: Number(hCounts['w']),
-      ingestedRows: Number(hCounts['i']),
-      missing: Number(hCounts['missing']),
-      extra: Number(hCounts['extra']),
-      columns: hColumns,
-    },
+    columns: diffs,
   };
 }

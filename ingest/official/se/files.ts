@@ -1,0 +1,155 @@
+import { fixed } from '../links.ts';
+import type { OfficialFile } from '../types.ts';
+
+/*
+ * Sweden's official files (registry-formats.md section 7). Bolagsverket's bulk file and SCB's JE bulk file
+ * have confirmed headers (7.1) and are read strictly. The SCB Företagsregistret extracts (size class,
+ * turnover class, the other company categories; CFAR workplaces) come from SCB's FDB service, whose JE
+ * response keys are partly confirmed (7.3) and whose workplace column list was not seen: both are read
+ * by name, and the unconfirmed names and codings live in the tables below (docs/ingest.md lists them).
+ */
+
+/** 7.1 `bolagsverket_bulkfil.txt`: UTF-8, `;`, every field quoted, `$` sub-fields, `|` repeats. */
+export const BOLAGSVERKET_HEADER = [
+  'organisationsidentitet',
+  'namnskyddslopnummer',
+  'registreringsland',
+  'organisationsnamn',
+  'organisationsform',
+  'avregistreringsdatum',
+  'avregistreringsorsak',
+  'pagandeAvvecklingsEllerOmstruktureringsforfarande',
+  'registreringsdatum',
+  'verksamhetsbeskrivning',
+  'postadress',
+] as const;
+
+/** 7.1 `scb_bulkfil_JE_<YYYYMMDDTHHMMSS>_<n>.txt`: ISO-8859-1, TAB, 34 columns. */
+const JE_FIELDS = [
+  'COAdress',
+  'Foretagsnamn',
+  'FtgStat',
+  'Gatuadress',
+  'JEStat',
+  'JurForm',
+  'Namn',
+  'Ng1',
+  'Ng2',
+  'Ng3',
+  'Ng4',
+  'Ng5',
+] as const;
+export const SCB_JE_HEADER = [
+  'ForAndrTyp',
+  ...JE_FIELDS,
+  'PeOrgNr',
+  'PostNr',
+  'PostOrt',
+  'RegDatKtid',
+  'Reklamsparrtyp',
+  ...[...JE_FIELDS, 'PostNr', 'PostOrt', 'RegDatKtid', 'Reklamsparrtyp'].map((f) => `m${f}`),
+] as const;
+
+/**
+ * The FDB JE extract (`scb_foretag_<date>.json`): one object per JE unit as the FDB API returns it. The
+ * keys marked confirmed are in registry-formats.md 7.3; the others follow the API's `<category>, kod` /
+ * `<category>` pattern for categories whose ids are confirmed but whose response keys were not seen.
+ */
+export const FDB_KEYS = {
+  orgnr: 'PeOrgNr', // confirmed
+  sizeCode: 'Stkl, kod', // confirmed; the official 0-16 coding (0 unknown, 1 = 0 employees, ..., 16 = 10,000+)
+  sizeLabel: 'Storleksklass', // confirmed
+  postAddress: 'PostAdress', // confirmed
+  postCode: 'PostNr', // confirmed
+  postTown: 'PostOrt', // confirmed
+  kommunCode: 'Säteskommun, kod', // confirmed
+  kommun: 'Säteskommun', // confirmed
+  lan: 'Säteslän', // confirmed
+  vatCode: 'Momsstatus, kod', // unconfirmed key (category "Momsstatus" confirmed)
+  turnoverCode: 'Omsättningsklass grov, kod', // unconfirmed key (category confirmed, 13 classes)
+  turnoverLabel: 'Omsättningsklass grov',
+  smeCode: 'Anställda SME, kod', // unconfirmed key (category confirmed)
+  smeLabel: 'Anställda SME',
+  ownerCode: 'Ägarkontroll, kod', // unconfirmed key (category confirmed, 6 values)
+  ownerLabel: 'Ägarkontroll',
+  exportCode: 'Export/import, kod', // unconfirmed: no such category id was seen
+  exportLabel: 'Export/import',
+  listingCode: 'Börsnotering, kod', // unconfirmed: no such category id was seen
+  listingLabel: 'Börsnotering',
+} as const;
+
+/** The SCB CFAR workplace extract (`scb_arbetsstallen_<date>.txt`): ISO-8859-1, TAB; column list unconfirmed. */
+export const CFAR_HEADER = [
+  'CFARNr',
+  'PeOrgNr',
+  'Benamning',
+  'Huvudarbetsstalle',
+  'ArbstStatus',
+  'BesGatuadress',
+  'BesPostNr',
+  'BesPostOrt',
+  'Gatuadress',
+  'PostNr',
+  'PostOrt',
+  'Kommun',
+  'KommunNamn',
+  'Ng1',
+  'Ng2',
+  'Ng3',
+  'Ng4',
+  'Ng5',
+  'Stkl',
+  'Telefon',
+  'EPost',
+  'SWEREF99TM_N',
+  'SWEREF99TM_E',
+  'Reklamsparrtyp',
+] as const;
+
+export const SE_FILE_NAMES = {
+  bolagsverket: 'bolagsverket_bulkfil.zip',
+  bolagsverketMember: 'bolagsverket_bulkfil.txt',
+  scb: 'scb_bulkfil.zip',
+  scbMember: (stamp: string) => `scb_bulkfil_JE_${stamp}_1.txt`,
+  fdb: (date: string) => `scb_foretag_${date}.json`,
+  cfar: (date: string) => `scb_arbetsstallen_${date}.txt`,
+} as const;
+
+const HVD = 'https://vardefulla-datamangder.bolagsverket.se/';
+
+export const SE_FILES: readonly OfficialFile[] = [
+  {
+    key: 'bolagsverket',
+    title: 'Bolagsverket bulk file (bolagsverket_bulkfil.zip)',
+    match: /^bolagsverket_bulkfil\.(zip|txt)$/,
+    required: true,
+    downloads: fixed(`${HVD}bolagsverket/bolagsverket_bulkfil.zip`, SE_FILE_NAMES.bolagsverket),
+    minBytes: 1_000_000,
+  },
+  {
+    key: 'scb',
+    title: 'SCB JE bulk file (scb_bulkfil.zip)',
+    match: /^scb_bulkfil(\.zip|_JE_\d{8}T\d{6}_\d+\.txt)$/,
+    required: true,
+    downloads: fixed(`${HVD}scb/scb_bulkfil.zip`, SE_FILE_NAMES.scb),
+    minBytes: 1_000_000,
+  },
+  {
+    // Fetched from the FDB API (certificate authentication, 2,000 rows a request), so no public URL: the
+    // operator's FDB export job saves it into the download folder.
+    key: 'fdb',
+    title: 'SCB Företagsregistret JE extract (scb_foretag_<date>.json)',
+    match: /^scb_foretag_\d{8}\.json$/,
+    required: true,
+    downloads: async () => [],
+    minBytes: 1_000_000,
+  },
+  {
+    key: 'cfar',
+    title: 'SCB CFAR workplaces (scb_arbetsstallen_<date>.txt)',
+    match: /^scb_arbetsstallen_\d{8}\.txt$/,
+    required: true,
+    downloads: async () => [],
+    minBytes: 1_000_000,
+  },
+];

@@ -1,0 +1,367 @@
+import { SCB_ATTRIBUTION } from '../../../src/services/companies.ts';
+import type { StageResult } from '../../pipeline/publish.ts';
+import { createActivityLeaves, createLocationLeaves } from '../activity-codes.ts';
+import { loadCsv } from '../read-csv.ts';
+import { loadJson } from '../read-json.ts';
+import { countNulled, keyRows, rejectOrphans } from '../rows.ts';
+import { contractCompaniesSql, createEmptyHistory, searchNameSql } from '../stage-sql.ts';
+import type { CountryAdapter, StageContext } from '../types.ts';
+import {
+  SE_DEREGISTRATION_TEXT,
+  SE_FTGSTAT,
+  SE_JURFORM,
+  SE_NAME_TYPES,
+  SE_PROCEEDINGS,
+  SE_SOLE_TRADER_JURFORM,
+  SE_VAT_REGISTERED,
+  reklamMarketingSql,
+  reklamPhoneSql,
+} from './codes.ts';
+import { BOLAGSVERKET_HEADER, CFAR_HEADER, FDB_KEYS, SCB_JE_HEADER, SE_FILES } from './files.ts';
+
+const str = (s: string): string => `'${s.replaceAll("'", "''")}'`;
+const varchars = (names: readonly string[]) => names.map((n) => [n, 'VARCHAR'] as const);
+const blank = (e: string): string => `nullif(trim(${e}), '')`;
+/** `29180` → `291 80`, as Swedish postcodes are written. */
+const postcode = (e: string): string =>
+  `CASE WHEN regexp_full_match(trim(${e}), '\\d{5}') THEN substr(trim(${e}), 1, 3) || ' ' || substr(trim(${e}), 4) ELSE ${blank(e)} END`;
+
+/** A code table as a SQL CASE over `expr` (`field` of each entry), NULL for codes not listed. */
+function caseOf(expr: string, table: Readonly<Record<string, unknown>>, pick: (v: never) => string): string {
+  const whens = Object.entries(table).map(([k, v]) => `WHEN ${str(k)} THEN ${str(pick(v as never))}`);
+  return `CASE ${expr} ${whens.join(' ')} END`;
+}
+
+async function stageSweden(ctx: StageContext): Promise<StageResult> {
+  const { conn, reference, country, report, sources } = ctx;
+  await createActivityLeaves(conn, reference);
+  await createLocationLeaves(conn, reference);
+
+  const csv = async (
+    key: string,
+    table: string,
+    spec: Omit<Parameters<typeof loadCsv>[1], 'country' | 'file' | 'display' | 'table'>,
+  ): Promise<string> => {
+    const file = sources.one(key)!;
+    const display = sources.displayName(file);
+    await report.stage(
+      country,
+      `read ${display}`,
+      () => loadCsv(conn, { ...spec, country, file, display, table }, report),
+      (r) => r.rowsRead,
+    );
+    return display;
+  };
+
+  // SCB JE: every unit, legal persons under `16` + organisation number, sole traders (JurForm 10) under
+  // the owner's personal number, which joins the other files and is never kept.
+  const scb = await csv('scb', 'raw_scb', {
+    delimiter: '\t',
+    encoding: 'latin-1',
+    header: SCB_JE_HEADER,
+    columns: varchars(SCB_JE_HEADER),
+    keep: [
+      'FtgStat',
+      'JurForm',
+      'Namn',
+      'Ng1',
+      'Ng2',
+      'Ng3',
+      'Ng4',
+      'Ng5',
+      'PeOrgNr',
+      'RegDatKtid',
+      'Reklamsparrtyp',
+    ],
+  });
+  const sole = `trim(JurForm) = ${str(SE_SOLE_TRADER_JURFORM)}`;
+  await conn.run(
+    `CREATE OR REPLACE TEMP TABLE raw_scb_legal AS SELECT * FROM raw_scb WHERE NOT coalesce(${sole}, false)`,
+  );
+  await conn.run(`CREATE OR REPLACE TEMP TABLE raw_scb_sole AS SELECT * FROM raw_scb WHERE ${sole}`);
+  await conn.run('DROP TABLE raw_scb');
+  await keyRows(conn, {
+    country,
+    from: 'raw_scb_legal',
+    to: 'ingest_register',
+    codeSql: `CASE WHEN regexp_full_match(trim(PeOrgNr), '16\\d{10}') THEN substr(trim(PeOrgNr), 3) ELSE PeOrgNr END`,
+    file: scb,
+    report,
+    checkRule: true,
+  });
+  // Sole traders keep an empty registrikood (their only code is a personal number); one row per person.
+  await keyRows(conn, {
+    country,
+    from: 'raw_scb_sole',
+    to: 'se_sole',
+    codeSql: 'PeOrgNr',
+    file: scb,
+    report,
+  });
+  await conn.run(`CREATE OR REPLACE TEMP TABLE se_units AS
+    SELECT code, trim(PeOrgNr) AS pe, false AS sole, * EXCLUDE (code, file_row) FROM ingest_register
+    UNION ALL BY NAME
+    SELECT '' AS code, trim(PeOrgNr) AS pe, true AS sole, * EXCLUDE (code, file_row) FROM se_sole`);
+  await conn.run('DROP TABLE se_sole');
+  await countNulled(conn, {
+    country,
+    file: scb,
+    report,
+    reason: 'Reklamsparrtyp not a known code (marketing blocks left empty)',
+    sql: `SELECT count(*) AS n, any_value(Reklamsparrtyp) AS example FROM se_units
+          WHERE ${blank('Reklamsparrtyp')} IS NOT NULL AND ${reklamMarketingSql('Reklamsparrtyp')} IS NULL`,
+  });
+  await countNulled(conn, {
+    country,
+    file: scb,
+    report,
+    reason: 'FtgStat not 0, 1 or 9',
+    sql: `SELECT count(*) AS n, any_value(FtgStat) AS example FROM se_units
+          WHERE trim(coalesce(FtgStat, '')) NOT IN (${Object.keys(SE_FTGSTAT).map(str).join(', ')})`,
+  });
+  await conn.run(`CREATE OR REPLACE TEMP TABLE se_activity AS
+    WITH codes AS (
+      SELECT pe, k, regexp_replace(coalesce(ng, ''), '[^0-9]', '', 'g') AS kood
+      FROM (SELECT pe, unnest([Ng1, Ng2, Ng3, Ng4, Ng5]) AS ng, unnest(range(1, 6)) AS k FROM se_units)
+      WHERE ${blank('ng')} IS NOT NULL
+    )
+    SELECT c.pe, list({kood: c.kood, label: l.label, is_main: c.k = 1} ORDER BY c.k) FILTER (WHERE l.kood IS NOT NULL) AS emtak,
+      count(*) FILTER (WHERE l.kood IS NULL) AS unknown, any_value(c.kood) FILTER (WHERE l.kood IS NULL) AS example
+    FROM codes c LEFT JOIN activity_leaves l USING (kood) GROUP BY c.pe`);
+  await countNulled(conn, {
+    country,
+    file: scb,
+    report,
+    reason: 'SNI code not in the SNI tree (left out of emtak)',
+    sql: `SELECT sum(unknown) AS n, any_value(example) FILTER (WHERE unknown > 0) AS example FROM se_activity`,
+  });
+
+  // Bolagsverket: names (current, and trade names under their own type), registration, deregistration
+  // and ongoing proceedings. An organisation may span several rows and `|`-separated repeats.
+  const bv = await csv('bolagsverket', 'raw_bv', {
+    delimiter: ';',
+    header: BOLAGSVERKET_HEADER,
+    columns: varchars(BOLAGSVERKET_HEADER),
+    keep: [
+      'organisationsidentitet',
+      'organisationsnamn',
+      'avregistreringsdatum',
+      'avregistreringsorsak',
+      'pagandeAvvecklingsEllerOmstruktureringsforfarande',
+      'registreringsdatum',
+    ],
+  });
+  const main = str(`${SE_NAME_TYPES.main}-ORGNAM`);
+  const trade = str(`${SE_NAME_TYPES.trade}-ORGNAM`);
+  await conn.run(`CREATE OR REPLACE TEMP TABLE se_bv AS
+    WITH r AS (
+      SELECT trim(split_part(organisationsidentitet, '$', 1)) AS ident, rowid AS r, * EXCLUDE (organisationsidentitet),
+        list_filter(string_split(coalesce(organisationsnamn, ''), '|'), n -> n <> '') AS names,
+        list_filter(string_split(coalesce(pagandeAvvecklingsEllerOmstruktureringsforfarande, ''), '|'), p -> p <> '') AS procs
+      FROM raw_bv
+    ), n AS (
+      SELECT ident, r, k, split_part(nm, '$', 1) AS name, split_part(nm, '$', 2) AS type
+      FROM (SELECT ident, r, unnest(names) AS nm, generate_subscripts(names, 1) AS k FROM r)
+    ), names AS (
+      SELECT ident, arg_min(name, (r, k)) FILTER (WHERE type = ${main}) AS name,
+        list(name ORDER BY r, k) FILTER (WHERE type = ${trade}) AS trade_names,
+        min(r) FILTER (WHERE type = ${main}) AS main_row
+      FROM n GROUP BY ident
+    ), p AS (
+      SELECT ident, arg_min(split_part(p, '$', 1), (r, k)) AS proc
+      FROM (SELECT ident, r, unnest(procs) AS p, generate_subscripts(procs, 1) AS k FROM r)
+      WHERE split_part(p, '$', 1) IN (${Object.keys(SE_PROCEEDINGS).map(str).join(', ')})
+      GROUP BY ident
+    )
+    SELECT names.ident, names.name, coalesce(names.trade_names, []) AS trade_names, p.proc,
+      ${blank('r.avregistreringsdatum')} AS avreg_raw, TRY_CAST(${blank('r.avregistreringsdatum')} AS DATE) AS avreg_date,
+      ${blank('r.avregistreringsorsak')} AS avreg_cause,
+      ${blank('r.registreringsdatum')} AS regdate_raw, TRY_CAST(${blank('r.registreringsdatum')} AS DATE) AS regdate
+    FROM names LEFT JOIN r ON r.ident = names.ident AND r.r = names.main_row LEFT JOIN p ON p.ident = names.ident`);
+  await conn.run('DROP TABLE raw_bv');
+  await countNulled(conn, {
+    country,
+    file: bv,
+    report,
+    reason: 'registreringsdatum or avregistreringsdatum not a date (left empty)',
+    sql: `SELECT count(*) AS n, any_value(coalesce(regdate_raw, avreg_raw)) AS example FROM se_bv
+          WHERE (regdate_raw IS NOT NULL AND regdate IS NULL) OR (avreg_raw IS NOT NULL AND avreg_date IS NULL)`,
+  });
+  await countNulled(conn, {
+    country,
+    file: bv,
+    report,
+    reason: 'organisation with no current name (FORETAGSNAMN) row',
+    sql: `SELECT count(*) AS n, any_value(ident) AS example FROM se_bv WHERE name IS NULL`,
+  });
+  await countNulled(conn, {
+    country,
+    file: bv,
+    report,
+    reason: 'organisation not in the SCB JE file (left out)',
+    sql: `SELECT count(*) AS n, any_value(ident) AS example FROM se_bv b
+          WHERE NOT EXISTS (SELECT 1 FROM se_units u WHERE u.code = b.ident OR (u.sole AND u.pe = b.ident))`,
+  });
+
+  // SCB Företagsregistret extract: size and turnover class, the labelled categories, seat and address.
+  const fdbFile = sources.one('fdb')!;
+  const fdb = sources.displayName(fdbFile);
+  const keys = Object.values(FDB_KEYS);
+  await report.stage(
+    country,
+    `read ${fdb}`,
+    () =>
+      loadJson(
+        conn,
+        { country, file: fdbFile, display: fdb, table: 'raw_fdb', columns: varchars(keys) },
+        report,
+      ),
+    (r) => r.rowsRead,
+  );
+  const k = (name: keyof typeof FDB_KEYS) => `f."${FDB_KEYS[name]}"`;
+  await conn.run(`CREATE OR REPLACE TEMP TABLE se_fdb AS
+    SELECT * FROM (SELECT trim(f."${FDB_KEYS.orgnr}") AS pe, * FROM raw_fdb f)
+    QUALIFY row_number() OVER (PARTITION BY pe ORDER BY pe) = 1`);
+  await conn.run('DROP TABLE raw_fdb');
+  await countNulled(conn, {
+    country,
+    file: fdb,
+    report,
+    reason: 'size class (Stkl, kod) not 0-16 (left empty)',
+    sql: `SELECT count(*) AS n, any_value(${k('sizeCode')}) AS example FROM se_fdb f
+          WHERE NOT coalesce(TRY_CAST(${k('sizeCode')} AS INTEGER) BETWEEN 0 AND 16, false)`,
+  });
+  await countNulled(conn, {
+    country,
+    file: fdb,
+    report,
+    reason: 'Säteskommun code not a Swedish kommun (ehak_kood left empty)',
+    sql: `SELECT count(*) AS n, any_value(${k('kommunCode')}) AS example FROM se_fdb f
+          WHERE ${blank(k('kommunCode'))} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM location_leaves l WHERE l.kood = trim(${k('kommunCode')}))`,
+  });
+  await countNulled(conn, {
+    country,
+    file: fdb,
+    report,
+    reason: 'unit not in the SCB JE file (left out)',
+    sql: `SELECT count(*) AS n, any_value(pe) AS example FROM se_fdb f ANTI JOIN se_units u USING (pe)`,
+  });
+
+  // Workplaces (CFAR): read by name, their column list being unconfirmed.
+  const cfar = await csv('cfar', 'raw_cfar', {
+    delimiter: '\t',
+    encoding: 'latin-1',
+    header: CFAR_HEADER,
+    byName: true,
+    columns: varchars(CFAR_HEADER),
+  });
+  await conn.run(`CREATE OR REPLACE TEMP TABLE se_cfar AS
+    SELECT CASE WHEN regexp_full_match(trim(PeOrgNr), '16\\d{10}') THEN substr(trim(PeOrgNr), 3) ELSE trim(PeOrgNr) END AS code,
+      TRY_CAST(CFARNr AS INTEGER) AS cfar_nr, rowid AS file_row, *
+    FROM raw_cfar`);
+  await conn.run('DROP TABLE raw_cfar');
+  await rejectOrphans(conn, {
+    country,
+    table: 'se_cfar',
+    codeSql: 't.code',
+    file: cfar,
+    report,
+    what: 'workplaces',
+  });
+  await countNulled(conn, {
+    country,
+    file: cfar,
+    report,
+    reason: 'workplace without a valid CFAR number (left out)',
+    sql: `SELECT count(*) AS n, any_value(CFARNr) AS example FROM se_cfar WHERE cfar_nr IS NULL`,
+  });
+  await countNulled(conn, {
+    country,
+    file: cfar,
+    report,
+    reason: 'company without exactly one main workplace (the flagged one, else the first, made main)',
+    sql: `SELECT count(*) AS n, any_value(code) AS example FROM (
+            SELECT code FROM se_cfar WHERE cfar_nr IS NOT NULL GROUP BY code
+            HAVING count(*) FILTER (WHERE trim(Huvudarbetsstalle) = '1') <> 1)`,
+  });
+  await conn.run(`CREATE OR REPLACE TEMP TABLE stage_workplaces AS
+    SELECT w.code AS registrikood, w.cfar_nr, coalesce(${blank('Benamning')}, r.Namn, '') AS name,
+      row_number() OVER (PARTITION BY w.code ORDER BY trim(Huvudarbetsstalle) = '1' DESC, w.file_row) = 1 AS is_main,
+      trim(ArbstStatus) = '1' AS is_active,
+      ${blank('BesGatuadress')} AS visit_address, ${postcode('BesPostNr')} AS visit_postcode,
+      ${blank('BesPostOrt')} AS visit_town, ${blank('Gatuadress')} AS postal_address,
+      ${postcode('w.PostNr')} AS postal_code, ${blank('PostOrt')} AS postal_town,
+      coalesce(${blank('Kommun')}, '') AS kommun_code, ${blank('KommunNamn')} AS kommun_name,
+      list_filter([w.Ng1, w.Ng2, w.Ng3, w.Ng4, w.Ng5], x -> ${blank('x')} IS NOT NULL) AS activity_codes,
+      coalesce(TRY_CAST(Stkl AS INTEGER), 0) AS employees_band_code,
+      ${blank('Telefon')} AS phone, ${blank('EPost')} AS email,
+      TRY_CAST(SWEREF99TM_N AS DOUBLE) AS sweref99tm_n, TRY_CAST(SWEREF99TM_E AS DOUBLE) AS sweref99tm_e,
+      coalesce(${reklamMarketingSql('w.Reklamsparrtyp')}, false) AS marketing_optout,
+      coalesce(${reklamPhoneSql('w.Reklamsparrtyp')}, false) AS phone_optout
+    FROM se_cfar w JOIN ingest_register r ON r.code = w.code
+    WHERE w.cfar_nr IS NOT NULL`);
+  await conn.run('DROP TABLE se_cfar');
+
+  await createEmptyHistory((sql) => conn.run(sql));
+  await report.stage(country, 'build companies', async () => {
+    const ftg = (pick: 'staatus' | 'text') =>
+      caseOf('trim(u.FtgStat)', SE_FTGSTAT, (v: { staatus: string; text: string }) => v[pick]);
+    const proc = (pick: 'staatus' | 'text') =>
+      caseOf('b.proc', SE_PROCEEDINGS, (v: { staatus: string; text: string }) => v[pick]);
+    const deregistered = 'b.avreg_date IS NOT NULL';
+    const labelled = (code: keyof typeof FDB_KEYS, label: keyof typeof FDB_KEYS) =>
+      `CASE WHEN ${blank(k(code))} IS NOT NULL THEN {code: trim(${k(code)}), label: ${blank(k(label))}} END`;
+    const asukoht = `${blank(k('postAddress'))} || ', ' || ${blank(k('postCode'))} || ' ' || ${blank(k('postTown'))}`;
+    await conn.run(
+      contractCompaniesSql(
+        {
+          registrikood: 'u.code',
+          arinimi: `coalesce(b.name, ${blank('u.Namn')})`,
+          oiguslik_vorm: blank('u.JurForm'),
+          oiguslik_vorm_tekstina: caseOf('trim(u.JurForm)', SE_JURFORM, (v: string) => v),
+          staatus: `CASE WHEN ${deregistered} THEN 'K' ELSE coalesce(${proc('staatus')}, ${ftg('staatus')}) END`,
+          staatus_tekstina: `CASE WHEN ${deregistered} THEN ${caseOf('b.avreg_cause', SE_DEREGISTRATION_TEXT, (v: string) => v)}
+            ELSE coalesce(${proc('text')}, ${ftg('text')}) END`,
+          source_status: `CASE WHEN ${deregistered} THEN b.avreg_cause ELSE coalesce(b.proc, ${blank('u.FtgStat')}) END`,
+          esmaregistreerimise_kpv: 'b.regdate',
+          ehak_kood: 'loc.kood',
+          ehak_nimetus: 'loc.name',
+          asukoht,
+          aadress_text: `${asukoht} || coalesce(', ' || ${blank(k('lan'))}, '')`,
+          vat_active: `${k('vatCode')} = ${str(SE_VAT_REGISTERED)}`,
+          vat_number: `CASE WHEN ${k('vatCode')} = ${str(SE_VAT_REGISTERED)} AND NOT u.sole THEN 'SE' || u.code || '01' END`,
+          emtak: 'coalesce(a.emtak, [])',
+          se_register: `{
+            export_import: ${labelled('exportCode', 'exportLabel')},
+            owner_category: ${labelled('ownerCode', 'ownerLabel')},
+            sme_class: ${labelled('smeCode', 'smeLabel')},
+            listing: ${labelled('listingCode', 'listingLabel')},
+            turnover_class: ${labelled('turnoverCode', 'turnoverLabel')},
+            activity_start_date: try_strptime(${blank('u.RegDatKtid')}, '%Y%m%d')::DATE,
+            trade_names: coalesce(b.trade_names, []),
+            "source": ${str(SCB_ATTRIBUTION)}
+          }`,
+          se_employees_band: `CASE WHEN TRY_CAST(${k('sizeCode')} AS INTEGER) BETWEEN 0 AND 16 THEN TRY_CAST(${k('sizeCode')} AS INTEGER) END`,
+          se_turnover_band: `TRY_CAST(${k('turnoverCode')} AS INTEGER)`,
+          marketing_optout: reklamMarketingSql('u.Reklamsparrtyp'),
+          phone_optout: reklamPhoneSql('u.Reklamsparrtyp'),
+          is_sole_trader: 'u.sole',
+          not_for_sale: 'u.sole',
+          search_name: searchNameSql(`coalesce(b.name, ${blank('u.Namn')})`),
+        },
+        `se_units u
+         LEFT JOIN se_bv b ON b.ident = CASE WHEN u.sole THEN u.pe ELSE u.code END
+         LEFT JOIN se_fdb f ON f.pe = u.pe
+         LEFT JOIN se_activity a ON a.pe = u.pe
+         LEFT JOIN location_leaves loc ON loc.kood = trim(${k('kommunCode')})`,
+      ),
+    );
+  });
+  for (const t of ['se_units', 'se_bv', 'se_fdb', 'se_activity']) await conn.run(`DROP TABLE ${t}`);
+  return {
+    source: 'official-files',
+    sourceDetail: { register: 'Bolagsverket, SCB Företagsregistret', reader: 'ingest/official/se' },
+  };
+}
+
+export const SE_ADAPTER: CountryAdapter = { country: 'SE', files: SE_FILES, stage: stageSweden };
