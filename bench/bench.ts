@@ -1,0 +1,236 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  benchBalance,
+  createBenchKey,
+  freePort,
+  loggedLoadMs,
+  processMemory,
+  spawnServer,
+  startApiServer,
+} from './api-server.ts';
+import { InProcessEngine } from './engine-timing.ts';
+import { disagreement, HttpTarget, type Answer } from './http-target.ts';
+import { ensurePgLoaded } from './postgres/load.ts';
+import { checkTargets, gitCommit, machine, markdown, writeResult, type BenchResult } from './report.ts';
+import { runLoad, type LoadRun } from './stats.ts';
+import { buildWorkload, type BenchQuery } from './workload.ts';
+import { prepareData } from './world.ts';
+
+export const BENCH_ROOT = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(BENCH_ROOT, '..');
+
+export interface BenchOptions {
+  /** World scale to make or reuse; null when `dataDir` names the data. */
+  scale: number | null;
+  seed: number;
+  dataDir?: string | undefined;
+  concurrency: number[];
+  requests: number;
+  /** Each (target, concurrency) run stops after this many seconds even if requests remain. */
+  maxSeconds: number;
+  peer: 'postgres' | null;
+  pgUrl: string;
+  /** Requests answered by every target one by one before timing and compared (also the warm-up). */
+  verify: number;
+  /** Scratch: worlds, run folders, CSV for PostgreSQL. */
+  workDir: string;
+  /** Where the result goes; null writes nothing (the result is still returned and printed). */
+  output: { resultsDir: string; historyFile: string; readme: string | null } | null;
+  log: (line: string) => void;
+}
+
+interface Agreement {
+  checked: number;
+  differing: number;
+  samples: string[];
+}
+
+function compare(
+  reference: Map<number, Answer>,
+  other: Map<number, Answer>,
+  queries: BenchQuery[],
+): Agreement {
+  const a: Agreement = { checked: 0, differing: 0, samples: [] };
+  for (const q of queries) {
+    const x = reference.get(q.id);
+    const y = other.get(q.id);
+    if (!x || !y) continue;
+    a.checked++;
+    const why = disagreement(x, y);
+    if (why) {
+      a.differing++;
+      if (a.samples.length < 5) a.samples.push(`#${q.id} ${q.country} ${q.cls}: ${why}`);
+    }
+  }
+  return a;
+}
+
+async function answers(queries: BenchQuery[], answer: (q: BenchQuery) => Promise<Answer>) {
+  const out = new Map<number, Answer>();
+  for (const q of queries) {
+    try {
+      out.set(q.id, await answer(q));
+    } catch (err) {
+      out.set(q.id, { status: -1, name: String(err) });
+    }
+  }
+  return out;
+}
+
+async function timedRuns(
+  opts: BenchOptions,
+  who: string,
+  queries: BenchQuery[],
+  exec: (q: BenchQuery) => Promise<number>,
+): Promise<LoadRun[]> {
+  const runs: LoadRun[] = [];
+  for (const c of opts.concurrency) {
+    const run = await runLoad(queries, c, opts.maxSeconds, exec);
+    const all = run.groups['all'];
+    opts.log(
+      `${who} c=${c}: ${run.requests} requests in ${run.wallSeconds} s${run.capped ? ' (time cap)' : ''}, ` +
+        `p50 ${all?.p50} ms, p95 ${all?.p95} ms, ${all?.errors ?? 0} errors`,
+    );
+    for (const e of run.errorSamples) opts.log(`  ${e}`);
+    runs.push(run);
+  }
+  return runs;
+}
+
+/** The whole benchmark: workload, API over HTTP, in-process engine, optional PostgreSQL peer, report. */
+export async function runBench(
+  opts: BenchOptions,
+): Promise<{ result: BenchResult; markdown: string; file: string | null }> {
+  const { commit, dirty } = gitCommit(ROOT);
+  const runAt = new Date().toISOString();
+  fs.mkdirSync(opts.workDir, { recursive: true });
+  const data = await prepareData({
+    dataDir: opts.dataDir,
+    scale: opts.scale ?? 1,
+    seed: opts.seed,
+    workDir: opts.workDir,
+    log: opts.log,
+  });
+  try {
+    opts.log(`snapshot ${data.snapshotId} (${data.sourceDir}); building the workload ...`);
+    const workload = await buildWorkload(data.snapshotDir, { requests: opts.requests, seed: opts.seed });
+    const queries = workload.queries;
+    const probe = queries.slice(0, Math.min(opts.verify, queries.length));
+    const maxC = Math.max(...opts.concurrency);
+    const agreement: Record<string, Agreement> = {};
+
+    // 1. The API as a child process, metered through a real standard key.
+    const key = await createBenchKey(data.runDir, 100_000_000);
+    const balanceBefore = await benchBalance(data.runDir);
+    const logFile = path.join(data.runDir, 'server.log');
+    opts.log('starting the API server (regdata serve) ...');
+    const server = await startApiServer(data.runDir, logFile);
+    let apiRuns: LoadRun[];
+    let apiAnswers: Map<number, Answer>;
+    const afterLoad = processMemory(server.pid);
+    opts.log(
+      `API ready after ${(server.readyMs / 1000).toFixed(1)} s, RSS ${((afterLoad?.rss ?? 0) / 2 ** 30).toFixed(2)} GiB`,
+    );
+    let afterRun: ReturnType<typeof processMemory>;
+    const api = new HttpTarget(server.url, { authorization: `Bearer ${key}` }, maxC);
+    try {
+      apiAnswers = await answers(probe, (q) => api.answer(q));
+      apiRuns = await timedRuns(opts, 'API', queries, (q) => api.exec(q));
+      afterRun = processMemory(server.pid);
+    } finally {
+      await api.close();
+      await server.stop();
+    }
+    const balanceAfter = await benchBalance(data.runDir);
+
+    // 2. The same requests in-process, after the server is gone (two scale-1 engines do not fit in memory).
+    opts.log('opening the engine in-process ...');
+    const engine = await InProcessEngine.open(data.runDir);
+    let engineRuns: LoadRun[];
+    try {
+      engine.prepare(queries);
+      agreement['API vs engine'] = compare(apiAnswers, await answers(probe, (q) => engine.answer(q)), probe);
+      engineRuns = await timedRuns(opts, 'engine', queries, (q) => engine.exec(q));
+    } finally {
+      engine.close();
+    }
+
+    // 3. The PostgreSQL peer through the same harness.
+    let postgres: BenchResult['postgres'] = null;
+    if (opts.peer === 'postgres') {
+      const loaded = await ensurePgLoaded({
+        url: opts.pgUrl,
+        snapshotDir: data.snapshotDir,
+        snapshotId: data.snapshotId,
+        countries: workload.countries,
+        scratchDir: path.join(opts.workDir, 'pg-scratch'),
+        log: opts.log,
+      });
+      const peer = await spawnServer({
+        args: ['--import', 'tsx', path.join(BENCH_ROOT, 'postgres', 'peer-server.ts')],
+        env: { REGDATA_BENCH_PG_URL: opts.pgUrl, REGDATA_BENCH_PG_POOL: String(2 * maxC) },
+        port: await freePort(),
+        logFile: path.join(data.runDir, 'peer.log'),
+        readyTimeoutMs: 60_000,
+      });
+      const target = new HttpTarget(peer.url, {}, maxC);
+      try {
+        agreement['API vs PostgreSQL'] = compare(
+          apiAnswers,
+          await answers(probe, (q) => target.answer(q)),
+          probe,
+        );
+        postgres = {
+          version: loaded.version,
+          load_seconds: loaded.loadSeconds,
+          size_bytes: loaded.sizeBytes,
+          reused: loaded.reused,
+          runs: await timedRuns(opts, 'PostgreSQL', queries, (q) => target.exec(q)),
+        };
+      } finally {
+        await target.close();
+        await peer.stop();
+      }
+    }
+    for (const [k, a] of Object.entries(agreement)) {
+      opts.log(`${k}: ${a.checked - a.differing}/${a.checked} answers identical`);
+      for (const s of a.samples) opts.log(`  ${s}`);
+    }
+
+    const partial: Omit<BenchResult, 'targets'> = {
+      run_at: runAt,
+      commit,
+      dirty_paths: dirty,
+      machine: machine(),
+      scale: opts.dataDir ? opts.scale : (opts.scale ?? 1),
+      seed: opts.seed,
+      snapshot_id: data.snapshotId,
+      countries: workload.countries,
+      requests: opts.requests,
+      concurrency: opts.concurrency,
+      max_seconds: opts.maxSeconds,
+      api: {
+        load_ms: loggedLoadMs(logFile),
+        ready_ms: Math.round(server.readyMs),
+        rss_after_load_bytes: afterLoad?.rss ?? null,
+        rss_peak_bytes: afterRun?.peak ?? null,
+        rss_after_run_bytes: afterRun?.rss ?? null,
+        credits_spent:
+          balanceBefore !== null && balanceAfter !== null
+            ? Math.round((balanceBefore - balanceAfter) * 100) / 100
+            : null,
+        runs: apiRuns,
+      },
+      engine: { load_ms: Math.round(engine.loadMs), runs: engineRuns },
+      postgres,
+      agreement,
+    };
+    const result: BenchResult = { ...partial, targets: checkTargets(partial) };
+    const file = opts.output ? writeResult(result, opts.output) : null;
+    return { result, markdown: markdown(result), file };
+  } finally {
+    fs.rmSync(data.runDir, { recursive: true, force: true });
+  }
+}

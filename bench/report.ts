@@ -1,0 +1,262 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Figures, LoadRun } from './stats.ts';
+import { QUERY_CLASSES } from './workload.ts';
+
+/** One benchmark run, as written to bench/results/<time>.json. */
+export interface BenchResult {
+  run_at: string;
+  commit: string;
+  /** Tracked files with uncommitted changes when the run started (the run measures the working tree). */
+  dirty_paths: string[];
+  machine: { cpus: number; cpu_model: string; memory_gib: number; node: string; platform: string };
+  scale: number | null;
+  seed: number;
+  snapshot_id: string;
+  countries: string[];
+  requests: number;
+  concurrency: number[];
+  max_seconds: number;
+  api: {
+    load_ms: number | null;
+    ready_ms: number;
+    rss_after_load_bytes: number | null;
+    rss_peak_bytes: number | null;
+    rss_after_run_bytes: number | null;
+    credits_spent: number | null;
+    runs: LoadRun[];
+  };
+  engine: { load_ms: number; runs: LoadRun[] } | null;
+  postgres: {
+    version: string;
+    load_seconds: number;
+    size_bytes: number;
+    reused: boolean;
+    runs: LoadRun[];
+  } | null;
+  /** Answers compared request by request before timing (status, total, page codes, names, periods). */
+  agreement: Record<string, { checked: number; differing: number; samples: string[] }>;
+  targets: TargetCheck[];
+}
+
+export interface TargetCheck {
+  target: string;
+  limit: string;
+  measured: string;
+  met: boolean | null;
+}
+
+export function gitCommit(root: string): { commit: string; dirty: string[] } {
+  try {
+    const commit = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: root }).toString().trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: root })
+      .toString()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.slice(3));
+    return { commit, dirty };
+  } catch {
+    return { commit: 'unknown', dirty: [] };
+  }
+}
+
+export function machine(): BenchResult['machine'] {
+  return {
+    cpus: os.cpus().length,
+    cpu_model: os.cpus()[0]?.model ?? 'unknown',
+    memory_gib: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+  };
+}
+
+const runAt = (runs: LoadRun[] | undefined, c: number) => runs?.find((r) => r.concurrency === c);
+const fig = (run: LoadRun | undefined, group: string): Figures | undefined => run?.groups[group];
+const num = (v: number | undefined, digits = 1) => (v === undefined ? '–' : v.toFixed(digits));
+const gib = (b: number | null | undefined) => (b ? `${(b / 2 ** 30).toFixed(2)} GiB` : '–');
+
+/** The targets of bench/README.md, checked at the highest concurrency run (4 on the reference machine). */
+export function checkTargets(r: Omit<BenchResult, 'targets'>): TargetCheck[] {
+  const c = Math.max(...r.concurrency);
+  const api = runAt(r.api.runs, c);
+  const pgRun = runAt(r.postgres?.runs, c);
+  const p95 = (g: string) => fig(api, g)?.p95;
+  const check = (target: string, limit: number, measured: number | undefined, unit = 'ms'): TargetCheck => ({
+    target,
+    limit: `<= ${limit} ${unit}`,
+    measured: measured === undefined ? 'not measured' : `${measured.toFixed(1)} ${unit}`,
+    met: measured === undefined ? null : measured <= limit,
+  });
+  const checks = [
+    check(`search mix p95 over HTTP (c=${c})`, 50, p95('mix:search')),
+    check(`name substring p95 over HTTP (c=${c})`, 50, p95('class:name')),
+    check(`count p95 over HTTP (c=${c})`, 30, p95('class:count')),
+    check(`detail p95 over HTTP (c=${c})`, 5, p95('class:detail')),
+    check(`history p95 over HTTP (c=${c})`, 5, p95('class:history')),
+  ];
+  const pgP95 = fig(pgRun, 'mix:search')?.p95;
+  const apiP95 = p95('mix:search');
+  const ratio = pgP95 !== undefined && apiP95 ? pgP95 / apiP95 : undefined;
+  checks.push({
+    target: `PostgreSQL p95 / API p95, search mix (c=${c})`,
+    limit: '>= 5x',
+    measured: ratio === undefined ? 'not measured' : `${ratio.toFixed(1)}x`,
+    met: ratio === undefined ? null : ratio >= 5,
+  });
+  // Overhead at p50 is compared on the sequential run, where neither side queues behind other requests.
+  const seq = Math.min(...r.concurrency);
+  const httpP50 = fig(runAt(r.api.runs, seq), 'all')?.p50;
+  const engP50 = fig(runAt(r.engine?.runs, seq), 'all')?.p50;
+  checks.push(
+    check(
+      `HTTP+auth+wallet overhead at p50, all requests (c=${seq})`,
+      1,
+      httpP50 !== undefined && engP50 !== undefined ? httpP50 - engP50 : undefined,
+    ),
+  );
+  return checks;
+}
+
+/** The markdown of a run: per-class tables at each concurrency, per country, resources and targets. */
+export function markdown(r: BenchResult): string {
+  const lines: string[] = [];
+  const scale = r.scale === null ? 'given data folder' : `scale ${r.scale}`;
+  lines.push(
+    `Run ${r.run_at} on commit \`${r.commit}\`${r.dirty_paths.length ? ` (+${r.dirty_paths.length} uncommitted files)` : ''}, ` +
+      `${scale}, snapshot \`${r.snapshot_id}\`, ${r.machine.cpus} × ${r.machine.cpu_model}, ${r.machine.memory_gib} GiB, ` +
+      `Node ${r.machine.node}. ${r.requests} requests per run, at most ${r.max_seconds} s per run. Times in ms.`,
+    '',
+  );
+  const groups = [...QUERY_CLASSES.map((c) => `class:${c}`), 'mix:search', 'all'];
+  const label = (g: string) => (g === 'mix:search' ? '**search mix**' : g === 'all' ? '**all**' : g.slice(6));
+  for (const c of r.concurrency) {
+    const api = runAt(r.api.runs, c);
+    const eng = runAt(r.engine?.runs, c);
+    const pgr = runAt(r.postgres?.runs, c);
+    lines.push(
+      `#### Concurrency ${c}: API ${api?.requests ?? 0} requests in ${num(api?.wallSeconds)} s` +
+        (pgr
+          ? `, PostgreSQL ${pgr.requests} in ${num(pgr.wallSeconds)} s${pgr.capped ? ' (time cap)' : ''}`
+          : ''),
+      '',
+      '| class | n | API p50 | p95 | p99 | max | req/s | errors | engine p50 | engine p95 | overhead p50 | PG p50 | PG p95 | PG p99 | PG errors | PG/API p95 |',
+      '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
+    );
+    for (const g of groups) {
+      const a = fig(api, g);
+      if (!a) continue;
+      const e = fig(eng, g);
+      const p = fig(pgr, g);
+      lines.push(
+        `| ${label(g)} | ${a.n} | ${num(a.p50)} | ${num(a.p95)} | ${num(a.p99)} | ${num(a.max)} | ${num(a.rps)} | ${a.errors} | ` +
+          `${num(e?.p50)} | ${num(e?.p95)} | ${e ? num(a.p50 - e.p50, 2) : '–'} | ${num(p?.p50)} | ${num(p?.p95)} | ${num(p?.p99)} | ` +
+          `${p ? p.errors : '–'} | ${p && a.p95 ? `${(p.p95 / a.p95).toFixed(1)}x` : '–'} |`,
+      );
+    }
+    lines.push('');
+  }
+  const top = Math.max(...r.concurrency);
+  const api = runAt(r.api.runs, top);
+  const pgr = runAt(r.postgres?.runs, top);
+  lines.push(
+    `#### Per country, p95 at concurrency ${top}`,
+    '',
+    '| country | search mix | PG search mix | name | count | PG count | detail | history |',
+    '|---|--:|--:|--:|--:|--:|--:|--:|',
+  );
+  for (const cc of r.countries) {
+    const f = (run: LoadRun | undefined, g: string) => num(fig(run, `country:${cc}/${g}`)?.p95);
+    lines.push(
+      `| ${cc} | ${f(api, 'mix:search')} | ${f(pgr, 'mix:search')} | ${f(api, 'class:name')} | ${f(api, 'class:count')} | ` +
+        `${f(pgr, 'class:count')} | ${f(api, 'class:detail')} | ${f(api, 'class:history')} |`,
+    );
+  }
+  lines.push(
+    '',
+    '#### Resources',
+    '',
+    '| | load time | memory / size |',
+    '|---|--:|--:|',
+    `| API server (\`regdata serve\`) | ${r.api.load_ms === null ? '–' : `${(r.api.load_ms / 1000).toFixed(1)} s`} (ready after ${(r.api.ready_ms / 1000).toFixed(1)} s) | RSS ${gib(r.api.rss_after_load_bytes)} after load, ${gib(r.api.rss_after_run_bytes)} after the runs, peak ${gib(r.api.rss_peak_bytes)} |`,
+  );
+  if (r.engine) lines.push(`| in-process engine (harness) | ${(r.engine.load_ms / 1000).toFixed(1)} s | – |`);
+  if (r.postgres) {
+    lines.push(
+      `| PostgreSQL ${r.postgres.version} | ${r.postgres.load_seconds.toFixed(1)} s${r.postgres.reused ? ' (earlier load, reused)' : ''} | database ${gib(r.postgres.size_bytes)} |`,
+    );
+  }
+  lines.push('');
+  if (r.api.credits_spent !== null) {
+    lines.push(
+      `Metered through a standard pay-as-you-go key: ${r.api.credits_spent.toFixed(2)} credits spent.`,
+      '',
+    );
+  }
+  const agreements = Object.entries(r.agreement);
+  if (agreements.length) {
+    lines.push(
+      'Answers compared before timing: ' +
+        agreements.map(([k, a]) => `${k} ${a.checked - a.differing}/${a.checked} identical`).join('; ') +
+        '.',
+      '',
+    );
+  }
+  lines.push('#### Targets', '', '| target | limit | measured | met |', '|---|---|---|---|');
+  for (const t of r.targets) {
+    lines.push(
+      `| ${t.target} | ${t.limit} | ${t.measured} | ${t.met === null ? '–' : t.met ? 'yes' : '**no**'} |`,
+    );
+  }
+  return lines.join('\n') + '\n';
+}
+
+export const LATEST_START = '<!-- bench:latest:start -->';
+export const LATEST_END = '<!-- bench:latest:end -->';
+
+/** Writes the JSON result, appends the history line and replaces the README's latest-results section. */
+export function writeResult(
+  r: BenchResult,
+  opts: { resultsDir: string; historyFile: string; readme: string | null },
+): string {
+  fs.mkdirSync(opts.resultsDir, { recursive: true });
+  const file = path.join(opts.resultsDir, `${r.run_at.replace(/[:.]/g, '-')}.json`);
+  fs.writeFileSync(file, `${JSON.stringify(r, null, 2)}\n`);
+  const top = Math.max(...r.concurrency);
+  const summary = (runs: LoadRun[] | undefined) => {
+    const run = runAt(runs, top);
+    const out: Record<string, number> = {};
+    for (const g of ['mix:search', 'class:name', 'class:count', 'class:detail', 'class:history', 'all']) {
+      const f = fig(run, g);
+      if (f) out[g] = f.p95;
+    }
+    return out;
+  };
+  const line = {
+    run_at: r.run_at,
+    commit: r.commit,
+    dirty: r.dirty_paths.length > 0,
+    scale: r.scale,
+    snapshot_id: r.snapshot_id,
+    requests: r.requests,
+    concurrency: top,
+    api_p95_ms: summary(r.api.runs),
+    api_rps: runAt(r.api.runs, top)?.groups['all']?.rps ?? null,
+    postgres_p95_ms: r.postgres ? summary(r.postgres.runs) : null,
+    api_load_ms: r.api.load_ms,
+    api_rss_peak_bytes: r.api.rss_peak_bytes,
+    result: path.basename(file),
+  };
+  fs.appendFileSync(opts.historyFile, `${JSON.stringify(line)}\n`);
+  if (opts.readme) {
+    const text = fs.readFileSync(opts.readme, 'utf8');
+    const start = text.indexOf(LATEST_START);
+    const end = text.indexOf(LATEST_END);
+    if (start >= 0 && end > start) {
+      const body = `${LATEST_START}\n\n${markdown(r)}\nFull figures: [results/${path.basename(file)}](results/${path.basename(file)}).\n\n`;
+      fs.writeFileSync(opts.readme, text.slice(0, start) + body + text.slice(end));
+    }
+  }
+  return file;
+}

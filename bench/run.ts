@@ -1,0 +1,64 @@
+/**
+ * `npm run bench -- [--scale <s>] [--seed <n>] [--data-dir <dir>] [--concurrency 1,4] [--requests N]
+ *   [--max-seconds S] [--peer postgres] [--verify N] [--no-write]`
+ *
+ * Makes or reuses the snapshot, measures the API over HTTP as a child process, the same requests through the
+ * in-process engine, and optionally the PostgreSQL peer (bench/postgres/setup.sh starts one); writes
+ * bench/results/<time>.json, a line of bench/history.jsonl and bench/README.md's latest results.
+ * Heavy at scale >= 0.1: run it under `flock /tmp/regdata-heavy.lock` on a shared machine.
+ */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { BENCH_ROOT, runBench } from './bench.ts';
+
+const { values } = parseArgs({
+  options: {
+    scale: { type: 'string' },
+    seed: { type: 'string', default: '1' },
+    'data-dir': { type: 'string' },
+    concurrency: { type: 'string', default: '1,4' },
+    requests: { type: 'string', default: '2000' },
+    'max-seconds': { type: 'string', default: '300' },
+    peer: { type: 'string' },
+    verify: { type: 'string', default: '300' },
+    'no-write': { type: 'boolean', default: false },
+  },
+});
+
+const positive = (name: string, v: string | undefined): number => {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0) {
+    process.stderr.write(`--${name} must be a positive number, got ${v}\n`);
+    process.exit(2);
+  }
+  return n;
+};
+if (values.peer !== undefined && values.peer !== 'postgres') {
+  process.stderr.write(`--peer must be postgres, got ${values.peer}\n`);
+  process.exit(2);
+}
+
+const root = path.resolve(BENCH_ROOT, '..');
+const { markdown, file } = await runBench({
+  scale: values.scale !== undefined ? positive('scale', values.scale) : values['data-dir'] ? null : 1,
+  seed: positive('seed', values.seed),
+  dataDir: values['data-dir'],
+  concurrency: values.concurrency.split(',').map((c) => Math.floor(positive('concurrency', c))),
+  requests: Math.floor(positive('requests', values.requests)),
+  maxSeconds: positive('max-seconds', values['max-seconds']),
+  peer: values.peer === 'postgres' ? 'postgres' : null,
+  pgUrl: process.env['REGDATA_BENCH_PG_URL'] ?? 'postgres://postgres@127.0.0.1:55432/regdata_bench',
+  verify: Math.floor(Number(values.verify)),
+  workDir: path.join(root, '.tmp', 'bench'),
+  output: values['no-write']
+    ? null
+    : {
+        resultsDir: path.join(BENCH_ROOT, 'results'),
+        historyFile: path.join(BENCH_ROOT, 'history.jsonl'),
+        readme: path.join(BENCH_ROOT, 'README.md'),
+      },
+  log: (line) => process.stdout.write(`${line}\n`),
+});
+process.stdout.write(`\n${markdown}`);
+if (file)
+  process.stdout.write(`\nwritten: ${path.relative(root, file)}, bench/history.jsonl, bench/README.md\n`);

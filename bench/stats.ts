@@ -1,0 +1,127 @@
+import * as hdr from 'hdr-histogram-js';
+import type { Histogram } from 'hdr-histogram-js';
+import { SEARCH_CLASSES, type BenchQuery } from './workload.ts';
+
+/** Latency figures of one group of requests, in milliseconds; throughput in requests per second. */
+export interface Figures {
+  n: number;
+  errors: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+  mean: number;
+  rps: number;
+}
+
+/** Groups a request is counted in: overall, its class, the search mix, its country, country x class. */
+export function groupsOf(q: BenchQuery): string[] {
+  const groups = ['all', `class:${q.cls}`, `country:${q.country}`, `country:${q.country}/class:${q.cls}`];
+  if (SEARCH_CLASSES.includes(q.cls)) groups.push('mix:search', `country:${q.country}/mix:search`);
+  return groups;
+}
+
+/** HDR histograms (microsecond resolution, 3 significant digits) per group. */
+export class Recorder {
+  private readonly histograms = new Map<string, Histogram>();
+  private readonly errors = new Map<string, number>();
+
+  record(q: BenchQuery, micros: number, ok: boolean): void {
+    for (const g of groupsOf(q)) {
+      let h = this.histograms.get(g);
+      if (!h) {
+        h = hdr.build({
+          lowestDiscernibleValue: 1,
+          highestTrackableValue: 600_000_000,
+          numberOfSignificantValueDigits: 3,
+        });
+        this.histograms.set(g, h);
+      }
+      h.recordValue(Math.max(1, Math.round(micros)));
+      if (!ok) this.errors.set(g, (this.errors.get(g) ?? 0) + 1);
+    }
+  }
+
+  /** Figures per group; throughput is each group's requests over the whole run's wall time. */
+  figures(wallSeconds: number): Record<string, Figures> {
+    const out: Record<string, Figures> = {};
+    const ms = (us: number) => Math.round(us) / 1000;
+    for (const [g, h] of [...this.histograms].sort(([a], [b]) => a.localeCompare(b))) {
+      out[g] = {
+        n: h.totalCount,
+        errors: this.errors.get(g) ?? 0,
+        p50: ms(h.getValueAtPercentile(50)),
+        p95: ms(h.getValueAtPercentile(95)),
+        p99: ms(h.getValueAtPercentile(99)),
+        max: ms(h.maxValue),
+        mean: ms(h.mean),
+        rps: wallSeconds > 0 ? Math.round((h.totalCount / wallSeconds) * 10) / 10 : 0,
+      };
+    }
+    return out;
+  }
+}
+
+export interface LoadRun {
+  concurrency: number;
+  /** Requests sent (fewer than the workload when the time cap stopped the run). */
+  requests: number;
+  wallSeconds: number;
+  /** True when the time cap ended the run before the workload did. */
+  capped: boolean;
+  groups: Record<string, Figures>;
+  /** The first few unexpected answers, for the report. */
+  errorSamples: string[];
+}
+
+/**
+ * A closed-loop load: `concurrency` workers take the next request of the workload as soon as their previous
+ * one is answered, until the workload or the time cap runs out. `exec` returns the answer's status; a status
+ * other than the request's expected one counts as an error (and is still timed).
+ */
+export async function runLoad(
+  queries: readonly BenchQuery[],
+  concurrency: number,
+  maxSeconds: number,
+  exec: (q: BenchQuery) => Promise<number>,
+): Promise<LoadRun> {
+  const recorder = new Recorder();
+  const errorSamples: string[] = [];
+  const started = performance.now();
+  const deadline = started + maxSeconds * 1000;
+  let next = 0;
+  let capped = false;
+  const worker = async () => {
+    while (next < queries.length) {
+      if (performance.now() > deadline) {
+        capped = true;
+        return;
+      }
+      const q = queries[next++] as BenchQuery;
+      const t0 = performance.now();
+      let status: number;
+      try {
+        status = await exec(q);
+      } catch (err) {
+        status = -1;
+        if (errorSamples.length < 5) errorSamples.push(`#${q.id} ${q.cls} ${q.country}: ${String(err)}`);
+      }
+      const micros = (performance.now() - t0) * 1000;
+      const ok = status === q.expect;
+      if (!ok && status !== -1 && errorSamples.length < 5) {
+        errorSamples.push(`#${q.id} ${q.cls} ${q.country}: status ${status}, expected ${q.expect}`);
+      }
+      recorder.record(q, micros, ok);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const wallSeconds = (performance.now() - started) / 1000;
+  return {
+    concurrency,
+    requests: Math.min(next, queries.length),
+    wallSeconds: Math.round(wallSeconds * 100) / 100,
+    capped,
+    groups: recorder.figures(wallSeconds),
+    errorSamples,
+  };
+}
