@@ -72,33 +72,42 @@ export class Operations {
     return this.deps.rateLimiter.take(caller.principal, operation);
   }
 
+  /** Rate-limited, never charged; a successful call leaves a usage record (who asked what, when). */
   private async free<T>(
     caller: Caller,
     operation: FreeOperation,
+    country: CountryCode | null,
     run: () => T | Promise<T>,
   ): Promise<Admitted<T>> {
     const rate = this.admit(caller, operation);
-    return { data: await run(), rate };
+    const data = await run();
+    this.deps.metering.recordFree({
+      principal: caller.principal,
+      channel: caller.channel,
+      operation,
+      country,
+    });
+    return { data, rate };
   }
 
   countries(caller: Caller): Promise<Admitted<ReturnType<typeof listCountries>>> {
-    return this.free(caller, 'countries', () => listCountries());
+    return this.free(caller, 'countries', null, () => listCountries());
   }
 
   filters(caller: Caller, country: CountryCode) {
-    return this.free(caller, 'filters', () => listFilters(this.deps.engine, country));
+    return this.free(caller, 'filters', country, () => listFilters(this.deps.engine, country));
   }
 
   activities(caller: Caller, params: Parameters<typeof listActivities>[1]) {
-    return this.free(caller, 'activities', () => listActivities(this.deps.engine, params));
+    return this.free(caller, 'activities', params.country, () => listActivities(this.deps.engine, params));
   }
 
   locations(caller: Caller, params: Parameters<typeof listLocations>[1]) {
-    return this.free(caller, 'locations', () => listLocations(this.deps.engine, params));
+    return this.free(caller, 'locations', params.country, () => listLocations(this.deps.engine, params));
   }
 
   count(caller: Caller, params: CountParams) {
-    return this.free(caller, 'count', () => countCompanies(this.deps.engine, params));
+    return this.free(caller, 'count', params.country, () => countCompanies(this.deps.engine, params));
   }
 
   /** Spec 8.3: reserves page_size rows at the country price, charges the rows returned. */

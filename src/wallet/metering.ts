@@ -15,7 +15,7 @@ import type { Ledger } from './ledger.ts';
 import { microToCredits, type Micro, type PriceTable } from './money.ts';
 import type { Sweeper } from './sweeper.ts';
 import type { FreeReason, UsageLog } from './usage.ts';
-import type { Metering, MeteredCall, MeteredOutcome, Principal, UsageMeta } from './types.ts';
+import type { FreeCall, Metering, MeteredCall, MeteredOutcome, Principal, UsageMeta } from './types.ts';
 
 /** Spec 4.3 caps page_size at 500; a larger reserve is a caller bug, not a customer request. */
 export const MAX_RESERVE_ROWS = 10_000;
@@ -301,6 +301,33 @@ export class WalletMetering implements Metering {
         now,
       );
     });
+  }
+
+  recordFree(call: FreeCall): void {
+    // Not money: committed without the fsync (a power cut may lose the last few of these lines, never a
+    // ledger entry), so a free count costs a WAL append rather than a disk flush.
+    writeTx(
+      this.db,
+      () =>
+        this.usage.record(
+          {
+            accountId: call.principal.accountId,
+            keyId: call.principal.keyId,
+            channel: call.channel,
+            operation: call.operation,
+            country: call.country ?? '',
+            outcome: 'free',
+            freeReason: 'free_operation',
+            rowsReturned: call.rowsReturned ?? null,
+            chargeableRows: 0,
+            reserved: 0,
+            charged: 0,
+            holdId: null,
+          },
+          this.clock(),
+        ),
+      { durable: false },
+    );
   }
 
   private recordReplay(call: MeteredCall, meta: UsageMeta, now: number): void {

@@ -64,7 +64,20 @@ export interface MeteredOutcome<T> {
   rowsReturned: number;
 }
 
+/** A free call (discovery, count): logged for the operator's usage view, never touching the ledger. */
+export interface FreeCall {
+  principal: Principal;
+  channel: Channel;
+  operation: FreeOperation;
+  /** null for calls about no country (the country list). */
+  country: CountryCode | null;
+  /** Rows of the answer where that means something (count: the number counted is not rows returned). */
+  rowsReturned?: number | null;
+}
+
 export interface Metering {
+  /** Records a free call in usage_records (spec 8: a usage record per request); charges nothing. */
+  recordFree(call: FreeCall): void;
   /**
    * Reserve, run, settle. A throw from `run` (404, 502, ...) voids the hold and is rethrown; 402 is thrown
    * before `run` when the balance cannot cover the reserve, so nothing runs.
