@@ -10,11 +10,16 @@ import { installQueryNormalisation } from './http/query-params.ts';
 import { companyRoutes } from './http/routes/companies.ts';
 import { discoveryRoutes } from './http/routes/discovery.ts';
 import { healthRoutes } from './http/routes/health.ts';
+import { mcpRoutes } from './mcp/plugin.ts';
+import type { RequestGuardOptions } from './mcp/request-guard.ts';
 import { Operations } from './services/operations.ts';
 
 export interface AppDeps {
   engine: Engine;
-  wallet: WalletParts;
+  /** The wallet parts; `prices` (the row prices in effect) are quoted to MCP agents. */
+  wallet: WalletParts & { prices?: Readonly<Record<string, number>> };
+  /** Origin/Host checks of /mcp (config.mcp); by default no Origin and, on loopback, loopback names. */
+  mcp?: RequestGuardOptions;
   /** Pino options (or false to log nothing); fastify's logger is the service's one logger. */
   logger?: FastifyServerOptions['logger'];
 }
@@ -69,5 +74,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const routeDeps = { prefix: API_PREFIX, ops, authenticator: deps.wallet.authenticator };
   await app.register(discoveryRoutes, routeDeps);
   await app.register(companyRoutes, routeDeps);
+  await app.register(mcpRoutes, {
+    ops,
+    authenticator: deps.wallet.authenticator,
+    ...(deps.wallet.prices && { prices: deps.wallet.prices }),
+    allowedOrigins: deps.mcp?.allowedOrigins ?? [],
+    allowedHosts: deps.mcp?.allowedHosts ?? [],
+  });
   return app;
 }

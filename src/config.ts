@@ -26,6 +26,17 @@ const PricesSchema = z
     return prices;
   });
 
+/** A comma-separated list; blanks dropped. */
+const CommaList = z
+  .string()
+  .default('')
+  .transform((text) =>
+    text
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean),
+  );
+
 /**
  * The one place that reads the environment. Server and CLI both call loadConfig(), so a key made by the
  * CLI lands in the same wallet.db the server opens when both run with the same environment.
@@ -46,6 +57,10 @@ export const ConfigSchema = z
     REGDATA_RATE_LIMIT_BURST: z.coerce.number().int().positive().default(60),
     REGDATA_WALLET_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).default(30_000),
     REGDATA_HOLD_TIMEOUT_MS: z.coerce.number().int().positive().default(300_000),
+    /** Browser origins allowed to call /mcp (`https://app.example.com`); empty: no request with an Origin. */
+    REGDATA_MCP_ALLOWED_ORIGINS: CommaList,
+    /** Host names /mcp answers to (`api.example.com`); empty: any, but only loopback names on loopback. */
+    REGDATA_MCP_ALLOWED_HOSTS: CommaList,
     /** How often a running server re-reads the `current` pointer to pick up a promoted snapshot; 0 = never. */
     REGDATA_SNAPSHOT_POLL_MS: z.coerce.number().int().min(0).default(2_000),
   })
@@ -64,6 +79,10 @@ export const ConfigSchema = z
       rateBurst: env.REGDATA_RATE_LIMIT_BURST,
       sweepIntervalMs: env.REGDATA_WALLET_SWEEP_INTERVAL_MS,
       holdTimeoutMs: env.REGDATA_HOLD_TIMEOUT_MS,
+    },
+    mcp: {
+      allowedOrigins: env.REGDATA_MCP_ALLOWED_ORIGINS,
+      allowedHosts: env.REGDATA_MCP_ALLOWED_HOSTS,
     },
   }));
 

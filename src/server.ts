@@ -35,7 +35,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
   const store = new SnapshotStore(config.dataDir);
   const engine = await Engine.open(store, options.engine);
   const wallet = openWallet(walletOptions(config));
-  const app = await buildApp({ engine, wallet, logger: { level: config.logLevel } });
+  const app = await buildApp({ engine, wallet, mcp: config.mcp, logger: { level: config.logLevel } });
   const snap = engine.snapshot;
   if (snap) {
     app.log.info(

@@ -88,18 +88,26 @@ export type SortBy = keyof typeof SORT_FIELDS;
 export type SortField = (typeof SORT_FIELDS)[SortBy];
 const SORT_BY_VALUES = Object.keys(SORT_FIELDS) as [SortBy, ...SortBy[]];
 
-/** The zod type of one query parameter of a filter (each repeatable parameter is an array). */
-function filterParamSchema(f: FilterDef): z.ZodType {
+/**
+ * Where parameter values come from: a query string (every value a string) or a JSON body (MCP tool
+ * arguments), where booleans and numbers arrive typed and a JSON Schema must say so.
+ */
+type Wire = 'query' | 'json';
+
+/** The zod type of one parameter of a filter (each repeatable parameter is an array). */
+function filterParamSchema(f: FilterDef, wire: Wire): z.ZodType {
   const scalar = (): z.ZodType => {
     switch (f.valueType) {
       case 'string':
         return z.string().min(1).max(200);
       case 'number':
-        return queryNumber();
-      case 'integer':
-        return f.id === 'employees_band' ? queryInteger().min(0).max(16) : queryInteger().min(0);
+        return wire === 'query' ? queryNumber() : z.number();
+      case 'integer': {
+        const int = wire === 'query' ? queryInteger() : z.number().int();
+        return f.id === 'employees_band' ? int.min(0).max(16) : int.min(0);
+      }
       case 'boolean':
-        return queryBoolean();
+        return wire === 'query' ? queryBoolean() : z.boolean();
       case 'date':
         return z.iso.date();
     }
@@ -131,13 +139,14 @@ export const FILTER_PARAMS: readonly FilterParam[] = FILTERS.flatMap((filter) =>
   ),
 );
 
-function filterShape(): Record<string, z.ZodType> {
+/** Query strings take the English names and the deprecated aliases; JSON bodies the English names only. */
+function filterShape(wire: Wire = 'query'): Record<string, z.ZodType> {
   const shape: Record<string, z.ZodType> = {};
   for (const p of FILTER_PARAMS) {
     const description = describeFilter(p.filter);
-    shape[p.english] = filterParamSchema(p.filter).optional().describe(description);
-    if (p.alias) {
-      shape[p.alias] = filterParamSchema(p.filter)
+    shape[p.english] = filterParamSchema(p.filter, wire).optional().describe(description);
+    if (p.alias && wire === 'query') {
+      shape[p.alias] = filterParamSchema(p.filter, wire)
         .optional()
         .meta({ deprecated: true, description: `Deprecated Estonian-named alias of \`${p.english}\`.` });
     }
@@ -162,6 +171,12 @@ export const SearchQueryObject = z.strictObject({
   ...filterShape(),
   ...PAGING_SHAPE,
 });
+
+/**
+ * The same filters as JSON arguments (the MCP tools): typed booleans and numbers, no deprecated aliases.
+ * Parse with `.superRefine(refineFilters).transform(toCountParams)` like the query objects below.
+ */
+export const CountJsonObject = z.strictObject({ country: CountrySchema, ...filterShape('json') });
 
 type RawQuery = Record<string, unknown> & { country: CountryCode };
 
@@ -216,7 +231,7 @@ export function toFilterValues(raw: RawQuery): FilterValues {
   return out;
 }
 
-function refineFilters(raw: RawQuery, ctx: z.RefinementCtx): void {
+export function refineFilters(raw: RawQuery, ctx: z.RefinementCtx): void {
   for (const issue of filterIssues(raw)) {
     ctx.addIssue({ code: 'custom', message: issue.msg, path: [issue.param], params: { type: issue.type } });
   }
@@ -233,21 +248,22 @@ export interface SearchParams extends CountParams {
   sort_dir: 'asc' | 'desc';
 }
 
-export const CountQuerySchema = CountQueryObject.superRefine(refineFilters).transform((raw): CountParams => ({
+export const toCountParams = (raw: RawQuery): CountParams => ({
   country: raw.country,
   filters: toFilterValues(raw),
-}));
+});
 
-export const SearchQuerySchema = SearchQueryObject.superRefine(refineFilters).transform(
-  (raw): SearchParams => ({
-    country: raw.country,
-    filters: toFilterValues(raw),
-    page: raw.page as number,
-    page_size: raw.page_size as number,
-    sort_by: raw.sort_by as SortBy,
-    sort_dir: raw.sort_dir as 'asc' | 'desc',
-  }),
-);
+export const toSearchParams = (raw: RawQuery): SearchParams => ({
+  ...toCountParams(raw),
+  page: raw['page'] as number,
+  page_size: raw['page_size'] as number,
+  sort_by: raw['sort_by'] as SortBy,
+  sort_dir: raw['sort_dir'] as 'asc' | 'desc',
+});
+
+export const CountQuerySchema = CountQueryObject.superRefine(refineFilters).transform(toCountParams);
+
+export const SearchQuerySchema = SearchQueryObject.superRefine(refineFilters).transform(toSearchParams);
 
 // ---------------------------------------------------------------------------------------------------------
 // Company requests (spec 4.4-4.6)

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { isAppError, type ValidationIssue } from '../errors/app-error.ts';
+import { isAppError, type AppError, type ValidationIssue } from '../errors/app-error.ts';
 import { isRateLimitedError } from '../wallet/errors.ts';
 import { rateLimitHeaders } from '../wallet/rate-limiter.ts';
 
@@ -54,6 +54,16 @@ function sendServerError(reply: FastifyReply, status: number): FastifyReply {
   return reply.code(status).send({ detail: SERVER_ERROR_DETAIL[status] ?? 'internal server error' });
 }
 
+/**
+ * The `detail` a client is shown for an AppError, whatever the channel (REST body, MCP tool error): the
+ * issue list of a 422, a fixed text for a 5xx, the error's own safe message otherwise.
+ */
+export function clientDetail(err: AppError): string | ValidationIssue[] {
+  if (err.status >= 500) return SERVER_ERROR_DETAIL[err.status] ?? 'internal server error';
+  if (err.code === 'validation_failed') return err.issues;
+  return err.message;
+}
+
 export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (hasZodFastifySchemaValidationErrors(err)) {
@@ -62,16 +72,12 @@ export function installErrorHandlers(app: FastifyInstance): void {
       return reply.code(422).send({ detail });
     }
     if (isAppError(err)) {
-      if (err.status >= 500) {
-        request.log.error({ err, cause: err.cause }, `request failed: ${err.code}`);
-        return sendServerError(reply, err.status);
-      }
+      if (err.status >= 500) request.log.error({ err, cause: err.cause }, `request failed: ${err.code}`);
       if (isRateLimitedError(err)) {
         reply.header('Retry-After', String(err.retryAfterSeconds));
         if (err.decision) reply.headers(rateLimitHeaders(err.decision));
       }
-      if (err.code === 'validation_failed') return reply.code(422).send({ detail: err.issues });
-      return reply.code(err.status).send({ detail: err.message });
+      return reply.code(err.status).send({ detail: clientDetail(err) });
     }
     // Fastify's own client errors (bad content type, body too large, ...) keep their status and reason.
     const status = err.statusCode ?? 500;

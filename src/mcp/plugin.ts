@@ -1,0 +1,97 @@
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { COUNTRIES, COUNTRY_CODES } from '../contract/countries.ts';
+import { isAppError } from '../errors/app-error.ts';
+import type { Caller, Operations } from '../services/operations.ts';
+import type { Authenticator } from '../wallet/types.ts';
+import { McpToolServer } from './mcp-server.ts';
+import { refusal, type RequestGuardOptions } from './request-guard.ts';
+import { buildTools } from './tools/index.ts';
+
+export const MCP_PATH = '/mcp';
+
+export interface McpPluginOptions extends RequestGuardOptions {
+  ops: Operations;
+  authenticator: Authenticator;
+  /** Row prices in credits per country, quoted in the tool descriptions; spec 8.2 defaults when absent. */
+  prices?: Readonly<Record<string, number>>;
+}
+
+function defaultPrices(): Record<string, number> {
+  return Object.fromEntries(COUNTRY_CODES.map((c) => [c, COUNTRIES[c].defaultRowPrice]));
+}
+
+/** A JSON-RPC error body without an id, as the transport itself answers HTTP-level failures. */
+function rpcError(message: string) {
+  return { jsonrpc: '2.0', error: { code: -32000, message }, id: null };
+}
+
+/** RFC 6750: a client that sent no key is told the scheme; one that sent a bad key, also why. */
+function wwwAuthenticate(request: FastifyRequest): string {
+  return request.headers.authorization === undefined
+    ? 'Bearer realm="regdata"'
+    : 'Bearer realm="regdata", error="invalid_token"';
+}
+
+/**
+ * `POST /mcp`: the MCP Streamable HTTP transport in stateless mode, beside the REST routes in the same app.
+ * The request is checked (Origin/Host 403, bearer key 401) by fastify, then handed raw to the SDK
+ * transport with the body fastify already parsed. GET (a server-to-client stream) and DELETE (ending a
+ * session) have nothing to serve without sessions: 405, as the transport spec allows.
+ */
+export const mcpRoutes: FastifyPluginAsync<McpPluginOptions> = async (app, opts) => {
+  const prices = opts.prices ?? defaultPrices();
+  const tools = new McpToolServer(buildTools(prices), prices);
+
+  const guard = async (request: FastifyRequest, reply: FastifyReply) => {
+    const why = refusal(request, opts);
+    if (why) return reply.code(403).send({ detail: why });
+  };
+
+  const methodNotAllowed = async (_request: FastifyRequest, reply: FastifyReply) =>
+    reply
+      .code(405)
+      .header('allow', 'POST')
+      .send(rpcError('method not allowed: this server is stateless; POST only'));
+
+  app.get(MCP_PATH, { schema: { hide: true }, onRequest: guard }, methodNotAllowed);
+  app.delete(MCP_PATH, { schema: { hide: true }, onRequest: guard }, methodNotAllowed);
+
+  app.post(MCP_PATH, { schema: { hide: true }, onRequest: guard }, async (request, reply) => {
+    let caller: Caller;
+    try {
+      caller = { principal: opts.authenticator.authenticate(request.headers.authorization), channel: 'mcp' };
+    } catch (err) {
+      if (isAppError(err) && err.code === 'unauthorized')
+        reply.header('www-authenticate', wwwAuthenticate(request));
+      throw err;
+    }
+
+    // From here the SDK writes the response; fastify's onSend hooks no longer run, so copy the request id.
+    reply.hijack();
+    const res = reply.raw;
+    res.setHeader('x-request-id', request.id);
+    const logError = (err: unknown) => request.log.error({ err }, 'mcp tool call failed');
+    const server = tools.serverFor({ ops: opts.ops, caller }, logError);
+    // No sessions, and plain JSON answers: nothing here streams, and nothing is kept after the response.
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(request.raw, res, request.body);
+    } catch (err) {
+      request.log.error({ err }, 'mcp request failed');
+      if (!res.headersSent) {
+        res
+          .writeHead(500, { 'content-type': 'application/json' })
+          .end(JSON.stringify(rpcError('internal server error')));
+      }
+    }
+  });
+};

@@ -1,0 +1,76 @@
+import type { TreeNode } from '../contract/api-schemas.ts';
+import type { UsageMeta } from '../wallet/types.ts';
+
+/**
+ * Compact texts next to each tool's `structuredContent`: what a model reads when its client shows only
+ * `content`. They summarise; the structured result holds every field.
+ */
+
+type Value = unknown;
+
+function scalar(v: Value): string {
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
+function isScalar(v: Value): boolean {
+  return v === null || typeof v !== 'object';
+}
+
+/** `k=v, k=v` of the non-null scalar fields of one object. */
+export function inline(obj: Record<string, Value>): string {
+  return Object.entries(obj)
+    .filter(([, v]) => v !== null && v !== undefined && isScalar(v))
+    .map(([k, v]) => `${k}=${scalar(v)}`)
+    .join(', ');
+}
+
+/** One object as `key: value` lines; nested lists as counted blocks of inline items. */
+export function renderRecord(obj: Record<string, Value>): string {
+  const lines: string[] = [];
+  for (const [k, v] of Object.entries(obj)) {
+    if (v === null || v === undefined) continue;
+    if (Array.isArray(v)) {
+      if (v.length === 0) continue;
+      lines.push(`${k} (${v.length}):`);
+      for (const item of v) {
+        lines.push(
+          `  - ${item && typeof item === 'object' ? inline(item as Record<string, Value>) : scalar(item)}`,
+        );
+      }
+    } else if (typeof v === 'object') {
+      const text = inline(v as Record<string, Value>);
+      if (text) lines.push(`${k}: ${text}`);
+    } else {
+      lines.push(`${k}: ${scalar(v)}`);
+    }
+  }
+  return lines.join('\n');
+}
+
+export function renderMeta(meta: UsageMeta): string {
+  const rows = meta.rows_returned === null ? '' : ` for ${meta.rows_returned} row(s)`;
+  return `Charged ${meta.credits_charged} credits${rows}; balance ${meta.credit_balance} credits.`;
+}
+
+/** Tree lines `kood label`, indented by depth, with how many codes a location node stands for. */
+export function renderTree(nodes: readonly TreeNode[], limit = 400): string {
+  const lines: string[] = [];
+  let total = 0;
+  const walk = (list: readonly TreeNode[], depth: number) => {
+    for (const n of list) {
+      total++;
+      if (lines.length < limit) {
+        const extra = n.codes
+          ? ` [${n.codes.length} code(s)]`
+          : n.locations
+            ? ` [locations: ${n.locations.join(' | ')}]`
+            : '';
+        lines.push(`${'  '.repeat(depth)}${n.kood} ${n.label}${extra}`);
+      }
+      walk(n.children, depth + 1);
+    }
+  };
+  walk(nodes, 0);
+  if (total > lines.length) lines.push(`... ${total - lines.length} more node(s) in structuredContent`);
+  return lines.join('\n');
+}

@@ -1,0 +1,126 @@
+import type { CallToolResult, Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { AppError, isAppError, validationError } from '../errors/app-error.ts';
+import { clientDetail, toValidationIssues } from '../http/error-handler.ts';
+import type { Caller, Operations } from '../services/operations.ts';
+
+/**
+ * One MCP tool: its arguments are parsed by a zod schema built from the REST route's schema (one source),
+ * its answer is the REST body as `structuredContent` plus a compact text for the model, and every call goes
+ * through `Operations` with the MCP caller, so price, metering and errors are the REST ones.
+ */
+export interface ToolContext {
+  ops: Operations;
+  caller: Caller;
+  /** Row prices in credits per country, for the texts that tell the model what a call cost. */
+  prices: Readonly<Record<string, number>>;
+}
+
+export interface ToolAnswer {
+  structured: Record<string, unknown>;
+  text: string;
+}
+
+export interface ToolDef<In extends z.ZodType = z.ZodType> {
+  name: string;
+  title: string;
+  description: string;
+  /** Parses the JSON arguments (refinements and transforms included); its input side is the JSON Schema. */
+  input: In;
+  /** What `structuredContent` holds on success. */
+  output: z.ZodObject;
+  /** Free tools are idempotent; metered ones are not (each call is charged). */
+  metered: boolean;
+  run(ctx: ToolContext, args: z.output<In>): Promise<ToolAnswer>;
+}
+
+/** Keeps each tool's argument type tied to its schema while the list holds them as one type. */
+export function defineTool<In extends z.ZodType>(def: ToolDef<In>): ToolDef {
+  return def as unknown as ToolDef;
+}
+
+type JsonSchema = { [key: string]: unknown };
+
+/**
+ * Drops what costs an agent tokens and tells it nothing: the long date regexes next to `format: date`, and
+ * the ±2^53 bounds zod writes for every integer.
+ */
+function compact(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(compact);
+  if (!node || typeof node !== 'object') return node;
+  const out: JsonSchema = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (k === 'pattern' && (node as JsonSchema)['format'] === 'date') continue;
+    if ((k === 'maximum' || k === 'minimum') && Math.abs(v as number) === Number.MAX_SAFE_INTEGER) continue;
+    out[k] = compact(v);
+  }
+  return out;
+}
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSchema'] {
+  // draft-7 as the SDK's own McpServer emits: what the SDK client's validator and today's agents read.
+  const js = z.toJSONSchema(schema, { io, target: 'draft-7', unrepresentable: 'any' }) as JsonSchema;
+  delete js['$schema'];
+  return compact(js) as Tool['inputSchema'];
+}
+
+/** The tools/list entry, computed once per process: every request of a stateless server sends the same list. */
+export function toolListing(def: ToolDef): Tool {
+  const annotations: ToolAnnotations = {
+    title: def.title,
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: !def.metered,
+    openWorldHint: false,
+  };
+  return {
+    name: def.name,
+    title: def.title,
+    description: def.description,
+    inputSchema: jsonSchema(def.input, 'input'),
+    outputSchema: jsonSchema(def.output, 'output'),
+    annotations,
+  };
+}
+
+/** Zod issues as the REST 422 `detail` (same element shape), located in `arguments` instead of `query`. */
+function argumentIssues(error: z.ZodError) {
+  return toValidationIssues(
+    error.issues.map((issue) => ({
+      keyword: issue.code,
+      instancePath: `/${issue.path.join('/')}`,
+      message: issue.message,
+      params: issue as unknown as Record<string, unknown>,
+    })),
+    'arguments',
+  );
+}
+
+/**
+ * A failed call as an MCP tool error: `{status, detail}` as JSON text, `detail` exactly what REST sends
+ * for the same failure. Anything that is not an AppError is logged and shown as a fixed 500 text.
+ */
+export function toolError(err: unknown, log: (err: unknown) => void): CallToolResult {
+  const appError = isAppError(err)
+    ? err
+    : new AppError('internal', 'internal server error', [], { cause: err });
+  if (appError.status >= 500) log(err);
+  const body = { status: appError.status, detail: clientDetail(appError) };
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
+}
+
+export async function callTool(
+  def: ToolDef,
+  args: unknown,
+  ctx: ToolContext,
+  log: (err: unknown) => void,
+): Promise<CallToolResult> {
+  try {
+    const parsed = await def.input.safeParseAsync(args ?? {});
+    if (!parsed.success) throw validationError(argumentIssues(parsed.error));
+    const answer = await def.run(ctx, parsed.data);
+    return { structuredContent: answer.structured, content: [{ type: 'text', text: answer.text }] };
+  } catch (err) {
+    return toolError(err, log);
+  }
+}

@@ -1,0 +1,28 @@
+import {
+  CountJsonObject,
+  CountResponseSchema,
+  refineFilters,
+  toCountParams,
+} from '../../contract/api-schemas.ts';
+import { defineTool } from '../tool.ts';
+
+export const countCompaniesTool = defineTool({
+  name: 'count_companies',
+  title: 'Count companies (free)',
+  description:
+    'Exact number of companies matching the filters. FREE: always count before search_companies, to ' +
+    'check the filters and size the result, and then search only what you need. Active companies only ' +
+    'unless `status` is sent (`["__all__"]` = every status). Takes the same filters as search_companies; ' +
+    "each filter's description names the countries that have it, and list_filters gives option values. " +
+    'Lists are JSON arrays, booleans JSON booleans, dates YYYY-MM-DD.',
+  input: CountJsonObject.superRefine(refineFilters).transform(toCountParams),
+  output: CountResponseSchema,
+  metered: false,
+  async run({ ops, caller }, params) {
+    const { data } = await ops.count(caller, params);
+    return {
+      structured: data,
+      text: `${data.count} companies match in ${data.country} (${data.count_mode}).`,
+    };
+  },
+});

@@ -1,0 +1,25 @@
+import type { ToolDef } from '../tool.ts';
+import { countCompaniesTool } from './count-companies.ts';
+import { getCompanyHistoryTool } from './get-company-history.ts';
+import { getCompanyWorkplacesTool } from './get-company-workplaces.ts';
+import { getCompanyTool } from './get-company.ts';
+import { listActivitiesTool } from './list-activities.ts';
+import { listCountriesTool } from './list-countries.ts';
+import { listFiltersTool } from './list-filters.ts';
+import { listLocationsTool } from './list-locations.ts';
+import { searchCompaniesTool } from './search-companies.ts';
+
+/** The nine tools of spec part 1, in the order an agent uses them; metered descriptions carry the prices. */
+export function buildTools(prices: Readonly<Record<string, number>>): ToolDef[] {
+  return [
+    listCountriesTool,
+    listFiltersTool,
+    listActivitiesTool,
+    listLocationsTool,
+    countCompaniesTool,
+    searchCompaniesTool(prices),
+    getCompanyTool(prices),
+    getCompanyHistoryTool(prices),
+    getCompanyWorkplacesTool(prices),
+  ];
+}
