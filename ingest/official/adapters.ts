@@ -2,6 +2,7 @@ import type { CountryCode } from '../../src/contract/countries.ts';
 import { EE_ADAPTER } from './ee/stage.ts';
 import { LT_ADAPTER } from './lt/stage.ts';
 import { LV_ADAPTER } from './lv/stage.ts';
+import { PL_ADAPTER } from './pl/stage.ts';
 import { SE_ADAPTER } from './se/stage.ts';
 import type { CountryAdapter } from './types.ts';
 
@@ -11,4 +12,5 @@ export const ADAPTERS: Partial<Record<CountryCode, CountryAdapter>> = {
   LV: LV_ADAPTER,
   LT: LT_ADAPTER,
   SE: SE_ADAPTER,
+  PL: PL_ADAPTER,
 };

@@ -8,6 +8,7 @@ import { loadReference } from '../reference/index.ts';
 import { writeEeOfficial } from './ee/write.ts';
 import { writeLtOfficial } from './lt/write.ts';
 import { writeLvOfficial } from './lv/write.ts';
+import { writePlOfficial } from './pl/write.ts';
 import { writeSeOfficial } from './se/write.ts';
 import type { WriterContext } from './writer-context.ts';
 
@@ -16,6 +17,7 @@ export const OFFICIAL_WRITERS: Partial<Record<CountryCode, (ctx: WriterContext) 
   LV: writeLvOfficial,
   LT: writeLtOfficial,
   SE: writeSeOfficial,
+  PL: writePlOfficial,
 };
 
 export interface WriteOfficialOptions {

@@ -50,6 +50,18 @@ export const CARRIED: Partial<Record<CountryCode, CountryRules>> = {
     // No Swedish register file publishes company contacts (SCB's workplaces carry phone and e-mail).
     contacts: 'not carried',
   },
+  PL: {
+    // VAT status is on the Ministry of Finance's white list (Wykaz podatników VAT), which is not read.
+    vat_active: 'not carried',
+    vat_number: 'not carried',
+    contacts: { expr: `list_filter(x.contacts, c -> c."source" <> 'own_site')` },
+    // The current KRS extract gives no start date per person (the full extract's entry history would), and
+    // lists prokurenci apart from the board, so people are compared without dates and in a fixed order.
+    people: {
+      expr: 'list_sort(list_transform(x.people, p -> {n: p.nimi, t: p.isiku_tyyp, r: p.roll, l: p.roll_tekstina}))',
+    },
+    search_people: { expr: `list_sort(string_split(x.search_people, ' | '))` },
+  },
 };
 
 export interface ColumnDiff {
