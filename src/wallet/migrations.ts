@@ -191,6 +191,75 @@ CREATE TABLE idempotency_keys (
 CREATE INDEX idempotency_keys_expiry ON idempotency_keys(expires_at);
 `,
   },
+  {
+    version: 2,
+    name: 'self-service accounts: users, sessions, e-mail tokens, sign-in failures, orders, in-app keys',
+    sql: `
+-- The in-app search's key (one per account): a real key row, so holds and usage records reference it,
+-- but its secret_hash is random bytes rather than the hash of any key, so no bearer string can match it.
+ALTER TABLE api_keys ADD COLUMN internal INTEGER NOT NULL DEFAULT 0 CHECK (internal IN (0, 1));
+CREATE UNIQUE INDEX api_keys_internal ON api_keys(account_id) WHERE internal = 1;
+
+-- A person who signs in to the dashboard. account_id is set when the e-mail is verified (registration).
+CREATE TABLE users (
+  id TEXT PRIMARY KEY,
+  email TEXT NOT NULL UNIQUE,
+  -- scrypt$N$r$p$salt$hash (src/identity/passwords.ts); never the password.
+  password_hash TEXT NOT NULL,
+  account_id TEXT UNIQUE REFERENCES accounts(id),
+  verified_at INTEGER,
+  created_at INTEGER NOT NULL
+) STRICT;
+
+-- Only the SHA-256 of a session token is stored: a copy of this table signs nobody in.
+CREATE TABLE sessions (
+  token_hash BLOB PRIMARY KEY CHECK (length(token_hash) = 32),
+  user_id TEXT NOT NULL REFERENCES users(id),
+  csrf_token TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL
+) STRICT;
+CREATE INDEX sessions_user ON sessions(user_id);
+CREATE INDEX sessions_expiry ON sessions(expires_at);
+
+-- Single-use links sent by e-mail (verification, password reset); hashed like sessions.
+CREATE TABLE email_tokens (
+  token_hash BLOB PRIMARY KEY CHECK (length(token_hash) = 32),
+  user_id TEXT NOT NULL REFERENCES users(id),
+  purpose TEXT NOT NULL CHECK (purpose IN ('verify', 'reset')),
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  used_at INTEGER
+) STRICT;
+CREATE INDEX email_tokens_user ON email_tokens(user_id, purpose);
+
+-- Failed sign-ins per subject ('email:...' or 'ip:...'), for the brute-force lockout window.
+CREATE TABLE sign_in_failures (
+  subject TEXT NOT NULL,
+  at INTEGER NOT NULL
+) STRICT;
+CREATE INDEX sign_in_failures_subject ON sign_in_failures(subject, at);
+
+-- Top-ups and plan purchases placed in the dashboard; an operator confirms the payment (regdata orders).
+CREATE TABLE orders (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts(id),
+  kind TEXT NOT NULL CHECK (kind IN ('topup', 'unlimited', 'country')),
+  country TEXT CHECK (country IS NULL OR country IN ('EE', 'LV', 'LT', 'NO', 'FI', 'PL', 'SE')),
+  -- micro-euro; for a top-up also the micro-credits granted (1 credit = 1 euro)
+  amount INTEGER NOT NULL CHECK (amount > 0),
+  provider TEXT NOT NULL,
+  reference TEXT NOT NULL,
+  state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'paid', 'cancelled')),
+  created_at INTEGER NOT NULL,
+  resolved_at INTEGER,
+  lot_id INTEGER REFERENCES credit_lots(id),
+  CHECK ((kind = 'country') = (country IS NOT NULL))
+) STRICT;
+CREATE INDEX orders_account ON orders(account_id, created_at);
+CREATE INDEX orders_pending ON orders(created_at) WHERE state = 'pending';
+`,
+  },
 ];
 
 export class MigrationError extends Error {

@@ -10,15 +10,15 @@ import {
   type PlanName,
 } from './accounts.ts';
 import { DAY_MS, toIso, type Clock } from './clock.ts';
-import { openWalletDb, writeTx } from './db.ts';
+import { openWalletDb, writeTx, type WalletDb } from './db.ts';
 import { IDEMPOTENCY_TTL_MS, IdempotencyStore } from './idempotency.ts';
-import { ApiKeys } from './keys.ts';
+import { ApiKeys, type KeyListing } from './keys.ts';
 import { Ledger, type LedgerAudit, type LotSource } from './ledger.ts';
 import { WalletMetering } from './metering.ts';
 import { buildPriceTable, creditsToMicro, microToCredits, type PriceTable } from './money.ts';
 import { DEFAULT_RATE_LIMIT, GcraRateLimiter, type RateLimitOptions } from './rate-limiter.ts';
 import { Instances, Sweeper, type SweepReport } from './sweeper.ts';
-import type { Authenticator, KeyKind, Metering, RateLimiter } from './types.ts';
+import type { Authenticator, KeyKind, Metering, Principal, RateLimiter } from './types.ts';
 import { UsageLog, type FreeReason, type UsageOutcome } from './usage.ts';
 
 /** Spec 5.6: registration grants 30 credits valid 7 days and a 7-day trial; top-ups start at 20. */
@@ -30,6 +30,11 @@ export const DEFAULT_SWEEP_INTERVAL_MS = 30_000;
 /** A metered call running longer than this has its hold voided by the sweeper (and is then not charged). */
 export const DEFAULT_HOLD_TIMEOUT_MS = 5 * 60_000;
 export const DEMO_EMAIL = 'demo@localhost';
+/** Spec 5.6 plan prices in euro per month; a confirmed plan order runs for PLAN_PERIOD_MS. */
+export const UNLIMITED_EUR_PER_MONTH = 1500;
+export const COUNTRY_PLAN_EUR_PER_MONTH = 300;
+export const PLAN_PERIOD_MS = 30 * DAY_MS;
+export const APP_KEY_NAME = 'in-app search';
 
 export interface WalletOptions {
   /** data/wallet.db by default in the server; ':memory:' is not supported (the sweeper and CLI need a file). */
@@ -117,6 +122,34 @@ export interface UsageReport {
   }[];
 }
 
+export type OrderKind = 'topup' | 'unlimited' | 'country';
+export type OrderState = 'pending' | 'paid' | 'cancelled';
+
+export interface OrderInfo {
+  orderId: string;
+  accountId: string;
+  email: string;
+  kind: OrderKind;
+  country: CountryCode | null;
+  /** Euro to pay; for a top-up also the credits granted (1 credit = 1 euro). */
+  amount: number;
+  provider: string;
+  reference: string;
+  state: OrderState;
+  createdAt: string;
+  resolvedAt: string | null;
+}
+
+/** One bucket of usage_records: requests, rows and credits of one channel and country in one time slot. */
+export interface UsagePoint {
+  bucketStart: string;
+  channel: string;
+  country: string;
+  requests: number;
+  rows: number;
+  credits: number;
+}
+
 export interface Wallet {
   authenticator: Authenticator;
   rateLimiter: RateLimiter;
@@ -161,6 +194,38 @@ export interface Wallet {
   };
   balance(ref: AccountRef): BalanceReport;
   usage(input: AccountRef & { since?: Date; until?: Date; limit?: number }): UsageReport;
+  /**
+   * Spec 5.6, self-service: the account of a verified e-mail. A new account gets the trial and the 30
+   * registration credits; an existing one (made by an operator, or a repeated call) is returned unchanged.
+   */
+  completeRegistration(email: string): { accountId: string; created: boolean };
+  /**
+   * The principal of the account's in-app search: a standard key row marked internal, created on first use.
+   * Metered and rate-limited like any standard key; its stored hash is random bytes, so no bearer key can
+   * ever authenticate as it.
+   */
+  appPrincipal(accountId: string): Principal;
+  /** The account's own keys (the internal in-app key left out). */
+  accountKeys(accountId: string): KeyInfo[];
+  /** A standard key on an existing account, named by its holder. */
+  createAccountKey(input: { accountId: string; name: string }): CreatedKey;
+  /** Revokes one of the account's own keys; another account's key id, or the in-app key, is not_found. */
+  revokeAccountKey(input: { accountId: string; keyId: string }): { keyId: string; revokedAt: string };
+  /** Metered calls of the account grouped by time bucket, channel and country (charged and free calls). */
+  usageSeries(input: { accountId: string; since: Date; until: Date; bucketMs: number }): UsagePoint[];
+  /** A top-up (at least MIN_TOPUP_CREDITS) or a plan purchase awaiting payment. */
+  placeOrder(input: {
+    accountId: string;
+    kind: OrderKind;
+    country?: string;
+    credits?: number;
+    provider: string;
+    reference: string;
+  }): OrderInfo;
+  /** Payment received: grants the credits or starts the plan for PLAN_PERIOD_MS, in one transaction. */
+  confirmOrder(orderId: string): OrderInfo;
+  cancelOrder(orderId: string): OrderInfo;
+  listOrders(filter?: { accountId?: string; state?: OrderState; limit?: number }): OrderInfo[];
   /** Ledger self-check (invariant 1 and the lot/hold/usage cross-checks), in micro-credits. */
   audit(): LedgerAudit;
   sweep(): SweepReport;
@@ -244,14 +309,7 @@ export function openWallet(opts: WalletOptions): Wallet {
     if (!account) {
       const plan = input.plan ?? 'trial';
       if (plan === 'trial') {
-        account = accounts.create(email, 'payg', now + TRIAL_MS, now);
-        ledger.grant(
-          account.id,
-          'registration',
-          creditsToMicro(REGISTRATION_CREDITS),
-          now + REGISTRATION_VALIDITY_MS,
-          now,
-        );
+        account = createKeylessAccount(accounts, ledger, email, now);
       } else if (plan === 'payg' || plan === 'unlimited') {
         account = accounts.create(email, plan, null, now);
       } else {
@@ -286,6 +344,36 @@ export function openWallet(opts: WalletOptions): Wallet {
     }
     return cc;
   };
+
+  const selfService = selfServiceStatements(db);
+  const orderInfo = (row: OrderRow): OrderInfo => ({
+    orderId: row.id,
+    accountId: row.account_id,
+    email: row.email,
+    kind: row.kind,
+    country: row.country,
+    amount: microToCredits(row.amount),
+    provider: row.provider,
+    reference: row.reference,
+    state: row.state,
+    createdAt: toIso(row.created_at) ?? '',
+    resolvedAt: toIso(row.resolved_at),
+  });
+  const pendingOrder = (orderId: string): OrderRow => {
+    const row = selfService.orderById.get(orderId);
+    if (!row) throw new AppError('not_found', `no order ${orderId}`);
+    if (row.state !== 'pending') throw new AppError('validation_failed', `order ${orderId} is ${row.state}`);
+    return row;
+  };
+  const keyInfo = (k: KeyListing): KeyInfo => ({
+    keyId: k.id,
+    kind: k.kind,
+    name: k.name,
+    hint: k.hint,
+    createdAt: toIso(k.created_at) ?? '',
+    revokedAt: toIso(k.revoked_at),
+    lastUsedAt: toIso(k.last_used_at),
+  });
 
   return {
     authenticator: keys,
@@ -322,16 +410,7 @@ export function openWallet(opts: WalletOptions): Wallet {
         };
       }),
 
-    listKeys: (ref) =>
-      keys.list(accounts.resolve(ref).id).map((k) => ({
-        keyId: k.id,
-        kind: k.kind,
-        name: k.name,
-        hint: k.hint,
-        createdAt: toIso(k.created_at) ?? '',
-        revokedAt: toIso(k.revoked_at),
-        lastUsedAt: toIso(k.last_used_at),
-      })),
+    listKeys: (ref) => keys.list(accounts.resolve(ref).id).map(keyInfo),
 
     addCredits: (input) =>
       writeTx(db, () => {
@@ -464,6 +543,142 @@ export function openWallet(opts: WalletOptions): Wallet {
       };
     },
 
+    completeRegistration: (email) =>
+      writeTx(db, () => {
+        const existing = accounts.findByEmail(email);
+        if (existing) return { accountId: existing.id, created: false };
+        return { accountId: createKeylessAccount(accounts, ledger, email, clock()).id, created: true };
+      }),
+
+    appPrincipal: (accountId) => {
+      const found = selfService.appKeyOf.get(accountId);
+      if (found) return { keyId: found.id, accountId, kind: 'standard' };
+      return writeTx(db, () => {
+        const again = selfService.appKeyOf.get(accountId);
+        if (again) return { keyId: again.id, accountId, kind: 'standard' as const };
+        const account = accounts.resolve({ accountId });
+        const keyId = `key_${crypto.randomBytes(8).toString('hex')}`;
+        selfService.insertAppKey.run(keyId, account.id, APP_KEY_NAME, crypto.randomBytes(32), clock());
+        return { keyId, accountId: account.id, kind: 'standard' as const };
+      });
+    },
+
+    accountKeys: (accountId) => selfService.ownKeys.all(accountId).map(keyInfo),
+
+    createAccountKey: (input) =>
+      writeTx(db, () => {
+        const account = accounts.resolve({ accountId: input.accountId });
+        const name = input.name.trim();
+        if (name.length < 1 || name.length > 80) {
+          throw new AppError('validation_failed', 'a key name is 1-80 characters');
+        }
+        const now = clock();
+        const { key, keyId } = keys.create(account.id, 'standard', name, now);
+        return {
+          key,
+          keyId,
+          accountId: account.id,
+          email: account.email,
+          kind: 'standard' as const,
+          plan: planName(account, now),
+          accountCreated: false,
+          balance: balanceOf(account, now),
+        };
+      }),
+
+    revokeAccountKey: (input) =>
+      writeTx(db, () => {
+        // Scoped in SQL: a key id of another account (or the in-app key) is indistinguishable from none.
+        const row = selfService.ownKey.get(input.keyId, input.accountId);
+        if (!row) throw new AppError('not_found', 'no such API key');
+        const { row: revoked } = keys.revoke({ keyId: row.id }, clock());
+        return { keyId: revoked.id, revokedAt: toIso(revoked.revoked_at) ?? '' };
+      }),
+
+    usageSeries: (input) => {
+      const from = input.since.getTime();
+      const to = input.until.getTime();
+      const bucket = Math.trunc(input.bucketMs);
+      if (!(bucket > 0) || !(to > from)) {
+        throw new AppError('validation_failed', 'usage series needs since < until and a positive bucket');
+      }
+      return selfService.series.all(from, bucket, input.accountId, from, to).map((g) => ({
+        bucketStart: toIso(from + g.bucket * bucket) ?? '',
+        channel: g.channel,
+        country: g.country,
+        requests: g.requests,
+        rows: g.rows,
+        credits: microToCredits(g.charged),
+      }));
+    },
+
+    placeOrder: (input) =>
+      writeTx(db, () => {
+        const account = accounts.resolve({ accountId: input.accountId });
+        let amount: number;
+        let country: CountryCode | null = null;
+        if (input.kind === 'topup') {
+          amount = creditsToMicro(input.credits ?? 0, 'credits');
+          if (amount < creditsToMicro(MIN_TOPUP_CREDITS)) {
+            throw new AppError('validation_failed', `a top-up is at least ${MIN_TOPUP_CREDITS} credits`);
+          }
+        } else if (input.kind === 'unlimited') {
+          amount = creditsToMicro(UNLIMITED_EUR_PER_MONTH);
+        } else if (input.kind === 'country') {
+          country = parseCountry(input.country ?? '');
+          amount = creditsToMicro(COUNTRY_PLAN_EUR_PER_MONTH);
+        } else {
+          throw new AppError('validation_failed', 'order kind must be topup, unlimited or country');
+        }
+        const id = `ord_${crypto.randomBytes(6).toString('hex')}`;
+        const now = clock();
+        selfService.insertOrder.run(
+          id,
+          account.id,
+          input.kind,
+          country,
+          amount,
+          input.provider,
+          input.reference,
+          now,
+        );
+        return orderInfo(selfService.orderById.get(id) as OrderRow);
+      }),
+
+    confirmOrder: (orderId) =>
+      writeTx(db, () => {
+        const order = pendingOrder(orderId);
+        const now = clock();
+        let lotId: number | null = null;
+        if (order.kind === 'topup') {
+          lotId = ledger.grant(order.account_id, 'topup', order.amount, null, now);
+        } else if (order.kind === 'unlimited') {
+          accounts.setPlan(order.account_id, 'unlimited');
+        } else if (order.country) {
+          accounts.subscribe(order.account_id, order.country, now, now + PLAN_PERIOD_MS);
+        }
+        selfService.resolveOrder.run('paid', now, lotId, order.id);
+        return orderInfo(selfService.orderById.get(order.id) as OrderRow);
+      }),
+
+    cancelOrder: (orderId) =>
+      writeTx(db, () => {
+        const order = pendingOrder(orderId);
+        selfService.resolveOrder.run('cancelled', clock(), null, order.id);
+        return orderInfo(selfService.orderById.get(order.id) as OrderRow);
+      }),
+
+    listOrders: (filter = {}) =>
+      selfService.orders
+        .all(
+          filter.accountId ?? null,
+          filter.accountId ?? null,
+          filter.state ?? null,
+          filter.state ?? null,
+          Math.max(1, Math.min(filter.limit ?? 100, 1000)),
+        )
+        .map(orderInfo),
+
     audit: () => writeTx(db, () => ledger.audit(clock())),
 
     sweep: () => sweeper.sweep(),
@@ -492,5 +707,80 @@ export function openWallet(opts: WalletOptions): Wallet {
         db.close();
       }
     },
+  };
+}
+
+/** Spec 5.6 registration: a pay-as-you-go account in its 7-day trial, with 30 credits valid 7 days. */
+function createKeylessAccount(accounts: Accounts, ledger: Ledger, email: string, now: number): AccountRow {
+  const account = accounts.create(email, 'payg', now + TRIAL_MS, now);
+  ledger.grant(
+    account.id,
+    'registration',
+    creditsToMicro(REGISTRATION_CREDITS),
+    now + REGISTRATION_VALIDITY_MS,
+    now,
+  );
+  return account;
+}
+
+interface OrderRow {
+  id: string;
+  account_id: string;
+  email: string;
+  kind: OrderKind;
+  country: CountryCode | null;
+  amount: number;
+  provider: string;
+  reference: string;
+  state: OrderState;
+  created_at: number;
+  resolved_at: number | null;
+}
+
+const ORDER_COLUMNS = `o.id, o.account_id, a.email, o.kind, o.country, o.amount, o.provider, o.reference, o.state,
+  o.created_at, o.resolved_at`;
+
+/** Statements of the dashboard's methods; every account-facing one is scoped by account_id in SQL. */
+function selfServiceStatements(db: WalletDb) {
+  const KEY_COLUMNS = 'id, account_id, kind, name, hint, created_at, revoked_at, last_used_at';
+  return {
+    appKeyOf: db.prepare<[string], { id: string }>(
+      'SELECT id FROM api_keys WHERE account_id = ? AND internal = 1',
+    ),
+    insertAppKey: db.prepare<[string, string, string, Buffer, number]>(
+      `INSERT INTO api_keys (id, account_id, kind, name, secret_hash, hint, created_at, internal)
+       VALUES (?, ?, 'standard', ?, ?, '', ?, 1)`,
+    ),
+    ownKeys: db.prepare<[string], KeyListing>(
+      `SELECT ${KEY_COLUMNS} FROM api_keys WHERE account_id = ? AND internal = 0 ORDER BY created_at, rowid`,
+    ),
+    ownKey: db.prepare<[string, string], KeyListing>(
+      `SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = ? AND account_id = ? AND internal = 0`,
+    ),
+    series: db.prepare<
+      [number, number, string, number, number],
+      { bucket: number; channel: string; country: string; requests: number; rows: number; charged: number }
+    >(
+      `SELECT (created_at - ?) / ? AS bucket, channel, country, count(*) AS requests,
+         coalesce(sum(rows_returned), 0) AS rows, sum(charged) AS charged
+       FROM usage_records WHERE account_id = ? AND created_at >= ? AND created_at < ?
+         AND outcome IN ('charged', 'free')
+       GROUP BY bucket, channel, country ORDER BY bucket, channel, country`,
+    ),
+    insertOrder: db.prepare<[string, string, OrderKind, string | null, number, string, string, number]>(
+      `INSERT INTO orders (id, account_id, kind, country, amount, provider, reference, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    orderById: db.prepare<[string], OrderRow>(
+      `SELECT ${ORDER_COLUMNS} FROM orders o JOIN accounts a ON a.id = o.account_id WHERE o.id = ?`,
+    ),
+    resolveOrder: db.prepare<[OrderState, number, number | null, string]>(
+      `UPDATE orders SET state = ?, resolved_at = ?, lot_id = ? WHERE id = ? AND state = 'pending'`,
+    ),
+    orders: db.prepare<[string | null, string | null, string | null, string | null, number], OrderRow>(
+      `SELECT ${ORDER_COLUMNS} FROM orders o JOIN accounts a ON a.id = o.account_id
+       WHERE (? IS NULL OR o.account_id = ?) AND (? IS NULL OR o.state = ?)
+       ORDER BY o.created_at DESC, o.id DESC LIMIT ?`,
+    ),
   };
 }
