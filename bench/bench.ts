@@ -113,6 +113,7 @@ export async function runBench(
     workDir: opts.workDir,
     log: opts.log,
   });
+  let finished = false;
   try {
     opts.log(`snapshot ${data.snapshotId} (${data.sourceDir}); building the workload ...`);
     const workload = await buildWorkload(data.snapshotDir, { requests: opts.requests, seed: opts.seed });
@@ -229,8 +230,11 @@ export async function runBench(
     };
     const result: BenchResult = { ...partial, targets: checkTargets(partial) };
     const file = opts.output ? writeResult(result, opts.output) : null;
+    finished = true;
     return { result, markdown: markdown(result), file };
   } finally {
-    fs.rmSync(data.runDir, { recursive: true, force: true });
+    // A failed run keeps its folder: the server and peer logs say why.
+    if (finished) fs.rmSync(data.runDir, { recursive: true, force: true });
+    else opts.log(`run folder kept for its logs: ${data.runDir}`);
   }
 }

@@ -15,36 +15,11 @@ import { Rng } from './rng.ts';
  * seed give the same requests for the API, the in-process engine and the PostgreSQL peer.
  */
 
-export const QUERY_CLASSES = [
-  'name',
-  'person',
-  'combined',
-  'broad',
-  'sorted',
-  'later_page',
-  'count',
-  'detail',
-  'detail_missing',
-  'history',
-  'history_missing',
-] as const;
-export type QueryClass = (typeof QUERY_CLASSES)[number];
-
-/** The classes the "search mix" target is about: every /companies search. */
-export const SEARCH_CLASSES: readonly QueryClass[] = [
-  'name',
-  'person',
-  'combined',
-  'broad',
-  'sorted',
-  'later_page',
-];
-
 /**
  * Weights per 100 requests, roughly like real use: most traffic is searches narrowed by several filters,
  * name searches first; counts drive filter UIs; details and histories follow a search.
  */
-export const CLASS_WEIGHTS: Record<QueryClass, number> = {
+export const CLASS_WEIGHTS = {
   name: 18,
   person: 5,
   combined: 20,
@@ -56,7 +31,19 @@ export const CLASS_WEIGHTS: Record<QueryClass, number> = {
   detail_missing: 2,
   history: 8,
   history_missing: 2,
-};
+} as const;
+export type QueryClass = keyof typeof CLASS_WEIGHTS;
+export const QUERY_CLASSES = Object.keys(CLASS_WEIGHTS) as QueryClass[];
+
+/** The classes the "search mix" target is about: every /companies search. */
+export const SEARCH_CLASSES: readonly QueryClass[] = [
+  'name',
+  'person',
+  'combined',
+  'broad',
+  'sorted',
+  'later_page',
+];
 
 export type Operation = 'search' | 'count' | 'detail' | 'history';
 /** Query-string values: a repeatable parameter is an array (sent repeated). */

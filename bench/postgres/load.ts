@@ -12,6 +12,7 @@ import {
 import type { CountryCode } from '../../src/contract/countries.ts';
 import { filtersFor } from '../../src/contract/filters.ts';
 import { quoteIdent, sqlPath } from '../../ingest/pipeline/sql.ts';
+import { ORDER_COLUMNS } from '../../src/engine/tables.ts';
 
 /**
  * Loads a snapshot into PostgreSQL the way a competent engineer would serve the same filters: one table of
@@ -33,17 +34,8 @@ export const pgTables = (c: CountryCode) => {
   return { companies: `co_${cc}`, detail: `detail_${cc}`, history: `history_${cc}` };
 };
 
-/** Sort keys (src/contract/api-schemas.ts SORT_FIELDS values) to the column they order by. */
-export const SORT_COLUMNS: Record<string, string> = {
-  registrikood: 'registrikood',
-  arinimi: 'arinimi',
-  esmaregistreerimise_kpv: 'esmaregistreerimise_kpv',
-  kapital: 'kapital_amount',
-  annual_revenue: 'annual_revenue',
-  last_quarter_turnover: 'last_quarter_turnover',
-  last_quarter_employees_number: 'last_quarter_employees_number',
-  last_4_quarters_turnover_sum: 'last_4_quarters_turnover_sum',
-};
+/** Sort keys (src/contract/api-schemas.ts SORT_FIELDS values) to the column they order by, as the API. */
+export const SORT_COLUMNS: Record<string, string> = { registrikood: 'registrikood', ...ORDER_COLUMNS };
 
 /** The filter that makes a sort column worth an index in a country (its column is filled there). */
 const SORT_FILTER: Record<string, string> = {
