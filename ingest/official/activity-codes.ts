@@ -94,19 +94,25 @@ export function dottedSql(expr: string): string {
 }
 
 /**
- * `location_leaves(kood, name)`: the location leaves a company row may carry (EE EHAK, LV ATVK), so an
- * adapter keeps only codes the /locations tree resolves and takes the name the tree uses.
+ * `location_leaves(kood, name, county)`: the location leaves a company row may carry (EE EHAK, LV ATVK, NO
+ * kommunenummer, FI kunta), so an adapter keeps only codes the reference resolves and takes the name it
+ * uses; `county` is the top of the leaf's path (NO fylke, FI maakunta), which addresses end with.
  */
 export async function createLocationLeaves(
   conn: DuckDBConnection,
   reference: CountryReference,
 ): Promise<void> {
-  await conn.run('CREATE OR REPLACE TEMP TABLE location_leaves (kood VARCHAR PRIMARY KEY, name VARCHAR)');
+  await conn.run(
+    'CREATE OR REPLACE TEMP TABLE location_leaves (kood VARCHAR PRIMARY KEY, name VARCHAR, county VARCHAR)',
+  );
   const appender = await conn.createAppender('location_leaves');
   for (const leaf of reference.locationLeaves) {
     if (leaf.kood === null) continue;
     appender.appendVarchar(leaf.kood);
     appender.appendVarchar(leaf.name);
+    const county = leaf.path[0];
+    if (county === undefined) appender.appendNull();
+    else appender.appendVarchar(county);
     appender.endRow();
   }
   appender.closeSync();

@@ -65,10 +65,16 @@ export async function writeCsv(
   fs.rmSync(body);
 }
 
-/** Writes a JSON array (one object per line inside `[...]`) with DuckDB's COPY. */
-export async function writeJsonArray(conn: DuckDBConnection, select: string, file: string): Promise<void> {
+/** Writes a JSON array (one object per line inside `[...]`) with DuckDB's COPY; `gzip` as BRREG ships it. */
+export async function writeJsonArray(
+  conn: DuckDBConnection,
+  select: string,
+  file: string,
+  opts: { gzip?: boolean } = {},
+): Promise<void> {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  await conn.run(`COPY (${select}) TO ${sqlPath(file)} (FORMAT json, ARRAY true)`);
+  const compression = opts.gzip ? ', COMPRESSION gzip' : '';
+  await conn.run(`COPY (${select}) TO ${sqlPath(file)} (FORMAT json, ARRAY true${compression})`);
 }
 
 /** Zips `file` into `zipFile` (member named like `file`) and removes `file`, as the registers ship it. */

@@ -6,8 +6,10 @@ import { SNAPSHOT_FILES } from '../../src/contract/data-contract.ts';
 import { sqlPath } from '../pipeline/sql.ts';
 import { loadReference } from '../reference/index.ts';
 import { writeEeOfficial } from './ee/write.ts';
+import { writeFiOfficial } from './fi/write.ts';
 import { writeLtOfficial } from './lt/write.ts';
 import { writeLvOfficial } from './lv/write.ts';
+import { writeNoOfficial } from './no/write.ts';
 import { writePlOfficial } from './pl/write.ts';
 import { writeSeOfficial } from './se/write.ts';
 import type { WriterContext } from './writer-context.ts';
@@ -16,6 +18,8 @@ export const OFFICIAL_WRITERS: Partial<Record<CountryCode, (ctx: WriterContext) 
   EE: writeEeOfficial,
   LV: writeLvOfficial,
   LT: writeLtOfficial,
+  NO: writeNoOfficial,
+  FI: writeFiOfficial,
   SE: writeSeOfficial,
   PL: writePlOfficial,
 };

@@ -1,0 +1,355 @@
+import type { StageResult } from '../../pipeline/publish.ts';
+import { createLatestMetrics, METRIC_VALUES } from '../../pipeline/latest-metrics.ts';
+import { queryRows } from '../../pipeline/sql.ts';
+import { createActivityLeaves, createLocationLeaves } from '../activity-codes.ts';
+import { loadJson } from '../read-json.ts';
+import { countNulled, keyRows, rejectOrphans } from '../rows.ts';
+import { contractCompaniesSql, createEmptyHistory, searchNameSql, searchPeopleSql } from '../stage-sql.ts';
+import type { CountryAdapter, StageContext } from '../types.ts';
+import { NO_FILES, NO_PERSON_ROLES } from './files.ts';
+import { createSn2025Tables, SN2025_LEAF_SQL, sn2025JoinSql } from './sn2025.ts';
+
+/**
+ * Enhetsregisteret has no status code: a unit is normal unless a flag is set. The flag decides the state,
+ * and its name is kept as source_status; a bankrupt estate is often also under avvikling, so konkurs wins.
+ */
+export const NO_STATUS = [
+  { flag: 'konkurs', staatus: 'N', text: 'Konkurs' },
+  {
+    flag: 'underTvangsavviklingEllerTvangsopplosning',
+    staatus: 'L',
+    text: 'Under tvangsavvikling eller tvangsoppløsning',
+  },
+  { flag: 'underAvvikling', staatus: 'L', text: 'Under avvikling' },
+  { flag: 'underRekonstruksjonsforhandlingDato', staatus: 'T', text: 'Under rekonstruksjonsforhandling' },
+] as const;
+const REGISTERED_TEXT = 'Registrert';
+
+const ADDRESS = `STRUCT(adresse VARCHAR[], postnummer VARCHAR, poststed VARCHAR, kommune VARCHAR,
+  kommunenummer VARCHAR, land VARCHAR, landkode VARCHAR)`;
+const CODE = 'STRUCT(kode VARCHAR, beskrivelse VARCHAR)';
+/** JSON true (or the CSV's "true"); booleans are read as text so either spelling converts. */
+const isTrue = (expr: string) => `coalesce(lower(trim(${expr})) = 'true', false)`;
+
+async function readJson(
+  ctx: StageContext,
+  file: string,
+  table: string,
+  columns: readonly (readonly [string, string])[],
+): Promise<string> {
+  const display = ctx.sources.displayName(file);
+  await ctx.report.stage(
+    ctx.country,
+    `read ${display}`,
+    () => loadJson(ctx.conn, { country: ctx.country, file, display, table, columns }, ctx.report),
+    (r) => r.rowsRead,
+  );
+  return display;
+}
+
+async function loadUnits(ctx: StageContext): Promise<string> {
+  const { conn, country, report } = ctx;
+  const display = await readJson(ctx, ctx.sources.one('enheter')!, 'raw_enheter', [
+    ['organisasjonsnummer', 'VARCHAR'],
+    ['navn', 'VARCHAR'],
+    ['organisasjonsform', CODE],
+    ['naeringskode1', CODE],
+    ['naeringskode2', CODE],
+    ['naeringskode3', CODE],
+    ['harRegistrertAntallAnsatte', 'VARCHAR'],
+    ['antallAnsatte', 'VARCHAR'],
+    ['registreringsdatoAntallAnsatteEnhetsregisteret', 'VARCHAR'],
+    ['registreringsdatoantallansatteNAVAaregisteret', 'VARCHAR'],
+    ['hjemmeside', 'VARCHAR'],
+    ['epostadresse', 'VARCHAR'],
+    ['telefon', 'VARCHAR'],
+    ['mobil', 'VARCHAR'],
+    ['forretningsadresse', ADDRESS],
+    ['postadresse', ADDRESS],
+    ['registreringsdatoEnhetsregisteret', 'VARCHAR'],
+    // The JSON spells it registrertIMvaregisteret, the reference's header list registrertIMvaRegisteret;
+    // DuckDB matches JSON keys without regard to case, so either is read.
+    ['registrertIMvaregisteret', 'VARCHAR'],
+    ...NO_STATUS.map((s) => [s.flag, 'VARCHAR'] as const),
+    ['kapital', 'STRUCT(belop VARCHAR, valuta VARCHAR)'],
+  ]);
+  await keyRows(conn, {
+    country,
+    from: 'raw_enheter',
+    to: 'ingest_register',
+    codeSql: 'organisasjonsnummer',
+    file: display,
+    report,
+    checkRule: true,
+  });
+  await countNulled(conn, {
+    country,
+    file: display,
+    report,
+    reason: 'kommunenummer not a kommune of the reference (ehak_kood left empty)',
+    sql: `SELECT count(*) AS n, any_value(k) AS example FROM (
+            SELECT trim(coalesce(forretningsadresse.kommunenummer, postadresse.kommunenummer)) AS k FROM ingest_register) r
+          WHERE nullif(k, '') IS NOT NULL AND NOT EXISTS (SELECT 1 FROM location_leaves l WHERE l.kood = r.k)`,
+  });
+
+  // Activities: naeringskode1..3 (SN2025) onto the served SN2007 leaves; the first is the main one.
+  await conn.run(`CREATE OR REPLACE TEMP TABLE no_acts AS
+    SELECT src.code, src.ord, src.raw, ${SN2025_LEAF_SQL} AS kood
+    FROM (
+      SELECT code, 1 AS ord, trim(naeringskode1.kode) AS raw FROM ingest_register
+      UNION ALL SELECT code, 2, trim(naeringskode2.kode) FROM ingest_register
+      UNION ALL SELECT code, 3, trim(naeringskode3.kode) FROM ingest_register
+    ) src ${sn2025JoinSql('src.raw')}
+    WHERE nullif(src.raw, '') IS NOT NULL`);
+  await countNulled(conn, {
+    country,
+    file: display,
+    report,
+    reason: 'næringskode not mapped from SN2025 onto SN2007 (activity left out)',
+    sql: `SELECT count(*) AS n, any_value(raw) AS example FROM no_acts WHERE kood IS NULL`,
+  });
+  await conn.run(`CREATE OR REPLACE TEMP TABLE no_emtak AS
+    SELECT code, list({kood: a.kood, label: l.label, is_main: a.ord = 1} ORDER BY a.ord) AS emtak
+    FROM (SELECT * FROM no_acts WHERE kood IS NOT NULL QUALIFY row_number() OVER (PARTITION BY code, kood ORDER BY ord) = 1) a
+      JOIN activity_leaves l USING (kood)
+    GROUP BY code`);
+
+  // The employee count is the one history period: a snapshot dated when the count was last registered.
+  await createEmptyHistory((sql) => conn.run(sql));
+  await conn.run(`INSERT INTO stage_history
+    SELECT code, year(as_of)::VARCHAR, 'snapshot', year(as_of), 0, 0, NULL, employees, NULL, NULL, as_of
+    FROM (
+      SELECT code, TRY_CAST(antallAnsatte AS DOUBLE) AS employees,
+        coalesce(TRY_CAST(registreringsdatoAntallAnsatteEnhetsregisteret AS DATE),
+                 TRY_CAST(registreringsdatoantallansatteNAVAaregisteret AS DATE)) AS as_of
+      FROM ingest_register WHERE ${isTrue('harRegistrertAntallAnsatte')}
+    ) WHERE employees IS NOT NULL AND as_of IS NOT NULL`);
+  return display;
+}
+
+async function loadSubunits(ctx: StageContext): Promise<number> {
+  const { conn, country, report } = ctx;
+  const display = await readJson(ctx, ctx.sources.one('underenheter')!, 'raw_underenheter', [
+    ['organisasjonsnummer', 'VARCHAR'],
+    ['overordnetEnhet', 'VARCHAR'],
+    ['telefon', 'VARCHAR'],
+    ['mobil', 'VARCHAR'],
+    ['epostadresse', 'VARCHAR'],
+    ['hjemmeside', 'VARCHAR'],
+    ['nedleggelsesdato', 'VARCHAR'],
+  ]);
+  await rejectOrphans(conn, {
+    country,
+    table: 'raw_underenheter',
+    codeSql: 'trim(t.overordnetEnhet)',
+    file: display,
+    report,
+    what: 'sub-units',
+  });
+  const subunits = Number(
+    (await queryRows(conn, 'SELECT count(*)::BIGINT AS n FROM raw_underenheter'))[0]?.['n'] ?? 0,
+  );
+  // Contacts of open sub-units, marked as such (spec 2.3 source no_subunit), in sub-unit order.
+  const kinds = [
+    ['EMAIL', 'epostadresse'],
+    ['WWW', 'hjemmeside'],
+    ['TEL', 'telefon'],
+    ['MOB', 'mobil'],
+  ] as const;
+  await conn.run(`CREATE OR REPLACE TEMP TABLE no_sub_contacts AS
+    SELECT trim(overordnetEnhet) AS code,
+      flatten(list(list_filter([${kinds.map(([k, c]) => `{liik: '${k}', sisu: nullif(trim(${c}), ''), "source": 'no_subunit'}`).join(', ')}],
+        x -> x.sisu IS NOT NULL) ORDER BY organisasjonsnummer)) AS contacts
+    FROM raw_underenheter
+    WHERE nullif(trim(nedleggelsesdato), '') IS NULL AND trim(overordnetEnhet) IN (SELECT code FROM ingest_register)
+    GROUP BY 1`);
+  await conn.run('DROP TABLE raw_underenheter');
+  return subunits;
+}
+
+async function loadRoles(ctx: StageContext): Promise<void> {
+  const { conn, country, report } = ctx;
+  // Birth dates (person.fodselsdato) are never read: the contract holds no personal identifiers.
+  const display = await readJson(ctx, ctx.sources.one('roller')!, 'raw_roller', [
+    ['organisasjonsnummer', 'VARCHAR'],
+    [
+      'rollegrupper',
+      `STRUCT("type" ${CODE}, roller STRUCT("type" ${CODE},
+        person STRUCT(navn STRUCT(fornavn VARCHAR, mellomnavn VARCHAR, etternavn VARCHAR)),
+        enhet STRUCT(organisasjonsnummer VARCHAR, navn JSON), fratraadt VARCHAR)[])[]`,
+    ],
+  ]);
+  await keyRows(conn, {
+    country,
+    from: 'raw_roller',
+    to: 'no_roles',
+    codeSql: 'organisasjonsnummer',
+    file: display,
+    report,
+  });
+  await rejectOrphans(conn, {
+    country,
+    table: 'no_roles',
+    codeSql: 't.code',
+    file: display,
+    report,
+    what: 'roles',
+  });
+  const roles = NO_PERSON_ROLES.map((r) => `'${r}'`).join(', ');
+  // A unit's name in a role is a list of name lines in the roles API; a plain string is accepted too.
+  const unitName = `CASE WHEN json_type(r.enhet.navn) = 'ARRAY'
+    THEN array_to_string(CAST(r.enhet.navn AS VARCHAR[]), ' ') ELSE r.enhet.navn ->> '$' END`;
+  await conn.run(`CREATE OR REPLACE TEMP TABLE no_people AS
+    SELECT code, list({
+      nimi: CASE WHEN r.person IS NOT NULL
+        THEN concat_ws(' ', nullif(trim(r.person.navn.fornavn), ''), nullif(trim(r.person.navn.mellomnavn), ''),
+          nullif(trim(r.person.navn.etternavn), ''))
+        ELSE trim(${unitName}) END,
+      isiku_tyyp: CASE WHEN r.person IS NOT NULL THEN 'F' ELSE 'J' END,
+      roll: r."type".kode, roll_tekstina: r."type".beskrivelse, algus_kpv: NULL::DATE} ORDER BY g_ord, r_ord) AS people
+    FROM (
+      SELECT code, g_ord, generate_subscripts(g.roller, 1) AS r_ord, unnest(g.roller) AS r
+      FROM (SELECT code, generate_subscripts(rollegrupper, 1) AS g_ord, unnest(rollegrupper) AS g FROM no_roles)
+    )
+    WHERE r."type".kode IN (${roles}) AND NOT ${isTrue('r.fratraadt')}
+    GROUP BY code`);
+}
+
+async function loadAccounts(ctx: StageContext): Promise<boolean> {
+  const { conn, country, report } = ctx;
+  await conn.run(`CREATE OR REPLACE TEMP TABLE no_accounts (code VARCHAR, yr INTEGER, currency VARCHAR,
+    revenue DOUBLE, net_profit DOUBLE, equity DOUBLE, total_assets DOUBLE)`);
+  const files = ctx.sources.many('regnskap');
+  for (const [i, file] of files.entries()) {
+    const display = await readJson(ctx, file, `raw_regnskap_${i}`, [
+      ['regnskapstype', 'VARCHAR'],
+      ['virksomhet', 'STRUCT(organisasjonsnummer VARCHAR)'],
+      ['regnskapsperiode', 'STRUCT(fraDato VARCHAR, tilDato VARCHAR)'],
+      ['valuta', 'VARCHAR'],
+      ['egenkapitalGjeld', 'STRUCT(egenkapital STRUCT(sumEgenkapital VARCHAR))'],
+      ['eiendeler', 'STRUCT(sumEiendeler VARCHAR)'],
+      [
+        'resultatregnskapResultat',
+        'STRUCT(aarsresultat VARCHAR, driftsresultat STRUCT(driftsinntekter STRUCT(sumDriftsinntekter VARCHAR)))',
+      ],
+    ]);
+    await rejectOrphans(conn, {
+      country,
+      table: `raw_regnskap_${i}`,
+      codeSql: 'trim(t.virksomhet.organisasjonsnummer)',
+      file: display,
+      report,
+      what: 'accounts',
+    });
+    // Company accounts only (a group's KONSERN accounts are another entity's figures).
+    await conn.run(`INSERT INTO no_accounts
+      SELECT trim(virksomhet.organisasjonsnummer), year(TRY_CAST(regnskapsperiode.tilDato AS DATE)), upper(trim(valuta)),
+        TRY_CAST(resultatregnskapResultat.driftsresultat.driftsinntekter.sumDriftsinntekter AS DOUBLE),
+        TRY_CAST(resultatregnskapResultat.aarsresultat AS DOUBLE),
+        TRY_CAST(egenkapitalGjeld.egenkapital.sumEgenkapital AS DOUBLE),
+        TRY_CAST(eiendeler.sumEiendeler AS DOUBLE)
+      FROM raw_regnskap_${i}
+      WHERE coalesce(upper(trim(regnskapstype)), 'SELSKAP') = 'SELSKAP'
+        AND trim(virksomhet.organisasjonsnummer) IN (SELECT code FROM ingest_register)`);
+    await conn.run(`DROP TABLE raw_regnskap_${i}`);
+  }
+  await countNulled(conn, {
+    country,
+    file: 'regnskap',
+    report,
+    reason: 'accounts in a currency other than NOK or without a period end (left out)',
+    sql: `SELECT count(*) AS n, any_value(coalesce(currency, '?')) AS example FROM no_accounts
+          WHERE currency IS DISTINCT FROM 'NOK' OR yr IS NULL`,
+  });
+  await conn.run(`CREATE OR REPLACE TEMP TABLE no_annual AS
+    SELECT * FROM no_accounts WHERE currency = 'NOK' AND yr IS NOT NULL
+    QUALIFY row_number() OVER (PARTITION BY code ORDER BY yr DESC) = 1`);
+  return files.length > 0;
+}
+
+async function stageNorway(ctx: StageContext): Promise<StageResult> {
+  const { conn, reference, country, report } = ctx;
+  await createActivityLeaves(conn, reference);
+  await createLocationLeaves(conn, reference);
+  await createSn2025Tables(conn);
+  const units = await loadUnits(ctx);
+  const subunits = await loadSubunits(ctx);
+  await loadRoles(ctx);
+  const accounts = await loadAccounts(ctx);
+
+  await report.stage(country, 'build companies', async () => {
+    await createLatestMetrics(conn);
+    const flag = (s: (typeof NO_STATUS)[number]) =>
+      s.flag.endsWith('Dato') ? `nullif(trim(r."${s.flag}"), '') IS NOT NULL` : isTrue(`r."${s.flag}"`);
+    const statusOf = (pick: (s: (typeof NO_STATUS)[number]) => string, otherwise: string) =>
+      `CASE ${NO_STATUS.map((s) => `WHEN ${flag(s)} THEN ${pick(s)}`).join(' ')} ELSE ${otherwise} END`;
+    // The business address, else the postal one; adresse is an array of lines.
+    const addr = 'coalesce(r.forretningsadresse, r.postadresse)';
+    const asukoht = `nullif(concat_ws(', ', nullif(array_to_string(list_filter(${addr}.adresse, x -> nullif(trim(x), '') IS NOT NULL), ', '), ''),
+      nullif(trim(coalesce(${addr}.postnummer, '') || ' ' || coalesce(${addr}.poststed, '')), '')), '')`;
+    const contact = (liik: string, col: string) =>
+      `{liik: '${liik}', sisu: nullif(trim(r.${col}), ''), "source": NULL::VARCHAR}`;
+    const amount = `TRY_CAST(r.kapital.belop AS DOUBLE)`;
+    await conn.run(
+      contractCompaniesSql(
+        {
+          registrikood: 'r.code',
+          arinimi: 'r.navn',
+          oiguslik_vorm: "nullif(trim(r.organisasjonsform.kode), '')",
+          oiguslik_vorm_tekstina: "nullif(trim(r.organisasjonsform.beskrivelse), '')",
+          staatus: statusOf((s) => `'${s.staatus}'`, "'R'"),
+          staatus_tekstina: statusOf((s) => `'${s.text}'`, `'${REGISTERED_TEXT}'`),
+          source_status: statusOf((s) => `'${s.flag}'`, 'NULL'),
+          esmaregistreerimise_kpv: 'TRY_CAST(r.registreringsdatoEnhetsregisteret AS DATE)',
+          ehak_kood: 'loc.kood',
+          ehak_nimetus: 'loc.name',
+          asukoht,
+          aadress_text: `${asukoht} || coalesce(', ' || loc.county, '')`,
+          vat_active: isTrue('r.registrertIMvaregisteret'),
+          // The world (and the API) shows no VAT number for a sole trader's ENK: it names a person.
+          vat_number: `CASE WHEN ${isTrue('r.registrertIMvaregisteret')} AND r.organisasjonsform.kode IS DISTINCT FROM 'ENK'
+            THEN 'NO' || r.code || 'MVA' END`,
+          kapital: `CASE WHEN ${amount} IS NOT NULL THEN
+            CASE WHEN ${amount} = round(${amount}) THEN CAST(${amount} AS BIGINT)::VARCHAR ELSE printf('%.2f', ${amount}) END
+            || coalesce(' ' || nullif(trim(r.kapital.valuta), ''), '') END`,
+          kapital_amount: amount,
+          kapital_currency: "nullif(trim(r.kapital.valuta), '')",
+          annual_revenue: 'a.revenue',
+          annual_net_profit: 'a.net_profit',
+          annual_equity: 'a.equity',
+          annual_total_assets: 'a.total_assets',
+          annual_report_year: 'a.yr',
+          contacts: `list_filter([${contact('EMAIL', 'epostadresse')}, ${contact('WWW', 'hjemmeside')},
+              ${contact('TEL', 'telefon')}, ${contact('MOB', 'mobil')}], x -> x.sisu IS NOT NULL)
+            || coalesce(sc.contacts, [])`,
+          emtak: 'coalesce(e.emtak, [])',
+          people: 'coalesce(p.people, [])',
+          is_sole_trader: "coalesce(trim(r.organisasjonsform.kode) = 'ENK', false)",
+          not_for_sale: 'false',
+          search_name: searchNameSql('r.navn'),
+          search_people: searchPeopleSql('coalesce(p.people, [])'),
+          ...METRIC_VALUES,
+        },
+        `ingest_register r
+         LEFT JOIN no_emtak e USING (code)
+         LEFT JOIN no_people p USING (code)
+         LEFT JOIN no_sub_contacts sc USING (code)
+         LEFT JOIN no_annual a USING (code)
+         LEFT JOIN stage_latest_metrics m ON m.registrikood = r.code
+         LEFT JOIN location_leaves loc ON loc.kood = trim(${addr}.kommunenummer)`,
+      ),
+    );
+  });
+  return {
+    source: 'official-files',
+    sourceDetail: {
+      register: 'Brønnøysundregistrene: Enhetsregisteret, Regnskapsregisteret',
+      reader: 'ingest/official/no',
+      units_file: units,
+      subunits,
+      accounts_files: accounts,
+    },
+  };
+}
+
+export const NO_ADAPTER: CountryAdapter = { country: 'NO', files: NO_FILES, stage: stageNorway };
