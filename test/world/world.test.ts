@@ -619,9 +619,14 @@ describe('Sweden', () => {
       expect(typeof r['phone_optout']).toBe('boolean');
       const reg = obj(r['se_register']);
       expect(str(reg?.['source'])).toContain('Statistics Sweden (SCB)');
+      // SCB's owner-category code table is unknown: a label, and no invented code (docs/world.md).
       const owner = obj(reg?.['owner_category']);
-      expect(str(owner?.['code'])).not.toBe('');
+      expect(owner?.['code']).toBeNull();
       expect(str(owner?.['label'])).not.toBe('');
+      for (const unknown of ['export_import', 'sme_class']) {
+        const labelled = obj(reg?.[unknown]);
+        if (labelled) expect(labelled['code']).toBeNull();
+      }
       const turnover = obj(reg?.['turnover_class']);
       if (turnover) expect(Number(turnover['code'])).toBe(num(r['se_turnover_band']));
     }

@@ -6,12 +6,15 @@
  *   classes). Bands as published in a public SCB-based app ([id:56649012274], TURNOVER_GROSS_RANGES).
  * - Export/import, owner category (SCB category "Ägarkontroll", which has 6 values) and SME class
  *   ("Anställda SME"): the category names are confirmed (registry-formats.md 7.3) but their code tables
- *   were not found. The codes below are placeholders in SCB's style; the SME bands follow the EU SME
- *   definition (Commission Recommendation 2003/361/EC). UNCONFIRMED, see docs/world.md.
+ *   were not found, so the world carries no code for them (`code: null`), only a descriptive label of
+ *   ours (the SME bands follow the EU SME definition, Commission Recommendation 2003/361/EC). Inventing
+ *   SCB-looking codes would let them leak into files and answers as if they were SCB's. The SE ingest
+ *   passes through whatever codes SCB's files carry. See docs/world.md.
  * - Listing: ISO 10383 market identifier codes of the Swedish marketplaces, as remembered (no file seen).
  */
 export interface LabelledCode {
-  code: string;
+  /** null where the register's code table is unknown (never an invented code). */
+  code: string | null;
   label: string;
   weight: number;
 }
@@ -33,27 +36,27 @@ export const SE_TURNOVER_CLASSES: readonly LabelledCode[] = [
 ];
 
 export const SE_EXPORT_IMPORT: readonly LabelledCode[] = [
-  { code: '0', label: 'Varken export eller import', weight: 0.8 },
-  { code: '1', label: 'Endast import', weight: 0.08 },
-  { code: '2', label: 'Endast export', weight: 0.05 },
-  { code: '3', label: 'Export och import', weight: 0.07 },
+  { code: null, label: 'Varken export eller import', weight: 0.8 },
+  { code: null, label: 'Endast import', weight: 0.08 },
+  { code: null, label: 'Endast export', weight: 0.05 },
+  { code: null, label: 'Export och import', weight: 0.07 },
 ];
 
 /** The first entry is the one public bodies get. */
 export const SE_OWNER_CATEGORIES: readonly LabelledCode[] = [
-  { code: '1', label: 'Statligt kontrollerad', weight: 0.001 },
-  { code: '2', label: 'Kommunalt eller regionalt kontrollerad', weight: 0.002 },
-  { code: '3', label: 'Svenskkontrollerad koncern', weight: 0.1 },
-  { code: '4', label: 'Utlandskontrollerad koncern', weight: 0.02 },
-  { code: '5', label: 'Svenskt privat, ej i koncern', weight: 0.85 },
-  { code: '6', label: 'Uppgift saknas', weight: 0.027 },
+  { code: null, label: 'Statligt kontrollerad', weight: 0.001 },
+  { code: null, label: 'Kommunalt eller regionalt kontrollerad', weight: 0.002 },
+  { code: null, label: 'Svenskkontrollerad koncern', weight: 0.1 },
+  { code: null, label: 'Utlandskontrollerad koncern', weight: 0.02 },
+  { code: null, label: 'Svenskt privat, ej i koncern', weight: 0.85 },
+  { code: null, label: 'Uppgift saknas', weight: 0.027 },
 ];
 
 export const SE_SME_CLASSES: readonly LabelledCode[] = [
-  { code: '1', label: 'Mikroföretag (0-9 anställda)', weight: 0 },
-  { code: '2', label: 'Små företag (10-49 anställda)', weight: 0 },
-  { code: '3', label: 'Medelstora företag (50-249 anställda)', weight: 0 },
-  { code: '4', label: 'Stora företag (250 anställda och fler)', weight: 0 },
+  { code: null, label: 'Mikroföretag (0-9 anställda)', weight: 0 },
+  { code: null, label: 'Små företag (10-49 anställda)', weight: 0 },
+  { code: null, label: 'Medelstora företag (50-249 anställda)', weight: 0 },
+  { code: null, label: 'Stora företag (250 anställda och fler)', weight: 0 },
 ];
 
 export const SE_LISTINGS: readonly LabelledCode[] = [
