@@ -310,7 +310,8 @@ async function stageSweden(ctx: StageContext): Promise<StageResult> {
       caseOf('b.proc', SE_PROCEEDINGS, (v: { staatus: string; text: string }) => v[pick]);
     const deregistered = 'b.avreg_date IS NOT NULL';
     const labelled = (code: keyof typeof FDB_KEYS, label: keyof typeof FDB_KEYS) =>
-      `CASE WHEN ${blank(k(code))} IS NOT NULL THEN {code: trim(${k(code)}), label: ${blank(k(label))}} END`;
+      `CASE WHEN ${blank(k(code))} IS NOT NULL OR ${blank(k(label))} IS NOT NULL
+        THEN {code: ${blank(k(code))}, label: ${blank(k(label))}} END`;
     const asukoht = `${blank(k('postAddress'))} || ', ' || ${blank(k('postCode'))} || ' ' || ${blank(k('postTown'))}`;
     await conn.run(
       contractCompaniesSql(
