@@ -13,6 +13,8 @@ import { healthRoutes } from './http/routes/health.ts';
 import { mcpRoutes } from './mcp/plugin.ts';
 import type { RequestGuardOptions } from './mcp/request-guard.ts';
 import { Operations } from './services/operations.ts';
+import type { WebDeps } from './web/context.ts';
+import { webPlugin } from './web/plugin.ts';
 
 export interface AppDeps {
   engine: Engine;
@@ -22,6 +24,8 @@ export interface AppDeps {
   mcp?: RequestGuardOptions;
   /** Pino options (or false to log nothing); fastify's logger is the service's one logger. */
   logger?: FastifyServerOptions['logger'];
+  /** The dashboard and in-app search (src/web); absent = API only. */
+  web?: WebDeps;
 }
 
 export const API_PREFIX = '/api/v1/data';
@@ -74,6 +78,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const routeDeps = { prefix: API_PREFIX, ops, authenticator: deps.wallet.authenticator };
   await app.register(discoveryRoutes, routeDeps);
   await app.register(companyRoutes, routeDeps);
+  if (deps.web) await app.register(webPlugin, { ...deps.web, ops });
   await app.register(mcpRoutes, {
     ops,
     authenticator: deps.wallet.authenticator,

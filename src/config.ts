@@ -63,6 +63,13 @@ export const ConfigSchema = z
     REGDATA_MCP_ALLOWED_HOSTS: CommaList,
     /** How often a running server re-reads the `current` pointer to pick up a promoted snapshot; 0 = never. */
     REGDATA_SNAPSHOT_POLL_MS: z.coerce.number().int().min(0).default(2_000),
+    /** Dashboard: the address people open, used in e-mailed links; default: the request's own origin. */
+    REGDATA_PUBLIC_URL: z.url().optional(),
+    /** Session cookies carry Secure: `auto` = when REGDATA_PUBLIC_URL is https. */
+    REGDATA_COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
+    /** outbox (development: mail shown at /dev/outbox) or sendmail (the machine's MTA). */
+    REGDATA_MAILER: z.enum(['outbox', 'sendmail']).default('outbox'),
+    REGDATA_MAIL_FROM: z.string().min(3).default('regdata <no-reply@localhost>'),
   })
   .transform((env) => ({
     port: env.PORT,
@@ -83,6 +90,15 @@ export const ConfigSchema = z
     mcp: {
       allowedOrigins: env.REGDATA_MCP_ALLOWED_ORIGINS,
       allowedHosts: env.REGDATA_MCP_ALLOWED_HOSTS,
+    },
+    web: {
+      publicUrl: (env.REGDATA_PUBLIC_URL ?? '').replace(/\/+$/, '') || null,
+      cookieSecure:
+        env.REGDATA_COOKIE_SECURE === 'auto'
+          ? (env.REGDATA_PUBLIC_URL ?? '').startsWith('https:')
+          : env.REGDATA_COOKIE_SECURE === 'true',
+      mailer: env.REGDATA_MAILER,
+      mailFrom: env.REGDATA_MAIL_FROM,
     },
   }));
 

@@ -6,6 +6,7 @@ import { Engine } from './engine/engine.ts';
 import type { EngineOptions } from './engine/snapshot-loader.ts';
 import { SnapshotWatcher } from './engine/snapshot-watcher.ts';
 import { walletOptions } from './wallet/from-config.ts';
+import { webDeps } from './web/from-config.ts';
 import { openWallet, type Wallet } from './wallet/wallet.ts';
 
 export interface StartedServer {
@@ -35,7 +36,14 @@ export async function startServer(config: Config, options: StartServerOptions = 
   const store = new SnapshotStore(config.dataDir);
   const engine = await Engine.open(store, options.engine);
   const wallet = openWallet(walletOptions(config));
-  const app = await buildApp({ engine, wallet, mcp: config.mcp, logger: { level: config.logLevel } });
+  const web = webDeps(config, wallet, (msg) => app.log.info(msg));
+  const app = await buildApp({
+    engine,
+    wallet,
+    mcp: config.mcp,
+    web: web.deps,
+    logger: { level: config.logLevel },
+  });
   const snap = engine.snapshot;
   if (snap) {
     app.log.info(
@@ -58,6 +66,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
       await snapshots.stop();
       await app.close();
       engine.close();
+      web.close();
       wallet.close();
     })();
     return closing;

@@ -1,0 +1,322 @@
+import crypto from 'node:crypto';
+import { AppError } from '../errors/app-error.ts';
+import { normaliseEmail } from '../wallet/accounts.ts';
+import { openWalletDb, writeTx, type WalletDb } from '../wallet/db.ts';
+import { RateLimitedError } from '../wallet/errors.ts';
+import {
+  DUMMY_HASH_PROMISE,
+  hashPassword,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  verifyPassword,
+} from './passwords.ts';
+
+/**
+ * People who sign in to the dashboard, their sessions and their e-mailed single-use links. The tables live
+ * in wallet.db (migration 2) beside the accounts a verified user is linked to, but this is a connection of
+ * its own: identity never touches the ledger, and the wallet never sees a password.
+ */
+
+export interface IdentityOptions {
+  dbPath: string;
+  now?: () => Date;
+  sessionTtlMs?: number;
+  lockout?: Partial<LockoutOptions>;
+}
+
+export interface LockoutOptions {
+  /** Failed sign-ins for one e-mail inside the window before it is locked for the rest of the window. */
+  perEmail: number;
+  /** Failed sign-ins from one client address inside the window. */
+  perAddress: number;
+  windowMs: number;
+}
+
+export const DEFAULT_LOCKOUT: LockoutOptions = { perEmail: 5, perAddress: 30, windowMs: 15 * 60_000 };
+export const SESSION_TTL_MS = 7 * 86_400_000;
+const TOKEN_TTL_MS = { verify: 2 * 86_400_000, reset: 60 * 60_000 } as const;
+type TokenPurpose = keyof typeof TOKEN_TTL_MS;
+
+export interface Session {
+  userId: string;
+  email: string;
+  /** Null until the e-mail is verified (registration completed). */
+  accountId: string | null;
+  csrfToken: string;
+  expiresAt: number;
+}
+
+interface UserRow {
+  id: string;
+  email: string;
+  password_hash: string;
+  account_id: string | null;
+  verified_at: number | null;
+}
+
+function newToken(): string {
+  return crypto.randomBytes(32).toString('base64url');
+}
+
+function tokenHash(token: string): Buffer {
+  return crypto.createHash('sha256').update(token, 'utf8').digest();
+}
+
+function checkPassword(password: string): void {
+  if (password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH) {
+    throw new AppError(
+      'validation_failed',
+      `a password is ${PASSWORD_MIN_LENGTH}-${PASSWORD_MAX_LENGTH} characters`,
+    );
+  }
+}
+
+export class Identity {
+  private readonly db: WalletDb;
+  private readonly clock: () => number;
+  private readonly sessionTtlMs: number;
+  private readonly lockout: LockoutOptions;
+  private readonly stmt;
+
+  constructor(opts: IdentityOptions) {
+    this.db = openWalletDb(opts.dbPath);
+    this.clock = opts.now ? () => (opts.now as () => Date)().getTime() : Date.now;
+    this.sessionTtlMs = opts.sessionTtlMs ?? SESSION_TTL_MS;
+    this.lockout = { ...DEFAULT_LOCKOUT, ...opts.lockout };
+    const db = this.db;
+    this.stmt = {
+      userByEmail: db.prepare<[string], UserRow>('SELECT * FROM users WHERE email = ?'),
+      userById: db.prepare<[string], UserRow>('SELECT * FROM users WHERE id = ?'),
+      insertUser: db.prepare<[string, string, string, number]>(
+        'INSERT INTO users (id, email, password_hash, created_at) VALUES (?, ?, ?, ?)',
+      ),
+      setPassword: db.prepare<[string, string]>('UPDATE users SET password_hash = ? WHERE id = ?'),
+      markVerified: db.prepare<[number, string]>(
+        'UPDATE users SET verified_at = coalesce(verified_at, ?) WHERE id = ?',
+      ),
+      setAccount: db.prepare<[string, string]>(
+        'UPDATE users SET account_id = ? WHERE id = ? AND account_id IS NULL',
+      ),
+      insertToken: db.prepare<[Buffer, string, TokenPurpose, number, number]>(
+        'INSERT INTO email_tokens (token_hash, user_id, purpose, created_at, expires_at) VALUES (?, ?, ?, ?, ?)',
+      ),
+      tokenByHash: db.prepare<
+        [Buffer, TokenPurpose],
+        { user_id: string; expires_at: number; used_at: number | null }
+      >('SELECT user_id, expires_at, used_at FROM email_tokens WHERE token_hash = ? AND purpose = ?'),
+      useTokens: db.prepare<[number, string, TokenPurpose]>(
+        'UPDATE email_tokens SET used_at = ? WHERE user_id = ? AND purpose = ? AND used_at IS NULL',
+      ),
+      insertSession: db.prepare<[Buffer, string, string, number, number]>(
+        'INSERT INTO sessions (token_hash, user_id, csrf_token, created_at, expires_at) VALUES (?, ?, ?, ?, ?)',
+      ),
+      sessionByHash: db.prepare<
+        [Buffer, number],
+        { user_id: string; csrf_token: string; expires_at: number; email: string; account_id: string | null }
+      >(
+        `SELECT s.user_id, s.csrf_token, s.expires_at, u.email, u.account_id
+         FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ? AND s.expires_at > ?`,
+      ),
+      deleteSession: db.prepare<[Buffer]>('DELETE FROM sessions WHERE token_hash = ?'),
+      deleteUserSessions: db.prepare<[string]>('DELETE FROM sessions WHERE user_id = ?'),
+      deleteExpiredSessions: db.prepare<[number]>('DELETE FROM sessions WHERE expires_at <= ?'),
+      failures: db.prepare<[string, number], { n: number; first: number | null }>(
+        'SELECT count(*) AS n, min(at) AS first FROM sign_in_failures WHERE subject = ? AND at > ?',
+      ),
+      insertFailure: db.prepare<[string, number]>('INSERT INTO sign_in_failures (subject, at) VALUES (?, ?)'),
+      clearFailures: db.prepare<[string]>('DELETE FROM sign_in_failures WHERE subject = ?'),
+      pruneFailures: db.prepare<[number]>('DELETE FROM sign_in_failures WHERE at <= ?'),
+    };
+  }
+
+  /**
+   * A new user with an unverified e-mail, and the verification link's token. For an e-mail already signed
+   * up the answer has `existing: true` (the caller tells that person by e-mail, never on the page, so the
+   * form cannot be used to find out who has an account); an unverified one gets a fresh link.
+   */
+  async signUp(
+    emailInput: string,
+    password: string,
+  ): Promise<{ userId: string; email: string; verifyToken: string | null; existing: boolean }> {
+    const email = normaliseEmail(emailInput);
+    checkPassword(password);
+    const hash = await hashPassword(password);
+    return writeTx(this.db, () => {
+      const now = this.clock();
+      const found = this.stmt.userByEmail.get(email);
+      if (found) {
+        const verifyToken = found.verified_at === null ? this.issueToken(found.id, 'verify', now) : null;
+        return { userId: found.id, email, verifyToken, existing: true };
+      }
+      const userId = `usr_${crypto.randomBytes(8).toString('hex')}`;
+      this.stmt.insertUser.run(userId, email, hash, now);
+      return { userId, email, verifyToken: this.issueToken(userId, 'verify', now), existing: false };
+    });
+  }
+
+  /** Consumes a verification link: the user is verified (the caller then completes the registration). */
+  verifyEmail(token: string): { userId: string; email: string; accountId: string | null } {
+    return writeTx(this.db, () => {
+      const user = this.consumeToken(token, 'verify');
+      this.stmt.markVerified.run(this.clock(), user.id);
+      return { userId: user.id, email: user.email, accountId: user.account_id };
+    });
+  }
+
+  /** Links a verified user to their wallet account, once. */
+  linkAccount(userId: string, accountId: string): void {
+    writeTx(this.db, () => this.stmt.setAccount.run(accountId, userId));
+  }
+
+  user(
+    userId: string,
+  ): { userId: string; email: string; verified: boolean; accountId: string | null } | null {
+    const u = this.stmt.userById.get(userId);
+    return u
+      ? { userId: u.id, email: u.email, verified: u.verified_at !== null, accountId: u.account_id }
+      : null;
+  }
+
+  /**
+   * Checks the lockout, then the password, and opens a brand-new session (a token the client never chose,
+   * so a planted cookie cannot become a signed-in session). A wrong password, an unknown e-mail and an
+   * unverified one cost the same scrypt work; only after the right password is "not verified yet" said.
+   */
+  async signIn(
+    emailInput: string,
+    password: string,
+    address: string,
+  ): Promise<{ token: string; session: Session }> {
+    let email: string;
+    try {
+      email = normaliseEmail(emailInput);
+    } catch {
+      throw new AppError('unauthorized', 'wrong e-mail or password');
+    }
+    const subjects = [`email:${email}`, `ip:${address}`];
+    this.assertNotLocked(subjects);
+    const user = this.stmt.userByEmail.get(email);
+    const ok = await verifyPassword(
+      password.slice(0, PASSWORD_MAX_LENGTH),
+      user?.password_hash ?? (await DUMMY_HASH_PROMISE),
+    );
+    if (!user || !ok) {
+      writeTx(this.db, () => {
+        const now = this.clock();
+        this.stmt.pruneFailures.run(now - this.lockout.windowMs);
+        for (const s of subjects) this.stmt.insertFailure.run(s, now);
+      });
+      throw new AppError('unauthorized', 'wrong e-mail or password');
+    }
+    if (user.verified_at === null) {
+      throw new AppError(
+        'unauthorized',
+        'this e-mail address is not verified yet: open the link we sent you',
+      );
+    }
+    return writeTx(this.db, () => {
+      const now = this.clock();
+      this.stmt.clearFailures.run(`email:${email}`);
+      this.stmt.deleteExpiredSessions.run(now);
+      return this.openSession(user, now);
+    });
+  }
+
+  /** The live session of a cookie value, or null (unknown, expired or signed out). */
+  session(token: string | undefined): Session | null {
+    if (!token || token.length > 100) return null;
+    const row = this.stmt.sessionByHash.get(tokenHash(token), this.clock());
+    if (!row) return null;
+    return {
+      userId: row.user_id,
+      email: row.email,
+      accountId: row.account_id,
+      csrfToken: row.csrf_token,
+      expiresAt: row.expires_at,
+    };
+  }
+
+  signOut(token: string | undefined): void {
+    if (!token) return;
+    writeTx(this.db, () => this.stmt.deleteSession.run(tokenHash(token)));
+  }
+
+  /** A reset link's token, or null when no verified user has that e-mail (the page says the same either way). */
+  requestPasswordReset(emailInput: string): { email: string; token: string } | null {
+    let email: string;
+    try {
+      email = normaliseEmail(emailInput);
+    } catch {
+      return null;
+    }
+    return writeTx(this.db, () => {
+      const user = this.stmt.userByEmail.get(email);
+      if (!user || user.verified_at === null) return null;
+      return { email, token: this.issueToken(user.id, 'reset', this.clock()) };
+    });
+  }
+
+  /** Sets the new password and ends every session of the user (whoever had the old one is signed out). */
+  async resetPassword(token: string, password: string): Promise<{ email: string }> {
+    checkPassword(password);
+    const hash = await hashPassword(password);
+    return writeTx(this.db, () => {
+      const user = this.consumeToken(token, 'reset');
+      this.stmt.setPassword.run(hash, user.id);
+      this.stmt.deleteUserSessions.run(user.id);
+      this.stmt.clearFailures.run(`email:${user.email}`);
+      return { email: user.email };
+    });
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  private openSession(user: UserRow, now: number): { token: string; session: Session } {
+    const token = newToken();
+    const csrfToken = newToken();
+    const expiresAt = now + this.sessionTtlMs;
+    this.stmt.insertSession.run(tokenHash(token), user.id, csrfToken, now, expiresAt);
+    return {
+      token,
+      session: { userId: user.id, email: user.email, accountId: user.account_id, csrfToken, expiresAt },
+    };
+  }
+
+  private assertNotLocked(subjects: string[]): void {
+    const now = this.clock();
+    const since = now - this.lockout.windowMs;
+    for (const subject of subjects) {
+      const limit = subject.startsWith('email:') ? this.lockout.perEmail : this.lockout.perAddress;
+      const { n, first } = this.stmt.failures.get(subject, since) ?? { n: 0, first: null };
+      if (n >= limit && first !== null) {
+        const retry = Math.max(1, Math.ceil((first + this.lockout.windowMs - now) / 1000));
+        throw new RateLimitedError(
+          `too many failed sign-ins; try again in ${Math.ceil(retry / 60)} minute(s) or reset your password`,
+          retry,
+          null,
+        );
+      }
+    }
+  }
+
+  private issueToken(userId: string, purpose: TokenPurpose, now: number): string {
+    const token = newToken();
+    this.stmt.insertToken.run(tokenHash(token), userId, purpose, now, now + TOKEN_TTL_MS[purpose]);
+    return token;
+  }
+
+  /** Inside a writeTx: a token is good once, before its expiry; using it spends every link of that purpose. */
+  private consumeToken(token: string, purpose: TokenPurpose): UserRow {
+    const row = token.length <= 100 ? this.stmt.tokenByHash.get(tokenHash(token), purpose) : undefined;
+    const now = this.clock();
+    if (!row || row.used_at !== null || row.expires_at <= now) {
+      throw new AppError('bad_request', 'this link is invalid, expired or already used');
+    }
+    const user = this.stmt.userById.get(row.user_id);
+    if (!user) throw new AppError('bad_request', 'this link is invalid, expired or already used');
+    this.stmt.useTokens.run(now, user.id, purpose);
+    return user;
+  }
+}

@@ -1,0 +1,509 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { COUNTRY_CODES, COUNTRIES } from '../contract/countries.ts';
+import { AppError, isAppError } from '../errors/app-error.ts';
+import type { Session } from '../identity/identity.ts';
+import type { Channel } from '../wallet/types.ts';
+import {
+  COUNTRY_PLAN_EUR_PER_MONTH,
+  MIN_TOPUP_CREDITS,
+  UNLIMITED_EUR_PER_MONTH,
+  type OrderKind,
+} from '../wallet/wallet.ts';
+import { stackedBars } from './charts.ts';
+import type { WebDeps } from './context.ts';
+import { csrfField, formatCredits, formatDate, html, layout, type SafeHtml } from './html.ts';
+import { formField, sendPage, type FormBody } from './respond.ts';
+
+const DAY_MS = 86_400_000;
+const CHANNELS: { channel: Channel; name: string }[] = [
+  { channel: 'rest', name: 'REST' },
+  { channel: 'mcp', name: 'MCP' },
+  { channel: 'app', name: 'In-app' },
+];
+
+export interface SignedIn {
+  session: Session;
+  accountId: string;
+}
+
+/** The signed-in account of a dashboard request, or a redirect to the sign-in page. */
+export function signedIn(request: FastifyRequest, reply: FastifyReply): SignedIn | null {
+  const session = request.web.session;
+  if (!session || session.accountId === null) {
+    void reply.redirect('/signin', 303);
+    return null;
+  }
+  return { session, accountId: session.accountId };
+}
+
+/** Overview (balance, lots, trial, usage chart), API keys, and plans and top-ups. */
+export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
+  const { wallet } = deps;
+  const page = (request: FastifyRequest, who: SignedIn, title: string, active: string, body: SafeHtml) =>
+    layout(
+      { title, email: who.session.email, csrfToken: request.web.csrfToken, active, scripts: true },
+      body,
+    );
+
+  app.get<{ Querystring: { days?: string } }>('/dashboard', async (request, reply) => {
+    const who = signedIn(request, reply);
+    if (!who) return reply;
+    const days = request.query.days === '7' ? 7 : request.query.days === '90' ? 90 : 30;
+    const b = wallet.balance({ accountId: who.accountId });
+    const until = new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS + DAY_MS);
+    const since = new Date(until.getTime() - days * DAY_MS);
+    const points = wallet.usageSeries({ accountId: who.accountId, since, until, bucketMs: DAY_MS });
+    const slots = Array.from({ length: days }, (_, i) =>
+      new Date(since.getTime() + i * DAY_MS).toISOString().slice(0, 10),
+    );
+    const slotIndex = new Map(slots.map((s, i) => [s, i]));
+    const byChannel = CHANNELS.map(({ channel, name }) => ({
+      name,
+      cls: `c-${channel}`,
+      values: slots.map(() => 0),
+    }));
+    const byCountry = new Map<string, { requests: number; rows: number; credits: number }>();
+    const channelTotals = new Map<string, { requests: number; rows: number; credits: number }>();
+    for (const p of points) {
+      const i = slotIndex.get(p.bucketStart.slice(0, 10));
+      const ser = byChannel[CHANNELS.findIndex((c) => c.channel === p.channel)];
+      if (i !== undefined && ser) ser.values[i] = (ser.values[i] ?? 0) + p.requests;
+      for (const [map, key] of [
+        [byCountry, p.country],
+        [channelTotals, p.channel],
+      ] as const) {
+        const t = map.get(key) ?? { requests: 0, rows: 0, credits: 0 };
+        map.set(key, {
+          requests: t.requests + p.requests,
+          rows: t.rows + p.rows,
+          credits: t.credits + p.credits,
+        });
+      }
+    }
+    const trial =
+      b.plan === 'trial'
+        ? html`<p class="ok" role="status">
+            Trial: REST and MCP use is unmetered until <strong>${formatDate(b.trialEndsAt)}</strong>. In-app
+            search draws on your credits.
+          </p>`
+        : b.trialEndsAt
+          ? html`<p>Your trial ended ${formatDate(b.trialEndsAt)}.</p>`
+          : '';
+    const totalsTable = (
+      title: string,
+      rows: [string, { requests: number; rows: number; credits: number }][],
+    ) =>
+      html`<table>
+        <caption>
+          ${title}
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">${title.startsWith('By country') ? 'Country' : 'Channel'}</th>
+            <th scope="col">Requests</th>
+            <th scope="col">Rows</th>
+            <th scope="col">Credits</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${
+            rows.length === 0
+              ? html`<tr>
+                  <td colspan="4">No metered calls in this period.</td>
+                </tr>`
+              : ''
+          }
+          ${rows.map(
+            ([k, t]) =>
+              html`<tr>
+                <th scope="row">${k}</th>
+                <td>${t.requests}</td>
+                <td>${t.rows}</td>
+                <td>${formatCredits(t.credits)}</td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>`;
+    const body = html`<h1>Overview</h1>
+      <section aria-labelledby="balance-h">
+        <h2 id="balance-h">Balance</h2>
+        <p class="big">
+          <span id="balance" data-balance="${b.balance}">${formatCredits(b.balance)}</span> credits
+        </p>
+        ${b.pending > 0 ? html`<p>${formatCredits(b.pending)} credits held by calls in progress.</p>` : ''}
+        <p>
+          Plan: <strong>${planLabel(b.plan)}</strong>${
+            b.subscriptions.filter((s) => s.active).length
+              ? html`; country plans:
+                ${b.subscriptions
+                  .filter((s) => s.active)
+                  .map((s) => `${s.country} (until ${formatDate(s.endsAt)})`)
+                  .join(', ')}`
+              : ''
+          }
+        </p>
+        ${trial}
+        <table>
+          <caption>
+            Credit lots (spent earliest expiry first)
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Source</th>
+              <th scope="col">Granted</th>
+              <th scope="col">Spent</th>
+              <th scope="col">Left</th>
+              <th scope="col">Expires</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${b.lots.map(
+              (l) =>
+                html`<tr>
+                  <th scope="row">${l.source}</th>
+                  <td>${formatCredits(l.amount)}</td>
+                  <td>${formatCredits(l.spent)}</td>
+                  <td>${formatCredits(l.remaining)}</td>
+                  <td>
+                    ${l.expiresAt ? formatDate(l.expiresAt) : 'never'}${l.expired > 0 ? html` (expired: ${formatCredits(l.expired)})` : ''}
+                  </td>
+                </tr>`,
+            )}
+          </tbody>
+        </table>
+        <p><a href="/dashboard/billing">Top up or change plan</a></p>
+      </section>
+      <section aria-labelledby="usage-h">
+        <h2 id="usage-h">Usage, last ${days} days</h2>
+        <p>
+          Show:
+          ${[7, 30, 90].map((d) => (d === days ? html`<strong>${d} days</strong> ` : html`<a href="/dashboard?days=${d}">${d} days</a> `))}
+        </p>
+        ${stackedBars({ label: `Metered requests per day and channel, last ${days} days`, slots, series: byChannel, unit: 'requests' })}
+        ${totalsTable(
+          'By channel',
+          [...channelTotals.entries()].map(([k, v]) => [CHANNELS.find((c) => c.channel === k)?.name ?? k, v]),
+        )}
+        ${totalsTable('By country', [...byCountry.entries()].sort())}
+      </section>`;
+    return sendPage(reply, page(request, who, 'Overview', '/dashboard', body));
+  });
+
+  const keysPage = (request: FastifyRequest, who: SignedIn, notice: SafeHtml | string) => {
+    const keys = wallet.accountKeys(who.accountId);
+    return page(
+      request,
+      who,
+      'API keys',
+      '/dashboard/keys',
+      html`<h1>API keys</h1>
+        ${notice}
+        <p>
+          Send a key as <code>Authorization: Bearer &lt;key&gt;</code> to the REST API (<a href="/docs"
+            >docs</a
+          >) or the MCP server. Keep keys on your server; never put them in a browser or mobile app.
+        </p>
+        <form method="post" action="/dashboard/keys" class="row">
+          ${csrfField(request.web.csrfToken)}
+          <label for="key-name">Name</label>
+          <input id="key-name" name="name" required maxlength="80" placeholder="e.g. CRM sync" />
+          <button type="submit">Create API key</button>
+        </form>
+        <table id="keys">
+          <caption>
+            Your keys
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Key</th>
+              <th scope="col">Name</th>
+              <th scope="col">Created</th>
+              <th scope="col">Last used</th>
+              <th scope="col">Status</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${
+              keys.length === 0
+                ? html`<tr>
+                    <td colspan="5">No keys yet.</td>
+                  </tr>`
+                : ''
+            }
+            ${keys.map(
+              (k) =>
+                html`<tr data-key-id="${k.keyId}">
+                  <td><code>rgd_…${k.hint}</code></td>
+                  <td>${k.name ?? ''}</td>
+                  <td>${formatDate(k.createdAt)}</td>
+                  <td>${k.lastUsedAt ? formatDate(k.lastUsedAt) : 'never'}</td>
+                  <td>
+                    ${
+                      k.revokedAt
+                        ? html`revoked ${formatDate(k.revokedAt)}`
+                        : html`<form method="post" action="/dashboard/keys/${k.keyId}/revoke" class="inline">
+                            ${csrfField(request.web.csrfToken)}
+                            <button type="submit" class="danger" aria-label="Revoke key ${k.name ?? k.hint}">
+                              Revoke
+                            </button>
+                          </form>`
+                    }
+                  </td>
+                </tr>`,
+            )}
+          </tbody>
+        </table>`,
+    );
+  };
+
+  app.get('/dashboard/keys', async (request, reply) => {
+    const who = signedIn(request, reply);
+    return who ? sendPage(reply, keysPage(request, who, '')) : reply;
+  });
+
+  app.post<{ Body: FormBody }>('/dashboard/keys', async (request, reply) => {
+    const who = signedIn(request, reply);
+    if (!who) return reply;
+    try {
+      const created = wallet.createAccountKey({
+        accountId: who.accountId,
+        name: formField(request.body, 'name'),
+      });
+      // The secret is in this one response and nowhere else (only its hash is stored); no-store keeps it out of caches.
+      return sendPage(
+        reply,
+        keysPage(
+          request,
+          who,
+          html`<section class="newkey" aria-labelledby="newkey-h">
+            <h2 id="newkey-h">Your new API key</h2>
+            <p>Copy it now: it is shown only this once.</p>
+            <p class="row">
+              <input id="new-key" readonly value="${created.key}" aria-label="New API key" />
+              <button type="button" data-copy="new-key">Copy</button>
+            </p>
+          </section>`,
+        ),
+      );
+    } catch (err) {
+      if (isAppError(err) && err.status < 500) {
+        return sendPage(
+          reply.code(422),
+          keysPage(request, who, html`<p class="error" role="alert">${err.message}</p>`),
+        );
+      }
+      throw err;
+    }
+  });
+
+  app.post<{ Params: { keyId: string } }>('/dashboard/keys/:keyId/revoke', async (request, reply) => {
+    const who = signedIn(request, reply);
+    if (!who) return reply;
+    try {
+      wallet.revokeAccountKey({ accountId: who.accountId, keyId: request.params.keyId });
+    } catch (err) {
+      if (isAppError(err) && err.code === 'not_found') {
+        return sendPage(
+          reply.code(404),
+          keysPage(request, who, html`<p class="error" role="alert">No such API key.</p>`),
+        );
+      }
+      throw err;
+    }
+    return reply.redirect('/dashboard/keys', 303);
+  });
+
+  const billingPage = (request: FastifyRequest, who: SignedIn, notice: SafeHtml | string) => {
+    const b = wallet.balance({ accountId: who.accountId });
+    const orders = wallet.listOrders({ accountId: who.accountId, limit: 20 });
+    const active = new Set(b.subscriptions.filter((s) => s.active).map((s) => s.country));
+    return page(
+      request,
+      who,
+      'Plans and top-ups',
+      '/dashboard/billing',
+      html`<h1>Plans and top-ups</h1>
+        ${notice}
+        <p>
+          Plan: <strong>${planLabel(b.plan)}</strong>. Balance: ${formatCredits(b.balance)} credits (1 credit
+          = 1 euro).
+        </p>
+        <section aria-labelledby="topup-h">
+          <h2 id="topup-h">Top up credits</h2>
+          <p>
+            Top-up credits never expire. Minimum ${MIN_TOPUP_CREDITS} credits. Pay by invoice; the credits
+            arrive when the payment is confirmed.
+          </p>
+          <form method="post" action="/dashboard/billing/orders" class="row">
+            ${csrfField(request.web.csrfToken)}
+            <input type="hidden" name="kind" value="topup" />
+            <label for="credits">Credits</label>
+            <input
+              id="credits"
+              name="credits"
+              type="number"
+              min="${MIN_TOPUP_CREDITS}"
+              step="1"
+              value="${MIN_TOPUP_CREDITS}"
+              required
+            />
+            <button type="submit">Order top-up</button>
+          </form>
+        </section>
+        <section aria-labelledby="plans-h">
+          <h2 id="plans-h">Plans</h2>
+          <table>
+            <caption>
+              Row prices per country (credits per returned row)
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Country</th>
+                <th scope="col">Price</th>
+                <th scope="col">Country plan</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${COUNTRY_CODES.map(
+                (c) =>
+                  html`<tr>
+                    <th scope="row">${COUNTRIES[c].name} (${c})</th>
+                    <td>${wallet.prices[c]}</td>
+                    <td>
+                      ${
+                        active.has(c)
+                          ? 'active'
+                          : html`<form method="post" action="/dashboard/billing/orders" class="inline">
+                              ${csrfField(request.web.csrfToken)}<input
+                                type="hidden"
+                                name="kind"
+                                value="country"
+                              /><input type="hidden" name="country" value="${c}" />
+                              <button type="submit" aria-label="Order the ${COUNTRIES[c].name} plan">
+                                ${COUNTRY_PLAN_EUR_PER_MONTH} € / month
+                              </button>
+                            </form>`
+                      }
+                    </td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>
+          <p>A country plan waives metering for that country (REST, MCP and in-app).</p>
+          <form method="post" action="/dashboard/billing/orders" class="row">
+            ${csrfField(request.web.csrfToken)}
+            <input type="hidden" name="kind" value="unlimited" />
+            <span
+              >Unlimited API and MCP plan: every country unmetered, ${UNLIMITED_EUR_PER_MONTH} € /
+              month.</span
+            >
+            <button type="submit" ${b.plan === 'unlimited' ? html`disabled` : ''}>Order Unlimited</button>
+          </form>
+        </section>
+        <section aria-labelledby="orders-h">
+          <h2 id="orders-h">Orders</h2>
+          <table id="orders">
+            <thead>
+              <tr>
+                <th scope="col">Order</th>
+                <th scope="col">What</th>
+                <th scope="col">Amount</th>
+                <th scope="col">Invoice</th>
+                <th scope="col">State</th>
+                <th scope="col">Placed</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${
+                orders.length === 0
+                  ? html`<tr>
+                      <td colspan="6">No orders yet.</td>
+                    </tr>`
+                  : ''
+              }
+              ${orders.map(
+                (o) =>
+                  html`<tr>
+                    <td>${o.orderId}</td>
+                    <td>${orderLabel(o.kind, o.country)}</td>
+                    <td>${formatCredits(o.amount)} €</td>
+                    <td>${o.reference}</td>
+                    <td>${o.state}</td>
+                    <td>${formatDate(o.createdAt)}</td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>
+        </section>`,
+    );
+  };
+
+  app.get('/dashboard/billing', async (request, reply) => {
+    const who = signedIn(request, reply);
+    return who ? sendPage(reply, billingPage(request, who, '')) : reply;
+  });
+
+  app.post<{ Body: FormBody }>('/dashboard/billing/orders', async (request, reply) => {
+    const who = signedIn(request, reply);
+    if (!who) return reply;
+    const kind = formField(request.body, 'kind') as OrderKind;
+    const country = formField(request.body, 'country');
+    const credits = Number(formField(request.body, 'credits'));
+    try {
+      const amount =
+        kind === 'topup'
+          ? credits
+          : kind === 'unlimited'
+            ? UNLIMITED_EUR_PER_MONTH
+            : COUNTRY_PLAN_EUR_PER_MONTH;
+      // Validated by the wallet before the provider issues anything.
+      if (kind === 'topup' && !(credits >= MIN_TOPUP_CREDITS)) {
+        throw new AppError('validation_failed', `a top-up is at least ${MIN_TOPUP_CREDITS} credits`);
+      }
+      const start = deps.payments.start({
+        accountId: who.accountId,
+        email: who.session.email,
+        amount,
+        description: orderLabel(kind, country || null),
+      });
+      const order = wallet.placeOrder({
+        accountId: who.accountId,
+        kind,
+        ...(country && { country }),
+        ...(kind === 'topup' && { credits }),
+        provider: deps.payments.name,
+        reference: start.reference,
+      });
+      request.log.info({ order: order.orderId, kind, amount }, 'order placed');
+      return sendPage(
+        reply,
+        billingPage(
+          request,
+          who,
+          html`<p class="ok" role="status">Order ${order.orderId} placed. ${start.instructions}</p>`,
+        ),
+      );
+    } catch (err) {
+      if (!isAppError(err) || err.status >= 500) throw err;
+      const text = err.message;
+      return sendPage(
+        reply.code(422),
+        billingPage(request, who, html`<p class="error" role="alert">${text}</p>`),
+      );
+    }
+  });
+}
+
+function planLabel(plan: string): string {
+  return plan === 'trial'
+    ? 'Trial (pay per row after it)'
+    : plan === 'unlimited'
+      ? 'Unlimited'
+      : 'Pay per row';
+}
+
+function orderLabel(kind: string, country: string | null): string {
+  if (kind === 'topup') return 'credit top-up';
+  if (kind === 'unlimited') return 'Unlimited plan, 30 days';
+  return `${country ?? ''} country plan, 30 days`;
+}

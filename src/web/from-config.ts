@@ -1,0 +1,31 @@
+import type { Config } from '../config.ts';
+import { Identity } from '../identity/identity.ts';
+import { OutboxMailer, SendmailMailer, type Mailer } from '../identity/mailer.ts';
+import { InvoiceProvider } from '../identity/payments.ts';
+import type { Wallet } from '../wallet/wallet.ts';
+import type { WebDeps } from './context.ts';
+
+/** The dashboard's parts from the one parsed config; `close` releases the identity connection. */
+export function webDeps(
+  config: Config,
+  wallet: Wallet,
+  log: (msg: string) => void,
+): { deps: WebDeps; close: () => void } {
+  const mailer: Mailer =
+    config.web.mailer === 'sendmail'
+      ? new SendmailMailer(config.web.mailFrom)
+      : // The log says a message is waiting; the link (a secret) stays out of the log.
+        new OutboxMailer((mail) => log(`mail to ${mail.to}: ${mail.subject} (see /dev/outbox)`));
+  const identity = new Identity({ dbPath: config.wallet.dbPath });
+  return {
+    deps: {
+      wallet,
+      identity,
+      mailer,
+      payments: new InvoiceProvider(),
+      publicUrl: config.web.publicUrl,
+      cookieSecure: config.web.cookieSecure,
+    },
+    close: () => identity.close(),
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * Server-rendered HTML with escaping by construction: every interpolated value is escaped unless it is
+ * already a SafeHtml made by `html`, so user data (company names, key names, e-mails) cannot inject markup.
+ */
+export class SafeHtml {
+  constructor(readonly value: string) {}
+  toString(): string {
+    return this.value;
+  }
+}
+
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+export function esc(text: unknown): string {
+  return String(text ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
+}
+
+type Part = SafeHtml | string | number | null | undefined | false | readonly Part[];
+
+function render(part: Part): string {
+  if (part === null || part === undefined || part === false) return '';
+  if (part instanceof SafeHtml) return part.value;
+  if (Array.isArray(part)) return part.map(render).join('');
+  return esc(part);
+}
+
+export function html(strings: TemplateStringsArray, ...values: Part[]): SafeHtml {
+  let out = strings[0] ?? '';
+  values.forEach((v, i) => {
+    out += render(v) + (strings[i + 1] ?? '');
+  });
+  return new SafeHtml(out);
+}
+
+/** JSON for a `<script type="application/json">` block: `<` escaped so no value can close the element. */
+export function jsonBlock(id: string, value: unknown): SafeHtml {
+  const text = JSON.stringify(value).replace(/</g, '\\u003c');
+  return new SafeHtml(`<script type="application/json" id="${esc(id)}">${text}</script>`);
+}
+
+export interface LayoutOptions {
+  title: string;
+  /** Signed-in e-mail, for the header; null on public pages. */
+  email: string | null;
+  csrfToken: string;
+  active?: string;
+  scripts?: boolean;
+}
+
+const NAV = [
+  ['/dashboard', 'Overview'],
+  ['/dashboard/keys', 'API keys'],
+  ['/search', 'Search'],
+  ['/dashboard/billing', 'Plans and top-ups'],
+] as const;
+
+export function layout(opts: LayoutOptions, body: SafeHtml): string {
+  const nav = opts.email
+    ? html`<nav aria-label="Main">
+        <ul>
+          ${NAV.map(
+            ([href, label]) =>
+              html`<li>
+                <a href="${href}" ${opts.active === href ? html`aria-current="page"` : ''}>${label}</a>
+              </li>`,
+          )}
+        </ul>
+        <form method="post" action="/signout" class="inline">
+          <input type="hidden" name="_csrf" value="${opts.csrfToken}" />
+          <span class="who">${opts.email}</span> <button type="submit">Sign out</button>
+        </form>
+      </nav>`
+    : html`<nav aria-label="Main">
+        <ul>
+          <li><a href="/signin">Sign in</a></li>
+          <li><a href="/signup">Sign up</a></li>
+          <li><a href="/docs">API docs</a></li>
+        </ul>
+      </nav>`;
+  return html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="csrf-token" content="${opts.csrfToken}" />
+        <title>${opts.title} · regdata</title>
+        <link rel="stylesheet" href="/static/style.css" />
+        ${opts.scripts ? html`<script type="module" src="/static/app.js"></script>` : ''}
+      </head>
+      <body>
+        <a class="skip" href="#main">Skip to content</a>
+        <header>
+          <a class="brand" href="/">regdata</a>
+          ${nav}
+        </header>
+        <main id="main">${body}</main>
+      </body>
+    </html>`.value;
+}
+
+export function csrfField(token: string): SafeHtml {
+  return html`<input type="hidden" name="_csrf" value="${token}" />`;
+}
+
+export function formatCredits(n: number): string {
+  return n.toFixed(2);
+}
+
+export function formatDate(iso: string | null): string {
+  return iso ? iso.replace('T', ' ').slice(0, 16) + ' UTC' : '—';
+}

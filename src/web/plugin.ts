@@ -1,0 +1,76 @@
+import fs from 'node:fs';
+import type { FastifyPluginAsync } from 'fastify';
+import { authPages } from './auth-pages.ts';
+import { CSRF_HEADER, csrfOk, loadContext, type WebContext, type WebPluginOptions } from './context.ts';
+import { dashboardPages } from './dashboard-pages.ts';
+import { searchPages } from './search.ts';
+
+/**
+ * The dashboard: accounts, API keys, balance and usage, plans and top-ups, and the in-app search, as
+ * server-rendered pages plus one small script, in the same fastify server as the API. Sessions never grant
+ * API access: the REST and MCP routes read only the bearer header.
+ */
+
+const STATIC: Record<string, { file: string; type: string }> = {
+  'app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
+  'style.css': { file: 'style.css', type: 'text/css; charset=utf-8' },
+};
+
+// The pages load nothing from elsewhere and run no inline script: a stored XSS would have nowhere to go.
+const SECURITY_HEADERS = {
+  'content-security-policy':
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; " +
+    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+};
+
+export const webPlugin: FastifyPluginAsync<WebPluginOptions> = async (app, deps) => {
+  const assets = new Map(
+    Object.entries(STATIC).map(([name, s]) => [
+      name,
+      { type: s.type, body: fs.readFileSync(new URL(`./static/${s.file}`, import.meta.url)) },
+    ]),
+  );
+
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 16_384 },
+    (_request, body, done) => {
+      // First value of each field; the forms never repeat one.
+      const out: Record<string, string> = {};
+      for (const [k, v] of new URLSearchParams(body as string)) if (!(k in out)) out[k] = v;
+      done(null, out);
+    },
+  );
+
+  app.decorateRequest('web', null as unknown as WebContext);
+  app.addHook('onRequest', async (request, reply) => {
+    request.web = loadContext(deps, request, reply);
+    reply.headers(SECURITY_HEADERS);
+  });
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.method === 'GET' || request.method === 'HEAD') return;
+    const body = request.body as Record<string, unknown> | undefined;
+    const submitted =
+      request.headers[CSRF_HEADER] ?? (body && typeof body === 'object' ? body['_csrf'] : undefined);
+    if (!csrfOk(request, submitted)) {
+      request.log.info('request refused: CSRF check failed');
+      return reply
+        .code(403)
+        .type('text/plain; charset=utf-8')
+        .send('CSRF check failed: reload the page and try again.');
+    }
+  });
+
+  app.get<{ Params: { name: string } }>('/static/:name', async (request, reply) => {
+    const asset = assets.get(request.params.name);
+    if (!asset) return reply.code(404).send({ detail: 'not found' });
+    return reply.type(asset.type).header('cache-control', 'no-cache').send(asset.body);
+  });
+
+  authPages(app, deps);
+  dashboardPages(app, deps);
+  searchPages(app, deps);
+};

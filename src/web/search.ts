@@ -1,0 +1,231 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import {
+  CountQuerySchema,
+  CountrySchema,
+  LocationsQuerySchema,
+  SearchQueryObject,
+  SearchQuerySchema,
+  SORT_FIELDS,
+} from '../contract/api-schemas.ts';
+import { COUNTRIES, COUNTRY_CODES, isCountryCode } from '../contract/countries.ts';
+import { AppError, validationError, type ValidationIssue } from '../errors/app-error.ts';
+import { arrayParams } from '../http/query-params.ts';
+import type { Caller } from '../services/operations.ts';
+import { freeReason } from '../wallet/metering.ts';
+import { CSRF_HEADER, csrfOk, type WebPluginOptions } from './context.ts';
+import { signedIn } from './dashboard-pages.ts';
+import { html, jsonBlock, layout } from './html.ts';
+import { sendPage } from './respond.ts';
+
+/**
+ * In-app search: a page whose script (static/app.js) builds the filter form from /filters and calls the
+ * JSON endpoints below. Every endpoint is the same Operations call REST and MCP make, with channel 'app'
+ * and the account's in-app principal, so it is validated, rate-limited and metered exactly alike.
+ */
+
+const SEARCH_ARRAYS = arrayParams(SearchQueryObject);
+/** Values from the form arrive as strings, or arrays of strings for repeatable parameters. */
+const ParamsSchema = z.record(
+  z.string(),
+  z.union([z.string().max(200), z.array(z.string().max(200)).max(2000)]),
+);
+const CountBody = z.strictObject({
+  params: ParamsSchema,
+  page_size: z.number().int().min(1).max(500).default(50),
+});
+const SearchBody = z.strictObject({ params: ParamsSchema });
+const CompanyBody = z.strictObject({
+  country: CountrySchema,
+  registrikood: z.string().min(1).max(40),
+  part: z.enum(['detail', 'history', 'workplaces']),
+});
+
+function parse<T>(schema: z.ZodType<T>, value: unknown): T {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issues: ValidationIssue[] = parsed.error.issues.map((i) => ({
+    loc: ['body', ...i.path.map((p) => (typeof p === 'number' ? p : String(p)))],
+    param: String(i.path[0] ?? ''),
+    msg: i.message,
+    type: i.code,
+  }));
+  throw validationError(issues);
+}
+
+/** A repeatable parameter sent once is a list of one, as the REST query normalisation does. */
+function normalise(params: Record<string, string | string[]>): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(params)) {
+    if (v === '' || (Array.isArray(v) && v.length === 0)) continue;
+    out[k] = SEARCH_ARRAYS.has(k) && !Array.isArray(v) ? [v] : v;
+  }
+  return out;
+}
+
+export function searchPages(app: FastifyInstance, deps: WebPluginOptions): void {
+  const { wallet, ops } = deps;
+
+  app.get('/search', async (request, reply) => {
+    const who = signedIn(request, reply);
+    if (!who) return reply;
+    const b = wallet.balance({ accountId: who.accountId });
+    const boot = {
+      countries: COUNTRY_CODES.map((c) => ({ code: c, name: COUNTRIES[c].name, price: wallet.prices[c] })),
+      balance: b.balance,
+      sortFields: Object.keys(SORT_FIELDS),
+    };
+    const body = html`<h1>Search companies</h1>
+      <p>
+        Counting is free. A search page costs the country's row price for each row returned (reserved for the
+        whole page first). Balance:
+        <strong><span id="balance">${b.balance.toFixed(2)}</span> credits</strong>.
+      </p>
+      ${jsonBlock('boot', boot)}
+      <form id="search-form" class="stack" novalidate>
+        <label for="country">Country</label>
+        <select id="country" name="country" required>
+          <option value="">Choose a country</option>
+          ${boot.countries.map((c) => html`<option value="${c.code}">${c.name} (${c.code})</option>`)}
+        </select>
+        <div id="filters" aria-live="polite"></div>
+        <div class="row">
+          <label for="page_size">Rows per page</label>
+          <select id="page_size" name="page_size">
+            ${[10, 25, 50, 100].map((n) => html`<option value="${n}" ${n === 25 ? html`selected` : ''}>${n}</option>`)}
+          </select>
+        </div>
+        <p id="count" role="status" aria-live="polite"></p>
+        <p id="quote" aria-live="polite"></p>
+        <div class="row">
+          <button type="submit" id="run-search" disabled>Run search</button>
+          <button type="button" id="export-csv" disabled>Export bought rows (CSV)</button>
+        </div>
+      </form>
+      <p id="search-error" class="error" role="alert" hidden></p>
+      <section id="results" aria-live="polite"></section>
+      <section id="detail" aria-live="polite"></section>`;
+    return sendPage(
+      reply,
+      layout(
+        {
+          title: 'Search',
+          email: who.session.email,
+          csrfToken: request.web.csrfToken,
+          active: '/search',
+          scripts: true,
+        },
+        body,
+      ),
+    );
+  });
+
+  /** Session + CSRF header for every JSON call (a cross-site page can neither read nor forge them). */
+  const apiCaller = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): { caller: Caller; accountId: string } | null => {
+    const session = request.web.session;
+    if (!session || session.accountId === null) {
+      void reply.code(401).send({ detail: 'sign in first' });
+      return null;
+    }
+    if (!csrfOk(request, request.headers[CSRF_HEADER])) {
+      void reply.code(403).send({ detail: 'missing or wrong CSRF token' });
+      return null;
+    }
+    return {
+      caller: { principal: wallet.appPrincipal(session.accountId), channel: 'app' },
+      accountId: session.accountId,
+    };
+  };
+
+  const countryOf = (value: unknown) => {
+    const c = String(value ?? '');
+    if (!isCountryCode(c))
+      throw new AppError('validation_failed', 'country', [
+        { loc: ['query', 'country'], param: 'country', msg: 'unknown country', type: 'enum' },
+      ]);
+    return c;
+  };
+
+  app.get<{ Querystring: Record<string, string> }>('/app/api/filters', async (request, reply) => {
+    const who = apiCaller(request, reply);
+    if (!who) return reply;
+    return (await ops.filters(who.caller, countryOf(request.query['country']))).data;
+  });
+
+  app.get<{ Querystring: Record<string, string> }>('/app/api/activities', async (request, reply) => {
+    const who = apiCaller(request, reply);
+    if (!who) return reply;
+    return (await ops.activities(who.caller, { country: countryOf(request.query['country']), lang: 'en' }))
+      .data;
+  });
+
+  app.get<{ Querystring: Record<string, string> }>('/app/api/locations', async (request, reply) => {
+    const who = apiCaller(request, reply);
+    if (!who) return reply;
+    return (await ops.locations(who.caller, parse(LocationsQuerySchema, request.query))).data;
+  });
+
+  app.post('/app/api/count', async (request, reply) => {
+    const who = apiCaller(request, reply);
+    if (!who) return reply;
+    const body = parse(CountBody, request.body);
+    const params = parse(CountQuerySchema, normalise(body.params));
+    const { data } = await ops.count(who.caller, params);
+    // What running the first page will cost, decided by the same waiver rule the metering applies.
+    const b = wallet.balance({ accountId: who.accountId });
+    const active = new Set(b.subscriptions.filter((s) => s.active).map((s) => s.country));
+    const waived = freeReason(
+      who.caller.principal,
+      b.plan,
+      { channel: 'app', country: params.country },
+      (c) => active.has(c),
+    );
+    const price = wallet.prices[params.country];
+    const rows = Math.min(body.page_size, data.count ?? body.page_size);
+    return {
+      ...data,
+      quote: {
+        price,
+        page_size: body.page_size,
+        rows_first_page: rows,
+        credits_first_page: waived ? 0 : round6(rows * price),
+        credits_reserved: waived ? 0 : round6(body.page_size * price),
+        waived_by: waived,
+        balance: b.balance,
+      },
+    };
+  });
+
+  app.post('/app/api/search', async (request, reply) => {
+    const who = apiCaller(request, reply);
+    if (!who) return reply;
+    const body = parse(SearchBody, request.body);
+    const { data, meta } = await ops.search(who.caller, parse(SearchQuerySchema, normalise(body.params)));
+    return { data, meta };
+  });
+
+  app.post('/app/api/company', async (request, reply) => {
+    const who = apiCaller(request, reply);
+    if (!who) return reply;
+    const { part, ...ref } = parse(CompanyBody, request.body);
+    if (part === 'workplaces' && ref.country !== 'SE') {
+      throw validationError([
+        { loc: ['body', 'country'], param: 'country', msg: 'workplaces exist for SE only', type: 'enum' },
+      ]);
+    }
+    const answer =
+      part === 'detail'
+        ? await ops.detail(who.caller, ref)
+        : part === 'history'
+          ? await ops.history(who.caller, ref)
+          : await ops.workplaces(who.caller, ref);
+    return { data: answer.data, meta: answer.meta };
+  });
+}
+
+function round6(n: number): number {
+  return Math.round(n * 1e6) / 1e6;
+}

@@ -1,0 +1,164 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
+import { Engine } from '../../src/engine/engine.ts';
+import { Identity } from '../../src/identity/identity.ts';
+import { OutboxMailer } from '../../src/identity/mailer.ts';
+import { InvoiceProvider } from '../../src/identity/payments.ts';
+import { openWallet, type Wallet } from '../../src/wallet/wallet.ts';
+
+/**
+ * The real app with the dashboard on a real snapshot and a real wallet.db in a temp folder; every log line
+ * is kept (as text) so tests can look for what must never be logged.
+ */
+export interface WebTestApp {
+  app: FastifyInstance;
+  wallet: Wallet;
+  identity: Identity;
+  outbox: OutboxMailer;
+  walletPath: string;
+  logs: string[];
+  close(): Promise<void>;
+}
+
+export async function buildWebApp(dataDir: string): Promise<WebTestApp> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-test-web-'));
+  const walletPath = path.join(dir, 'wallet.db');
+  const engine = await Engine.open(new SnapshotStore(dataDir), { connections: 2 });
+  const wallet = openWallet({ dbPath: walletPath, sweepIntervalMs: 0 });
+  const identity = new Identity({ dbPath: walletPath });
+  const outbox = new OutboxMailer();
+  const logs: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      logs.push(chunk.toString());
+      done();
+    },
+  });
+  const app = await buildApp({
+    engine,
+    wallet,
+    logger: { level: 'trace', stream },
+    web: {
+      wallet,
+      identity,
+      mailer: outbox,
+      payments: new InvoiceProvider(),
+      publicUrl: null,
+      cookieSecure: false,
+    },
+  });
+  await app.ready();
+  return {
+    app,
+    wallet,
+    identity,
+    outbox,
+    walletPath,
+    logs,
+    async close() {
+      await app.close();
+      engine.close();
+      identity.close();
+      wallet.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A browser stand-in over inject: keeps cookies, reads the CSRF token from the last page. */
+export class Client {
+  cookies = new Map<string, string>();
+  csrf = '';
+
+  constructor(private readonly app: FastifyInstance) {}
+
+  get cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  private remember(res: LightMyRequestResponse): LightMyRequestResponse {
+    for (const c of res.cookies) {
+      if (c.maxAge === 0) this.cookies.delete(c.name);
+      else this.cookies.set(c.name, c.value);
+    }
+    const m = /<meta name="csrf-token" content="([^"]+)"/.exec(res.body);
+    if (m?.[1]) this.csrf = m[1];
+    return res;
+  }
+
+  async get(url: string, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+    return this.remember(
+      await this.app.inject({ method: 'GET', url, headers: { cookie: this.cookieHeader, ...headers } }),
+    );
+  }
+
+  /** A form post; `_csrf` is the current token unless the test overrides or drops it. */
+  async post(
+    url: string,
+    form: Record<string, string>,
+    opts: { csrf?: string | null; headers?: Record<string, string> } = {},
+  ): Promise<LightMyRequestResponse> {
+    const token = opts.csrf === undefined ? this.csrf : opts.csrf;
+    const body = new URLSearchParams({ ...form, ...(token !== null && { _csrf: token }) }).toString();
+    return this.remember(
+      await this.app.inject({
+        method: 'POST',
+        url,
+        payload: body,
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          cookie: this.cookieHeader,
+          ...opts.headers,
+        },
+      }),
+    );
+  }
+
+  async json(
+    url: string,
+    body?: unknown,
+    opts: { csrf?: string | null } = {},
+  ): Promise<LightMyRequestResponse> {
+    const token = opts.csrf === undefined ? this.csrf : opts.csrf;
+    return this.remember(
+      await this.app.inject({
+        method: body === undefined ? 'GET' : 'POST',
+        url,
+        ...(body !== undefined && { payload: JSON.stringify(body) }),
+        headers: {
+          cookie: this.cookieHeader,
+          ...(body !== undefined && { 'content-type': 'application/json' }),
+          ...(token !== null && { 'x-csrf-token': token }),
+        },
+      }),
+    );
+  }
+}
+
+/** Sign up, open the e-mailed link, sign in: a client with a live session on a registered account. */
+export async function registeredClient(t: WebTestApp, email: string, password: string): Promise<Client> {
+  const c = new Client(t.app);
+  await c.get('/signup');
+  const res = await c.post('/signup', { email, password });
+  if (res.statusCode !== 200) throw new Error(`sign-up failed: ${res.statusCode}`);
+  await c.get('/verify');
+  await c.post('/verify', { token: linkToken(t.outbox, email, 'verify') });
+  const signedIn = await c.post('/signin', { email, password });
+  if (signedIn.statusCode !== 303) throw new Error(`sign-in failed: ${signedIn.statusCode}`);
+  // As a browser following the redirect: the dashboard page carries the session's CSRF token.
+  await c.get('/dashboard');
+  return c;
+}
+
+/** The token of the latest e-mailed link of that kind (it sits in the URL fragment: `#t=`). */
+export function linkToken(outbox: OutboxMailer, email: string, kind: 'verify' | 'reset/confirm'): string {
+  const mail = outbox.list().find((m) => m.to === email && m.text.includes(`/${kind}#t=`));
+  const m = /#t=([A-Za-z0-9_-]+)/.exec(mail?.text ?? '');
+  if (!m?.[1]) throw new Error(`no ${kind} mail for ${email}`);
+  return m[1];
+}
