@@ -1,0 +1,316 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CountryCode } from '../../src/contract/countries.ts';
+import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
+import { DataProblem } from '../../ingest/official/errors.ts';
+import { IngestReport } from '../../ingest/official/report.ts';
+import { runIngest } from '../../ingest/official/run-ingest.ts';
+
+/*
+ * Hand-made Swedish and Polish official files (test/fixtures/official/SE, PL) with the real headers and
+ * the awkward cases the formats reference lists; `<CC>/broken/` holds damaged versions, each of which must
+ * fail the run naming the file, line and column while the live snapshot keeps serving.
+ */
+
+const FIXTURES = fileURLToPath(new URL('../fixtures/official/', import.meta.url));
+let tmp: string;
+let instance: DuckDBInstance;
+let n = 0;
+type Row = Record<string, unknown>;
+
+async function ingest(country: CountryCode, from: string, dataDir = path.join(tmp, `data-${++n}`)) {
+  const store = new SnapshotStore(dataDir);
+  const report = new IngestReport();
+  const result = await runIngest({ store, countries: [country], from, report });
+  return { store, report, dir: store.countryDir(result.snapshotId, country) };
+}
+
+async function rows(sql: string): Promise<Row[]> {
+  const conn = await instance.connect();
+  try {
+    return (await conn.runAndReadAll(sql)).getRowObjectsJson() as Row[];
+  } finally {
+    conn.closeSync();
+  }
+}
+
+async function byCode(dir: string, file = 'companies.parquet'): Promise<Map<string, Row>> {
+  const list = await rows(`SELECT * FROM read_parquet('${path.join(dir, file)}') WHERE registrikood <> ''`);
+  return new Map(list.map((r) => [String(r['registrikood']), r]));
+}
+
+/** A copy of a country's fixtures with some files replaced (by their `broken/` twin, or by given text). */
+function damaged(country: CountryCode, replace: Record<string, string | Buffer>): string {
+  const dir = path.join(tmp, `from-${++n}`);
+  fs.mkdirSync(dir);
+  for (const name of fs.readdirSync(path.join(FIXTURES, country))) {
+    const file = path.join(FIXTURES, country, name);
+    if (fs.statSync(file).isFile()) fs.copyFileSync(file, path.join(dir, name));
+  }
+  for (const [name, content] of Object.entries(replace)) {
+    if (content === 'broken')
+      fs.copyFileSync(path.join(FIXTURES, country, 'broken', name), path.join(dir, name));
+    else fs.writeFileSync(path.join(dir, name), content);
+  }
+  return dir;
+}
+
+beforeAll(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-fixtures-se-pl-'));
+  instance = await DuckDBInstance.create(':memory:');
+});
+afterAll(() => {
+  instance?.closeSync();
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('SE fixtures', () => {
+  let dir: string;
+  let report: IngestReport;
+  beforeAll(async () => ({ dir, report } = await ingest('SE', path.join(FIXTURES, 'SE'))), 60_000);
+
+  it('joins Bolagsverket, the ISO-8859-1 SCB files and the FDB extract: names, trade names, states, seat', async () => {
+    const all = await byCode(dir);
+    expect([...all.keys()].sort()).toEqual(['5560123456', '5566778899', '8024005673', '9697001239']);
+    const a = all.get('5566778899')!;
+    expect([a['arinimi'], a['staatus'], a['source_status'], a['staatus_tekstina']]).toEqual([
+      'Exempel Sverige AB',
+      'L',
+      'LI-AVOMFO',
+      'Likvidation pågår',
+    ]);
+    expect((a['se_register'] as Row)['trade_names']).toEqual(['Exempel Konsult']);
+    expect([a['asukoht'], a['aadress_text'], a['ehak_kood']]).toEqual([
+      'Box 1, 111 22 Stockholm',
+      'Box 1, 111 22 Stockholm, Stockholms län',
+      '0180',
+    ]);
+    expect([a['se_employees_band'], a['se_turnover_band'], a['vat_number']]).toEqual([
+      5,
+      6,
+      'SE556677889901',
+    ]);
+    // Reklamsparrtyp 22: both blocks.
+    expect([a['marketing_optout'], a['phone_optout']]).toEqual([true, true]);
+    const b = all.get('9697001239')!;
+    // Å and Ö come through ISO-8859-1; the trade name on a row of its own; a finished bankruptcy is no state.
+    expect([b['arinimi'], b['staatus'], (b['se_register'] as Row)['trade_names']]).toEqual([
+      'Åkesson & Öberg HB',
+      'R',
+      ['Öbergs Bygg'],
+    ]);
+    expect(b['emtak']).toEqual([{ kood: '43341', label: 'Måleriarbeten', is_main: true }]);
+    expect([all.get('5560123456')!['staatus'], all.get('5560123456')!['source_status']]).toEqual([
+      'K',
+      'KKAV-AVORG',
+    ]);
+    // Only in SCB: the name as SCB writes it, in capitals.
+    expect(all.get('8024005673')!['arinimi']).toBe('IDROTTSFÖRENINGEN SKOGEN');
+  });
+
+  it('holds the sole trader with an empty code, not for sale, and without the personal number', async () => {
+    const sole = await rows(
+      `SELECT * FROM read_parquet('${path.join(dir, 'companies.parquet')}') WHERE registrikood = ''`,
+    );
+    expect(
+      sole.map((r) => [r['arinimi'], r['is_sole_trader'], r['not_for_sale'], r['phone_optout']]),
+    ).toEqual([['Anna Svensson Frisör', true, true, true]]);
+    expect(JSON.stringify(sole)).not.toMatch(/197001011234/);
+  });
+
+  it('reads workplaces by name: postcodes spaced, one main per company, orphans and bad numbers counted', async () => {
+    const w = await rows(
+      `SELECT registrikood, cfar_nr, is_main, is_active, visit_postcode, visit_town, marketing_optout
+       FROM read_parquet('${path.join(dir, 'workplaces.parquet')}') ORDER BY cfar_nr`,
+    );
+    expect(w).toEqual([
+      {
+        registrikood: '5566778899',
+        cfar_nr: 12345678,
+        is_main: true,
+        is_active: true,
+        visit_postcode: '111 51',
+        visit_town: 'STOCKHOLM',
+        marketing_optout: true,
+      },
+      {
+        registrikood: '5566778899',
+        cfar_nr: 12345679,
+        is_main: false,
+        is_active: false,
+        visit_postcode: '211 22',
+        visit_town: 'MALMÖ',
+        marketing_optout: false,
+      },
+      {
+        registrikood: '9697001239',
+        cfar_nr: 22345678,
+        is_main: true,
+        is_active: true,
+        visit_postcode: '411 01',
+        visit_town: 'GÖTEBORG',
+        marketing_optout: false,
+      },
+    ]);
+  });
+
+  it('counts every awkward row by reason', () => {
+    const reasons = report.rejectsOf('SE').map((r) => `${r.file}: ${r.reason} (${r.rows})`);
+    for (const expected of [
+      'scb_bulkfil_JE_20260605T055245_1.txt: duplicate registration code (one row kept) (1)',
+      'scb_bulkfil_JE_20260605T055245_1.txt: Reklamsparrtyp not a known code (marketing blocks left empty) (1)',
+      'scb_bulkfil_JE_20260605T055245_1.txt: SNI code not in the SNI tree (left out of emtak) (1)',
+      'bolagsverket_bulkfil.txt: registreringsdatum or avregistreringsdatum not a date (left empty) (1)',
+      'bolagsverket_bulkfil.txt: organisation not in the SCB JE file (left out) (1)',
+      'scb_foretag_20260605.json: size class (Stkl, kod) not 0-16 (left empty) (1)',
+      'scb_foretag_20260605.json: Säteskommun code not a Swedish kommun (ehak_kood left empty) (1)',
+      'scb_arbetsstallen_20260605.txt: workplaces for a code not in the register file (1)',
+      'scb_arbetsstallen_20260605.txt: workplace without a valid CFAR number (left out) (1)',
+    ]) {
+      expect(reasons).toContain(expected);
+    }
+    expect(reasons.some((r) => r.includes('registration code fails'))).toBe(true);
+  });
+});
+
+describe('PL fixtures', () => {
+  let dir: string;
+  let report: IngestReport;
+  beforeAll(async () => ({ dir, report } = await ingest('PL', path.join(FIXTURES, 'PL'))), 60_000);
+
+  it('builds a KRS company from its extract and REGON report: board without the suspended member, capital, contacts', async () => {
+    const c = (await byCode(dir)).get('0000413516')!;
+    expect(c['people']).toEqual([
+      {
+        nimi: 'Anna Nowak',
+        isiku_tyyp: 'F',
+        roll: 'PREZES ZARZĄDU',
+        roll_tekstina: 'Prezes Zarządu',
+        algus_kpv: null,
+      },
+      {
+        nimi: 'Ewa Zielińska',
+        isiku_tyyp: 'F',
+        roll: 'PROKURENT',
+        roll_tekstina: 'Prokurent',
+        algus_kpv: null,
+      },
+    ]);
+    expect([c['kapital'], c['kapital_amount'], c['ehak_kood'], c['asukoht']]).toEqual([
+      '5000.00 PLN',
+      5000,
+      '3064029',
+      'ul. Głogowska 12, 61-626 Poznań',
+    ]);
+    expect(c['contacts']).toEqual([
+      { liik: 'EMAIL', sisu: 'biuro@swlex.pl', source: 'pl_krs' },
+      { liik: 'WWW', sisu: 'www.swlex.pl', source: 'pl_krs' },
+      { liik: 'TEL', sisu: '+48 61 123 45 67', source: 'pl_regon' },
+      { liik: 'MOB', sisu: '+48 601 234 567', source: 'pl_regon' },
+    ]);
+    // Undotted PKD 2007 codes dotted, main first, the PKD 2025 row skipped.
+    expect((c['emtak'] as Row[]).map((e) => [e['kood'], e['is_main']])).toEqual([
+      ['69.10.Z', true],
+      ['70.22.Z', false],
+    ]);
+    // Filed for 2025 (the extract is of 2026), no auditor section: audited unknown.
+    expect([c['annual_report_filed'], c['annual_report_audited']]).toEqual([true, null]);
+  });
+
+  it('derives the states: liquidation from dzial6, a suspension, a resumed suspension, a CEIDG status', async () => {
+    const all = await byCode(dir);
+    const s = (code: string) => [all.get(code)!['staatus'], all.get(code)!['source_status']];
+    expect(s('0000123456')).toEqual(['L', 'W_LIKWIDACJI']);
+    expect(s('630123456')).toEqual(['S', 'ZAWIESZONY']);
+    expect(s('360501230')).toEqual(['R', 'AKTYWNY']);
+    expect(s('999999990')).toEqual(['S', 'ZAWIESZONY']);
+    // Filed only for an older year: not filed for the latest closed one.
+    const k = all.get('0000123456')!;
+    expect([k['annual_report_filed'], k['annual_report_audited'], k['kapital_amount']]).toEqual([
+      false,
+      false,
+      1250000,
+    ]);
+  });
+
+  it('holds the CEIDG sole trader (old adresDzialanosci spelling) under its REGON, not for sale', async () => {
+    const c = (await byCode(dir)).get('999999990')!;
+    expect([c['is_sole_trader'], c['not_for_sale'], c['asukoht'], c['aadress_text']]).toEqual([
+      true,
+      true,
+      'ul. Długa 60/3, 01-382 Warszawa',
+      'ul. Długa 60/3, 01-382 Warszawa, woj. mazowieckie',
+    ]);
+    expect(c['contacts']).toEqual([
+      { liik: 'EMAIL', sisu: 'piotr@jaworski.pl', source: 'pl_ceidg' },
+      { liik: 'MOB', sisu: '+48 501 234 567', source: 'pl_ceidg' },
+    ]);
+  });
+
+  it('counts orphans, unknown PKD codes and PKD 2025 rows', () => {
+    const reasons = report.rejectsOf('PL').map((r) => `${r.file}: ${r.reason} (${r.rows})`);
+    for (const expected of [
+      'krs_odpisy_aktualne.json: extracts for a code not in the register file (1)',
+      'ceidg_firmy.json: records for a code not in the register file (1)',
+      'regon_bir_praw.json: PKD code not in the PKD tree (left out of emtak) (1)',
+      'regon_bir_praw.json: PKD rows of another version than 2007 (skipped: no correspondence to the served PKD 2007 tree) (1)',
+    ]) {
+      expect(reasons).toContain(expected);
+    }
+  });
+});
+
+describe('damaged SE and PL files fail the run with the file, line and column; the live snapshot stays', () => {
+  const cases: [CountryCode, Record<string, string | Buffer>, RegExp][] = [
+    [
+      'SE',
+      { 'bolagsverket_bulkfil.txt': 'broken' },
+      /^bolagsverket_bulkfil\.txt line \d+, column \d+.*(unquoted|truncated)/,
+    ],
+    [
+      'SE',
+      { 'scb_bulkfil_JE_20260605T055245_1.txt': 'broken' },
+      /^scb_bulkfil_JE_20260605T055245_1\.txt line 4, column \d+.*missing columns/,
+    ],
+    [
+      'SE',
+      {
+        'bolagsverket_bulkfil.txt': fs
+          .readFileSync(
+            fileURLToPath(new URL('../fixtures/official/SE/bolagsverket_bulkfil.txt', import.meta.url)),
+            'utf8',
+          )
+          .replace('registreringsland', 'land'),
+      },
+      /^bolagsverket_bulkfil\.txt line 1, column 3: header column is "land", expected "registreringsland"/,
+    ],
+    [
+      'SE',
+      { 'scb_foretag_20260605.json': '' },
+      /^scb_foretag_20260605\.json line 1, column 1: the file is empty/,
+    ],
+    [
+      'PL',
+      { 'krs_odpisy_aktualne.json': 'broken' },
+      /^krs_odpisy_aktualne\.json line \d+, column \d+: the JSON ends inside a value/,
+    ],
+    ['PL', { 'regon_bir_praw.json': 'broken' }, /^regon_bir_praw\.json line \d+, column \d+: malformed JSON/],
+  ];
+  it.each(cases)(
+    '%s %o',
+    async (country, replace, message) => {
+      const dataDir = path.join(tmp, `live-${++n}`);
+      const { store } = await ingest(country, path.join(FIXTURES, country), dataDir);
+      const live = store.currentId();
+      const error = await ingest(country, damaged(country, replace), dataDir).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DataProblem);
+      expect((error as Error).message).toMatch(message);
+      expect(store.currentId()).toBe(live);
+    },
+    60_000,
+  );
+});
