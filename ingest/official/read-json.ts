@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import zlib from 'node:zlib';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { CountryCode } from '../../src/contract/countries.ts';
 import { queryRows, quoteIdent, sqlPath } from '../pipeline/sql.ts';
@@ -21,6 +23,25 @@ function sqlString(s: string): string {
 }
 
 /**
+ * True when a gzip file decompresses to its end with its checksum: DuckDB's gzip reader takes a cut-off
+ * stream as the end of the data, so a truncated download would otherwise load as a shorter file.
+ */
+async function gzipIsWhole(file: string): Promise<boolean> {
+  try {
+    await pipeline(
+      fs.createReadStream(file, { highWaterMark: 1 << 20 }),
+      zlib.createGunzip(),
+      async function* (chunks) {
+        for await (const _ of chunks) yield* [];
+      },
+    );
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Loads an official JSON file (a top-level array of objects) with DuckDB's streaming JSON reader and
  * explicit types: keys not listed are skipped, missing keys are NULL. Scalars that the register writes
  * inconsistently (numbers as strings) should be typed VARCHAR here and cast with TRY_CAST by the adapter,
@@ -35,6 +56,15 @@ export async function loadJson(
   if (!fs.existsSync(src.file)) throw new MissingSourceFile(`${src.display} is missing`);
   if (isBlank(src.file)) {
     throw new SourceFileError(src.display, { line: 1, column: 1 }, 'the file is empty: no JSON array');
+  }
+  if (src.file.toLowerCase().endsWith('.gz') && !(await gzipIsWhole(src.file))) {
+    const scan = await scanJson(src.file);
+    const where = scan.error ?? scan.truncated ?? { line: 1, column: 1 };
+    throw new SourceFileError(
+      src.display,
+      { line: where.line, column: where.column },
+      'the gzip stream ends early or is damaged: the JSON ends inside a value (a truncated download?)',
+    );
   }
   const columns = `{${src.columns.map(([name, type]) => `${sqlString(name)}: ${sqlString(type)}`).join(', ')}}`;
   try {

@@ -197,8 +197,7 @@ async function loadRoles(ctx: StageContext): Promise<void> {
   });
   const roles = NO_PERSON_ROLES.map((r) => `'${r}'`).join(', ');
   // A unit's name in a role is a list of name lines in the roles API; a plain string is accepted too.
-  const unitName = `CASE WHEN json_type(r.enhet.navn) = 'ARRAY'
-    THEN array_to_string(CAST(r.enhet.navn AS VARCHAR[]), ' ') ELSE r.enhet.navn ->> '$' END`;
+  const unitName = `coalesce(array_to_string(TRY_CAST(r.enhet.navn AS VARCHAR[]), ' '), r.enhet.navn ->> '$')`;
   await conn.run(`CREATE OR REPLACE TEMP TABLE no_people AS
     SELECT code, list({
       nimi: CASE WHEN r.person IS NOT NULL
