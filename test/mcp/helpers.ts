@@ -54,3 +54,16 @@ export function toQuery(args: Record<string, unknown>): string {
   }
   return sp.toString();
 }
+
+/** The nine tools of spec part 1, in the order the server lists them. */
+export const TOOL_NAMES = [
+  'list_countries',
+  'list_filters',
+  'list_activities',
+  'list_locations',
+  'count_companies',
+  'search_companies',
+  'get_company',
+  'get_company_history',
+  'get_company_workplaces',
+];

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { listen } from './helpers.ts';
+import { TOOL_NAMES, listen } from './helpers.ts';
 
 /**
  * Issue 5: the MCP Inspector CLI (`@modelcontextprotocol/inspector --cli`, a separate process with its
@@ -61,17 +61,7 @@ afterAll(async () => {
 describe('MCP Inspector CLI against a running server', () => {
   it('lists the nine tools', async () => {
     const listed = (await inspector(proxied, '--method', 'tools/list')) as { tools: { name: string }[] };
-    expect(listed.tools.map((x) => x.name)).toEqual([
-      'list_countries',
-      'list_filters',
-      'list_activities',
-      'list_locations',
-      'count_companies',
-      'search_companies',
-      'get_company',
-      'get_company_history',
-      'get_company_workplaces',
-    ]);
+    expect(listed.tools.map((x) => x.name)).toEqual(TOOL_NAMES);
   });
 
   it('calls search_companies with typed arguments and gets the REST page', async () => {

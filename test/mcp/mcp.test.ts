@@ -7,7 +7,7 @@ import type { TreeNode } from '../../src/contract/api-schemas.ts';
 import type { CountryCode } from '../../src/contract/countries.ts';
 import { buildTestApp, emptyDataDir, type TestApp } from '../helpers/app.ts';
 import { Oracle, absentEeCode } from '../helpers/oracle.ts';
-import { callFail, callOk, connectClient, listen, toQuery } from './helpers.ts';
+import { TOOL_NAMES, callFail, callOk, connectClient, listen, toQuery } from './helpers.ts';
 
 /**
  * Issue 5: the SDK's client over real HTTP against the real app. Every tool is checked against the REST
@@ -64,18 +64,6 @@ function leaves(n: TreeNode): string[] {
   return n.children.length ? n.children.flatMap(leaves) : [n.kood];
 }
 
-const NINE = [
-  'list_countries',
-  'list_filters',
-  'list_activities',
-  'list_locations',
-  'count_companies',
-  'search_companies',
-  'get_company',
-  'get_company_history',
-  'get_company_workplaces',
-];
-
 describe('tools/list', () => {
   let tools: Tool[];
   beforeAll(async () => {
@@ -83,7 +71,7 @@ describe('tools/list', () => {
   });
 
   it('lists the nine tools with read-only annotations, idempotent exactly when free', () => {
-    expect(tools.map((x) => x.name)).toEqual(NINE);
+    expect(tools.map((x) => x.name)).toEqual(TOOL_NAMES);
     for (const tool of tools) {
       expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
       expect(tool.annotations?.destructiveHint, tool.name).toBe(false);

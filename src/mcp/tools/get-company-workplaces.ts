@@ -1,10 +1,8 @@
 import { WorkplacesDataSchema, WorkplacesQuerySchema } from '../../contract/api-schemas.ts';
-import { defineTool } from '../tool.ts';
-import { renderRecord } from '../render.ts';
-import { MeteredOutput, meteredAnswer, registrationCode } from './common.ts';
+import { companyTool, registrationCode } from './common.ts';
 
 export function getCompanyWorkplacesTool(prices: Readonly<Record<string, number>>) {
-  return defineTool({
+  return companyTool({
     name: 'get_company_workplaces',
     title: 'Workplaces of a Swedish company (metered)',
     description:
@@ -13,14 +11,7 @@ export function getCompanyWorkplacesTool(prices: Readonly<Record<string, number>
       `price (${prices['SE']} credits); free when the company has no workplace on file and when there is ` +
       'no such company (404).',
     input: WorkplacesQuerySchema.extend({ registration_code: registrationCode }),
-    output: MeteredOutput(WorkplacesDataSchema),
-    metered: true,
-    async run({ ops, caller }, args) {
-      const answer = await ops.workplaces(caller, {
-        country: args.country,
-        registrikood: args.registration_code,
-      });
-      return meteredAnswer(answer, renderRecord(answer.data));
-    },
+    data: WorkplacesDataSchema,
+    call: (ops, caller, ref) => ops.workplaces(caller, ref),
   });
 }

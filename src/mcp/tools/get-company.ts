@@ -1,11 +1,8 @@
-import { z } from 'zod';
-import { CompanyDetailSchema, CountrySchema } from '../../contract/api-schemas.ts';
-import { defineTool } from '../tool.ts';
-import { renderRecord } from '../render.ts';
-import { MeteredOutput, meteredAnswer, priceList, registrationCode } from './common.ts';
+import { CompanyDetailSchema } from '../../contract/api-schemas.ts';
+import { companyTool, priceList } from './common.ts';
 
 export function getCompanyTool(prices: Readonly<Record<string, number>>) {
-  return defineTool({
+  return companyTool({
     name: 'get_company',
     title: 'Company details (metered)',
     description:
@@ -13,15 +10,7 @@ export function getCompanyTool(prices: Readonly<Record<string, number>>) {
       'people, activities, financial figures. METERED: one row at the country price in credits ' +
       `(${priceList(prices)}). No company with that code (404) costs nothing; a code not in the ` +
       "country's format is a 400, also free.",
-    input: z.strictObject({ country: CountrySchema, registration_code: registrationCode }),
-    output: MeteredOutput(CompanyDetailSchema),
-    metered: true,
-    async run({ ops, caller }, args) {
-      const answer = await ops.detail(caller, {
-        country: args.country,
-        registrikood: args.registration_code,
-      });
-      return meteredAnswer(answer, renderRecord(answer.data));
-    },
+    data: CompanyDetailSchema,
+    call: (ops, caller, ref) => ops.detail(caller, ref),
   });
 }
