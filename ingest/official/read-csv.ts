@@ -10,6 +10,7 @@ import {
   type FilePosition,
 } from './errors.ts';
 import type { IngestReport } from './report.ts';
+import type { StageContext } from './types.ts';
 import { isBlank, positionOfByte, readHeaderFields, type TextEncoding } from './text-file.ts';
 
 export interface CsvSource {
@@ -240,4 +241,25 @@ export async function loadCsv(
     bytes: fs.statSync(src.file).size,
   });
   return { rowsRead, rowsLoaded, rowsRejected };
+}
+
+/**
+ * Loads an adapter's official file `key` (the one the source folder resolved) as a reported stage, and
+ * returns the file's display name for reject messages.
+ */
+export async function loadCsvStage(
+  ctx: StageContext,
+  key: string,
+  table: string,
+  spec: Omit<CsvSource, 'country' | 'file' | 'display' | 'table'>,
+): Promise<string> {
+  const file = ctx.sources.one(key)!;
+  const display = ctx.sources.displayName(file);
+  await ctx.report.stage(
+    ctx.country,
+    `read ${display}`,
+    () => loadCsv(ctx.conn, { ...spec, country: ctx.country, file, display, table }, ctx.report),
+    (r) => r.rowsRead,
+  );
+  return display;
 }

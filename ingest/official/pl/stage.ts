@@ -1,6 +1,6 @@
 import type { StageResult } from '../../pipeline/publish.ts';
 import { createActivityLeaves, createLocationLeaves } from '../activity-codes.ts';
-import { loadJson } from '../read-json.ts';
+import { loadJsonStage } from '../read-json.ts';
 import { countNulled, keyRows, rejectOrphans } from '../rows.ts';
 import { contractCompaniesSql, createEmptyHistory, searchNameSql, searchPeopleSql } from '../stage-sql.ts';
 import type { CountryAdapter, StageContext } from '../types.ts';
@@ -35,21 +35,12 @@ const pkdCode = (e: string): string =>
 const krsDate = (e: string): string => `try_strptime(${blank(e)}, '%d.%m.%Y')::DATE`;
 
 async function stagePoland(ctx: StageContext): Promise<StageResult> {
-  const { conn, reference, country, report, sources } = ctx;
+  const { conn, reference, country, report } = ctx;
   await createActivityLeaves(conn, reference);
   await createLocationLeaves(conn, reference);
 
-  const json = async (key: string, table: string, columns: readonly (readonly [string, string])[]) => {
-    const file = sources.one(key)!;
-    const display = sources.displayName(file);
-    await report.stage(
-      country,
-      `read ${display}`,
-      () => loadJson(conn, { country, file, display, table, columns }, report),
-      (r) => r.rowsRead,
-    );
-    return display;
-  };
+  const json = (key: string, table: string, columns: readonly (readonly [string, string])[]) =>
+    loadJsonStage(ctx, key, table, columns);
 
   // REGON: every unit. KRS entities are keyed by their KRS number, the others by REGON.
   const regonColumns = (p: 'praw' | 'fiz') => {

@@ -1,8 +1,8 @@
 import { SCB_ATTRIBUTION } from '../../../src/services/companies.ts';
 import type { StageResult } from '../../pipeline/publish.ts';
 import { createActivityLeaves, createLocationLeaves } from '../activity-codes.ts';
-import { loadCsv } from '../read-csv.ts';
-import { loadJson } from '../read-json.ts';
+import { loadCsvStage } from '../read-csv.ts';
+import { loadJsonStage } from '../read-json.ts';
 import { countNulled, keyRows, rejectOrphans } from '../rows.ts';
 import { contractCompaniesSql, createEmptyHistory, searchNameSql } from '../stage-sql.ts';
 import type { CountryAdapter, StageContext } from '../types.ts';
@@ -33,25 +33,12 @@ function caseOf(expr: string, table: Readonly<Record<string, unknown>>, pick: (v
 }
 
 async function stageSweden(ctx: StageContext): Promise<StageResult> {
-  const { conn, reference, country, report, sources } = ctx;
+  const { conn, reference, country, report } = ctx;
   await createActivityLeaves(conn, reference);
   await createLocationLeaves(conn, reference);
 
-  const csv = async (
-    key: string,
-    table: string,
-    spec: Omit<Parameters<typeof loadCsv>[1], 'country' | 'file' | 'display' | 'table'>,
-  ): Promise<string> => {
-    const file = sources.one(key)!;
-    const display = sources.displayName(file);
-    await report.stage(
-      country,
-      `read ${display}`,
-      () => loadCsv(conn, { ...spec, country, file, display, table }, report),
-      (r) => r.rowsRead,
-    );
-    return display;
-  };
+  const csv = (key: string, table: string, spec: Parameters<typeof loadCsvStage>[3]) =>
+    loadCsvStage(ctx, key, table, spec);
 
   // SCB JE: every unit, legal persons under `16` + organisation number, sole traders (JurForm 10) under
   // the owner's personal number, which joins the other files and is never kept.
@@ -204,20 +191,8 @@ async function stageSweden(ctx: StageContext): Promise<StageResult> {
   });
 
   // SCB Företagsregistret extract: size and turnover class, the labelled categories, seat and address.
-  const fdbFile = sources.one('fdb')!;
-  const fdb = sources.displayName(fdbFile);
   const keys = Object.values(FDB_KEYS);
-  await report.stage(
-    country,
-    `read ${fdb}`,
-    () =>
-      loadJson(
-        conn,
-        { country, file: fdbFile, display: fdb, table: 'raw_fdb', columns: varchars(keys) },
-        report,
-      ),
-    (r) => r.rowsRead,
-  );
+  const fdb = await loadJsonStage(ctx, 'fdb', 'raw_fdb', varchars(keys));
   const k = (name: keyof typeof FDB_KEYS) => `f."${FDB_KEYS[name]}"`;
   await conn.run(`CREATE OR REPLACE TEMP TABLE se_fdb AS
     SELECT * FROM (SELECT trim(f."${FDB_KEYS.orgnr}") AS pe, * FROM raw_fdb f)
