@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { demoCommand, demoHelp } from './commands/demo.ts';
 import { ingestCommand, ingestHelp, officialFilesCommand, officialFilesHelp } from './commands/ingest.ts';
+import { ordersCommand, ordersHelp } from './commands/orders.ts';
 import { serveCommand, serveHelp } from './commands/serve.ts';
 import { snapshotsCommand, snapshotsHelp } from './commands/snapshots.ts';
 import {
@@ -41,6 +42,7 @@ const COMMANDS: Record<string, Command> = {
   credits: { summary: 'top up credits or show a balance', help: creditsHelp, run: creditsCommand },
   subscriptions: { summary: 'per-country subscriptions', help: subscriptionsHelp, run: subscriptionsCommand },
   usage: { summary: 'usage per account', help: usageHelp, run: usageCommand },
+  orders: { summary: 'confirm or cancel dashboard top-ups and plans', help: ordersHelp, run: ordersCommand },
 };
 
 function usage(): string {

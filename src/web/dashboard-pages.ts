@@ -179,7 +179,7 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
           Show:
           ${[7, 30, 90].map((d) => (d === days ? html`<strong>${d} days</strong> ` : html`<a href="/dashboard?days=${d}">${d} days</a> `))}
         </p>
-        ${stackedBars({ label: `Metered requests per day and channel, last ${days} days`, slots, series: byChannel, unit: 'requests' })}
+        ${stackedBars({ label: `Requests per day and channel, last ${days} days`, slots, series: byChannel, unit: 'requests' })}
         ${totalsTable(
           'By channel',
           [...channelTotals.entries()].map(([k, v]) => [CHANNELS.find((c) => c.channel === k)?.name ?? k, v]),

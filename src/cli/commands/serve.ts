@@ -56,6 +56,7 @@ export async function serveCommand(args: string[], config: Config): Promise<numb
         `  curl -H 'Authorization: Bearer ${key}' '${base}/count?country=EE&company_name=ehitus'`,
         `  curl -H 'Authorization: Bearer ${key}' '${base}/companies?country=EE&page_size=5&sort_by=annual_revenue&sort_dir=desc'`,
         `  API docs: ${server.url}/docs`,
+        `  Dashboard (sign up, keys, in-app search): ${server.url}/`,
       ].join('\n'),
     );
   }

@@ -1,0 +1,126 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { buildWebApp, Client, linkToken, registeredClient, type WebTestApp } from './web-app.ts';
+
+const run = promisify(execFile);
+const CLI = path.resolve('bin/regdata.mjs');
+
+/** Self-service accounts and billing on the real app, checked against the wallet's own records. */
+describe('self-service accounts', () => {
+  let t: WebTestApp;
+  beforeAll(async () => {
+    t = await buildWebApp(inject('testDataDir'));
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('grants the 30 registration credits and the trial once, on verification; a used link is refused', async () => {
+    const c = new Client(t.app);
+    await c.get('/signup');
+    await c.post('/signup', { email: 'Once@Test.local', password: 'correct horse battery' });
+    // Not verified yet: no account, and sign-in says so only after the right password.
+    expect(() => t.wallet.balance({ email: 'once@test.local' })).toThrow(/no account/);
+    await c.get('/signin');
+    const early = await c.post('/signin', { email: 'once@test.local', password: 'correct horse battery' });
+    expect(early.statusCode).toBe(401);
+    expect(early.body).toContain('not verified');
+
+    const token = linkToken(t.outbox, 'once@test.local', 'verify');
+    await c.get('/verify');
+    expect((await c.post('/verify', { token })).statusCode).toBe(200);
+    expect((await c.post('/verify', { token })).statusCode).toBe(400);
+    // Signing up again with the verified address sends no new link and grants nothing.
+    await c.post('/signup', { email: 'once@test.local', password: 'another long password' });
+    const b = t.wallet.balance({ email: 'once@test.local' });
+    expect(b.plan).toBe('trial');
+    expect(b.lots.map((l) => [l.source, l.amount])).toEqual([['registration', 30]]);
+    const lot = b.lots[0]!;
+    expect(Date.parse(lot.expiresAt!) - Date.parse(lot.createdAt)).toBe(7 * 86_400_000);
+    expect(Date.parse(b.trialEndsAt!) - Date.parse(lot.createdAt)).toBe(7 * 86_400_000);
+  });
+
+  it('charges an in-app search exactly rows x price on channel app, like any standard key', async () => {
+    const c = await registeredClient(t, 'app-search@test.local', 'correct horse battery');
+    const accountId = t.wallet.balance({ email: 'app-search@test.local' }).accountId;
+    const count = await c.json('/app/api/count', {
+      params: { country: 'LV', vat_active: 'true' },
+      page_size: 7,
+    });
+    expect(count.statusCode).toBe(200);
+    const counted = count.json() as {
+      count: number;
+      quote: { credits_first_page: number; rows_first_page: number };
+    };
+    const search = await c.json('/app/api/search', {
+      params: { country: 'LV', vat_active: 'true', page_size: '7', sort_by: 'company_name' },
+    });
+    expect(search.statusCode).toBe(200);
+    const body = search.json() as {
+      data: { items: unknown[]; total: number };
+      meta: { credits_charged: number };
+    };
+    const rows = Math.min(7, counted.count);
+    expect(body.data.items.length).toBe(rows);
+    expect(body.data.total).toBe(counted.count);
+    expect(counted.quote.rows_first_page).toBe(rows);
+    expect(body.meta.credits_charged).toBeCloseTo(rows * t.wallet.prices.LV, 6);
+    expect(counted.quote.credits_first_page).toBeCloseTo(body.meta.credits_charged, 6);
+    expect(t.wallet.balance({ accountId }).balance).toBeCloseTo(30 - rows * t.wallet.prices.LV, 6);
+    const records = t.wallet.usage({ accountId }).records.filter((r) => r.operation === 'search');
+    expect(records.map((r) => [r.channel, r.outcome])).toEqual([['app', 'charged']]);
+    // The in-app principal is an internal key the dashboard never lists.
+    expect(t.wallet.accountKeys(accountId)).toEqual([]);
+    expect(records[0]!.keyId).toBe(t.wallet.appPrincipal(accountId).keyId);
+  });
+
+  it('rejects an invalid filter with 422 and charges nothing', async () => {
+    const c = await registeredClient(t, 'app-422@test.local', 'correct horse battery');
+    const res = await c.json('/app/api/search', { params: { country: 'SE', has_tax_debt: 'true' } });
+    expect(res.statusCode).toBe(422);
+    expect(t.wallet.balance({ email: 'app-422@test.local' }).balance).toBe(30);
+  });
+
+  it('places a top-up by invoice; the operator confirms it with `regdata orders confirm`', async () => {
+    const c = await registeredClient(t, 'topup@test.local', 'correct horse battery');
+    await c.get('/dashboard/billing');
+    expect((await c.post('/dashboard/billing/orders', { kind: 'topup', credits: '19' })).statusCode).toBe(
+      422,
+    );
+    const placed = await c.post('/dashboard/billing/orders', { kind: 'topup', credits: '25' });
+    expect(placed.statusCode).toBe(200);
+    const [order] = t.wallet.listOrders({ state: 'pending' }).filter((o) => o.email === 'topup@test.local');
+    expect(order).toMatchObject({ kind: 'topup', amount: 25, provider: 'invoice', state: 'pending' });
+    expect(placed.body).toContain(order!.reference);
+    expect(t.wallet.balance({ email: 'topup@test.local' }).balance).toBe(30);
+
+    const env = { ...process.env, REGDATA_WALLET_DB: t.walletPath, LOG_LEVEL: 'silent' };
+    const { stdout } = await run(process.execPath, [CLI, 'orders', 'confirm', order!.orderId, '--json'], {
+      env,
+    });
+    expect((JSON.parse(stdout) as { state: string }).state).toBe('paid');
+    const b = t.wallet.balance({ email: 'topup@test.local' });
+    expect(b.balance).toBe(55);
+    expect(b.lots.find((l) => l.source === 'topup')).toMatchObject({ amount: 25, expiresAt: null });
+    // A second confirmation grants nothing more.
+    await expect(
+      run(process.execPath, [CLI, 'orders', 'confirm', order!.orderId], { env }),
+    ).rejects.toThrow();
+    expect(t.wallet.balance({ email: 'topup@test.local' }).balance).toBe(55);
+  });
+
+  it('starts a country plan when its order is confirmed: that country is then not charged in the app', async () => {
+    const c = await registeredClient(t, 'plan@test.local', 'correct horse battery');
+    await c.get('/dashboard/billing');
+    await c.post('/dashboard/billing/orders', { kind: 'country', country: 'NO' });
+    const [order] = t.wallet.listOrders({ state: 'pending' }).filter((o) => o.email === 'plan@test.local');
+    expect(order).toMatchObject({ kind: 'country', country: 'NO', amount: 300 });
+    t.wallet.confirmOrder(order!.orderId);
+    await c.get('/search');
+    const res = await c.json('/app/api/search', { params: { country: 'NO', page_size: '5' } });
+    expect((res.json() as { meta: { credits_charged: number } }).meta.credits_charged).toBe(0);
+    expect(t.wallet.balance({ email: 'plan@test.local' }).balance).toBe(30);
+  });
+});
