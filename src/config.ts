@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { COUNTRY_CODES, type CountryCode } from './contract/countries.ts';
+import { ENGINE_DEFAULTS } from './engine/engine-defaults.ts';
 
 /** `EE=0.04,SE=0.24`: per-country row prices in credits overriding the spec 8.2 defaults. */
 const PricesSchema = z
@@ -70,6 +71,13 @@ export const ConfigSchema = z
     /** outbox (development: mail shown at /dev/outbox) or sendmail (the machine's MTA). */
     REGDATA_MAILER: z.enum(['outbox', 'sendmail']).default('outbox'),
     REGDATA_MAIL_FROM: z.string().min(3).default('regdata <no-reply@localhost>'),
+    /** DuckDB buffer pool of the serving engine (the attached serving databases are read into it). */
+    REGDATA_DUCKDB_MEMORY_LIMIT: z
+      .string()
+      .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, 'expected a size like 3GB or 2500MiB')
+      .default(ENGINE_DEFAULTS.memoryLimit),
+    REGDATA_DUCKDB_THREADS: z.coerce.number().int().min(1).max(64).default(ENGINE_DEFAULTS.threads),
+    REGDATA_DUCKDB_CONNECTIONS: z.coerce.number().int().min(1).max(64).default(ENGINE_DEFAULTS.connections),
   })
   .transform((env) => ({
     port: env.PORT,
@@ -78,6 +86,11 @@ export const ConfigSchema = z
     logLevel: env.LOG_LEVEL,
     demoScale: env.REGDATA_DEMO_SCALE,
     demoSeed: env.REGDATA_DEMO_SEED,
+    engine: {
+      memoryLimit: env.REGDATA_DUCKDB_MEMORY_LIMIT,
+      threads: env.REGDATA_DUCKDB_THREADS,
+      connections: env.REGDATA_DUCKDB_CONNECTIONS,
+    },
     snapshotPollMs: env.REGDATA_SNAPSHOT_POLL_MS,
     wallet: {
       dbPath: path.resolve(env.REGDATA_WALLET_DB ?? path.join(env.REGDATA_DATA_DIR, 'wallet.db')),

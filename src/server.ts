@@ -34,7 +34,7 @@ export interface StartServerOptions {
  */
 export async function startServer(config: Config, options: StartServerOptions = {}): Promise<StartedServer> {
   const store = new SnapshotStore(config.dataDir);
-  const engine = await Engine.open(store, options.engine);
+  const engine = await Engine.open(store, { ...config.engine, ...options.engine });
   const wallet = openWallet(walletOptions(config));
   const web = webDeps(config, wallet, (msg) => app.log.info(msg));
   const app = await buildApp({

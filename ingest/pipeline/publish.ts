@@ -8,6 +8,7 @@ import { loadReference } from '../reference/index.ts';
 import type { CountryReference } from '../reference/types.ts';
 import { auditCountry } from './audit.ts';
 import { STAGE_TABLES, writeCountry } from './write-country.ts';
+import { buildServingDatabase } from '../../src/engine/serving-build.ts';
 
 export interface StageResult {
   source: string;
@@ -110,6 +111,20 @@ export async function publishSnapshot(opts: PublishOptions): Promise<PublishResu
   conn.closeSync();
   instance.closeSync();
   fs.rmSync(tmpDir, { recursive: true, force: true });
+
+  // The engine's serving database of each written country, built once here so that a server attaches it in
+  // seconds instead of loading the Parquet (src/engine/serving-build.ts). Built after the staging instance
+  // is closed, so the two never hold memory at once.
+  try {
+    for (const country of opts.countries) {
+      const started = Date.now();
+      await buildServingDatabase(path.join(partialDir, country), country, opts.duckdb ?? {});
+      log(`${country}: serving database built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    }
+  } catch (err) {
+    fs.rmSync(partialDir, { recursive: true, force: true });
+    throw err;
+  }
 
   const carriedOver: CountryCode[] = [];
   const liveId = store.currentId();

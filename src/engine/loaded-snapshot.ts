@@ -30,6 +30,9 @@ export interface CountryData {
   dictionaries: Record<DictionaryColumn, Map<string, number>>;
 }
 
+/** Counts remembered per snapshot: a key is ~100-500 bytes, so this bounds the cache at a few MB. */
+const COUNT_CACHE_SIZE = 10_000;
+
 export type QueryObserver = (label: string, seconds: number) => void;
 
 /** The same folding the snapshot writer applies to `search_name` (lower(strip_accents(...))), in JS. */
@@ -46,6 +49,7 @@ export class LoadedSnapshot {
   private refs = 0;
   private retired = false;
   private closed = false;
+  private readonly counts = new Map<string, Promise<number>>();
   observer: QueryObserver | undefined;
 
   constructor(
@@ -94,6 +98,30 @@ export class LoadedSnapshot {
     } finally {
       this.observer?.(label, (performance.now() - started) / 1000);
     }
+  }
+
+  /**
+   * A `count(*)` statement's value, cached for the life of the snapshot. A snapshot never changes, so a
+   * cached count is exact; a search and its count, every page of one search, and clients that ask /count
+   * before they search all repeat the same filter set. Concurrent identical counts share one query.
+   */
+  async count(sql: string, params: readonly DuckDBValue[]): Promise<number> {
+    const key = `${sql}\u0000${JSON.stringify(params, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))}`;
+    let hit = this.counts.get(key);
+    if (hit) {
+      // Re-insert to keep the map in least-recently-used order.
+      this.counts.delete(key);
+    } else {
+      hit = this.query('count', sql, params).then((rows) => Number(rows[0]?.['n'] ?? 0));
+      // A failed count is not remembered.
+      hit.catch(() => this.counts.delete(key));
+      if (this.counts.size >= COUNT_CACHE_SIZE) {
+        const oldest = this.counts.keys().next().value as string;
+        this.counts.delete(oldest);
+      }
+    }
+    this.counts.set(key, hit);
+    return hit;
   }
 
   /** True once retired and drained: its DuckDB instance is gone. */

@@ -6,32 +6,38 @@ import {
   WorkplaceSchema,
 } from '../contract/api-schemas.ts';
 
-/** The attached compressed in-memory database holding the per-company JSON documents. */
-export const COLD_DB = 'cold';
-/** The attached in-memory database of the tables filters and sorts scan (compressed or not: EngineOptions). */
-export const HOT_DB = 'hot';
+/** The serving database file in each country folder of a snapshot (serving-build.ts). */
+export const SERVING_FILE = 'serving.duckdb';
+/**
+ * Bumped whenever the serving tables change shape or meaning: a file of another version is rebuilt
+ * before it is served, so a snapshot written by an older release still serves correctly.
+ */
+export const SERVING_LAYOUT_VERSION = 3;
+
+/** The alias the country's serving database is attached under. */
+export const servingAlias = (country: CountryCode) => `s_${country.toLowerCase()}`;
 
 /**
- * Names of the native tables a loaded snapshot serves from, per country. They are built from the
- * snapshot's Parquet at load (see snapshot-loader.ts): a point lookup in a native table sorted by
- * registrikood takes 2-4 ms where the same lookup straight from Parquet reads whole row groups (30-50 ms).
- * Country codes are a closed union, so these identifiers never carry user input.
+ * Names of the tables a snapshot serves from, per country, inside its attached serving database (built
+ * from the snapshot's Parquet by serving-build.ts): a point lookup in a table sorted by registrikood takes
+ * 1-3 ms where the same lookup straight from Parquet reads whole row groups (30-50 ms). Country codes are
+ * a closed union, so these identifiers never carry user input.
  */
 export const tables = (country: CountryCode) => {
-  const cc = country.toLowerCase();
+  const db = servingAlias(country);
   return {
-    /** Hot: for-sale companies, search-row columns plus derived filter and order columns. */
-    companies: `${HOT_DB}.co_${cc}`,
-    /** Hot: (rid, kood), one row per company activity code, sorted by kood. */
-    activities: `${HOT_DB}.act_${cc}`,
-    /** Hot, SE only: (rid, kommun_code) of active workplaces. */
-    workplaces: `${HOT_DB}.wp_${cc}`,
-    /** Cold: (registrikood, doc) with the whole detail as JSON. */
-    detail: `${COLD_DB}.detail_${cc}`,
-    /** Cold: (registrikood, doc) with the chronological periods as a JSON array. */
-    history: `${COLD_DB}.history_${cc}`,
-    /** Cold, SE only: (registrikood, doc) with the active workplaces, main first, as a JSON array. */
-    workplaceDocs: `${COLD_DB}.workplaces_${cc}`,
+    /** For-sale companies, search-row columns plus derived filter and order columns, in rid order. */
+    companies: `${db}.co`,
+    /** (rid, kood), one row per company activity code, sorted by kood. */
+    activities: `${db}.act`,
+    /** SE only: (rid, kommun_code) of active workplaces. */
+    workplaces: `${db}.wp`,
+    /** (registrikood, doc) with the whole detail as JSON. */
+    detail: `${db}.detail`,
+    /** (registrikood, arinimi, doc) for every for-sale company; doc holds its periods, NULL when none. */
+    history: `${db}.history`,
+    /** SE only: (registrikood, marketing_optout, phone_optout, source, doc) with the active workplaces. */
+    workplaceDocs: `${db}.wpdoc`,
   };
 };
 export type Tables = ReturnType<typeof tables>;

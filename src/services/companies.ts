@@ -1,4 +1,4 @@
-import { COUNTRIES, type CountryCode } from '../contract/countries.ts';
+import type { CountryCode } from '../contract/countries.ts';
 import {
   type CompanyDetail,
   type CompanyRow,
@@ -41,16 +41,17 @@ function notFound(ref: CompanyRef): AppError {
 }
 
 export async function countCompanies(engine: Engine, params: CountParams) {
-  const rows = await engine.use((snap) => {
+  const count = await engine.use((snap) => {
     const q = buildCountQuery(params, snap.context(params.country));
-    return snap.query('count', q.sql, q.params);
+    return snap.count(q.sql, q.params);
   });
-  return { country: params.country, count: Number(rows[0]?.['n'] ?? 0), count_mode: 'exact' };
+  return { country: params.country, count, count_mode: 'exact' };
 }
 
 /**
  * One page and the total. The count is a separate statement: COUNT(*) OVER () was 4-10x slower in the
- * research on this machine and has crashed DuckDB 1.5.x. Both run at once on two pool connections.
+ * research on this machine and has crashed DuckDB 1.5.x. Both run at once on two pool connections, and the
+ * count is cached per snapshot (the next page of the same search does not count again).
  */
 export async function searchCompanies(engine: Engine, params: SearchParams): Promise<SearchData> {
   const [items, counted] = await engine.use((snap) => {
@@ -69,13 +70,13 @@ export async function searchCompanies(engine: Engine, params: SearchParams): Pro
         return row;
       });
     };
-    return Promise.all([rows(), snap.query('count', count.sql, count.params)]);
+    return Promise.all([rows(), snap.count(count.sql, count.params)]);
   });
   return {
     items: items as CompanyRow[],
     page: params.page,
     page_size: params.page_size,
-    total: Number(counted[0]?.['n'] ?? 0),
+    total: counted,
     sort_by: params.sort_by,
     sort_dir: params.sort_dir,
   };
@@ -90,7 +91,7 @@ export function initials(name: string): string {
     .join(' ');
 }
 
-/** A cold JSON document (snapshot-loader.ts), or the fallback when the company has none. */
+/** A JSON document of the serving database (serving-build.ts), or the fallback when the company has none. */
 function parseDoc<T>(rows: Row[], fallback: T): T {
   const doc = rows[0]?.['doc'];
   return typeof doc === 'string' ? (JSON.parse(doc) as T) : fallback;
@@ -119,25 +120,21 @@ type Period = HistoryData['periods'][number];
 
 export async function getHistory(engine: Engine, ref: CompanyRef): Promise<HistoryData> {
   assertRegistrationCode(ref);
-  const t = tables(ref.country);
-  const [company, docs] = await engine.use((snap) =>
-    Promise.all([
-      snap.query('history_company', `SELECT arinimi FROM ${t.companies} WHERE registrikood = ?`, [
-        ref.registrikood,
-      ]),
-      COUNTRIES[ref.country].hasHistory
-        ? snap.query('history', `SELECT doc FROM ${t.history} WHERE registrikood = ?`, [ref.registrikood])
-        : Promise.resolve([]),
+  // One row per for-sale company: its name and its periods (NULL when it has none); no row means 404.
+  const rows = await engine.use((snap) =>
+    snap.query('history', `SELECT arinimi, doc FROM ${tables(ref.country).history} WHERE registrikood = ?`, [
+      ref.registrikood,
     ]),
   );
-  if (!company[0]) throw notFound(ref);
-  // Chronological order is fixed when the document is built (snapshot-loader.ts).
-  const periods = parseDoc<Period[]>(docs, []);
+  const company = rows[0];
+  if (!company) throw notFound(ref);
+  // Chronological order is fixed when the document is built (serving-build.ts).
+  const periods = parseDoc<Period[]>(rows, []);
   const kinds = new Set(periods.map((p) => p.granularity));
   const granularity = kinds.size === 0 ? 'none' : kinds.size === 1 ? [...kinds][0]! : 'mixed';
   return {
     registrikood: ref.registrikood,
-    arinimi: (company[0]['arinimi'] as string | null) ?? null,
+    arinimi: (company['arinimi'] as string | null) ?? null,
     country: ref.country,
     granularity,
     periods,
@@ -177,31 +174,24 @@ export function applyWorkplaceBlocks(
 
 export async function getWorkplaces(engine: Engine, ref: CompanyRef): Promise<WorkplacesData> {
   assertRegistrationCode(ref);
-  const t = tables(ref.country);
-  return engine.use(async (snap) => {
-    const [companies, docs] = await Promise.all([
-      snap.query(
-        'workplaces_company',
-        `SELECT doc->>'$.marketing_optout' = 'true' AS marketing_optout,
-                doc->>'$.phone_optout' = 'true' AS phone_optout,
-                doc->>'$.se_register.source' AS source
-         FROM ${t.detail} WHERE registrikood = ?`,
-        [ref.registrikood],
-      ),
-      snap.query('workplaces', `SELECT doc FROM ${t.workplaceDocs} WHERE registrikood = ?`, [
-        ref.registrikood,
-      ]),
-    ]);
-    const company = companies[0];
-    if (!company) throw notFound(ref);
-    const blocks = {
-      marketing_optout: company['marketing_optout'] as boolean | null,
-      phone_optout: company['phone_optout'] as boolean | null,
-    };
-    return {
-      registrikood: ref.registrikood,
-      workplaces: parseDoc<Workplace[]>(docs, []).map((w) => applyWorkplaceBlocks(w, blocks)),
-      source: (company['source'] as string | null) ?? SCB_ATTRIBUTION,
-    };
-  });
+  // One row per for-sale company: its blocks, its SCB source and its active workplaces; no row means 404.
+  const rows = await engine.use((snap) =>
+    snap.query(
+      'workplaces',
+      `SELECT marketing_optout, phone_optout, source, doc FROM ${tables(ref.country).workplaceDocs}
+       WHERE registrikood = ?`,
+      [ref.registrikood],
+    ),
+  );
+  const company = rows[0];
+  if (!company) throw notFound(ref);
+  const blocks = {
+    marketing_optout: company['marketing_optout'] as boolean | null,
+    phone_optout: company['phone_optout'] as boolean | null,
+  };
+  return {
+    registrikood: ref.registrikood,
+    workplaces: parseDoc<Workplace[]>(rows, []).map((w) => applyWorkplaceBlocks(w, blocks)),
+    source: (company['source'] as string | null) ?? SCB_ATTRIBUTION,
+  };
 }

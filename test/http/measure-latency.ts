@@ -3,7 +3,8 @@
  * searches, counts, details and histories whose values are picked from the data. Not a vitest file: run it
  * by hand against a national-scale world, e.g.
  *
- *   npx tsx test/http/measure-latency.ts --data-dir .tmp/scale1 [--rounds 3]
+ *   npx tsx test/http/measure-latency.ts --data-dir .tmp/scale1 [--rounds 3] [--concurrency 4]
+ *     [--work-dir .tmp/perf/scale1] [--slowest 15]
  *
  * It starts the server in this process (port 0, own wallet in a temp folder), prints the snapshot load
  * time, p50/p95/max per operation, and the process RSS.
@@ -23,7 +24,10 @@ const { values } = parseArgs({
   options: {
     'data-dir': { type: 'string', default: '.tmp/scale1' },
     rounds: { type: 'string', default: '3' },
-    concurrency: { type: 'string', default: '1' },
+    concurrency: { type: 'string', default: '4' },
+    'work-dir': { type: 'string' },
+    /** Also list the N slowest search/count shapes (country and position in the mix). */
+    slowest: { type: 'string' },
   },
 });
 const sourceDir = path.resolve(values['data-dir']);
@@ -31,15 +35,31 @@ const rounds = Number(values.rounds);
 const concurrency = Number(values.concurrency);
 const out = (s: string) => process.stdout.write(`${s}\n`);
 
-// Own data folder: the snapshot linked in, a fresh wallet.
+// Own data folder: the snapshot's files linked in (so the engine can write its serving databases beside
+// them without touching the source), a fresh wallet. With --work-dir the folder is kept, and the serving
+// databases built by the first run are reused by the next ones (the server start is then an attach).
 const source = new SnapshotStore(sourceDir);
 const id = source.currentId();
 if (!id) throw new Error(`no snapshot in ${sourceDir}`);
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-measure-'));
+const workDir = values['work-dir'] ? path.resolve(values['work-dir']) : null;
+const dataDir = workDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-measure-'));
 const store = new SnapshotStore(dataDir);
-fs.mkdirSync(store.snapshotsDir);
-fs.symlinkSync(source.snapshotDir(id), store.snapshotDir(id));
+for (const entry of fs.readdirSync(source.snapshotDir(id), { withFileTypes: true })) {
+  const from = path.join(source.snapshotDir(id), entry.name);
+  const to = path.join(store.snapshotDir(id), entry.name);
+  fs.mkdirSync(path.dirname(to), { recursive: true });
+  if (!entry.isDirectory()) {
+    if (!fs.existsSync(to)) fs.symlinkSync(from, to);
+    continue;
+  }
+  fs.mkdirSync(to, { recursive: true });
+  for (const f of fs.readdirSync(from)) {
+    if (!fs.existsSync(path.join(to, f))) fs.symlinkSync(path.join(from, f), path.join(to, f));
+  }
+}
 store.promote(id);
+for (const f of ['wallet.db', 'wallet.db-wal', 'wallet.db-shm'])
+  fs.rmSync(path.join(dataDir, f), { force: true });
 
 // Values for the queries, picked with a plain DuckDB over the Parquet files.
 const db = await DuckDBInstance.create(':memory:', { threads: '2' });
@@ -107,7 +127,13 @@ const server = await startServer(
     LOG_LEVEL: 'warn',
     REGDATA_WALLET_SWEEP_INTERVAL_MS: '0',
   }),
-  { handleSignals: false },
+  {
+    handleSignals: false,
+    engine: {
+      onCountryLoaded: ({ country, ms }) =>
+        out(`  ${country}: attached (or built) in ${(ms / 1000).toFixed(1)} s`),
+    },
+  },
 );
 const loadMs = performance.now() - started;
 const { key } = server.wallet.createKey({ email: 'bench@local', kind: 'admin' });
@@ -168,22 +194,25 @@ function url(pathname: string, q: Q): string {
 }
 
 const timings: Record<string, number[]> = {};
-async function hit(kind: string, u: string): Promise<void> {
+/** Per search/count shape (country and position in the mix), to find the slow ones. */
+const byShape: Record<string, number[]> = {};
+async function hit(kind: string, u: string, shape?: string): Promise<void> {
   const t0 = performance.now();
   const res = await fetch(u, { headers: { authorization: `Bearer ${key}` } });
   await res.arrayBuffer();
   const ms = performance.now() - t0;
   if (res.status !== 200 && res.status !== 404) throw new Error(`${res.status} for ${u}`);
   (timings[kind] ??= []).push(ms);
+  if (shape) (byShape[shape] ??= []).push(ms);
 }
 
-const jobs: [string, string][] = [];
+const jobs: [string, string, string?][] = [];
 for (let r = 0; r < rounds; r++) {
   for (const c of COUNTRIES) {
-    for (const q of searchMix(c)) {
-      jobs.push([`search`, url('/api/v1/data/companies', { country: c, ...q })]);
+    for (const [i, q] of searchMix(c).entries()) {
+      jobs.push([`search`, url('/api/v1/data/companies', { country: c, ...q }), `search ${c}#${i}`]);
       const { sort_by: _s, sort_dir: _d, page: _p, page_size: _ps, ...filters } = q;
-      jobs.push([`count`, url('/api/v1/data/count', { country: c, ...filters })]);
+      jobs.push([`count`, url('/api/v1/data/count', { country: c, ...filters }), `count ${c}#${i}`]);
     }
     for (let i = 0; i < 10; i++) {
       jobs.push(['detail', url(`/api/v1/data/companies/${one(picks[c].codes)}`, { country: c })]);
@@ -200,8 +229,8 @@ let next = 0;
 await Promise.all(
   Array.from({ length: concurrency }, async () => {
     while (next < jobs.length) {
-      const [kind, u] = jobs[next++]!;
-      await hit(kind, u);
+      const [kind, u, shape] = jobs[next++]!;
+      await hit(kind, u, shape);
     }
   }),
 );
@@ -218,6 +247,13 @@ for (const [kind, xs] of Object.entries(timings)) {
       .padStart(6)} ms`,
   );
 }
+if (values['slowest']) {
+  const slow = Object.entries(byShape)
+    .map(([shape, xs]) => [shape, Math.max(...xs)] as const)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, Number(values['slowest']));
+  for (const [shape, ms] of slow) out(`  slowest ${shape.padEnd(14)} max ${ms.toFixed(1)} ms`);
+}
 out(`rss after run ${(process.memoryUsage().rss / 2 ** 30).toFixed(2)} GiB`);
 await server.close();
-fs.rmSync(dataDir, { recursive: true, force: true });
+if (!workDir) fs.rmSync(dataDir, { recursive: true, force: true });

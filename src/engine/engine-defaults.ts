@@ -1,0 +1,7 @@
+/**
+ * The serving engine's DuckDB defaults, which REGDATA_DUCKDB_* (src/config.ts) override. Kept apart from the
+ * loader so that reading the configuration does not load DuckDB. The memory limit bounds DuckDB's buffer
+ * pool, into which the attached serving databases are read: at scale 1 it keeps the server under 6 GiB
+ * (docs/data-contract.md, Performance).
+ */
+export const ENGINE_DEFAULTS = { memoryLimit: '3GB', threads: 2, connections: 3 } as const;

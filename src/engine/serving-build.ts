@@ -1,0 +1,347 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import type { CountryCode } from '../contract/countries.ts';
+import { ACTIVE_STATUS } from '../contract/data-contract.ts';
+import { FILTERS } from '../contract/filters.ts';
+import {
+  COMPANY_ROW_COLUMNS,
+  DETAIL_COLUMNS,
+  DICTIONARY_COLUMNS,
+  HISTORY_PERIOD_COLUMNS,
+  ORDER_COLUMNS,
+  SERVING_FILE,
+  SERVING_LAYOUT_VERSION,
+  WORKPLACE_COLUMNS,
+} from './tables.ts';
+
+/**
+ * The serving database of one country: a DuckDB file written once per snapshot and country (at publish,
+ * or by the engine the first time it meets a snapshot without one) and attached read-only by every
+ * server that serves the snapshot. Start-up is then an ATTACH instead of minutes of loading, and memory is
+ * DuckDB's buffer pool, bounded by its memory_limit, instead of every table resident.
+ */
+
+export const sqlString = (s: string): string => `'${s.replaceAll("'", "''")}'`;
+const q = (c: string) => `"${c}"`;
+
+/**
+ * SQL macros of the serving layout, created in the builder and in every serving instance (they are not
+ * stored in the file). `bigram_sig` is a 64-bit signature of a text's character pairs: if `q` is a
+ * substring of `s`, every bit of bigram_sig(q) is set in bigram_sig(s). Testing the bits first skips most
+ * rows before the ~30 ns/row `contains` runs (37 ms -> 10 ms for 2M names). A text shorter than two
+ * characters has the empty signature 0, which lets every row through to `contains`. The serving instance
+ * creates them in its in-memory main database (visible to every connection); the builder as temporary
+ * ones, so they are not stored in the file.
+ */
+export const macros = (temporary: boolean) => [
+  `CREATE OR REPLACE ${temporary ? 'TEMP ' : ''}MACRO bigram_sig(s) AS list_reduce(
+     list_transform(range(1, length(s)), i -> 1::UBIGINT << (hash(substr(s, i, 2)) % 64)),
+     (a, b) -> a | b, 0::UBIGINT)`,
+  // Any-of signature of a list of codes (activity codes, kommun codes): one bit per code.
+  `CREATE OR REPLACE ${temporary ? 'TEMP ' : ''}MACRO code_sig(l) AS list_reduce(
+     list_transform(l, k -> 1::UBIGINT << (hash(k) % 64)), (a, b) -> a | b, 0::UBIGINT)`,
+];
+
+/**
+ * Search-row texts that no filter scans (filters use their dictionary ids, `search_name` or `f_location`):
+ * only these are compressed in the companies table. Everything a filter or a sort reads stays
+ * uncompressed, because a scan decompresses whole vectors: fully compressed, a PL name count went from
+ * ~22 ms to ~70 ms.
+ */
+const COMPRESSED_ROW_TEXT = new Set([
+  'arinimi',
+  'oiguslik_vorm',
+  'oiguslik_vorm_tekstina',
+  'staatus',
+  'ehak_kood',
+  'ehak_nimetus',
+  'asukoht',
+  'kmkr_nr',
+  'vat_number',
+  'kapital',
+]);
+
+/** Does the country have this filter? Signature columns are built only where a filter can use them. */
+const hasFilter = (country: CountryCode, id: string) =>
+  FILTERS.some((f) => f.id === id && f.countries.includes(country));
+
+/**
+ * Builds the serving tables of one country from its Parquet files into the connection's database:
+ *
+ * - `co`, `act`, `wp` (SE): every column a filter, a sort or a search row reads, plus derived flat
+ *   columns, because list predicates are ~30x slower than flat ones and text ~5x slower than integers:
+ *   contact kinds, domains, the SE band with unknown as 0, dictionary ids, signatures and order ranks are
+ *   computed once here, never per query;
+ * - `detail`, `history`, `wpdoc` (SE): one row per for-sale company, keyed by registrikood, holding its
+ *   whole answer as one compressed JSON document, so a lookup reads one row of one or two columns instead
+ *   of the ~60 leaf columns of the nested fields;
+ * - `dict`: the value-to-id dictionaries of DICTIONARY_COLUMNS; `meta`: layout version and fingerprint.
+ */
+async function buildTables(
+  conn: DuckDBConnection,
+  dir: string,
+  country: CountryCode,
+  log: (msg: string) => void,
+): Promise<void> {
+  const step = async (name: string, run: () => Promise<unknown>) => {
+    const started = performance.now();
+    await run();
+    log(`${country} serving build: ${name} ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  };
+  const run = (sql: string, params?: DuckDBValue[]) =>
+    step(/(?:CREATE (?:TABLE|INDEX)|INSERT INTO|DROP TABLE) (\S+)/.exec(sql)?.[1] ?? 'statement', () =>
+      conn.run(sql, params),
+    );
+  // File paths are built by this process from the snapshot folder, never from a request.
+  const file = (name: string) => sqlString(path.join(dir, name));
+  const companies = `(SELECT * FROM read_parquet(${file('companies.parquet')}) WHERE NOT not_for_sale)`;
+  const withLocation = hasFilter(country, 'location');
+  const withPeople = hasFilter(country, 'person_name');
+  const folded = `lower(strip_accents(concat_ws(' | ', ehak_nimetus, aadress_text)))`;
+
+  // 1. Rows in file order, which the contract fixes as registrikood order (SORT_KEYS): rid is the row's
+  // position, numbered in a stream. A window ordered by registrikood over the whole row would sort every
+  // column and was the build's memory peak.
+  await run(`
+    CREATE TABLE scratch.hot_rows AS
+    SELECT (row_number() OVER ())::INTEGER AS rid,
+      ${COMPANY_ROW_COLUMNS.map(q).join(', ')}, kapital_amount, search_name,
+      ${withPeople ? 'search_people' : 'NULL::VARCHAR AS search_people'},
+      staatus = '${ACTIVE_STATUS}' AS f_active,
+      list_bool_or([x.liik = 'EMAIL' FOR x IN contacts]) IS TRUE AS f_email,
+      list_bool_or([x.liik = 'WWW' FOR x IN contacts]) IS TRUE AS f_website,
+      list_bool_or([x.liik IN ('TEL', 'MOB') FOR x IN contacts]) IS TRUE AS f_phone,
+      len(contacts) > 0 AS f_contact,
+      len(registered_domains) > 0 AS f_domain,
+      coalesce(se_employees_band, 0) AS f_employees_band,
+      bigram_sig(search_name) AS sig_name,
+      ${withPeople ? 'bigram_sig(search_people)' : '0::UBIGINT'} AS sig_people,
+      ${withLocation ? folded : 'NULL::VARCHAR'} AS f_location,
+      ${withLocation ? `bigram_sig(${folded})` : '0::UBIGINT'} AS sig_location,
+      code_sig([a.kood FOR a IN emtak]) AS sig_activities
+    FROM ${companies}`);
+  const unsorted = await conn.runAndReadAll(`
+    SELECT count(*)::INTEGER AS n FROM (
+      SELECT registrikood <= lag(registrikood) OVER (ORDER BY rid) AS bad FROM scratch.hot_rows) WHERE bad`);
+  if (Number(unsorted.getRowObjectsJson()[0]?.['n']) > 0) {
+    throw new Error(`${country}/companies.parquet is not sorted by registrikood (data contract SORT_KEYS)`);
+  }
+
+  // 2. Dictionary ids, order ranks and (SE) the kommun signature: window sorts over a narrow projection,
+  // then put in rid order, so a positional join attaches them to the rows without a wide sort.
+  const dictionaryIds = DICTIONARY_COLUMNS.map(
+    (c) => `dense_rank() OVER (ORDER BY ${q(c)})::INTEGER AS "d_${c}"`,
+  );
+  const orderRanks = Object.entries(ORDER_COLUMNS).map(
+    ([key, col]) =>
+      `(CASE WHEN ${q(col)} IS NOT NULL THEN row_number() OVER (ORDER BY ${q(col)}, registrikood) END)::INTEGER AS "o_${key}"`,
+  );
+  // SE: which kommuner a company has active workplaces in, as a signature for se_workplace_kommun.
+  const kommun =
+    country === 'SE'
+      ? `(SELECT h.rid, code_sig(list(DISTINCT w.kommun_code)) AS sig_kommun
+          FROM read_parquet(${file('workplaces.parquet')}) w JOIN scratch.hot_rows h USING (registrikood)
+          WHERE w.is_active GROUP BY h.rid)`
+      : '(SELECT NULL::INTEGER AS rid, NULL::UBIGINT AS sig_kommun WHERE false)';
+  await run(`
+    CREATE TABLE scratch.hot_ranks AS
+    SELECT r.*, coalesce(k.sig_kommun, 0::UBIGINT) AS sig_kommun
+    FROM (SELECT rid, ${[...dictionaryIds, ...orderRanks].join(', ')} FROM scratch.hot_rows) r
+    LEFT JOIN ${kommun} k ON k.rid = r.rid
+    ORDER BY r.rid`);
+  const full = `SELECT h.*, r.* EXCLUDE (rid) FROM scratch.hot_rows h POSITIONAL JOIN scratch.hot_ranks r`;
+  // Explicit column definitions, because only they can choose compression per column (see COMPRESSED_ROW_TEXT).
+  const described = await conn.runAndReadAll(`DESCRIBE ${full}`);
+  const columns = described.getRowObjectsJson().map((r) => {
+    const name = String(r['column_name']);
+    const type = String(r['column_type']);
+    return `${q(name)} ${type}${COMPRESSED_ROW_TEXT.has(name) ? '' : ' USING COMPRESSION uncompressed'}`;
+  });
+  await run(`CREATE TABLE co (${columns.join(', ')})`);
+  await run(`INSERT INTO co ${full}`);
+  for (const tmp of ['hot_rows', 'hot_ranks']) await run(`DROP TABLE scratch.${tmp}`);
+
+  await run(`
+    CREATE TABLE act AS
+    SELECT DISTINCT c.rid, a.kood AS kood
+    FROM (SELECT registrikood, unnest(emtak) AS a FROM ${companies}) JOIN co c USING (registrikood)
+    ORDER BY kood, c.rid`);
+
+  await run(`
+    CREATE TABLE detail AS
+    SELECT registrikood, to_json(struct_pack(${DETAIL_COLUMNS.map(q).join(', ')}))::VARCHAR AS doc
+    FROM ${companies}`);
+  // Every for-sale company has a row (its name, and its periods or NULL), so a history is one lookup. The
+  // documents are grouped per registrikood range: an ordered list() keeps every input of a group in memory,
+  // and in one statement over LV's history that exceeded a 3 GB limit.
+  await run(`CREATE TABLE scratch.hdoc (registrikood VARCHAR, doc VARCHAR)`);
+  await inRanges(conn, (range) =>
+    run(
+      `INSERT INTO scratch.hdoc
+       SELECT registrikood, to_json(list(struct_pack(${HISTORY_PERIOD_COLUMNS.map(q).join(', ')})
+         ORDER BY "year", (quarter = 0 AND "month" = 0), quarter, "month", granularity))::VARCHAR
+       FROM read_parquet(${file('history.parquet')})
+       WHERE ${range.sql}
+       GROUP BY registrikood`,
+      range.params,
+    ),
+  );
+  await run(`
+    CREATE TABLE history AS
+    SELECT c.registrikood, c.arinimi, h.doc
+    FROM co c LEFT JOIN scratch.hdoc h USING (registrikood)
+    ORDER BY c.rid`);
+  await run('DROP TABLE scratch.hdoc');
+  if (country === 'SE') {
+    // Every for-sale company has a row with its blocks and SCB source, so the workplaces answer is one lookup.
+    await run(`CREATE TABLE scratch.wdoc (registrikood VARCHAR, doc VARCHAR)`);
+    await inRanges(conn, (range) =>
+      run(
+        `INSERT INTO scratch.wdoc
+         SELECT registrikood, to_json(list(struct_pack(${WORKPLACE_COLUMNS.map(q).join(', ')})
+           ORDER BY is_main DESC, cfar_nr))::VARCHAR
+         FROM read_parquet(${file('workplaces.parquet')})
+         WHERE is_active AND ${range.sql}
+         GROUP BY registrikood`,
+        range.params,
+      ),
+    );
+    await run(`
+      CREATE TABLE wpdoc AS
+      SELECT c.registrikood, c.marketing_optout, c.phone_optout, c.se_register.source AS source, w.doc
+      FROM ${companies} c LEFT JOIN scratch.wdoc w USING (registrikood)
+      ORDER BY c.registrikood`);
+    await run('DROP TABLE scratch.wdoc');
+    await run(`
+      CREATE TABLE wp AS
+      SELECT DISTINCT c.rid, w.kommun_code
+      FROM read_parquet(${file('workplaces.parquet')}) w JOIN co c USING (registrikood)
+      WHERE w.is_active
+      ORDER BY w.kommun_code, c.rid`);
+  }
+
+  // Point lookups by registrikood go through an ART index: a zonemap scan compares a whole row group of
+  // compressed codes (LV detail: 40-170 ms under load), the index finds the row in ~1 ms (docs/data-contract.md).
+  const lookups = country === 'SE' ? ['detail', 'history', 'wpdoc'] : ['detail', 'history'];
+  for (const t of lookups)
+    await step(`index ${t}`, () => conn.run(`CREATE INDEX ${t}_kood ON ${t} (registrikood)`));
+
+  await run(`CREATE TABLE dict (col VARCHAR, value VARCHAR, id INTEGER)`);
+  for (const c of DICTIONARY_COLUMNS) {
+    await run(`INSERT INTO dict SELECT DISTINCT '${c}', ${q(c)}, "d_${c}" FROM co WHERE ${q(c)} IS NOT NULL`);
+  }
+  await run(`CREATE TABLE meta AS SELECT ?::INTEGER AS layout_version, ?::VARCHAR AS fingerprint`, [
+    SERVING_LAYOUT_VERSION,
+    servingFingerprint(dir),
+  ]);
+}
+
+/**
+ * What a serving database was built from: the country's snapshot id (from manifest.json, which a carried-over
+ * country keeps) and the size of each Parquet file. A file whose fingerprint or layout version differs
+ * from the folder's is rebuilt before it is served, so a replaced or damaged Parquet file is never masked
+ * by a stale serving database.
+ */
+export function servingFingerprint(dir: string): string {
+  const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as {
+    snapshot_id?: unknown;
+  };
+  const sizes = ['companies.parquet', 'history.parquet', 'workplaces.parquet'].map((f) => {
+    const file = path.join(dir, f);
+    return [f, fs.existsSync(file) ? fs.statSync(file).size : null];
+  });
+  return JSON.stringify({ snapshot_id: manifest.snapshot_id ?? null, sizes });
+}
+
+/** Companies per range of inRanges: bounds the memory of one grouped statement. */
+const RANGE_ROWS = 100_000;
+
+/**
+ * Runs `fn` once per consecutive registrikood range of ~RANGE_ROWS for-sale companies (from `co`), with a
+ * predicate on `registrikood` that covers every code, for-sale or not, exactly once.
+ */
+async function inRanges(
+  conn: DuckDBConnection,
+  fn: (range: { sql: string; params: string[] }) => Promise<unknown>,
+): Promise<void> {
+  const starts = (
+    await conn.runAndReadAll(`SELECT registrikood FROM co WHERE rid % ${RANGE_ROWS} = 1 ORDER BY rid`)
+  )
+    .getRowsJson()
+    .map((r) => String(r[0]));
+  for (const [i, lo] of starts.entries()) {
+    const hi = starts[i + 1];
+    const low = i === 0 ? 'true' : 'registrikood >= ?';
+    const lowParams = i === 0 ? [] : [lo];
+    if (hi === undefined) await fn({ sql: low, params: lowParams });
+    else await fn({ sql: `${low} AND registrikood < ?`, params: [...lowParams, hi] });
+  }
+  if (starts.length === 0) await fn({ sql: 'true', params: [] });
+}
+
+export interface BuildServingOptions {
+  /** DuckDB memory limit of the build (default '6GB'; PL at scale 1 sorts ~2.3M wide rows). */
+  memoryLimit?: string;
+  threads?: number;
+  /** Each build step's time. */
+  log?: (msg: string) => void;
+}
+
+/**
+ * Writes `<countryDir>/serving.duckdb` for the country's Parquet files. The database is written under a
+ * temporary name and renamed into place, so a reader never attaches a half-written file and two builders
+ * racing on the same snapshot both leave a complete one. Returns the file's path.
+ */
+export async function buildServingDatabase(
+  countryDir: string,
+  country: CountryCode,
+  opts: BuildServingOptions = {},
+): Promise<string> {
+  const target = path.join(countryDir, SERVING_FILE);
+  const tmp = `${target}.tmp-${process.pid}`;
+  const spill = `${tmp}.spill`;
+  const scratch = `${tmp}.scratch`;
+  const cleanUp = () => {
+    for (const f of [scratch, `${scratch}.wal`, spill]) fs.rmSync(f, { recursive: true, force: true });
+  };
+  fs.rmSync(tmp, { force: true });
+  cleanUp();
+  const instance = await DuckDBInstance.create(tmp, {
+    threads: String(opts.threads ?? 2),
+    memory_limit: opts.memoryLimit ?? '6GB',
+    temp_directory: spill,
+    // The tables are written in their ORDER BY order; point lookups rely on it (zonemaps on registrikood).
+    preserve_insertion_order: 'true',
+    autoinstall_known_extensions: 'false',
+    autoload_known_extensions: 'true',
+  });
+  try {
+    const conn = await instance.connect();
+    try {
+      for (const m of macros(true)) await conn.run(m);
+      // Intermediate tables live in a scratch file, so the buffer manager can evict them, and the serving
+      // file never carries the free blocks they would leave behind.
+      await conn.run(`ATTACH ${sqlString(scratch)} AS scratch`);
+      await buildTables(conn, countryDir, country, opts.log ?? (() => {}));
+      await conn.run('DETACH scratch');
+      const started = performance.now();
+      await conn.run('CHECKPOINT');
+      opts.log?.(
+        `${country} serving build: checkpoint ${((performance.now() - started) / 1000).toFixed(1)} s`,
+      );
+    } finally {
+      conn.closeSync();
+    }
+  } catch (err) {
+    instance.closeSync();
+    fs.rmSync(tmp, { force: true });
+    fs.rmSync(`${tmp}.wal`, { force: true });
+    cleanUp();
+    throw err;
+  }
+  instance.closeSync();
+  cleanUp();
+  fs.renameSync(tmp, target);
+  return target;
+}
