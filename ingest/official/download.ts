@@ -148,7 +148,7 @@ async function fetchOne(file: OfficialFile, dl: Download, dir: string, opts: Dow
       idle = setTimeout(() => controller.abort(new Error('no data received')), opts.idleTimeoutMs ?? 60_000);
     };
     try {
-      const headers: Record<string, string> = { 'user-agent': USER_AGENT };
+      const headers: Record<string, string> = { ...dl.headers, 'user-agent': USER_AGENT };
       const partMeta = readMeta(partMetaFile);
       const offset = fs.existsSync(tmp) && partMeta?.url === dl.url ? fs.statSync(tmp).size : 0;
       if (offset > 0) {

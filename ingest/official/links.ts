@@ -1,8 +1,12 @@
 import type { Download, DownloadContext } from './types.ts';
 
 /** One fixed URL, saved under its official name. */
-export function fixed(url: string, saveAs: string): (ctx: DownloadContext) => Promise<Download[]> {
-  return async () => [{ url, saveAs }];
+export function fixed(
+  url: string,
+  saveAs: string,
+  headers?: Readonly<Record<string, string>>,
+): (ctx: DownloadContext) => Promise<Download[]> {
+  return async () => [{ url, saveAs, ...(headers && { headers }) }];
 }
 
 /**

@@ -8,6 +8,8 @@ import type { IngestReport } from './report.ts';
 export interface Download {
   url: string;
   saveAs: string;
+  /** Extra request headers the server needs (PRH's bulk answers with the zip only to `Accept: application/zip`). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** What a file's download list may use: the run's clock and a way to read a landing page. */

@@ -102,6 +102,11 @@ beforeAll(async () => {
       );
     }
     if (url.startsWith('/files/')) return void res.writeHead(200).end(zipBytes);
+    if (url === '/negotiated.zip') {
+      // Like PRH's bulk: the zip only to a client that asks for it, JSON otherwise.
+      if (req.headers['accept'] === 'application/zip') return void res.writeHead(200).end(zipBytes);
+      return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"error":"accept"}');
+    }
     res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -158,6 +163,15 @@ describe('downloads', () => {
       bytes: BODY.length,
       sha256: createHash('sha256').update(BODY).digest('hex'),
     });
+  });
+
+  it("sends a file's own request headers (PRH's bulk needs Accept: application/zip)", async () => {
+    const dir = path.join(tmp, 'negotiated');
+    const negotiated = file('negotiated.zip', {
+      downloads: fixed(`${base}/negotiated.zip`, 'negotiated.zip', { accept: 'application/zip' }),
+    });
+    await downloadSources('FI', [negotiated], dir, opts());
+    expect(fs.readFileSync(path.join(dir, 'negotiated.zip')).equals(zipBytes)).toBe(true);
   });
 
   it('retries a connection dropped mid-body (resuming what arrived) until the file is whole', async () => {

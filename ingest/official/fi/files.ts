@@ -22,6 +22,8 @@ export const FI_FILES: readonly OfficialFile[] = [
     downloads: fixed(
       'https://avoindata.prh.fi/opendata-ytj-api/v3/all_companies',
       FI_FILE_NAMES.allCompanies,
+      // Without it PRH answers with JSON rather than the bulk zip (registry-formats.md, FI).
+      { accept: 'application/zip' },
     ),
     minBytes: 10_000_000,
   },

@@ -37,7 +37,9 @@ export const NO_FILES: readonly OfficialFile[] = [
     title: 'Enhetsregisteret sub-units (underenheter, JSON)',
     match: /^underenheter_alle\.json(\.gz)?$/,
     required: true,
-    downloads: fixed(`${BRREG}/underenheter/lastned`, NO_FILE_NAMES.underenheter),
+    downloads: fixed(`${BRREG}/underenheter/lastned`, NO_FILE_NAMES.underenheter, {
+      accept: 'application/vnd.brreg.enhetsregisteret.underenhet.v1+gzip;charset=UTF-8',
+    }),
     minBytes: 5_000_000,
   },
   {
