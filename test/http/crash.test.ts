@@ -109,7 +109,11 @@ describe('invariant 3 over HTTP: SIGKILL of a serving process', () => {
         }
       };
       const clients = Array.from({ length: CONCURRENCY }, (_, n) => client(n));
-      await sleep(100 + Math.random() * 400);
+      // Kill only once this child has really served (a loaded machine answers slowly), then at a random
+      // moment, so the kill lands among calls in every phase of reserve, run and settle.
+      const before = answered;
+      while (answered - before < CONCURRENCY) await sleep(10);
+      await sleep(Math.random() * 300);
       child.proc.kill('SIGKILL');
       alive = false;
       const exit = await child.exited;
@@ -152,7 +156,7 @@ describe('invariant 3 over HTTP: SIGKILL of a serving process', () => {
     }
     expect(unexpected).toEqual([]);
     // Meaningful only if the clients were really served and kills caught calls between reserve and settle.
-    expect(answered).toBeGreaterThan(ITERATIONS * CONCURRENCY);
+    expect(answered).toBeGreaterThanOrEqual(ITERATIONS * CONCURRENCY);
     expect(killedWithHolds).toBeGreaterThan(0);
     console.info(
       `crash over HTTP: ${ITERATIONS} kills, ${killedWithHolds} with holds open, ${answered} answers`,
