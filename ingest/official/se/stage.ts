@@ -187,7 +187,9 @@ async function stageSweden(ctx: StageContext): Promise<StageResult> {
     report,
     reason: 'organisation not in the SCB JE file (left out)',
     sql: `SELECT count(*) AS n, any_value(ident) AS example FROM se_bv b
-          WHERE NOT EXISTS (SELECT 1 FROM se_units u WHERE u.code = b.ident OR (u.sole AND u.pe = b.ident))`,
+          -- Two anti-joins, not one OR: an OR in the condition would be a nested loop at national scale.
+          WHERE NOT EXISTS (SELECT 1 FROM se_units u WHERE u.code = b.ident)
+            AND NOT EXISTS (SELECT 1 FROM se_units u WHERE u.sole AND u.pe = b.ident)`,
   });
 
   // SCB Företagsregistret extract: size and turnover class, the labelled categories, seat and address.
