@@ -30,7 +30,10 @@ export const DEFAULT_SWEEP_INTERVAL_MS = 30_000;
 /** A metered call running longer than this has its hold voided by the sweeper (and is then not charged). */
 export const DEFAULT_HOLD_TIMEOUT_MS = 5 * 60_000;
 export const DEMO_EMAIL = 'demo@localhost';
-/** Spec 5.6 plan prices in euro per month; a confirmed plan order runs for PLAN_PERIOD_MS. */
+/**
+ * Spec 5.6 plan prices in euro per month. A confirmed country plan runs for PLAN_PERIOD_MS; the accounts table
+ * has no end date for Unlimited, so a confirmed Unlimited order lasts until an operator sets the plan back.
+ */
 export const UNLIMITED_EUR_PER_MONTH = 1500;
 export const COUNTRY_PLAN_EUR_PER_MONTH = 300;
 export const PLAN_PERIOD_MS = 30 * DAY_MS;
@@ -222,7 +225,7 @@ export interface Wallet {
     provider: string;
     reference: string;
   }): OrderInfo;
-  /** Payment received: grants the credits or starts the plan for PLAN_PERIOD_MS, in one transaction. */
+  /** Payment received: grants the credits, starts a country plan for PLAN_PERIOD_MS or sets Unlimited, in one transaction. */
   confirmOrder(orderId: string): OrderInfo;
   cancelOrder(orderId: string): OrderInfo;
   listOrders(filter?: { accountId?: string; state?: OrderState; limit?: number }): OrderInfo[];

@@ -504,6 +504,6 @@ function planLabel(plan: string): string {
 
 function orderLabel(kind: string, country: string | null): string {
   if (kind === 'topup') return 'credit top-up';
-  if (kind === 'unlimited') return 'Unlimited plan, 30 days';
+  if (kind === 'unlimited') return 'Unlimited plan, one month';
   return `${country ?? ''} country plan, 30 days`;
 }

@@ -172,4 +172,30 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a real browser', () => {
     await page.goto('/dashboard');
     await page.waitForURL('**/signin');
   });
+
+  it('works by keyboard alone and fits a phone screen', async () => {
+    const phone = await browser.newContext({ baseURL: server.url, viewport: { width: 390, height: 844 } });
+    const p = await phone.newPage();
+    try {
+      await p.goto('/signin');
+      // The first Tab lands on the skip link; then the form is reachable and submittable with keys only.
+      await p.keyboard.press('Tab');
+      expect(await p.evaluate('document.activeElement.textContent')).toBe('Skip to content');
+      await p.getByLabel('E-mail').focus();
+      await p.keyboard.type(EMAIL);
+      await p.keyboard.press('Tab');
+      await p.keyboard.type(PASSWORD);
+      await p.keyboard.press('Enter');
+      await p.waitForURL('**/dashboard');
+      for (const url of ['/dashboard', '/dashboard/keys', '/search', '/dashboard/billing']) {
+        await p.goto(url);
+        // No horizontal scrolling of the page on a 390 px wide screen (wide tables scroll inside their box).
+        const fits = await p.evaluate('document.documentElement.scrollWidth <= window.innerWidth');
+        expect({ url, fits }).toEqual({ url, fits: true });
+      }
+      await p.screenshot({ path: path.join(SHOTS, 'phone-billing.png'), fullPage: false });
+    } finally {
+      await phone.close();
+    }
+  });
 });

@@ -10,7 +10,8 @@ regdata orders confirm <order-id> [--json]
 regdata orders cancel <order-id> [--json]
 
 Top-ups and plans ordered in the dashboard are paid by invoice (quote the reference on the transfer).
-confirm: the payment arrived; a top-up's credits are granted (never expiring), a plan starts for 30 days.
+confirm: the payment arrived; a top-up's credits are granted (never expiring), a country plan starts for
+  30 days, Unlimited is set until the plan is changed back.
 cancel: the order is dropped; nothing is granted.`;
 
 const STATES: readonly OrderState[] = ['pending', 'paid', 'cancelled'];
