@@ -61,26 +61,46 @@ async function warm(conn: DuckDBConnection, country: CountryCode): Promise<void>
 }
 
 /**
- * Attaches the country's serving database read-only, building it first when the snapshot has none or
- * one of another layout version or snapshot (serving-build.ts). Returns the dictionaries it holds.
+ * Where the engine builds a serving database the snapshot lacks: under the data folder, not in the
+ * snapshot, because published files are immutable and a snapshot folder may be shared read-only (linked
+ * into several data folders). One folder per snapshot id, removed once that snapshot is gone.
+ */
+export const servingCacheDir = (store: SnapshotStore, snapshotId: string) =>
+  path.join(store.dataDir, 'serving-cache', snapshotId);
+
+/** Removes cached serving databases of snapshots no longer on disk. */
+function pruneServingCache(store: SnapshotStore): void {
+  const root = path.join(store.dataDir, 'serving-cache');
+  if (!fs.existsSync(root)) return;
+  const live = new Set(store.list());
+  for (const id of fs.readdirSync(root)) {
+    if (!live.has(id)) fs.rmSync(path.join(root, id), { recursive: true, force: true });
+  }
+}
+
+/**
+ * Attaches the country's serving database read-only: the one published in the snapshot (serving-build.ts)
+ * or the engine's own cached build, whichever is current; when neither is, builds it into the cache.
+ * Returns the dictionaries it holds.
  */
 async function attachCountry(
   conn: DuckDBConnection,
   dir: string,
+  cacheDir: string,
   country: CountryCode,
   opts: EngineOptions,
 ): Promise<Record<DictionaryColumn, Map<string, number>>> {
   const alias = servingAlias(country);
-  const file = path.join(dir, SERVING_FILE);
-  const attach = () => conn.run(`ATTACH ${sqlString(file)} AS ${alias} (READ_ONLY)`);
-  const current = async (): Promise<boolean> => {
+  const fingerprint = servingFingerprint(dir);
+  const cached = path.join(cacheDir, country, SERVING_FILE);
+  const attach = (file: string) => conn.run(`ATTACH ${sqlString(file)} AS ${alias} (READ_ONLY)`);
+  const current = async (file: string): Promise<boolean> => {
     if (!fs.existsSync(file)) return false;
     try {
-      await attach();
+      await attach(file);
       const meta = (
         await conn.runAndReadAll(`SELECT layout_version, fingerprint FROM ${alias}.meta`)
       ).getRowObjectsJson()[0];
-      const fingerprint = servingFingerprint(dir);
       if (meta?.['layout_version'] === SERVING_LAYOUT_VERSION && meta['fingerprint'] === fingerprint) {
         return true;
       }
@@ -90,12 +110,14 @@ async function attachCountry(
     await conn.run(`DETACH DATABASE IF EXISTS ${alias}`);
     return false;
   };
-  if (!(await current())) {
+  if (!(await current(path.join(dir, SERVING_FILE))) && !(await current(cached))) {
+    fs.mkdirSync(path.dirname(cached), { recursive: true });
     await buildServingDatabase(dir, country, {
       ...(opts.memoryLimit ? { memoryLimit: opts.memoryLimit } : {}),
       ...(opts.threads ? { threads: opts.threads } : {}),
+      target: cached,
     });
-    await attach();
+    await attach(cached);
   }
   await warm(conn, country);
   const dictionaries = Object.fromEntries(
@@ -161,7 +183,13 @@ export async function loadSnapshot(
       for (const country of countries) {
         const countryStarted = performance.now();
         const dir = store.countryDir(snapshotId, country);
-        const dictionaries = await attachCountry(conn, dir, country, opts);
+        const dictionaries = await attachCountry(
+          conn,
+          dir,
+          servingCacheDir(store, snapshotId),
+          country,
+          opts,
+        );
         if (opts.onCountryLoaded) {
           const mem = await conn.runAndReadAll(
             'SELECT sum(memory_usage_bytes)::DOUBLE AS b FROM duckdb_memory()',
@@ -180,6 +208,7 @@ export async function loadSnapshot(
           prunedTrees: new Map(),
         };
       }
+      pruneServingCache(store);
       // allowed_directories cannot be given at creation through the node API; set it before access is cut.
       // The attached files stay readable through their open handles.
       await conn.run(`SET allowed_directories = [${sqlString(root + path.sep)}]`);

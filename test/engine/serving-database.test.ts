@@ -1,0 +1,98 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { describe, expect, inject, it } from 'vitest';
+import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
+import { Engine } from '../../src/engine/engine.ts';
+import { servingCacheDir } from '../../src/engine/snapshot-loader.ts';
+import { SERVING_FILE, tables } from '../../src/engine/tables.ts';
+
+/** Every file of the shared world's snapshot copied, except the published serving databases. */
+function copyWithoutServing(): { store: SnapshotStore; id: string; dir: string } {
+  const world = new SnapshotStore(inject('testDataDir'));
+  const id = world.currentId()!;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-test-serving-'));
+  const store = new SnapshotStore(dir);
+  fs.cpSync(world.snapshotDir(id), store.snapshotDir(id), {
+    recursive: true,
+    filter: (src) => path.basename(src) !== SERVING_FILE,
+  });
+  store.promote(id);
+  return { store, id, dir };
+}
+
+/** The plain answer from the Parquet file, independent of the serving layout. */
+async function parquetRow(file: string, code: string) {
+  const db = await DuckDBInstance.create(':memory:');
+  const conn = await db.connect();
+  try {
+    const reader = await conn.runAndReadAll(
+      `SELECT arinimi, (SELECT count(*) FROM read_parquet($f) WHERE NOT not_for_sale)::INTEGER AS n
+       FROM read_parquet($f) WHERE registrikood = $code`,
+      { f: file, code },
+    );
+    return reader.getRowObjectsJson()[0];
+  } finally {
+    conn.closeSync();
+    db.closeSync();
+  }
+}
+
+describe('serving databases', () => {
+  it('are published with every country of a snapshot', () => {
+    const world = new SnapshotStore(inject('testDataDir'));
+    for (const c of ['EE', 'LV', 'LT', 'NO', 'FI', 'PL', 'SE'] as const) {
+      expect(fs.existsSync(path.join(world.countryDir(world.currentId()!, c), SERVING_FILE))).toBe(true);
+    }
+  });
+
+  it('are built into the data folder, never into the snapshot, when a snapshot has none', async () => {
+    const { store, id, dir } = copyWithoutServing();
+    try {
+      const engine = await Engine.open(store, { connections: 1 });
+      try {
+        expect(engine.lastLoadError).toBeNull();
+        expect(fs.existsSync(path.join(store.countryDir(id, 'LV'), SERVING_FILE))).toBe(false);
+        expect(fs.existsSync(path.join(servingCacheDir(store, id), 'LV', SERVING_FILE))).toBe(true);
+        const code = (
+          await engine.use((s) =>
+            s.query('test', `SELECT registrikood FROM ${tables('LV').companies} ORDER BY rid DESC LIMIT 1`),
+          )
+        )[0]!['registrikood'] as string;
+        const served = await engine.use((s) =>
+          s.query(
+            'test',
+            `SELECT h.arinimi, (SELECT count(*) FROM ${tables('LV').companies})::INTEGER AS n
+             FROM ${tables('LV').history} h WHERE registrikood = ?`,
+            [code],
+          ),
+        );
+        expect(served[0]).toEqual(await parquetRow(store.file(id, 'LV', 'companies'), code));
+      } finally {
+        engine.close();
+      }
+      // A second start attaches the cached build instead of building again.
+      const cached = path.join(servingCacheDir(store, id), 'EE', SERVING_FILE);
+      const before = fs.statSync(cached).mtimeMs;
+      const again = await Engine.open(store, { connections: 1 });
+      again.close();
+      expect(fs.statSync(cached).mtimeMs).toBe(before);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('are rebuilt when the Parquet files changed, so a broken file is never masked', async () => {
+    const { store, id, dir } = copyWithoutServing();
+    try {
+      (await Engine.open(store, { connections: 1 })).close();
+      fs.writeFileSync(store.file(id, 'EE', 'companies'), 'not parquet');
+      const engine = await Engine.open(store, { connections: 1 });
+      engine.close();
+      expect(engine.lastLoadError).toBeTruthy();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
