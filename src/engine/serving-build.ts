@@ -231,6 +231,9 @@ async function buildTables(
   const lookups = country === 'SE' ? ['detail', 'history', 'wpdoc'] : ['detail', 'history'];
   for (const t of lookups)
     await step(`index ${t}`, () => conn.run(`CREATE INDEX ${t}_kood ON ${t} (registrikood)`));
+  // A page's rows are fetched by rid: without an index that is a full pass over every search-row column,
+  // decompressing the compressed texts (50 scattered PL rows: ~450 ms on the loaded machine; ~40 ms with it).
+  await step('index co', () => conn.run(`CREATE INDEX co_rid ON co (rid)`));
 
   await run(`CREATE TABLE dict (col VARCHAR, value VARCHAR, id INTEGER)`);
   for (const c of DICTIONARY_COLUMNS) {

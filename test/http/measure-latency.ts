@@ -28,6 +28,8 @@ const { values } = parseArgs({
     'work-dir': { type: 'string' },
     /** Also list the N slowest search/count shapes (country and position in the mix). */
     slowest: { type: 'string' },
+    /** Serve and measure only these countries (comma-separated), e.g. PL for a one-country run. */
+    countries: { type: 'string' },
   },
 });
 const sourceDir = path.resolve(values['data-dir']);
@@ -44,7 +46,12 @@ if (!id) throw new Error(`no snapshot in ${sourceDir}`);
 const workDir = values['work-dir'] ? path.resolve(values['work-dir']) : null;
 const dataDir = workDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-measure-'));
 const store = new SnapshotStore(dataDir);
+const only = values.countries ? new Set(values.countries.split(',')) : null;
 for (const entry of fs.readdirSync(source.snapshotDir(id), { withFileTypes: true })) {
+  if (only && entry.isDirectory() && !only.has(entry.name)) {
+    fs.rmSync(path.join(store.snapshotDir(id), entry.name), { recursive: true, force: true });
+    continue;
+  }
   const from = path.join(source.snapshotDir(id), entry.name);
   const to = path.join(store.snapshotDir(id), entry.name);
   fs.mkdirSync(path.dirname(to), { recursive: true });
@@ -68,7 +75,9 @@ const file = (c: CountryCode, f: string) => `read_parquet('${path.join(store.sna
 async function col(sql: string): Promise<string[]> {
   return (await conn.runAndReadAll(sql)).getRowsJson().map((r) => String(r[0]));
 }
-const COUNTRIES: CountryCode[] = ['EE', 'LV', 'LT', 'NO', 'FI', 'PL', 'SE'];
+const COUNTRIES = (['EE', 'LV', 'LT', 'NO', 'FI', 'PL', 'SE'] as CountryCode[]).filter(
+  (c) => !only || only.has(c),
+);
 interface Picks {
   words: string[];
   forms: string[];
