@@ -181,11 +181,13 @@ async function buildTables(
   // documents are grouped per registrikood range: an ordered list() keeps every input of a group in memory,
   // and in one statement over LV's history that exceeded a 3 GB limit.
   await run(`CREATE TABLE scratch.hdoc (registrikood VARCHAR, doc VARCHAR)`);
-  await inRanges(conn, (range) =>
+  await inRanges(conn, file('history.parquet'), (range) =>
     run(
       `INSERT INTO scratch.hdoc
-       SELECT registrikood, to_json(list(struct_pack(${HISTORY_PERIOD_COLUMNS.map(q).join(', ')})
-         ORDER BY "year", (quarter = 0 AND "month" = 0), quarter, "month", granularity))::VARCHAR
+       SELECT registrikood, ${sortedDocs(
+         HISTORY_PERIOD_COLUMNS,
+         `"year", (quarter = 0 AND "month" = 0), quarter, "month", granularity`,
+       )}
        FROM read_parquet(${file('history.parquet')})
        WHERE ${range.sql}
        GROUP BY registrikood`,
@@ -201,11 +203,10 @@ async function buildTables(
   if (country === 'SE') {
     // Every for-sale company has a row with its blocks and SCB source, so the workplaces answer is one lookup.
     await run(`CREATE TABLE scratch.wdoc (registrikood VARCHAR, doc VARCHAR)`);
-    await inRanges(conn, (range) =>
+    await inRanges(conn, file('history.parquet'), (range) =>
       run(
         `INSERT INTO scratch.wdoc
-         SELECT registrikood, to_json(list(struct_pack(${WORKPLACE_COLUMNS.map(q).join(', ')})
-           ORDER BY is_main DESC, cfar_nr))::VARCHAR
+         SELECT registrikood, ${sortedDocs(WORKPLACE_COLUMNS, 'NOT is_main, cfar_nr')}
          FROM read_parquet(${file('workplaces.parquet')})
          WHERE is_active AND ${range.sql}
          GROUP BY registrikood`,
@@ -262,19 +263,41 @@ export function servingFingerprint(dir: string): string {
   return JSON.stringify({ snapshot_id: manifest.snapshot_id ?? null, sizes });
 }
 
-/** Companies per range of inRanges: bounds the memory of one grouped statement. */
-const RANGE_ROWS = 100_000;
+/**
+ * A group's rows as a JSON array in the order of `keys` (comma-separated expressions, ascending). An
+ * ordered aggregate (`list(... ORDER BY ...)`) buffers every group's input separately and ran LT's history
+ * out of a 3 GB limit; a plain list() of (key, row) structs sorted afterwards needs no such state.
+ */
+function sortedDocs(columns: readonly string[], keys: string): string {
+  const keyFields = keys.split(',').map((k, i) => `k${i} := ${k.trim()}`);
+  return `to_json(list_transform(
+    list_sort(list(struct_pack(k := struct_pack(${keyFields.join(', ')}), p := struct_pack(${columns.map(q).join(', ')})))),
+    x -> x.p))::VARCHAR`;
+}
 
 /**
- * Runs `fn` once per consecutive registrikood range of ~RANGE_ROWS for-sale companies (from `co`), with a
- * predicate on `registrikood` that covers every code, for-sale or not, exactly once.
+ * Input rows per range of inRanges: bounds the memory of one grouped statement (an ordered list() holds its
+ * inputs). LT's history at 100,000 companies per range exceeded a 3 GB limit; LV's did not.
+ */
+const RANGE_INPUT_ROWS = 1_000_000;
+
+/**
+ * Runs `fn` once per consecutive registrikood range of for-sale companies (from `co`) holding about
+ * RANGE_INPUT_ROWS rows of `file`, with a predicate on `registrikood` that covers every code, for-sale or
+ * not, exactly once.
  */
 async function inRanges(
   conn: DuckDBConnection,
+  file: string,
   fn: (range: { sql: string; params: string[] }) => Promise<unknown>,
 ): Promise<void> {
   const starts = (
-    await conn.runAndReadAll(`SELECT registrikood FROM co WHERE rid % ${RANGE_ROWS} = 1 ORDER BY rid`)
+    await conn.runAndReadAll(
+      `SELECT registrikood FROM co
+       WHERE rid % greatest(1000, (SELECT count(*) FROM co) * ${RANGE_INPUT_ROWS}
+         // greatest(1, (SELECT count(*) FROM read_parquet(${file}))))::BIGINT = 1
+       ORDER BY rid`,
+    )
   )
     .getRowsJson()
     .map((r) => String(r[0]));
