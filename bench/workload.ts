@@ -221,7 +221,7 @@ async function pickValues(
     : [];
   const forms = await column(
     conn,
-    `SELECT oiguslik_vorm FROM ${active} WHERE oiguslik_vorm IS NOT NULL GROUP BY 1 ORDER BY count(*) DESC LIMIT 6`,
+    `SELECT oiguslik_vorm FROM ${active} WHERE oiguslik_vorm IS NOT NULL GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 6`,
   );
 
   // Activity subtrees (division or group) above the activities real companies have.
@@ -501,7 +501,9 @@ export async function buildWorkload(snapshotDir: string, options: WorkloadOption
     countries: CountryCode[];
   };
   const countries = (options.countries ?? [...COUNTRY_CODES]).filter((c) => meta.countries.includes(c));
-  const db = await DuckDBInstance.create(':memory:', { threads: '2' });
+  // One thread: DuckDB's REPEATABLE reservoir sample is reproducible only single-threaded, and the same
+  // snapshot and seed must give the same workload run after run.
+  const db = await DuckDBInstance.create(':memory:', { threads: '1' });
   const conn = await db.connect();
   const picks = {} as Record<CountryCode, Picks>;
   try {
