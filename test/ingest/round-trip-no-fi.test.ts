@@ -1,14 +1,9 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
-import { IngestReport } from '../../ingest/official/report.ts';
-import { runIngest } from '../../ingest/official/run-ingest.ts';
-import { writeOfficialFiles } from '../../ingest/official/write-official.ts';
+import { describe, expect, it } from 'vitest';
 import { extractZip } from '../../ingest/official/zip.ts';
-import { CARRIED, compareCountry, type CompareResult } from './compare-snapshots.ts';
+import { CARRIED } from './compare-snapshots.ts';
+import { roundTrip } from './helpers/round-trip.ts';
 
 /*
  * The ground-truth test of the NO and FI adapters: the shared test world is written out as BRREG's and
@@ -17,45 +12,11 @@ import { CARRIED, compareCountry, type CompareResult } from './compare-snapshots
  */
 
 const COUNTRIES = ['NO', 'FI'] as const;
-let tmp: string;
-let worldSnapshot: string;
-let ingestedSnapshot: string;
-let report: IngestReport;
-let instance: DuckDBInstance;
-let conn: DuckDBConnection;
-const results = new Map<string, CompareResult>();
-
-async function rows(sql: string): Promise<Record<string, unknown>[]> {
-  return (await conn.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[];
-}
-
-beforeAll(async () => {
-  const world = new SnapshotStore(inject('testDataDir'));
-  worldSnapshot = world.snapshotDir(world.currentId()!);
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-round-trip-no-fi-'));
-  await writeOfficialFiles({
-    snapshotDir: worldSnapshot,
-    countries: COUNTRIES,
-    outDir: path.join(tmp, 'official'),
-  });
-  const store = new SnapshotStore(path.join(tmp, 'data'));
-  report = new IngestReport();
-  const result = await runIngest({ store, countries: COUNTRIES, from: path.join(tmp, 'official'), report });
-  ingestedSnapshot = store.snapshotDir(result.snapshotId);
-  instance = await DuckDBInstance.create(':memory:');
-  conn = await instance.connect();
-  for (const c of COUNTRIES) results.set(c, await compareCountry(conn, c, worldSnapshot, ingestedSnapshot));
-}, 180_000);
-
-afterAll(() => {
-  conn?.closeSync();
-  instance?.closeSync();
-  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-});
+const rt = roundTrip(COUNTRIES);
 
 describe.each(COUNTRIES)('%s: world -> official files -> ingest', (country) => {
   it('yields exactly the world companies and history rows', () => {
-    const r = results.get(country)!;
+    const r = rt.results.get(country)!;
     expect(r.worldRows).toBeGreaterThan(0);
     expect({ missing: r.missing, extra: r.extra, rows: r.ingestedRows }).toEqual({
       missing: 0,
@@ -67,7 +28,7 @@ describe.each(COUNTRIES)('%s: world -> official files -> ingest', (country) => {
   });
 
   it('agrees with the world on every field the official files carry', () => {
-    const r = results.get(country)!;
+    const r = rt.results.get(country)!;
     const differences = [
       ...r.columns,
       ...r.history.columns.map((c) => ({ ...c, column: `history.${c.column}` })),
@@ -78,7 +39,7 @@ describe.each(COUNTRIES)('%s: world -> official files -> ingest', (country) => {
   });
 
   it('compares every carried field on real rows, and leaves out exactly the documented ones', () => {
-    const r = results.get(country)!;
+    const r = rt.results.get(country)!;
     expect(r.columns.filter((c) => c.compared === 0).map((c) => c.column)).toEqual([]);
     const notCarried = Object.entries(CARRIED[country] ?? {})
       .filter(([, rule]) => rule === 'not carried')
@@ -89,49 +50,49 @@ describe.each(COUNTRIES)('%s: world -> official files -> ingest', (country) => {
 
 describe('NO: the quirks the writer plants are met', () => {
   it('has the employee snapshot as the one history period, and annual accounts, sub-unit and board data', () => {
-    const r = results.get('NO')!;
+    const r = rt.results.get('NO')!;
     expect(r.history.worldRows).toBeGreaterThan(0);
-    const filled = async (sql: string) => Number((await rows(sql))[0]?.['n']);
+    const filled = async (sql: string) => Number((await rt.rows(sql))[0]?.['n']);
     return Promise.all([
       filled(
-        `SELECT count(*)::INTEGER AS n FROM read_parquet('${path.join(ingestedSnapshot, 'NO', 'companies.parquet')}')
+        `SELECT count(*)::INTEGER AS n FROM read_parquet('${path.join(rt.ingestedSnapshot, 'NO', 'companies.parquet')}')
          WHERE annual_report_year IS NOT NULL AND kapital IS NOT NULL`,
       ),
       filled(
-        `SELECT count(*)::INTEGER AS n FROM read_parquet('${path.join(ingestedSnapshot, 'NO', 'companies.parquet')}') c,
+        `SELECT count(*)::INTEGER AS n FROM read_parquet('${path.join(rt.ingestedSnapshot, 'NO', 'companies.parquet')}') c,
            unnest(c.contacts) AS u(x) WHERE x."source" = 'no_subunit'`,
       ),
       filled(
-        `SELECT count(*)::INTEGER AS n FROM read_parquet('${path.join(ingestedSnapshot, 'NO', 'companies.parquet')}')
+        `SELECT count(*)::INTEGER AS n FROM read_parquet('${path.join(rt.ingestedSnapshot, 'NO', 'companies.parquet')}')
          WHERE staatus = 'N' AND source_status = 'konkurs'`,
       ),
     ]).then((counts) => expect(counts.every((n) => n > 0)).toBe(true));
   });
 
   it('writes SN2025 codes, not the world SN2007 ones, and still compares most companies activities', async () => {
-    const file = path.join(tmp, 'official', 'NO', 'enheter_alle.json.gz');
-    const [written] = await rows(
+    const file = path.join(rt.tmp, 'official', 'NO', 'enheter_alle.json.gz');
+    const [written] = await rt.rows(
       `SELECT count(*) FILTER (WHERE e.naeringskode1.kode <> w.emtak[1].kood)::INTEGER AS changed, count(*)::INTEGER AS n
        FROM read_json('${file}', format = 'array') e
-         JOIN read_parquet('${path.join(worldSnapshot, 'NO', 'companies.parquet')}') w
+         JOIN read_parquet('${path.join(rt.worldSnapshot, 'NO', 'companies.parquet')}') w
          ON w.registrikood = e.organisasjonsnummer::VARCHAR
        WHERE len(w.emtak) > 0`,
     );
     expect(Number(written?.['changed'])).toBeGreaterThan(0);
-    const r = results.get('NO')!;
+    const r = rt.results.get('NO')!;
     const emtak = r.columns.find((c) => c.column === 'emtak')!;
     expect(emtak.compared).toBeGreaterThan(0.7 * r.worldRows);
   });
 
   it('counts the orphaned sub-unit, skips closed sub-units, resigned members and auditors', async () => {
-    const rejects = report
+    const rejects = rt.report
       .rejectRows()
       .map((r) => `${String(r['country'])} ${String(r['file'])}: ${String(r['reason'])}`);
     expect(rejects).toContain('NO underenheter_alle.json.gz: sub-units for a code not in the register file');
-    const [skipped] = await rows(
+    const [skipped] = await rt.rows(
       `SELECT count(*) FILTER (WHERE p.roll = 'REVI' OR p.nimi LIKE 'Tidligere %')::INTEGER AS n,
          count(*) FILTER (WHERE regexp_matches(p.nimi, '\\d{4}-\\d{2}-\\d{2}'))::INTEGER AS dates
-       FROM read_parquet('${path.join(ingestedSnapshot, 'NO', 'companies.parquet')}') c, unnest(c.people) AS u(p)`,
+       FROM read_parquet('${path.join(rt.ingestedSnapshot, 'NO', 'companies.parquet')}') c, unnest(c.people) AS u(p)`,
     );
     expect(skipped).toEqual({ n: 0, dates: 0 });
   });
@@ -139,27 +100,27 @@ describe('NO: the quirks the writer plants are met', () => {
 
 describe('FI: the quirks the writer plants are met', () => {
   it('writes the bulk as one JSON array on a single line, inside a zip', async () => {
-    const json = path.join(tmp, 'all_companies.json');
-    await extractZip(path.join(tmp, 'official', 'FI', 'all_companies.zip'), json);
+    const json = path.join(rt.tmp, 'all_companies.json');
+    await extractZip(path.join(rt.tmp, 'official', 'FI', 'all_companies.zip'), json);
     const text = fs.readFileSync(json, 'utf8');
     expect(text.startsWith('[{')).toBe(true);
     expect(text.trimEnd().split('\n')).toHaveLength(1);
   });
 
   it('writes TOL 2008 (TOIMI3) beside TOL 2025 codes, both read back as the world class', async () => {
-    const json = path.join(tmp, 'all_companies.json');
-    const sets = await rows(
+    const json = path.join(rt.tmp, 'all_companies.json');
+    const sets = await rt.rows(
       `SELECT mainBusinessLine.typeCodeSet AS s, count(*)::INTEGER AS n FROM read_json('${json}', format = 'array')
        WHERE mainBusinessLine IS NOT NULL GROUP BY ALL ORDER BY s`,
     );
     expect(sets.map((r) => r['s'])).toEqual(['TOIMI3', 'TOIMI4']);
-    expect(results.get('FI')!.columns.find((c) => c.column === 'emtak')?.different).toBe(0);
+    expect(rt.results.get('FI')!.columns.find((c) => c.column === 'emtak')?.different).toBe(0);
   });
 
   it('derives every state from tradeRegisterStatus and the current situations', async () => {
-    const states = await rows(
+    const states = await rt.rows(
       `SELECT staatus, source_status, count(*)::INTEGER AS n
-       FROM read_parquet('${path.join(ingestedSnapshot, 'FI', 'companies.parquet')}') GROUP BY ALL ORDER BY ALL`,
+       FROM read_parquet('${path.join(rt.ingestedSnapshot, 'FI', 'companies.parquet')}') GROUP BY ALL ORDER BY ALL`,
     );
     expect(states.map((r) => `${String(r['staatus'])} ${String(r['source_status'])}`)).toEqual(
       expect.arrayContaining(['K 4', 'L SELTILA', 'N KONK', 'R 1']),

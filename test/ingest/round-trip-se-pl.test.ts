@@ -1,14 +1,9 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
-import { IngestReport } from '../../ingest/official/report.ts';
-import { runIngest } from '../../ingest/official/run-ingest.ts';
-import { writeOfficialFiles } from '../../ingest/official/write-official.ts';
+import { describe, expect, it } from 'vitest';
 import { extractZip } from '../../ingest/official/zip.ts';
-import { CARRIED, compareCountry, type CompareResult } from './compare-snapshots.ts';
+import { CARRIED } from './compare-snapshots.ts';
+import { roundTrip } from './helpers/round-trip.ts';
 
 /*
  * The round trip of the Swedish and Polish adapters: the shared test world is written out as Bolagsverket,
@@ -17,45 +12,11 @@ import { CARRIED, compareCountry, type CompareResult } from './compare-snapshots
  */
 
 const COUNTRIES = ['SE', 'PL'] as const;
-let tmp: string;
-let worldSnapshot: string;
-let ingestedSnapshot: string;
-let report: IngestReport;
-let instance: DuckDBInstance;
-let conn: DuckDBConnection;
-const results = new Map<string, CompareResult>();
-
-async function rows(sql: string): Promise<Record<string, unknown>[]> {
-  return (await conn.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[];
-}
-
-beforeAll(async () => {
-  const world = new SnapshotStore(inject('testDataDir'));
-  worldSnapshot = world.snapshotDir(world.currentId()!);
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-round-trip-se-pl-'));
-  await writeOfficialFiles({
-    snapshotDir: worldSnapshot,
-    countries: COUNTRIES,
-    outDir: path.join(tmp, 'official'),
-  });
-  const store = new SnapshotStore(path.join(tmp, 'data'));
-  report = new IngestReport();
-  const result = await runIngest({ store, countries: COUNTRIES, from: path.join(tmp, 'official'), report });
-  ingestedSnapshot = store.snapshotDir(result.snapshotId);
-  instance = await DuckDBInstance.create(':memory:');
-  conn = await instance.connect();
-  for (const c of COUNTRIES) results.set(c, await compareCountry(conn, c, worldSnapshot, ingestedSnapshot));
-}, 180_000);
-
-afterAll(() => {
-  conn?.closeSync();
-  instance?.closeSync();
-  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-});
+const rt = roundTrip(COUNTRIES);
 
 describe.each(COUNTRIES)('%s: world -> official files -> ingest', (country) => {
   it('yields exactly the world companies, coded and code-less', () => {
-    const r = results.get(country)!;
+    const r = rt.results.get(country)!;
     expect(r.worldRows).toBeGreaterThan(0);
     expect({ missing: r.missing, extra: r.extra, rows: r.ingestedRows }).toEqual({
       missing: 0,
@@ -67,7 +28,7 @@ describe.each(COUNTRIES)('%s: world -> official files -> ingest', (country) => {
   });
 
   it('agrees with the world on every field the official files carry', () => {
-    const r = results.get(country)!;
+    const r = rt.results.get(country)!;
     const differences = [
       ...r.columns,
       ...(r.workplaces?.columns ?? []).map((c) => ({ ...c, column: `workplaces.${c.column}` })),
@@ -78,7 +39,7 @@ describe.each(COUNTRIES)('%s: world -> official files -> ingest', (country) => {
   });
 
   it('compares every carried field on real rows, and leaves out exactly the documented list', () => {
-    const r = results.get(country)!;
+    const r = rt.results.get(country)!;
     expect(r.columns.filter((c) => c.compared === 0).map((c) => c.column)).toEqual([]);
     const notCarried = Object.entries(CARRIED[country] ?? {})
       .filter(([, rule]) => rule === 'not carried')
@@ -89,7 +50,7 @@ describe.each(COUNTRIES)('%s: world -> official files -> ingest', (country) => {
 
 describe('SE specifics', () => {
   it('gives back every workplace, row for row', () => {
-    const w = results.get('SE')!.workplaces!;
+    const w = rt.results.get('SE')!.workplaces!;
     expect(w.worldRows).toBeGreaterThan(0);
     expect({ missing: w.missing, extra: w.extra, rows: w.ingestedRows }).toEqual({
       missing: 0,
@@ -99,8 +60,8 @@ describe('SE specifics', () => {
   });
 
   it('holds sole traders with an empty code, never for sale, and keeps no personal number', async () => {
-    const file = path.join(ingestedSnapshot, 'SE', 'companies.parquet');
-    const [r] = await rows(
+    const file = path.join(rt.ingestedSnapshot, 'SE', 'companies.parquet');
+    const [r] = await rt.rows(
       `SELECT count(*) FILTER (WHERE registrikood = '')::INTEGER AS empty,
          count(*) FILTER (WHERE oiguslik_vorm = '10')::INTEGER AS sole,
          count(*) FILTER (WHERE is_sole_trader AND NOT not_for_sale)::INTEGER AS sold
@@ -111,8 +72,8 @@ describe('SE specifics', () => {
     expect(r!['sold']).toBe(0);
     // The SCB file carries personal numbers (19/20 + yymmdd + 4 digits); none reaches any snapshot file.
     for (const f of ['companies.parquet', 'workplaces.parquet']) {
-      const [n] = await rows(
-        `SELECT count(*)::INTEGER AS n FROM read_parquet('${path.join(ingestedSnapshot, 'SE', f)}') t
+      const [n] = await rt.rows(
+        `SELECT count(*)::INTEGER AS n FROM read_parquet('${path.join(rt.ingestedSnapshot, 'SE', f)}') t
          WHERE regexp_matches(CAST(t AS VARCHAR), '(19|20)\\d{10}')`,
       );
       expect(n!['n']).toBe(0);
@@ -120,8 +81,8 @@ describe('SE specifics', () => {
   });
 
   it('reads SCB files that are ISO-8859-1, not UTF-8', async () => {
-    const je = path.join(tmp, 'je.txt');
-    await extractZip(path.join(tmp, 'official', 'SE', 'scb_bulkfil.zip'), je);
+    const je = path.join(rt.tmp, 'je.txt');
+    await extractZip(path.join(rt.tmp, 'official', 'SE', 'scb_bulkfil.zip'), je);
     const bytes = fs.readFileSync(je);
     // SCB writes names in capitals: Å, Ä, Ö are single bytes 0xC5, 0xC4, 0xD6 in ISO-8859-1, not UTF-8.
     expect(bytes.includes(0xc5) || bytes.includes(0xc4) || bytes.includes(0xd6)).toBe(true);
@@ -129,9 +90,9 @@ describe('SE specifics', () => {
   });
 
   it('names Statistics Sweden in every company source text', async () => {
-    const [r] = await rows(
+    const [r] = await rt.rows(
       `SELECT count(*) FILTER (WHERE se_register."source" NOT LIKE '%Statistics Sweden (SCB)%')::INTEGER AS n
-       FROM read_parquet('${path.join(ingestedSnapshot, 'SE', 'companies.parquet')}')`,
+       FROM read_parquet('${path.join(rt.ingestedSnapshot, 'SE', 'companies.parquet')}')`,
     );
     expect(r!['n']).toBe(0);
   });
@@ -139,17 +100,17 @@ describe('SE specifics', () => {
 
 describe('PL specifics', () => {
   it('skips the PKD 2025 rows the writer planted and counts them', () => {
-    const skipped = report.rejectsOf('PL').find((r) => r.reason.startsWith('PKD rows of another version'));
+    const skipped = rt.report.rejectsOf('PL').find((r) => r.reason.startsWith('PKD rows of another version'));
     expect(skipped?.rows).toBeGreaterThan(0);
   });
 
   it('holds sole traders (CEIDG) under their REGON, never for sale, and KRS entities with the annual-report flags', async () => {
-    const [r] = await rows(
+    const [r] = await rt.rows(
       `SELECT count(*) FILTER (WHERE is_sole_trader AND NOT not_for_sale)::INTEGER AS sold,
          count(*) FILTER (WHERE is_sole_trader AND registrikood <> pl_regon)::INTEGER AS sole_not_regon,
          count(*) FILTER (WHERE length(registrikood) = 10 AND annual_report_filed IS NULL)::INTEGER AS krs_unknown,
          count(*) FILTER (WHERE length(registrikood) <> 10 AND annual_report_filed IS NOT NULL)::INTEGER AS other_known
-       FROM read_parquet('${path.join(ingestedSnapshot, 'PL', 'companies.parquet')}')`,
+       FROM read_parquet('${path.join(rt.ingestedSnapshot, 'PL', 'companies.parquet')}')`,
     );
     expect(r).toEqual({ sold: 0, sole_not_regon: 0, krs_unknown: 0, other_known: 0 });
   });

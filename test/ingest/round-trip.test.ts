@@ -1,14 +1,8 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
-import { IngestReport } from '../../ingest/official/report.ts';
-import { runIngest } from '../../ingest/official/run-ingest.ts';
-import { writeOfficialFiles } from '../../ingest/official/write-official.ts';
+import { describe, expect, it } from 'vitest';
 import { extractZip } from '../../ingest/official/zip.ts';
-import { CARRIED, compareCountry, type CompareResult } from './compare-snapshots.ts';
+import { CARRIED } from './compare-snapshots.ts';
+import { roundTrip } from './helpers/round-trip.ts';
 
 /*
  * The ground-truth test of every adapter: the shared test world (a canonical snapshot) is written out as
@@ -17,41 +11,11 @@ import { CARRIED, compareCountry, type CompareResult } from './compare-snapshots
  */
 
 const COUNTRIES = ['EE', 'LV', 'LT'] as const;
-let tmp: string;
-let worldSnapshot: string;
-let ingestedSnapshot: string;
-let report: IngestReport;
-let instance: DuckDBInstance;
-let conn: DuckDBConnection;
-const results = new Map<string, CompareResult>();
-
-beforeAll(async () => {
-  const world = new SnapshotStore(inject('testDataDir'));
-  worldSnapshot = world.snapshotDir(world.currentId()!);
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-round-trip-'));
-  await writeOfficialFiles({
-    snapshotDir: worldSnapshot,
-    countries: COUNTRIES,
-    outDir: path.join(tmp, 'official'),
-  });
-  const store = new SnapshotStore(path.join(tmp, 'data'));
-  report = new IngestReport();
-  const result = await runIngest({ store, countries: COUNTRIES, from: path.join(tmp, 'official'), report });
-  ingestedSnapshot = store.snapshotDir(result.snapshotId);
-  instance = await DuckDBInstance.create(':memory:');
-  conn = await instance.connect();
-  for (const c of COUNTRIES) results.set(c, await compareCountry(conn, c, worldSnapshot, ingestedSnapshot));
-}, 180_000);
-
-afterAll(() => {
-  conn?.closeSync();
-  instance?.closeSync();
-  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-});
+const rt = roundTrip(COUNTRIES);
 
 describe.each(COUNTRIES)('%s: world -> official files -> ingest', (country) => {
   it('yields exactly the world companies and history rows', () => {
-    const r = results.get(country)!;
+    const r = rt.results.get(country)!;
     expect(r.worldRows).toBeGreaterThan(0);
     expect({ missing: r.missing, extra: r.extra, rows: r.ingestedRows }).toEqual({
       missing: 0,
@@ -63,7 +27,7 @@ describe.each(COUNTRIES)('%s: world -> official files -> ingest', (country) => {
   });
 
   it('agrees with the world on every field the official files carry', () => {
-    const r = results.get(country)!;
+    const r = rt.results.get(country)!;
     const differences = [
       ...r.columns,
       ...r.history.columns.map((c) => ({ ...c, column: `history.${c.column}` })),
@@ -74,7 +38,7 @@ describe.each(COUNTRIES)('%s: world -> official files -> ingest', (country) => {
   });
 
   it('compares every carried field on real rows, not on an empty selection', () => {
-    const r = results.get(country)!;
+    const r = rt.results.get(country)!;
     const empty = r.columns.filter((c) => c.compared === 0).map((c) => c.column);
     expect(empty).toEqual([]);
     // What is left out is exactly the documented list (docs/ingest.md, "Not carried").
@@ -87,7 +51,7 @@ describe.each(COUNTRIES)('%s: world -> official files -> ingest', (country) => {
 
 describe('the quirks the writers plant are met and counted', () => {
   it('counts the duplicated debtor, the unknown debtor code and the duplicated JAR row as rejected rows', () => {
-    const rejects = report
+    const rejects = rt.report
       .rejectRows()
       .map((r) => `${String(r['country'])} ${String(r['file'])}: ${String(r['reason'])}`);
     expect(rejects).toEqual(
@@ -100,10 +64,10 @@ describe('the quirks the writers plant are met and counted', () => {
   });
 
   it('writes EMTAK 2008 codes (version 2) beside EMTAK 2025 ones, which the ingest maps onto the 2025 tree', async () => {
-    const json = path.join(tmp, 'yldandmed.json');
-    await extractZip(path.join(tmp, 'official', 'EE', 'ettevotja_rekvisiidid__yldandmed.json.zip'), json);
+    const json = path.join(rt.tmp, 'yldandmed.json');
+    await extractZip(path.join(rt.tmp, 'official', 'EE', 'ettevotja_rekvisiidid__yldandmed.json.zip'), json);
     const versions = (
-      await conn.runAndReadAll(
+      await rt.conn.runAndReadAll(
         `SELECT a.emtak_versioon AS v, count(*)::INTEGER AS n
          FROM read_json('${json}', format = 'array') j, unnest(j.yldandmed.teatatud_tegevusalad) AS u(a)
          GROUP BY ALL ORDER BY v`,
@@ -111,16 +75,16 @@ describe('the quirks the writers plant are met and counted', () => {
     ).getRowObjectsJson();
     expect(versions.map((r) => Number(r['v']))).toEqual([2, 3]);
     // And the round trip above holds for them: every activity came back as the world's 2025 leaf.
-    expect(results.get('EE')!.columns.find((c) => c.column === 'emtak')?.different).toBe(0);
+    expect(rt.results.get('EE')!.columns.find((c) => c.column === 'emtak')?.different).toBe(0);
   });
 
   it('writes no personal code into the snapshot', async () => {
-    const rows = (
-      await conn.runAndReadAll(
-        `SELECT count(*)::INTEGER AS n FROM read_parquet('${path.join(ingestedSnapshot, 'EE', 'companies.parquet')}') c,
+    const found = (
+      await rt.rows(
+        `SELECT count(*)::INTEGER AS n FROM read_parquet('${path.join(rt.ingestedSnapshot, 'EE', 'companies.parquet')}') c,
            unnest(c.people) AS u(p) WHERE regexp_matches(p.nimi, '\\d{11}')`,
       )
-    ).getRowObjectsJson()[0];
-    expect(Number(rows?.['n'])).toBe(0);
+    )[0];
+    expect(Number(found?.['n'])).toBe(0);
   });
 });
