@@ -1,17 +1,15 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { DuckDBInstance } from '@duckdb/node-api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { CountryCode } from '../../src/contract/countries.ts';
-import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
 import { DataProblem } from '../../ingest/official/errors.ts';
 import { IngestReport } from '../../ingest/official/report.ts';
 import { runIngest } from '../../ingest/official/run-ingest.ts';
+import { fixtureIngest, type Row } from './helpers/fixture-ingest.ts';
 import { writeZip } from '../../ingest/official/zip.ts';
 
 /*
@@ -25,32 +23,7 @@ import { writeZip } from '../../ingest/official/zip.ts';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/official/', import.meta.url));
 const BIN = fileURLToPath(new URL('../../bin/regdata.mjs', import.meta.url));
-let tmp: string;
-let instance: DuckDBInstance;
-let n = 0;
-
-type Row = Record<string, unknown>;
-
-async function ingest(country: CountryCode, from: string, dataDir = path.join(tmp, `data-${++n}`)) {
-  const store = new SnapshotStore(dataDir);
-  const report = new IngestReport();
-  const result = await runIngest({ store, countries: [country], from, report });
-  return { store, report, dir: store.countryDir(result.snapshotId, country) };
-}
-
-async function rows(sql: string): Promise<Row[]> {
-  const conn = await instance.connect();
-  try {
-    return (await conn.runAndReadAll(sql)).getRowObjectsJson() as Row[];
-  } finally {
-    conn.closeSync();
-  }
-}
-
-async function companies(dir: string): Promise<Map<string, Row>> {
-  const list = await rows(`SELECT * FROM read_parquet('${path.join(dir, 'companies.parquet')}')`);
-  return new Map(list.map((r) => [String(r['registrikood']), r]));
-}
+const { scratch, ingest, rows, companies } = fixtureIngest('no-fi');
 
 function rejects(report: IngestReport): string[] {
   return report
@@ -63,20 +36,11 @@ function rejects(report: IngestReport): string[] {
 
 /** A copy of a country's fixture folder, changed by `edit` (which gets the copy's path). */
 function copy(country: CountryCode, edit: (dir: string) => void = () => {}): string {
-  const dir = path.join(tmp, `from-${++n}`);
+  const dir = scratch('from');
   fs.cpSync(path.join(FIXTURES, country), dir, { recursive: true });
   edit(dir);
   return dir;
 }
-
-beforeAll(async () => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-fixtures-no-fi-'));
-  instance = await DuckDBInstance.create(':memory:');
-});
-afterAll(() => {
-  instance?.closeSync();
-  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-});
 
 describe('NO fixtures', () => {
   let dir: string;
@@ -312,7 +276,7 @@ describe('FI fixtures', () => {
 
 describe('broken NO and FI files: exit 1 with file, line and column; the live snapshot keeps serving', () => {
   async function expectFailure(country: CountryCode, from: string, message: RegExp): Promise<void> {
-    const dataDir = path.join(tmp, `data-${++n}`);
+    const dataDir = scratch('data');
     const { store } = await ingest(country, path.join(FIXTURES, country), dataDir);
     const live = store.currentId();
     const err = await runIngest({ store, countries: [country], from, report: new IngestReport() }).catch(
@@ -378,7 +342,7 @@ describe('broken NO and FI files: exit 1 with file, line and column; the live sn
   }, 60_000);
 
   it('through the real CLI: exit 1, the file named, the live snapshot untouched', async () => {
-    const dataDir = path.join(tmp, `data-${++n}`);
+    const dataDir = scratch('data');
     const { store } = await ingest('FI', path.join(FIXTURES, 'FI'), dataDir);
     const live = store.currentId();
     const from = copy('FI', (d) => fs.writeFileSync(path.join(d, 'all_companies.json'), ''));

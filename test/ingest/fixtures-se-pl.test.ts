@@ -1,14 +1,11 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DuckDBInstance } from '@duckdb/node-api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { CountryCode } from '../../src/contract/countries.ts';
-import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
 import { DataProblem } from '../../ingest/official/errors.ts';
-import { IngestReport } from '../../ingest/official/report.ts';
-import { runIngest } from '../../ingest/official/run-ingest.ts';
+import type { IngestReport } from '../../ingest/official/report.ts';
+import { fixtureIngest, type Row } from './helpers/fixture-ingest.ts';
 
 /*
  * Hand-made Swedish and Polish official files (test/fixtures/official/SE, PL) with the real headers and
@@ -17,35 +14,11 @@ import { runIngest } from '../../ingest/official/run-ingest.ts';
  */
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/official/', import.meta.url));
-let tmp: string;
-let instance: DuckDBInstance;
-let n = 0;
-type Row = Record<string, unknown>;
-
-async function ingest(country: CountryCode, from: string, dataDir = path.join(tmp, `data-${++n}`)) {
-  const store = new SnapshotStore(dataDir);
-  const report = new IngestReport();
-  const result = await runIngest({ store, countries: [country], from, report });
-  return { store, report, dir: store.countryDir(result.snapshotId, country) };
-}
-
-async function rows(sql: string): Promise<Row[]> {
-  const conn = await instance.connect();
-  try {
-    return (await conn.runAndReadAll(sql)).getRowObjectsJson() as Row[];
-  } finally {
-    conn.closeSync();
-  }
-}
-
-async function byCode(dir: string, file = 'companies.parquet'): Promise<Map<string, Row>> {
-  const list = await rows(`SELECT * FROM read_parquet('${path.join(dir, file)}') WHERE registrikood <> ''`);
-  return new Map(list.map((r) => [String(r['registrikood']), r]));
-}
+const { scratch, ingest, rows, companies: byCode } = fixtureIngest('se-pl');
 
 /** A copy of a country's fixtures with some files replaced (by their `broken/` twin, or by given text). */
 function damaged(country: CountryCode, replace: Record<string, string | Buffer>): string {
-  const dir = path.join(tmp, `from-${++n}`);
+  const dir = scratch('from');
   fs.mkdirSync(dir);
   for (const name of fs.readdirSync(path.join(FIXTURES, country))) {
     const file = path.join(FIXTURES, country, name);
@@ -58,15 +31,6 @@ function damaged(country: CountryCode, replace: Record<string, string | Buffer>)
   }
   return dir;
 }
-
-beforeAll(async () => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-fixtures-se-pl-'));
-  instance = await DuckDBInstance.create(':memory:');
-});
-afterAll(() => {
-  instance?.closeSync();
-  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-});
 
 describe('SE fixtures', () => {
   let dir: string;
@@ -303,7 +267,7 @@ describe('damaged SE and PL files fail the run with the file, line and column; t
   it.each(cases)(
     '%s %o',
     async (country, replace, message) => {
-      const dataDir = path.join(tmp, `live-${++n}`);
+      const dataDir = scratch('live');
       const { store } = await ingest(country, path.join(FIXTURES, country), dataDir);
       const live = store.currentId();
       const error = await ingest(country, damaged(country, replace), dataDir).catch((e: unknown) => e);

@@ -1,14 +1,12 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DuckDBInstance } from '@duckdb/node-api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { CountryCode } from '../../src/contract/countries.ts';
-import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
 import { DataProblem } from '../../ingest/official/errors.ts';
 import { IngestReport } from '../../ingest/official/report.ts';
 import { runIngest } from '../../ingest/official/run-ingest.ts';
+import { fixtureIngest, type Row } from './helpers/fixture-ingest.ts';
 import { writeZip } from '../../ingest/official/zip.ts';
 
 /*
@@ -20,32 +18,7 @@ import { writeZip } from '../../ingest/official/zip.ts';
  */
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/official/', import.meta.url));
-let tmp: string;
-let instance: DuckDBInstance;
-let n = 0;
-
-type Row = Record<string, unknown>;
-
-async function ingest(country: CountryCode, from: string, dataDir = path.join(tmp, `data-${++n}`)) {
-  const store = new SnapshotStore(dataDir);
-  const report = new IngestReport();
-  const result = await runIngest({ store, countries: [country], from, report });
-  return { store, report, dir: store.countryDir(result.snapshotId, country) };
-}
-
-async function rows(sql: string): Promise<Row[]> {
-  const conn = await instance.connect();
-  try {
-    return (await conn.runAndReadAll(sql)).getRowObjectsJson() as Row[];
-  } finally {
-    conn.closeSync();
-  }
-}
-
-async function companies(dir: string): Promise<Map<string, Row>> {
-  const list = await rows(`SELECT * FROM read_parquet('${path.join(dir, 'companies.parquet')}')`);
-  return new Map(list.map((r) => [String(r['registrikood']), r]));
-}
+const { scratch, ingest, rows, companies } = fixtureIngest('official');
 
 async function history(dir: string, code: string): Promise<Row[]> {
   return rows(
@@ -57,7 +30,7 @@ async function history(dir: string, code: string): Promise<Row[]> {
 
 /** A copy of a country's fixture folder with some files replaced by their broken versions. */
 function damaged(country: CountryCode, replace: Record<string, string | null>): string {
-  const dir = path.join(tmp, `from-${++n}`);
+  const dir = scratch('from');
   fs.cpSync(path.join(FIXTURES, country), dir, { recursive: true });
   for (const [name, broken] of Object.entries(replace)) {
     fs.rmSync(path.join(dir, name), { force: true });
@@ -65,15 +38,6 @@ function damaged(country: CountryCode, replace: Record<string, string | null>): 
   }
   return dir;
 }
-
-beforeAll(async () => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-fixtures-'));
-  instance = await DuckDBInstance.create(':memory:');
-});
-afterAll(() => {
-  instance?.closeSync();
-  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-});
 
 describe('EE fixtures', () => {
   let dir: string;
@@ -399,7 +363,7 @@ describe('LT fixtures', () => {
 
 describe('broken files: exit 1 with file, line and column; the live snapshot keeps serving', () => {
   async function expectFailure(country: CountryCode, from: string, message: RegExp): Promise<void> {
-    const dataDir = path.join(tmp, `data-${++n}`);
+    const dataDir = scratch('data');
     const { store } = await ingest(country, path.join(FIXTURES, country), dataDir);
     const live = store.currentId();
     const err = await runIngest({ store, countries: [country], from, report: new IngestReport() }).catch(
