@@ -79,15 +79,34 @@ async function answers(queries: BenchQuery[], answer: (q: BenchQuery) => Promise
   return out;
 }
 
+/**
+ * The request lists of one run: `probe` is answered by every target before timing (compared, and the
+ * warm-up); `timed[i]` is the list of the i-th concurrency. The lists are disjoint slices of one seeded
+ * draw, the same for every target. Each concurrency gets its own list because a server answers a
+ * repeated filter set from its count cache: replaying the c=1 list at c=4 would time cache hits.
+ */
+export function splitLists(
+  queries: readonly BenchQuery[],
+  verify: number,
+  requests: number,
+  lists: number,
+): { probe: BenchQuery[]; timed: BenchQuery[][] } {
+  const probe = queries.slice(0, verify);
+  const timed = Array.from({ length: lists }, (_, i) =>
+    queries.slice(verify + i * requests, verify + (i + 1) * requests),
+  );
+  return { probe, timed };
+}
+
 async function timedRuns(
   opts: BenchOptions,
   who: string,
-  queries: BenchQuery[],
+  lists: BenchQuery[][],
   exec: (q: BenchQuery) => Promise<number>,
 ): Promise<LoadRun[]> {
   const runs: LoadRun[] = [];
-  for (const c of opts.concurrency) {
-    const run = await runLoad(queries, c, opts.maxSeconds, exec);
+  for (const [i, c] of opts.concurrency.entries()) {
+    const run = await runLoad(lists[i] ?? [], c, opts.maxSeconds, exec);
     const all = run.groups['all'];
     opts.log(
       `${who} c=${c}: ${run.requests} requests in ${run.wallSeconds} s${run.capped ? ' (time cap)' : ''}, ` +
@@ -116,9 +135,12 @@ export async function runBench(
   let finished = false;
   try {
     opts.log(`snapshot ${data.snapshotId} (${data.sourceDir}); building the workload ...`);
-    const workload = await buildWorkload(data.snapshotDir, { requests: opts.requests, seed: opts.seed });
+    const workload = await buildWorkload(data.snapshotDir, {
+      requests: opts.verify + opts.requests * opts.concurrency.length,
+      seed: opts.seed,
+    });
     const queries = workload.queries;
-    const probe = queries.slice(0, Math.min(opts.verify, queries.length));
+    const { probe, timed } = splitLists(queries, opts.verify, opts.requests, opts.concurrency.length);
     const maxC = Math.max(...opts.concurrency);
     const agreement: Record<string, Agreement> = {};
 
@@ -138,7 +160,7 @@ export async function runBench(
     const api = new HttpTarget(server.url, { authorization: `Bearer ${key}` }, maxC);
     try {
       apiAnswers = await answers(probe, (q) => api.answer(q));
-      apiRuns = await timedRuns(opts, 'API', queries, (q) => api.exec(q));
+      apiRuns = await timedRuns(opts, 'API', timed, (q) => api.exec(q));
       afterRun = processMemory(server.pid);
     } finally {
       await api.close();
@@ -153,7 +175,7 @@ export async function runBench(
     try {
       engine.prepare(queries);
       agreement['API vs engine'] = compare(apiAnswers, await answers(probe, (q) => engine.answer(q)), probe);
-      engineRuns = await timedRuns(opts, 'engine', queries, (q) => engine.exec(q));
+      engineRuns = await timedRuns(opts, 'engine', timed, (q) => engine.exec(q));
     } finally {
       engine.close();
     }
@@ -188,7 +210,7 @@ export async function runBench(
           load_seconds: loaded.loadSeconds,
           size_bytes: loaded.sizeBytes,
           reused: loaded.reused,
-          runs: await timedRuns(opts, 'PostgreSQL', queries, (q) => target.exec(q)),
+          runs: await timedRuns(opts, 'PostgreSQL', timed, (q) => target.exec(q)),
         };
       } finally {
         await target.close();

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { runBench } from '../../bench/bench.ts';
+import { runBench, splitLists } from '../../bench/bench.ts';
 import { fold } from '../../bench/postgres/queries.ts';
 import type { BenchResult } from '../../bench/report.ts';
 import { LATEST_END, LATEST_START } from '../../bench/report.ts';
@@ -73,6 +73,30 @@ describe('bench workload', () => {
       );
       expect(n, `${q.country} ${fragment}`).toBeGreaterThan(0);
     }
+  });
+});
+
+describe('bench request lists', () => {
+  it('gives the probe and every concurrency disjoint lists of the requested length, in draw order', () => {
+    fc.assert(
+      fc.property(
+        fc.nat(50),
+        fc.integer({ min: 1, max: 50 }),
+        fc.integer({ min: 1, max: 4 }),
+        (verify, requests, lists) => {
+          const queries = Array.from(
+            { length: verify + requests * lists },
+            (_, id) => ({ id }) as Workload['queries'][number],
+          );
+          const { probe, timed } = splitLists(queries, verify, requests, lists);
+          expect(probe.map((q) => q.id)).toEqual(Array.from({ length: verify }, (_, i) => i));
+          expect(timed).toHaveLength(lists);
+          for (const list of timed) expect(list).toHaveLength(requests);
+          const ids = [...probe, ...timed.flat()].map((q) => q.id);
+          expect(ids).toEqual(queries.map((q) => q.id));
+        },
+      ),
+    );
   });
 });
 
