@@ -55,7 +55,9 @@ function worldDate(manifestFile: string): Date | null {
  * "national open data"). DuckDB streams the Parquet into the CSV/JSON writers; nothing is read into JS.
  */
 export async function writeOfficialFiles(opts: WriteOfficialOptions): Promise<Record<string, string[]>> {
-  const instance = await DuckDBInstance.create(':memory:', { threads: '2', memory_limit: '2GB' });
+  // 6 GB: NO's JSON writers at scale 1 ran out of 2 GB. This writes test input (the synthetic registers'
+  // files); the ingest that reads them has its own, lower limit.
+  const instance = await DuckDBInstance.create(':memory:', { threads: '2', memory_limit: '6GB' });
   const conn = await instance.connect();
   const written: Record<string, string[]> = {};
   try {

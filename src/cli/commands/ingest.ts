@@ -14,8 +14,8 @@ export const ingestHelp = `regdata ingest <CC...|all> [--from <dir>] [--snapshot
                 [--keep <n>] [--download-dir <dir>] [--max-drop-pct <p>]
 
 Turns the registers' official open-data files into a new snapshot and makes it live (write-audit-publish).
-Countries with an ingest adapter: EE, LV, LT ("all" means these). The other countries are carried over
-from the live snapshot unchanged.
+Every country has an ingest adapter: EE, LV, LT, NO, FI, SE, PL ("all" means all seven). Countries not
+named are carried over from the live snapshot unchanged.
 
   --from <dir>          read the official files from <dir> (or <dir>/<CC>/ per country) instead of
                         downloading them; this is how tests and air-gapped sites run
