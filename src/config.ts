@@ -77,6 +77,14 @@ export const ConfigSchema = z
       .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, 'expected a size like 3GB or 2500MiB')
       .default(ENGINE_DEFAULTS.memoryLimit),
     REGDATA_DUCKDB_THREADS: z.coerce.number().int().min(1).max(64).default(ENGINE_DEFAULTS.threads),
+    /**
+     * DuckDB memory limit of `regdata ingest` (staging, Parquet writing, serving builds). The process peaks
+     * above it (Node, the Parquet writer, allocator slack): at 3GB the scale-1 PL ingest peaked at 4.8 GiB.
+     */
+    REGDATA_INGEST_MEMORY_LIMIT: z
+      .string()
+      .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, 'expected a size like 2GB or 2500MiB')
+      .default('2GB'),
     REGDATA_DUCKDB_CONNECTIONS: z.coerce.number().int().min(1).max(64).default(ENGINE_DEFAULTS.connections),
   })
   .transform((env) => ({
@@ -91,6 +99,7 @@ export const ConfigSchema = z
       threads: env.REGDATA_DUCKDB_THREADS,
       connections: env.REGDATA_DUCKDB_CONNECTIONS,
     },
+    ingest: { memoryLimit: env.REGDATA_INGEST_MEMORY_LIMIT },
     snapshotPollMs: env.REGDATA_SNAPSHOT_POLL_MS,
     wallet: {
       dbPath: path.resolve(env.REGDATA_WALLET_DB ?? path.join(env.REGDATA_DATA_DIR, 'wallet.db')),

@@ -84,6 +84,7 @@ export async function ingestCommand(args: string[], config: Config): Promise<num
       ...(maxDropPct !== undefined ? { maxDropPct } : {}),
       keep,
       report,
+      duckdb: { memoryLimit: config.ingest.memoryLimit },
     });
     const carried = result.carriedOver.length ? `; carried over ${result.carriedOver.join(', ')}` : '';
     out.info(
