@@ -79,12 +79,13 @@ export const ConfigSchema = z
     REGDATA_DUCKDB_THREADS: z.coerce.number().int().min(1).max(64).default(ENGINE_DEFAULTS.threads),
     /**
      * DuckDB memory limit of `regdata ingest` (staging, Parquet writing, serving builds). The process peaks
-     * above it (Node, the Parquet writer, allocator slack): at 3GB the scale-1 PL ingest peaked at 4.8 GiB.
+     * above it (Node, the Parquet writer, allocator slack): at 3GB the scale-1 PL ingest peaked at 4.8 GiB;
+     * at 2GB it ran out of memory staging PL (docs/ingest.md).
      */
     REGDATA_INGEST_MEMORY_LIMIT: z
       .string()
       .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, 'expected a size like 2GB or 2500MiB')
-      .default('2GB'),
+      .default('3GB'),
     REGDATA_DUCKDB_CONNECTIONS: z.coerce.number().int().min(1).max(64).default(ENGINE_DEFAULTS.connections),
   })
   .transform((env) => ({
