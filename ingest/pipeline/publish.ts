@@ -71,6 +71,10 @@ export async function publishSnapshot(opts: PublishOptions): Promise<PublishResu
     temp_directory: tmpDir,
     // Adapters build list columns (people, activities) in file order and rely on DuckDB keeping it.
     preserve_insertion_order: 'true',
+    // Freed memory goes back to the OS promptly (jemalloc's background threads, a low flush threshold):
+    // what DuckDB keeps beyond its memory_limit is what pushes the process over the ingest's peak.
+    allocator_background_threads: 'true',
+    allocator_flush_threshold: '64MB',
   });
   const conn = await instance.connect();
   const manifests: CountryManifest[] = [];

@@ -347,6 +347,9 @@ export async function buildServingDatabase(
     temp_directory: spill,
     // The tables are written in their ORDER BY order; point lookups rely on it (zonemaps on registrikood).
     preserve_insertion_order: 'true',
+    // Freed memory goes back to the OS promptly, so a build inside `regdata ingest` stays near its limit.
+    allocator_background_threads: 'true',
+    allocator_flush_threshold: '64MB',
     autoinstall_known_extensions: 'false',
     autoload_known_extensions: 'true',
   });
