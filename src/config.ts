@@ -79,8 +79,8 @@ export const ConfigSchema = z
     REGDATA_DUCKDB_THREADS: z.coerce.number().int().min(1).max(64).default(ENGINE_DEFAULTS.threads),
     /**
      * DuckDB memory limit of `regdata ingest` (staging, Parquet writing, serving builds). The process peaks
-     * above it (Node, the Parquet writer, allocator slack): at 3GB the scale-1 PL ingest peaked at 4.8 GiB;
-     * at 2GB it ran out of memory staging PL (docs/ingest.md).
+     * above it (Node, the Parquet writer, allocator slack): all seven at scale 1 peak at 3.6 GiB with 3GB;
+     * at 2.5GB or 2GB PL's staging runs out of memory (docs/ingest.md).
      */
     REGDATA_INGEST_MEMORY_LIMIT: z
       .string()
