@@ -38,6 +38,11 @@ const CommaList = z
       .filter(Boolean),
   );
 
+/** A DuckDB memory_limit value. */
+const MemorySize = z
+  .string()
+  .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, 'expected a size like 3GB or 2500MiB');
+
 /**
  * The one place that reads the environment. Server and CLI both call loadConfig(), so a key made by the
  * CLI lands in the same wallet.db the server opens when both run with the same environment.
@@ -72,20 +77,14 @@ export const ConfigSchema = z
     REGDATA_MAILER: z.enum(['outbox', 'sendmail']).default('outbox'),
     REGDATA_MAIL_FROM: z.string().min(3).default('regdata <no-reply@localhost>'),
     /** DuckDB buffer pool of the serving engine (the attached serving databases are read into it). */
-    REGDATA_DUCKDB_MEMORY_LIMIT: z
-      .string()
-      .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, 'expected a size like 3GB or 2500MiB')
-      .default(ENGINE_DEFAULTS.memoryLimit),
+    REGDATA_DUCKDB_MEMORY_LIMIT: MemorySize.default(ENGINE_DEFAULTS.memoryLimit),
     REGDATA_DUCKDB_THREADS: z.coerce.number().int().min(1).max(64).default(ENGINE_DEFAULTS.threads),
     /**
      * DuckDB memory limit of `regdata ingest` (staging, Parquet writing, serving builds). The process peaks
      * above it (Node, the Parquet writer, allocator slack): all seven at scale 1 peak at 3.6 GiB with 3GB;
      * at 2.5GB or 2GB PL's staging runs out of memory (docs/ingest.md).
      */
-    REGDATA_INGEST_MEMORY_LIMIT: z
-      .string()
-      .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, 'expected a size like 2GB or 2500MiB')
-      .default('3GB'),
+    REGDATA_INGEST_MEMORY_LIMIT: MemorySize.default('3GB'),
     REGDATA_DUCKDB_CONNECTIONS: z.coerce.number().int().min(1).max(64).default(ENGINE_DEFAULTS.connections),
   })
   .transform((env) => ({

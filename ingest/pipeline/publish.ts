@@ -8,6 +8,7 @@ import { loadReference } from '../reference/index.ts';
 import type { CountryReference } from '../reference/types.ts';
 import { auditCountry } from './audit.ts';
 import { STAGE_TABLES, writeCountry } from './write-country.ts';
+import { RELEASE_FREED_MEMORY } from '../../src/engine/batch-sql.ts';
 import { buildServingDatabase } from '../../src/engine/serving-build.ts';
 
 export interface StageResult {
@@ -71,10 +72,7 @@ export async function publishSnapshot(opts: PublishOptions): Promise<PublishResu
     temp_directory: tmpDir,
     // Adapters build list columns (people, activities) in file order and rely on DuckDB keeping it.
     preserve_insertion_order: 'true',
-    // Freed memory goes back to the OS promptly (jemalloc's background threads, a low flush threshold):
-    // what DuckDB keeps beyond its memory_limit is what pushes the process over the ingest's peak.
-    allocator_background_threads: 'true',
-    allocator_flush_threshold: '64MB',
+    ...RELEASE_FREED_MEMORY,
   });
   const conn = await instance.connect();
   const manifests: CountryManifest[] = [];

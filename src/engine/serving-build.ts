@@ -14,6 +14,7 @@ import {
   SERVING_LAYOUT_VERSION,
   WORKPLACE_COLUMNS,
 } from './tables.ts';
+import { RELEASE_FREED_MEMORY, sortedList } from './batch-sql.ts';
 
 /**
  * The serving database of one country: a DuckDB file written once per snapshot and country (at publish,
@@ -184,10 +185,13 @@ async function buildTables(
   await inRanges(conn, file('history.parquet'), (range) =>
     run(
       `INSERT INTO scratch.hdoc
-       SELECT registrikood, ${sortedDocs(
-         HISTORY_PERIOD_COLUMNS,
-         `"year", (quarter = 0 AND "month" = 0), quarter, "month", granularity`,
-       )}
+       SELECT registrikood, ${sortedDocs(HISTORY_PERIOD_COLUMNS, [
+         '"year"',
+         '(quarter = 0 AND "month" = 0)',
+         'quarter',
+         '"month"',
+         'granularity',
+       ])}
        FROM read_parquet(${file('history.parquet')})
        WHERE ${range.sql}
        GROUP BY registrikood`,
@@ -203,10 +207,10 @@ async function buildTables(
   if (country === 'SE') {
     // Every for-sale company has a row with its blocks and SCB source, so the workplaces answer is one lookup.
     await run(`CREATE TABLE scratch.wdoc (registrikood VARCHAR, doc VARCHAR)`);
-    await inRanges(conn, file('history.parquet'), (range) =>
+    await inRanges(conn, file('workplaces.parquet'), (range) =>
       run(
         `INSERT INTO scratch.wdoc
-         SELECT registrikood, ${sortedDocs(WORKPLACE_COLUMNS, 'NOT is_main, cfar_nr')}
+         SELECT registrikood, ${sortedDocs(WORKPLACE_COLUMNS, ['NOT is_main', 'cfar_nr'])}
          FROM read_parquet(${file('workplaces.parquet')})
          WHERE is_active AND ${range.sql}
          GROUP BY registrikood`,
@@ -263,21 +267,14 @@ export function servingFingerprint(dir: string): string {
   return JSON.stringify({ snapshot_id: manifest.snapshot_id ?? null, sizes });
 }
 
-/**
- * A group's rows as a JSON array in the order of `keys` (comma-separated expressions, ascending). An
- * ordered aggregate (`list(... ORDER BY ...)`) buffers every group's input separately and ran LT's history
- * out of a 3 GB limit; a plain list() of (key, row) structs sorted afterwards needs no such state.
- */
-function sortedDocs(columns: readonly string[], keys: string): string {
-  const keyFields = keys.split(',').map((k, i) => `k${i} := ${k.trim()}`);
-  return `to_json(list_transform(
-    list_sort(list(struct_pack(k := struct_pack(${keyFields.join(', ')}), p := struct_pack(${columns.map(q).join(', ')})))),
-    x -> x.p))::VARCHAR`;
+/** A group's rows as a JSON array in the order of `keys` (see sortedList). */
+function sortedDocs(columns: readonly string[], keys: readonly string[]): string {
+  return `to_json(${sortedList(`struct_pack(${columns.map(q).join(', ')})`, keys)})::VARCHAR`;
 }
 
 /**
- * Input rows per range of inRanges: bounds the memory of one grouped statement (an ordered list() holds its
- * inputs). LT's history at 100,000 companies per range exceeded a 3 GB limit; LV's did not.
+ * Input rows per range of inRanges: bounds the memory of one grouped statement, whose hash table holds
+ * every group's list until the range is done.
  */
 const RANGE_INPUT_ROWS = 1_000_000;
 
@@ -347,9 +344,7 @@ export async function buildServingDatabase(
     temp_directory: spill,
     // The tables are written in their ORDER BY order; point lookups rely on it (zonemaps on registrikood).
     preserve_insertion_order: 'true',
-    // Freed memory goes back to the OS promptly, so a build inside `regdata ingest` stays near its limit.
-    allocator_background_threads: 'true',
-    allocator_flush_threshold: '64MB',
+    ...RELEASE_FREED_MEMORY,
     autoinstall_known_extensions: 'false',
     autoload_known_extensions: 'true',
   });

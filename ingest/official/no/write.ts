@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { sortedList } from '../../../src/engine/batch-sql.ts';
 import { createActivityLeaves } from '../activity-codes.ts';
 import { pickSql, writeJsonArray } from '../write-helpers.ts';
 import type { WriterContext } from '../writer-context.ts';
@@ -118,8 +119,7 @@ export async function writeNoOfficial(ctx: WriterContext): Promise<string[]> {
 
   // Roles, one entry per unit with its role groups (Styre, Daglig leder, Innehaver): first names and
   // surnames apart, a birth date the ingest must not read, resigned board members and auditors to skip.
-  // Lists are sorted after aggregation (list_sort on a {k, v} struct): an ordered list() buffers every
-  // group's input and ran NO at scale 1 out of a 6 GB limit.
+  // Lists are sorted after aggregation (sortedList): an ordered list() ran NO at scale 1 out of 6 GB.
   await writeJsonArray(
     conn,
     `WITH p AS (
@@ -139,19 +139,25 @@ export async function writeNoOfficial(ctx: WriterContext): Promise<string[]> {
        SELECT registrikood, 200, 'REVI', 'Revisor', false, NULL, 'REVISJON ØST AS', false, 'REVI'
        FROM w_companies WHERE annual_report_year IS NOT NULL AND ${h('revi', 3)} = 0
      ), g AS (
-       SELECT registrikood, gruppe, min(k) AS first_k, list_transform(list_sort(list({k: k, v: {
+       SELECT registrikood, gruppe, min(k) AS first_k, ${sortedList(
+         `{
          "type": {kode: kode, beskrivelse: beskrivelse},
          person: CASE WHEN person THEN {fodselsdato: ${iso(`DATE '1960-01-01' + (hash(registrikood, k) % 15000)::INTEGER`)},
            navn: {fornavn: fornavn, mellomnavn: NULL::VARCHAR, etternavn: etternavn}, erDoed: false} END,
          enhet: CASE WHEN NOT person THEN {organisasjonsnummer: '9' || lpad((hash(registrikood, k) % 99999999)::VARCHAR, 8, '0'),
            navn: [etternavn]} END,
-         fratraadt: fratraadt, rekkefolge: k}})), x -> x.v) AS roller
+         fratraadt: fratraadt, rekkefolge: k}`,
+         ['k'],
+       )} AS roller
        FROM r GROUP BY registrikood, gruppe
      )
-     SELECT registrikood AS organisasjonsnummer, list_transform(list_sort(list({k: first_k, v: {
+     SELECT registrikood AS organisasjonsnummer, ${sortedList(
+       `{
        "type": {kode: gruppe, beskrivelse: CASE gruppe WHEN 'STYR' THEN 'Styre' WHEN 'DAGL' THEN 'Daglig leder/ adm.direktør'
          WHEN 'INNH' THEN 'Innehaver' ELSE 'Revisor' END},
-       sistEndret: '2026-10-01', roller: roller}})), x -> x.v) AS rollegrupper
+       sistEndret: '2026-10-01', roller: roller}`,
+       ['first_k'],
+     )} AS rollegrupper
      FROM g GROUP BY registrikood ORDER BY registrikood`,
     out(NO_FILE_NAMES.roller),
     { gzip: true },

@@ -1,3 +1,4 @@
+import { sortedList } from '../../../src/engine/batch-sql.ts';
 import type { StageResult } from '../../pipeline/publish.ts';
 import { createActivityLeaves, createLocationLeaves } from '../activity-codes.ts';
 import { loadJsonStage } from '../read-json.ts';
@@ -73,9 +74,8 @@ async function stagePoland(ctx: StageContext): Promise<StageResult> {
     report,
     checkRule: true,
   });
-  // One aggregate for the served list and the counts. The list is sorted after aggregation (main first,
-  // then file order): an ordered list() buffers every group's input, and that with a second grouping of
-  // the same rows ran 4.8 million units out of a 3 GB limit.
+  // One aggregate for the served list (main first, then file order) and the counts: an ordered list()
+  // and a second grouping of the same rows ran 4.8 million units out of a 3 GB limit.
   const served = `r.version = ${str(PL_PKD_VERSION)} AND l.kood IS NOT NULL`;
   await conn.run(`CREATE OR REPLACE TEMP TABLE pl_emtak AS
     WITH rows AS (
@@ -84,10 +84,7 @@ async function stagePoland(ctx: StageContext): Promise<StageResult> {
       FROM (SELECT code, unnest(pkd) AS r, generate_subscripts(pkd, 1) AS k FROM ingest_register)
     )
     SELECT code,
-      list_transform(
-        list_sort(list({m: NOT r.is_main, k: r.k, v: {kood: r.kood, label: l.label, is_main: r.is_main}})
-          FILTER (WHERE ${served})),
-        x -> x.v) AS emtak,
+      ${sortedList('{kood: r.kood, label: l.label, is_main: r.is_main}', ['NOT r.is_main', 'r.k'], served)} AS emtak,
       count(*) FILTER (WHERE r.version <> ${str(PL_PKD_VERSION)}) AS other_version,
       count(*) FILTER (WHERE r.version = ${str(PL_PKD_VERSION)} AND l.kood IS NULL) AS unknown,
       any_value(raw) FILTER (WHERE r.version = ${str(PL_PKD_VERSION)} AND l.kood IS NULL) AS example
