@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Engine } from './engine/engine.ts';
-import { installErrorHandlers } from './http/error-handler.ts';
+import { errorServerOptions, installErrorHandlers } from './http/error-handler.ts';
 import type { WalletParts } from './http/guard.ts';
 import { installMetrics } from './http/metrics.ts';
 import { installOpenApi } from './http/openapi.ts';
@@ -48,6 +48,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Keep-alive sockets that are idle are closed on shutdown; in-flight requests are allowed to finish.
     forceCloseConnections: 'idle',
     return503OnClosing: true,
+    ...errorServerOptions,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
