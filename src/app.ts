@@ -30,6 +30,7 @@ export interface AppDeps {
 
 export const API_PREFIX = '/api/v1/data';
 export const REQUEST_ID_HEADER = 'x-request-id';
+export const HEALTH_PATH = '/healthz';
 
 /** An incoming request id is kept only if it is short and plain, so it cannot forge log lines or headers. */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -68,7 +69,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (closing) reply.header('connection', 'close');
   });
 
-  await installOpenApi(app);
+  await installOpenApi(app, { publicPrefixes: [API_PREFIX, HEALTH_PATH] });
   installMetrics(app, deps.engine);
   await app.register(healthRoutes, { engine: deps.engine });
   const ops = new Operations({

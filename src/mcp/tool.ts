@@ -2,6 +2,7 @@ import type { CallToolResult, Tool, ToolAnnotations } from '@modelcontextprotoco
 import { z } from 'zod';
 import { AppError, isAppError, validationError } from '../errors/app-error.ts';
 import { clientDetail, toValidationIssues } from '../http/error-handler.ts';
+import { isSafeIntegerBound } from '../http/openapi.ts';
 import type { Caller, Operations } from '../services/operations.ts';
 
 /**
@@ -51,7 +52,7 @@ function compact(node: unknown): unknown {
   const out: JsonSchema = {};
   for (const [k, v] of Object.entries(node)) {
     if (k === 'pattern' && (node as JsonSchema)['format'] === 'date') continue;
-    if ((k === 'maximum' || k === 'minimum') && Math.abs(v as number) === Number.MAX_SAFE_INTEGER) continue;
+    if ((k === 'maximum' || k === 'minimum') && isSafeIntegerBound(v)) continue;
     out[k] = compact(v);
   }
   return out;
