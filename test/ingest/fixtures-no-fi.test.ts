@@ -196,6 +196,33 @@ describe('NO fixtures', () => {
   });
 });
 
+describe('NO from the units file alone', () => {
+  it('builds every unit; sub-unit contacts, people and accounts are absent, not invented', async () => {
+    const from = copy('NO', (d) => {
+      for (const f of ['roller_totalbestand.json', 'underenheter_alle.json', 'regnskap.json']) {
+        fs.rmSync(path.join(d, f));
+      }
+    });
+    const { dir } = await ingest('NO', from);
+    const alone = await companies(dir);
+    expect([...alone.keys()].sort()).toEqual(['810034882', '914778271', '923609016', '986352325']);
+    expect(alone.get('810034882')).toMatchObject({
+      arinimi: 'SANDNES ELEKTRISKE AS',
+      oiguslik_vorm: 'AS',
+      ehak_kood: '1108',
+      vat_number: 'NO810034882MVA',
+      people: [],
+      annual_report_year: null,
+      last_quarter_employees_number: 8,
+    });
+    expect(alone.get('810034882')!['contacts']).toEqual([
+      { liik: 'EMAIL', sisu: 'post@sandneselektriske.no', source: null },
+      { liik: 'WWW', sisu: 'www.sandneselektriske.no', source: null },
+      { liik: 'TEL', sisu: '+47 51 60 00 00', source: null },
+    ]);
+  }, 60_000);
+});
+
 describe('FI fixtures', () => {
   let report: IngestReport;
   let c: Map<string, Row>;
@@ -336,9 +363,9 @@ describe('broken NO and FI files: exit 1 with file, line and column; the live sn
     await expectFailure('FI', from, /all_companies\.zip: not a readable zip archive/);
   }, 60_000);
 
-  it('a required file missing', async () => {
-    const from = copy('NO', (d) => fs.rmSync(path.join(d, 'roller_totalbestand.json')));
-    await expectFailure('NO', from, /NO: no Enhetsregisteret roles/);
+  it('the principal file missing', async () => {
+    const from = copy('NO', (d) => fs.rmSync(path.join(d, 'enheter_alle.json')));
+    await expectFailure('NO', from, /NO: no Enhetsregisteret units/);
   }, 60_000);
 
   it('through the real CLI: exit 1, the file named, the live snapshot untouched', async () => {
