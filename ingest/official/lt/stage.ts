@@ -173,7 +173,7 @@ async function stageLithuania(ctx: StageContext): Promise<StageResult> {
         'neither "," nor "|" splits the header',
       );
     }
-    await read(file, `raw_plna_${i}`, {
+    const plna = await read(file, `raw_plna_${i}`, {
       delimiter,
       header: PLNA_HEADER,
       columns: PLNA_HEADER.map(
@@ -196,6 +196,14 @@ async function stageLithuania(ctx: StageContext): Promise<StageResult> {
         'reg_date',
         'pardavimo_pajamos',
       ],
+    });
+    await rejectOrphans(conn, {
+      country,
+      table: `raw_plna_${i}`,
+      codeSql: 'trim(t.obj_kodas)',
+      file: plna,
+      report,
+      what: 'statements',
     });
     await conn.run(`INSERT INTO lt_plna SELECT trim(obj_kodas), laikotarpis_nuo, laikotarpis_iki, reg_date, pardavimo_pajamos,
       nullif(trim(form_kodas), ''), nullif(trim(form_pav), '') FROM raw_plna_${i}`);
