@@ -223,6 +223,29 @@ describe('NO from the units file alone', () => {
   }, 60_000);
 });
 
+describe('NO kommunenummer of earlier structures', () => {
+  it('maps a 2020-2023 code and a pre-2020 code through SSB changes; counts an unmappable code per code', async () => {
+    const from = copy('NO', (d) => {
+      const file = path.join(d, 'enheter_alle.json');
+      const text = fs
+        .readFileSync(file, 'utf8')
+        // Oslo's unit written with Halden's pre-2020 code, Bergen's with its 2020-2023 code, and the
+        // unknown 9999 with Tysfjord's, which split in 2020.
+        .replace('"kommunenummer": "0301"', '"kommunenummer": "0101"')
+        .replace('"kommunenummer": "4601"', '"kommunenummer": "1201"')
+        .replace('"kommunenummer": "9999"', '"kommunenummer": "1850"');
+      fs.writeFileSync(file, text);
+    });
+    const { dir, report } = await ingest('NO', from);
+    const c = await companies(dir);
+    expect(c.get('914778271')).toMatchObject({ ehak_kood: '3101', ehak_nimetus: 'Halden' });
+    expect(c.get('986352325')).toMatchObject({ ehak_kood: '4601', ehak_nimetus: 'Bergen' });
+    expect(c.get('923609016')).toMatchObject({ ehak_kood: null, ehak_nimetus: null });
+    expect(rejects(report)).toContain('enheter_alle.json: unmapped kommunenummer code 1850 (1, 923609016)');
+    expect(rejects(report).filter((r) => r.includes('unmapped kommunenummer'))).toHaveLength(1);
+  }, 60_000);
+});
+
 describe('FI fixtures', () => {
   let report: IngestReport;
   let c: Map<string, Row>;

@@ -240,7 +240,9 @@ async function loadSubunits(ctx: StageContext): Promise<number | null> {
   const file = ctx.sources.one('underenheter');
   if (file === null) {
     // Without the file no sub-unit contact is known: the units keep their own contacts only.
-    await conn.run('CREATE OR REPLACE TEMP TABLE no_sub_contacts (code VARCHAR, contacts STRUCT(liik VARCHAR, sisu VARCHAR, "source" VARCHAR)[])');
+    await conn.run(
+      'CREATE OR REPLACE TEMP TABLE no_sub_contacts (code VARCHAR, contacts STRUCT(liik VARCHAR, sisu VARCHAR, "source" VARCHAR)[])',
+    );
     return null;
   }
   const display = await readJson(ctx, file, 'raw_underenheter', [
