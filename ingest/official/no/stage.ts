@@ -472,6 +472,7 @@ async function stageNorway(ctx: StageContext): Promise<StageResult> {
       reader: 'ingest/official/no',
       units_file: units,
       subunits,
+      roles_file: roles,
       accounts_files: accounts,
     },
   };
