@@ -438,10 +438,6 @@ describe('broken files: exit 1 with file, line and column; the live snapshot kee
   }, 60_000);
 
   it('the principal file missing', async () => {
-    await expectFailure(
-      'LT',
-      damaged('LT', { 'JAR_IREGISTRUOTI.csv': null }),
-      /LT: no RC JAR_IREGISTRUOTI/,
-    );
+    await expectFailure('LT', damaged('LT', { 'JAR_IREGISTRUOTI.csv': null }), /LT: no RC JAR_IREGISTRUOTI/);
   }, 60_000);
 });
