@@ -26,6 +26,8 @@ interface Expected {
   companies: Record<string, Record<string, unknown>>;
   /** Run name → the rejects the run must count (file: reason (rows)), nothing else. */
   rejects: Record<string, string[]>;
+  /** Run name → the keys of the enrichments the run lacks, which its summary must name. */
+  missing: Record<string, string[]>;
 }
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-real-lt-no-fi-'));
@@ -75,6 +77,12 @@ describe.each(['LT', 'NO', 'FI'] as const)('%s real samples', (country) => {
           expect(data[field], `${country} ${code} ${field}`).toEqual(value);
         }
       }
+    });
+
+    it('names every missing enrichment with what it would add', () => {
+      const missing = report.missing.filter((m) => m.country === country);
+      expect(missing.map((m) => m.key).sort()).toEqual([...(exp.missing[run] ?? [])].sort());
+      expect(missing.every((m) => m.adds.length > 0)).toBe(true);
     });
 
     it('counts exactly the expected rejects', () => {

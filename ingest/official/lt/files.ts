@@ -118,9 +118,9 @@ export const LT_FILES: readonly OfficialFile[] = [
   {
     key: 'jar',
     title: 'RC JAR_IREGISTRUOTI.csv (registered legal entities)',
-    // As RC names it, or as saved by tools that lower-case it (COLT's cache: jar_iregistruoti.csv); plain,
-    // zipped or gzipped.
-    match: /^JAR_IREGISTRUOTI\.csv(\.zip|\.gz)?$/i,
+    // As RC names it, or as saved by tools that lower-case it (COLT's cache: jar_iregistruoti.csv); the
+    // source folder also accepts it inside a .zip or .gz.
+    match: /^JAR_IREGISTRUOTI\.csv$/i,
     required: true,
     downloads: async () => [{ url: `${RC}${LT_FILE_NAMES.jar}`, saveAs: LT_FILE_NAMES.jar }],
     minBytes: 1_000_000,
@@ -128,10 +128,10 @@ export const LT_FILES: readonly OfficialFile[] = [
   {
     key: 'sodra',
     title: 'Sodra monthly insured persons per employer (monthly-<year>.csv)',
-    match: /^monthly-\d{4}\.csv(\.zip|\.gz)?$/i,
+    match: /^monthly-\d{4}\.csv$/i,
     many: true,
     required: false,
-    // TODO(adds): 'monthly insured persons (employees), and the municipality and activity Sodra records'
+    adds: 'monthly insured persons (employees), and the municipality and activity Sodra records',
     // Sodra has no 2024 file (spec 2.4); a missing year is skipped, not fatal.
     downloads: async (ctx): Promise<Download[]> =>
       years(SODRA_FROM, ctx.now.getUTCFullYear()).map((y) => ({
@@ -143,10 +143,10 @@ export const LT_FILES: readonly OfficialFile[] = [
   {
     key: 'plna',
     title: 'RC financial statements, profit and loss (JAR_FA_RODIKLIAI_PLNA_<year>.csv)',
-    match: /^JAR_FA_RODIKLIAI_PLNA_\d{4}\.csv(\.zip|\.gz)?$/i,
+    match: /^JAR_FA_RODIKLIAI_PLNA_\d{4}\.csv$/i,
     many: true,
     required: false,
-    // TODO(adds): 'annual turnover (sales revenue) from filed profit-and-loss statements'
+    adds: 'annual turnover (sales revenue) from filed profit-and-loss statements',
     downloads: async (ctx): Promise<Download[]> =>
       years(RC_FROM, ctx.now.getUTCFullYear() - 1).map((y) => ({
         url: `${RC}${LT_FILE_NAMES.plna(y)}`,
@@ -157,9 +157,9 @@ export const LT_FILES: readonly OfficialFile[] = [
   {
     key: 'vmiRegister',
     title: 'VMI taxpayer register (MokesciuMoketojas)',
-    match: /^MokesciuMoketojas\.csv(\.zip|\.gz)?$/i,
+    match: /^MokesciuMoketojas\.csv$/i,
     required: false,
-    // TODO(adds): 'EVRK activities and the VAT code (pvm_kodas) as VMI registers them'
+    adds: 'EVRK activities and the VAT code (pvm_kodas) as VMI registers them',
     downloads: async () => [
       { url: `${SPINTA}vmi/mm_registras/MokesciuMoketojas/:format/csv`, saveAs: LT_FILE_NAMES.vmiRegister },
     ],
@@ -168,9 +168,9 @@ export const LT_FILES: readonly OfficialFile[] = [
   {
     key: 'vmiTaxes',
     title: 'VMI taxes paid by legal entities (Moketojas)',
-    match: /^Moketojas\.csv(\.zip|\.gz)?$/i,
+    match: /^Moketojas\.csv$/i,
     required: false,
-    // TODO(adds): 'state taxes paid per year (annual and year to date)'
+    adds: 'state taxes paid per year (annual and year to date)',
     downloads: async () => [
       { url: `${SPINTA}vmi/ja_mokesciai/Moketojas/:format/csv`, saveAs: LT_FILE_NAMES.vmiTaxes },
     ],

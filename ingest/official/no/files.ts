@@ -132,8 +132,8 @@ export const NO_FILES: readonly OfficialFile[] = [
     key: 'enheter',
     title: 'Enhetsregisteret units (enheter_alle, the JSON or the CSV download)',
     // Either download is the whole register; where both are in the folder the JSON is read (its addresses
-    // keep their lines apart), so it sorts last.
-    match: /^enheter_alle\.(json|csv)(\.gz|\.zip)?$/i,
+    // keep their lines apart), so it sorts last. The JSON .gz is read as it is, the CSV's is unpacked.
+    match: /^enheter_alle\.(json(\.gz)?|csv)$/i,
     sortKey: (name) => `${isEnheterCsv(name) ? 0 : 1}|${name}`,
     required: true,
     downloads: fixed(`${BRREG}/enheter/lastned`, NO_FILE_NAMES.enheter),
@@ -142,9 +142,9 @@ export const NO_FILES: readonly OfficialFile[] = [
   {
     key: 'underenheter',
     title: 'Enhetsregisteret sub-units (underenheter, JSON)',
-    match: /^underenheter_alle\.json(\.gz|\.zip)?$/i,
+    match: /^underenheter_alle\.json(\.gz)?$/i,
     required: false,
-    // TODO(adds): 'contacts of open sub-units (phone, e-mail, web of branches)'
+    adds: 'contacts of open sub-units (phone, e-mail, web of branches)',
     downloads: fixed(`${BRREG}/underenheter/lastned`, NO_FILE_NAMES.underenheter, {
       accept: 'application/vnd.brreg.enhetsregisteret.underenhet.v1+gzip;charset=UTF-8',
     }),
@@ -153,9 +153,9 @@ export const NO_FILES: readonly OfficialFile[] = [
   {
     key: 'roller',
     title: 'Enhetsregisteret roles (roller totalbestand, JSON)',
-    match: /^roller_totalbestand\.json(\.gz|\.zip)?$/i,
+    match: /^roller_totalbestand\.json(\.gz)?$/i,
     required: false,
-    // TODO(adds): 'board members, managing director and owner (people)'
+    adds: 'board members, managing director and owner (people)',
     downloads: fixed(`${BRREG}/roller/totalbestand`, NO_FILE_NAMES.roller),
     minBytes: 5_000_000,
   },

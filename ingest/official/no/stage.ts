@@ -1,7 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import zlib from 'node:zlib';
 import type { StageResult } from '../../pipeline/publish.ts';
 import { createLatestMetrics, METRIC_VALUES } from '../../pipeline/latest-metrics.ts';
 import { queryRows } from '../../pipeline/sql.ts';
@@ -80,15 +76,6 @@ const UNIT_COLUMNS = [
   ['kapital', 'STRUCT(belop VARCHAR, valuta VARCHAR)'],
 ] as const;
 
-/** A `.gz` the source folder did not decompress, gunzipped into the run's scratch folder. */
-async function gunzipped(ctx: StageContext, file: string): Promise<string> {
-  if (!file.toLowerCase().endsWith('.gz')) return file;
-  const out = path.join(ctx.workDir, path.basename(file).replace(/\.gz$/i, ''));
-  fs.mkdirSync(ctx.workDir, { recursive: true });
-  await pipeline(fs.createReadStream(file), zlib.createGunzip(), fs.createWriteStream(out));
-  return out;
-}
-
 /**
  * BRREG's CSV download of enheter as `raw_enheter` with the JSON's shape: dotted header names become the
  * nested keys, booleans stay the strings "true"/"false", a multi-line address cell becomes its lines. Columns
@@ -98,10 +85,9 @@ async function gunzipped(ctx: StageContext, file: string): Promise<string> {
 async function loadUnitsCsv(ctx: StageContext, file: string): Promise<string> {
   const { conn, country, report } = ctx;
   const display = ctx.sources.displayName(file);
-  const csv = await gunzipped(ctx, file);
   const canonical = new Map(NO_ENHETER_CSV_HEADER.map((h) => [h.toLowerCase(), h as string]));
   const headerKey = (raw: string) => canonical.get(raw.trim().toLowerCase()) ?? raw.trim();
-  const present = new Set(readHeaderFields(csv, ',', 'utf-8').map(headerKey));
+  const present = new Set(readHeaderFields(file, ',', 'utf-8').map(headerKey));
   const required = ['organisasjonsnummer', 'navn', 'organisasjonsform.kode'];
   const wanted = NO_ENHETER_CSV_HEADER.filter((h) => required.includes(h) || present.has(h));
   await report.stage(
@@ -112,7 +98,7 @@ async function loadUnitsCsv(ctx: StageContext, file: string): Promise<string> {
         conn,
         {
           country,
-          file: csv,
+          file,
           display,
           table: 'raw_enheter_csv',
           delimiter: ',',
