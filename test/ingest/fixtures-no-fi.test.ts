@@ -9,6 +9,7 @@ import type { CountryCode } from '../../src/contract/countries.ts';
 import { DataProblem } from '../../ingest/official/errors.ts';
 import { IngestReport } from '../../ingest/official/report.ts';
 import { runIngest } from '../../ingest/official/run-ingest.ts';
+import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
 import { fixtureIngest, type Row } from './helpers/fixture-ingest.ts';
 import { writeZip } from '../../ingest/official/zip.ts';
 
@@ -220,6 +221,38 @@ describe('NO from the units file alone', () => {
       { liik: 'WWW', sisu: 'www.sandneselektriske.no', source: null },
       { liik: 'TEL', sisu: '+47 51 60 00 00', source: null },
     ]);
+  }, 60_000);
+});
+
+describe('NO employee counts: a registered zero is zero, an unregistered count is unknown', () => {
+  it('keeps antallAnsatte 0 when harRegistrertAntallAnsatte is true, and null when it is false', async () => {
+    const from = copy('NO', (d) => {
+      const file = path.join(d, 'enheter_alle.json');
+      const text = fs
+        .readFileSync(file, 'utf8')
+        .replace('"antallAnsatte": 8,', '"antallAnsatte": 0,')
+        // A count without its registration dates (as real units carry it) is dated the run's day.
+        .replace('"registreringsdatoAntallAnsatteEnhetsregisteret": "2025-10-15",', '')
+        .replace('"registreringsdatoantallansatteNAVAaregisteret": "2025-10-12",', '');
+      fs.writeFileSync(file, text);
+    });
+    const store = new SnapshotStore(scratch('data'));
+    const result = await runIngest({
+      store,
+      countries: ['NO'],
+      from,
+      report: new IngestReport(),
+      now: () => new Date('2026-11-01T06:00:00Z'),
+    });
+    const dir = store.countryDir(result.snapshotId, 'NO');
+    const c = await companies(dir);
+    expect(c.get('810034882')!['last_quarter_employees_number']).toBe(0);
+    // 923609016 has harRegistrertAntallAnsatte false beside antallAnsatte 0: no count, not a zero.
+    expect(c.get('923609016')!['last_quarter_employees_number']).toBeNull();
+    const history = await rows(
+      `SELECT registrikood, employees, as_of FROM read_parquet('${path.join(dir, 'history.parquet')}')`,
+    );
+    expect(history).toEqual([{ registrikood: '810034882', employees: 0, as_of: '2026-11-01' }]);
   }, 60_000);
 });
 
