@@ -5,7 +5,10 @@ import net from 'node:net';
  * safe: on loopback nobody else can reach the development outbox or a plain-http session cookie.
  */
 export function isLoopbackHost(host: string): boolean {
-  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1');
   if (h === 'localhost' || h.endsWith('.localhost')) return true;
   if (net.isIPv4(h)) return h.startsWith('127.');
   if (net.isIPv6(h)) return h === '::1' || /^::ffff:127\./.test(h);
