@@ -236,15 +236,16 @@ describe('finding 5: a fair lockout', () => {
   });
 
   it('delays, not locks: after 5 wrong passwords the owner gets in with the right one after a short wait', async () => {
-    await register(A.url, 'owner@test.local', '192.0.2.50');
-    const guesser = new HttpClient(A.url, { 'x-forwarded-for': '198.51.100.77' });
+    // On B no proxy is trusted: guesser and owner are the same client address, as in the report.
+    await register(B.url, 'owner@test.local', '192.0.2.50');
+    const guesser = new HttpClient(B.url, { 'x-forwarded-for': '198.51.100.77' });
     await guesser.get('/signin');
     for (let i = 0; i < 5; i++) {
       expect(
         (await guesser.post('/signin', { email: 'owner@test.local', password: `guess-${i}-xxxx` })).status,
       ).toBe(401);
     }
-    const owner = new HttpClient(A.url, { 'x-forwarded-for': '192.0.2.51' });
+    const owner = new HttpClient(B.url, { 'x-forwarded-for': '192.0.2.51' });
     await owner.get('/signin');
     let res = await owner.post('/signin', { email: 'owner@test.local', password: PASSWORD });
     if (res.status === 429) {
