@@ -55,7 +55,8 @@ function usage(): string {
     'commands:',
     ...lines,
     '',
-    'Run `regdata <command> --help` for a command, `regdata --version` for the version. Settings come from the environment:',
+    'Run `regdata <command> --help` for a command, `regdata --version` for the version.',
+    'Settings come from the environment:',
     '  PORT (8080), HOST (127.0.0.1), REGDATA_DATA_DIR (./data), LOG_LEVEL (info)',
   ].join('\n');
 }

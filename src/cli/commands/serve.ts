@@ -8,8 +8,9 @@ import { out } from '../output.ts';
 export const serveHelp = `regdata serve [--demo-if-empty] [--dev]
 
 Serves the API on HOST:PORT from the live snapshot under REGDATA_DATA_DIR, until SIGINT or SIGTERM
-(in-flight requests finish first). --dev (what \`npm start\` passes; same as REGDATA_DEV_MODE=true) is
-development mode: e-mails are not sent but shown at /dev/outbox; it runs only on a loopback HOST. With --demo-if-empty (what \`npm start\` passes), a first start with no
+(in-flight requests finish first). --dev (what \`npm start\` passes; the same as REGDATA_DEV_MODE=true)
+is development mode: account e-mails are not sent but shown at /dev/outbox; it runs only on a loopback
+HOST. With --demo-if-empty (what \`npm start\` passes too), a first start with no
 snapshot builds the demo world, writes it out as the registers' official files and runs the real ingest on
 them (so the nightly code path runs on every fresh start), and a wallet with no account gets a demo account
 whose key is printed once. A snapshot promoted later (\`regdata ingest\`, \`regdata snapshots promote\`) is
