@@ -160,6 +160,7 @@ export class Identity {
       ),
       insertFailure: db.prepare<[string, number]>('INSERT INTO sign_in_failures (subject, at) VALUES (?, ?)'),
       clearFailures: db.prepare<[string]>('DELETE FROM sign_in_failures WHERE subject = ?'),
+      deleteFailure: db.prepare<[number | bigint]>('DELETE FROM sign_in_failures WHERE rowid = ?'),
       pruneFailures: db.prepare<[number]>('DELETE FROM sign_in_failures WHERE at <= ?'),
     };
   }
@@ -233,19 +234,23 @@ export class Identity {
     }
     const subjects = [`email:${email}`, `ip:${address}`];
     this.assertNotLocked(subjects);
+    // The attempt counts as a failure from the start (undone on success). The check above and this insert
+    // run in one tick, before the first await, so guesses sent in parallel see each other and the delay
+    // applies to them as well, instead of all passing the check before any failure is written.
+    const attempt = writeTx(this.db, () => {
+      const now = this.clock();
+      this.stmt.pruneFailures.run(now - this.lockout.windowMs);
+      return subjects.map((s) => this.stmt.insertFailure.run(s, now).lastInsertRowid);
+    });
     const user = this.stmt.userByEmail.get(email);
     const ok = await verifyPassword(
       password.slice(0, PASSWORD_MAX_LENGTH),
       user?.password_hash ?? (await DUMMY_HASH_PROMISE),
     );
-    if (!user || !ok) {
-      writeTx(this.db, () => {
-        const now = this.clock();
-        this.stmt.pruneFailures.run(now - this.lockout.windowMs);
-        for (const s of subjects) this.stmt.insertFailure.run(s, now);
-      });
-      throw new AppError('unauthorized', 'wrong e-mail or password');
-    }
+    if (!user || !ok) throw new AppError('unauthorized', 'wrong e-mail or password');
+    writeTx(this.db, () => {
+      for (const rowid of attempt) this.stmt.deleteFailure.run(rowid);
+    });
     if (user.verified_at === null) {
       throw new AppError(
         'unauthorized',

@@ -69,6 +69,21 @@ describe('identity', () => {
     id.close();
   });
 
+  it('applies the delay to guesses sent in parallel: only the free ones reach the password check', async () => {
+    const id = open({ perEmail: 4 });
+    const { verifyToken } = await id.signUp('par@test.local', 'right password', '10.0.0.4');
+    id.verifyEmail(verifyToken!);
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) => id.signIn('par@test.local', `wrong guess ${i}`, `10.3.0.${i}`)),
+    );
+    const reasons = results.map((r) =>
+      r.status === 'rejected' ? String((r.reason as Error).message) : 'ok',
+    );
+    expect(reasons.filter((m) => m.includes('wrong e-mail or password'))).toHaveLength(5);
+    expect(reasons.filter((m) => m.includes('too many'))).toHaveLength(5);
+    id.close();
+  });
+
   it('keeps one live reset link per user and prunes expired links', async () => {
     const id = open();
     const { verifyToken } = await id.signUp('one@test.local', 'first password!', '10.0.0.2');
