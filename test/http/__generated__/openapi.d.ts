@@ -6,7 +6,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Liveness and the live snapshot (no authentication) */
+    /** Liveness (no authentication); the live snapshot for admin keys */
     get: operations['health'];
     put?: never;
     post?: never;
@@ -498,7 +498,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Liveness and the live snapshot (no authentication) */
+      /** @description Liveness (no authentication); the live snapshot for admin keys */
       200: {
         headers: {
           [name: string]: unknown;
@@ -507,8 +507,8 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             status: 'ok' | 'unavailable';
-            snapshot_id: string | null;
-            countries: {
+            snapshot_id?: string | null;
+            countries?: {
               [key: string]: {
                 generated_at: string;
                 age_seconds: number;
@@ -527,8 +527,8 @@ export interface operations {
           'application/json': {
             /** @enum {string} */
             status: 'ok' | 'unavailable';
-            snapshot_id: string | null;
-            countries: {
+            snapshot_id?: string | null;
+            countries?: {
               [key: string]: {
                 generated_at: string;
                 age_seconds: number;
