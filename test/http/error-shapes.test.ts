@@ -1,18 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawRequest, startTestServer, type TestServer } from '../helpers/server.ts';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { rawSocketRequest, startRealServerWithAdmin, type RealServer } from './helpers/real-server.ts';
 
 /**
  * Issue 16 finding 7, over a real socket against the real server: every non-2xx REST body is `{detail}`
  * with a fixed text, whatever raised it (router, body parser, Node's HTTP parser, a wrong method), with no
- * framework error code and nothing of the request echoed back. No data is needed: an empty data folder.
+ * framework error code and nothing of the request echoed back.
  */
 
-let t: TestServer;
+let t: RealServer & { adminKey: string };
 beforeAll(async () => {
-  t = await startTestServer(null);
+  t = await startRealServerWithAdmin(inject('testDataDir'));
 });
 afterAll(async () => {
-  await t?.close();
+  await t?.stop();
 });
 
 const FRAMEWORK_CODE = /FST_|"code"|"statusCode"|"error"/;
@@ -49,14 +49,17 @@ describe('errors raised before a route runs', () => {
   });
 
   it('400 for a malformed request line (an invalid method), from the HTTP parser', async () => {
-    const res = await rawRequest(t.url, 'F@O /api/v1/data/countries HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    const res = await rawSocketRequest(
+      t.url,
+      'F@O /api/v1/data/countries HTTP/1.1\r\nHost: localhost\r\n\r\n',
+    );
     expectDetail(res, 400, 'F@O');
     expect(res.head).toMatch(/content-type: application\/json/i);
   });
 
   it('431 for request headers over the size limit', async () => {
     const big = 'b'.repeat(20_000);
-    const res = await rawRequest(
+    const res = await rawSocketRequest(
       t.url,
       `GET /api/v1/data/countries HTTP/1.1\r\nHost: localhost\r\nX-Big: ${big}\r\nConnection: close\r\n\r\n`,
     );

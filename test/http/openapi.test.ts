@@ -8,7 +8,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import * as prettier from 'prettier';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { Oracle } from '../helpers/oracle.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startRealServerWithAdmin, type RealServer } from './helpers/real-server.ts';
 import type { paths } from './__generated__/openapi.d.ts';
 
 const run = promisify(execFile);
@@ -35,19 +35,19 @@ interface OpenApiDoc {
 
 const OPENAPI = '/api/v1/openapi.json';
 
-let t: TestServer;
+let t: RealServer & { adminKey: string };
 let doc: OpenApiDoc;
 let oracle: Oracle;
 
 beforeAll(async () => {
-  t = await startTestServer(inject('testDataDir'));
+  t = await startRealServerWithAdmin(inject('testDataDir'));
   oracle = await Oracle.open(inject('testDataDir'));
   const res = await fetch(`${t.url}${OPENAPI}`);
   expect(res.status).toBe(200);
   doc = (await res.json()) as OpenApiDoc;
 });
 afterAll(async () => {
-  await t?.close();
+  await t?.stop();
   oracle?.close();
 });
 

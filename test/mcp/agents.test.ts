@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { TreeNode } from '../../src/contract/api-schemas.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startRealServerWithAdmin, type RealServer } from '../http/helpers/real-server.ts';
 import { callFail, callOk, connectClient, toQuery } from './helpers.ts';
 
 /**
@@ -10,18 +10,18 @@ import { callFail, callOk, connectClient, toQuery } from './helpers.ts';
  * the SDK's own client where a client can say it, and raw JSON-RPC where only a hand-written message can.
  */
 
-let t: TestServer;
+let t: RealServer & { adminKey: string };
 let mcpUrl: URL;
 let admin: Client;
 
 beforeAll(async () => {
-  t = await startTestServer(inject('testDataDir'));
+  t = await startRealServerWithAdmin(inject('testDataDir'));
   mcpUrl = new URL('/mcp', t.url);
   admin = await connectClient(mcpUrl, t.adminKey);
 });
 afterAll(async () => {
   await admin?.close();
-  await t?.close();
+  await t?.stop();
 });
 
 /** One hand-written POST /mcp, as a client that does not use the SDK would send it. */
@@ -94,7 +94,7 @@ describe('finding 8: JSON-RPC batches are refused', () => {
   });
 
   it('a batch of metered calls runs and charges nothing', async () => {
-    const key = t.server.wallet.createKey({
+    const key = t.wallet.createKey({
       email: 'batch@test.local',
       kind: 'standard',
       plan: 'payg',
@@ -109,19 +109,19 @@ describe('finding 8: JSON-RPC batches are refused', () => {
       });
     const res = await rpc(`[${call(1)},${call(2)}]`, key.key);
     expect(res.status).toBe(400);
-    expect(t.server.wallet.balance({ accountId: key.accountId }).balance).toBe(5);
+    expect(t.wallet.balance({ accountId: key.accountId }).balance).toBe(5);
   });
 });
 
 describe('finding 9: an idempotency key in `_meta`, with the REST semantics', () => {
   it('a retry with the same key returns the first answer and is not charged again; REST agrees', async () => {
-    const created = t.server.wallet.createKey({
+    const created = t.wallet.createKey({
       email: 'idem@test.local',
       kind: 'standard',
       plan: 'payg',
       credits: 10,
     });
-    const balance = () => t.server.wallet.balance({ accountId: created.accountId }).balance;
+    const balance = () => t.wallet.balance({ accountId: created.accountId }).balance;
     const client = await connectClient(mcpUrl, created.key);
     try {
       const args = { country: 'EE', page_size: 3 };
@@ -133,7 +133,7 @@ describe('finding 9: an idempotency key in `_meta`, with the REST semantics', ()
       })) as CallToolResult;
       expect(first.isError, text(first)).toBeFalsy();
       const afterFirst = balance();
-      const price = t.server.wallet.prices.EE;
+      const price = t.wallet.prices.EE;
       expect(afterFirst).toBeCloseTo(10 - 3 * price, 9);
 
       const retry = (await client.callTool({
@@ -183,7 +183,7 @@ describe('finding 9: an idempotency key in `_meta`, with the REST semantics', ()
       expect(JSON.parse(text(bad))).toMatchObject({ status: 422 });
       expect(balance()).toBe(before);
 
-      const charged = t.server.wallet
+      const charged = t.wallet
         .usage({ accountId: created.accountId })
         .records.filter((r) => r.operation === 'search');
       expect(charged.length).toBeGreaterThanOrEqual(2);
