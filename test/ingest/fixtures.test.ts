@@ -71,9 +71,9 @@ describe('EE fixtures', () => {
       { kood: '62101', label: 'Programmeerimine', is_main: true },
       { kood: '68201', label: 'Enda või renditud kinnisvara üürileandmine ja käitus', is_main: false },
     ]);
-    expect(report.rejectsOf('EE').find((r) => r.reason.startsWith('EMTAK code'))?.example).toBe(
-      '99999 (version 3)',
-    );
+    expect(
+      report.rejectsOf('EE').find((r) => r.reason === 'unmapped EMTAK code 99999 (version 3)')?.action,
+    ).toBe('value nulled');
   });
 
   it('takes only current contacts and capital (not the ended EEK entry), board people without personal codes', async () => {

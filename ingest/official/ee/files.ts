@@ -106,7 +106,8 @@ export const EE_FILE_NAMES = {
   debtors: 'maksuvolglaste_nimekiri.csv',
 } as const;
 
-export const EE_FILES: readonly OfficialFile[] = [
+/** `adds` (what an optional file adds) until OfficialFile carries it itself. */
+export const EE_FILES: readonly (OfficialFile & { adds?: string })[] = [
   {
     key: 'lihtandmed',
     title: 'RIK basic data (lihtandmed)',
@@ -119,7 +120,8 @@ export const EE_FILES: readonly OfficialFile[] = [
     key: 'yldandmed',
     title: 'RIK general data (yldandmed)',
     match: /^ettevotja_rekvisiidid__yldandmed\.json(\.zip)?$/,
-    required: true,
+    required: false,
+    adds: 'legal-form codes (else mapped from lihtandmed\'s text form), contacts, EMTAK activities and share capital (RIK yldandmed)',
     downloads: fixed(`${RIK_DUMPS}${EE_FILE_NAMES.yldandmed}.zip`, `${EE_FILE_NAMES.yldandmed}.zip`),
     minBytes: 10_000_000,
   },
@@ -127,7 +129,8 @@ export const EE_FILES: readonly OfficialFile[] = [
     key: 'persons',
     title: 'RIK persons on the registry card (kaardile_kantud_isikud)',
     match: /^ettevotja_rekvisiidid__kaardile_kantud_isikud\.json(\.zip)?$/,
-    required: true,
+    required: false,
+    adds: 'board members and procurators (RIK kaardile_kantud_isikud)',
     downloads: fixed(`${RIK_DUMPS}${EE_FILE_NAMES.persons}.zip`, `${EE_FILE_NAMES.persons}.zip`),
     minBytes: 1_000_000,
   },
@@ -135,7 +138,8 @@ export const EE_FILES: readonly OfficialFile[] = [
     key: 'taxes',
     title: 'EMTA taxes, turnover and employees by quarter (current and previous year)',
     match: /^tasutud_maksud_kaesolev_aasta(_eng)?\.csv$/,
-    required: true,
+    required: false,
+    adds: 'quarterly turnover, employees, state and labour taxes, and the latest-metrics figures (EMTA)',
     // The Nextcloud share tokens change when EMTA republishes; they are configuration, kept here in one place.
     downloads: fixed(
       'https://ncfailid.emta.ee/s/DFHQjB2Rsq3CK7p/download/tasutud_maksud_kaesolev_aasta.csv',
@@ -147,7 +151,8 @@ export const EE_FILES: readonly OfficialFile[] = [
     key: 'debtors',
     title: 'EMTA tax debtors list',
     match: /^maksuvolglaste_nimekiri\.csv$/,
-    required: true,
+    required: false,
+    adds: 'has_tax_debt (EMTA tax debtors list)',
     downloads: fixed(
       'https://ncfailid.emta.ee/s/XKJLjtynFeYdGyC/download/maksuvolglaste_nimekiri.csv',
       EE_FILE_NAMES.debtors,
@@ -158,7 +163,8 @@ export const EE_FILES: readonly OfficialFile[] = [
     key: 'reports',
     title: 'RIK annual reports, general data (1.aruannete_yldandmed)',
     match: /^1\.aruannete_yldandmed_kuni_\d{8}(_\d+)?(\.csv)?(\.zip)?$/,
-    required: true,
+    required: false,
+    adds: 'the latest annual report year (RIK annual reports, general data)',
     sortKey: dateKey,
     downloads: scraped(RIK_LANDING, /^1\.aruannete_yldandmed_kuni_\d{8}(_\d+)?\.zip$/, (n) =>
       [...n].sort((a, b) => (dateKey(a) < dateKey(b) ? -1 : 1)).slice(-1),
@@ -170,7 +176,8 @@ export const EE_FILES: readonly OfficialFile[] = [
     title: 'RIK annual reports, elements per fiscal year (4.<year>_aruannete_elemendid)',
     match: /^4\.\d{4}_aruannete_elemendid_kuni_\d{8}(_\d+)?(\.csv)?(\.zip)?$/,
     many: true,
-    required: true,
+    required: false,
+    adds: 'annual revenue, net profit, equity and total assets (RIK annual-report elements)',
     sortKey: (name) => name.slice(2, 6) + dateKey(name),
     groupKey: (name) => name.slice(2, 6),
     // One zip per fiscal year; the newest three years are enough for the latest filed report of anyone.
