@@ -121,7 +121,7 @@ export const EE_FILES: readonly (OfficialFile & { adds?: string })[] = [
     title: 'RIK general data (yldandmed)',
     match: /^ettevotja_rekvisiidid__yldandmed\.json(\.zip)?$/,
     required: false,
-    adds: 'legal-form codes (else mapped from lihtandmed\'s text form), contacts, EMTAK activities and share capital (RIK yldandmed)',
+    adds: "legal-form codes (else mapped from lihtandmed's text form), contacts, EMTAK activities and share capital (RIK yldandmed)",
     downloads: fixed(`${RIK_DUMPS}${EE_FILE_NAMES.yldandmed}.zip`, `${EE_FILE_NAMES.yldandmed}.zip`),
     minBytes: 10_000_000,
   },
