@@ -126,3 +126,31 @@ describe.each(CASES)('$country real-sample corpus', ({ country, zipPrincipal }) 
     });
   }
 });
+
+/*
+ * The quirks the corpus exercises are in its bytes (so the read-back above covers them), checked here so
+ * that a fixture edited into a tidier shape fails instead of silently testing less.
+ */
+describe("the real bytes carry the registers' quirks", () => {
+  const bytes = (country: CountryCode, name: string) =>
+    fs.readFileSync(path.join(REAL, country, 'principal', name));
+
+  it('EE lihtandmed: UTF-8 BOM, a quoted ";" inside the address, empty trailing fields, LF endings', () => {
+    const b = bytes('EE', 'ettevotja_rekvisiidid__lihtandmed.csv');
+    expect([...b.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = b.toString('utf8');
+    expect(text).toContain(';"postiaadress: Sõle 51-69; asukoht:";');
+    expect(text).toMatch(/;;;;;\n/);
+    expect(text).not.toContain('\r');
+  });
+
+  it('LV register.csv: UTF-8 BOM, doubled quotes, "" empty values, the single-space closed flag, a trailing ";"', () => {
+    const b = bytes('LV', 'register.csv');
+    expect([...b.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = b.toString('utf8');
+    expect(text).toContain(';"""House of Glory""";"";House of Glory;"";');
+    expect(text).toContain(';"IK ""D.Luxe""";');
+    expect(text).toContain(';2015-03-02;; ;');
+    expect(text).toMatch(/;0050000;\n/);
+  });
+});
