@@ -401,7 +401,8 @@ describe('broken files: exit 1 with file, line and column; the live snapshot kee
     await expectFailure(
       'EE',
       from,
-      /ettevotja_rekvisiidid__lihtandmed\.csv\.zip: not a readable zip archive/,
+      // The input check names every problem of the folder before anything is read.
+      /^EE: ettevotja_rekvisiidid__lihtandmed\.csv\.zip not a readable zip archive/,
     );
   }, 60_000);
 
@@ -425,7 +426,7 @@ describe('broken files: exit 1 with file, line and column; the live snapshot kee
     await expectFailure(
       'LV',
       damaged('LV', { 'officers.csv': 'officers.csv' }),
-      /^officers\.csv line 1, column 1: the file is empty/,
+      /^LV: officers\.csv is empty \(0 bytes\)/,
     );
   }, 60_000);
 

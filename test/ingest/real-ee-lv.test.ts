@@ -8,6 +8,8 @@ import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
 import { IngestReport } from '../../ingest/official/report.ts';
 import { runIngest } from '../../ingest/official/run-ingest.ts';
 import { writeZip } from '../../ingest/official/zip.ts';
+import { EE_FILES } from '../../ingest/official/ee/files.ts';
+import { LV_FILES } from '../../ingest/official/lv/files.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 
 /*

@@ -106,8 +106,7 @@ export const EE_FILE_NAMES = {
   debtors: 'maksuvolglaste_nimekiri.csv',
 } as const;
 
-/** `adds` (what an optional file adds) until OfficialFile carries it itself. */
-export const EE_FILES: readonly (OfficialFile & { adds?: string })[] = [
+export const EE_FILES: readonly OfficialFile[] = [
   {
     key: 'lihtandmed',
     title: 'RIK basic data (lihtandmed)',

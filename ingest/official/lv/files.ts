@@ -171,8 +171,7 @@ export const LV_FILE_NAMES = {
 
 const GOV = 'https://data.gov.lv/dati/dataset/';
 
-/** `adds` (what an optional file adds) until OfficialFile carries it itself. */
-export const LV_FILES: readonly (OfficialFile & { adds?: string })[] = [
+export const LV_FILES: readonly OfficialFile[] = [
   {
     key: 'register',
     title: 'UR register.csv',
