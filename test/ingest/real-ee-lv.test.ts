@@ -8,6 +8,9 @@ import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
 import { IngestReport } from '../../ingest/official/report.ts';
 import { runIngest } from '../../ingest/official/run-ingest.ts';
 import { writeZip } from '../../ingest/official/zip.ts';
+import { loadCsv } from '../../ingest/official/read-csv.ts';
+import { REGISTER_HEADER } from '../../ingest/official/lv/files.ts';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { EE_FILES } from '../../ingest/official/ee/files.ts';
 import { LV_FILES } from '../../ingest/official/lv/files.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
@@ -154,5 +157,75 @@ describe("the real bytes carry the registers' quirks", () => {
     expect(text).toContain(';"IK ""D.Luxe""";');
     expect(text).toContain(';2015-03-02;; ;');
     expect(text).toMatch(/;0050000;\n/);
+  });
+});
+
+/*
+ * A row with one field too many whose extra field is empty and last (an unquoted ";" in a row that ends
+ * with ";", as register.csv rows do) is accepted by DuckDB 1.5's CSV reader with its fields shifted. The
+ * adapter's typed columns are what catch it: here the shift moves a name into `registered` (DATE).
+ */
+describe('a malformed row in real bytes is rejected with file, line and reason; no column shifts', () => {
+  it('rejects the row whose unquoted ";" makes 22 fields, keeps and reads the others exactly', async () => {
+    const instance = await DuckDBInstance.create(':memory:');
+    const conn = await instance.connect();
+    try {
+      const report = new IngestReport();
+      const load = await loadCsv(
+        conn,
+        {
+          country: 'LV',
+          file: path.join(REAL, 'LV', 'quirks', 'register.csv'),
+          display: 'register.csv',
+          table: 'quirks',
+          delimiter: ';',
+          header: REGISTER_HEADER,
+          // The LV adapter's column types (ingest/official/lv/stage.ts).
+          columns: REGISTER_HEADER.map(
+            (n) => [n, n === 'registered' || n === 'terminated' ? 'DATE' : 'VARCHAR'] as const,
+          ),
+          // Three rows only: one bad row is a third of this file, far above the default share.
+          maxRejectShare: 0.5,
+        },
+        report,
+      );
+      expect(load).toEqual({ rowsRead: 3, rowsLoaded: 2, rowsRejected: 1 });
+      const [reject] = report.rejectsOf('LV');
+      expect([reject?.file, reject?.reason, reject?.rows, reject?.action]).toEqual([
+        'register.csv',
+        'not a valid DATE in registered',
+        1,
+        'row dropped',
+      ]);
+      expect(reject?.example).toMatch(/^register\.csv line 3\b/);
+      const rows = (
+        await conn.runAndReadAll(
+          'SELECT regcode, name, name_in_quotes, closed, address, "index", atvk FROM quirks ORDER BY rowid',
+        )
+      ).getRowObjectsJson();
+      expect(rows).toEqual([
+        {
+          regcode: '40103550818',
+          name: 'SIA "Psihologs; Tava kabata"',
+          name_in_quotes: 'Psihologs; Tava kabata',
+          closed: null,
+          address: 'Valmiera, "Centrs"',
+          index: '4201',
+          atvk: '0885162',
+        },
+        {
+          regcode: '41202013815',
+          name: 'IK "KRASTNIEKI A I"',
+          name_in_quotes: 'KRASTNIEKI A I',
+          closed: 'L',
+          address: 'Dundagas nov., Kolka',
+          index: '3275',
+          atvk: '0885162',
+        },
+      ]);
+    } finally {
+      conn.closeSync();
+      instance.closeSync();
+    }
   });
 });
