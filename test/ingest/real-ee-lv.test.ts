@@ -115,6 +115,18 @@ describe.each(CASES)('$country real-sample corpus', ({ country, zipPrincipal }) 
         }
       });
 
+      it('names every enrichment the input lacks, with what it adds', () => {
+        const files = country === 'EE' ? EE_FILES : LV_FILES;
+        const present = withEnrichments ? fs.readdirSync(path.join(REAL, country, 'enrichments')) : [];
+        const lacking = files
+          .filter((f) => !f.required && !present.some((n) => f.match.test(n)))
+          .map((f) => ({ key: f.key, adds: f.adds }));
+        expect(lacking.length).toBeGreaterThan(0);
+        expect(
+          report.missing.filter((m) => m.country === country).map((m) => ({ key: m.key, adds: m.adds })),
+        ).toEqual(lacking);
+      });
+
       it("counts the principal file's rejected rows by reason", () => {
         const got = Object.fromEntries(
           report
