@@ -262,6 +262,13 @@ describe('LV fixtures', () => {
       { kood: '5611', label: 'Restaurant activities', is_main: true },
     ]);
     expect(all.get('40003000003')?.['emtak']).toEqual([]);
+    // Counted per code as VID wrote it (an earlier year's usable code was taken where there was one).
+    const nace = report
+      .rejectsOf('LV')
+      .filter((r) => r.reason.startsWith('unmapped NACE code'))
+      .map((r) => r.reason)
+      .sort();
+    expect(nace).toEqual(['unmapped NACE code 0000', 'unmapped NACE code ?']);
   });
 
   it('derives VAT, insolvency (N) and liquidation (L) from the optional files', async () => {

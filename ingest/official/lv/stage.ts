@@ -280,12 +280,15 @@ async function stageLatvia(ctx: StageContext): Promise<StageResult> {
       LEFT JOIN activity_leaves l ON l.kood = ${naceClassSql('v."Pamatdarbibas_NACE_kods"')}
       LEFT JOIN nace_rev2 m ON m.old = ${naceClassSql('v."Pamatdarbibas_NACE_kods"')}`);
   if (taxes) {
-    await countNulled(conn, {
+    // Per code, as written (`?`, `0000`, blanks and unknown classes); an earlier tax year's usable code is
+    // then taken where there is one.
+    await rejectPerCode(conn, {
       country,
       file: taxes,
       report,
-      reason: 'NACE code not usable (blank, ?, 0000 or unknown; an earlier year is used if any)',
-      sql: `SELECT count(*) AS n, any_value(raw) AS example FROM lv_vid_codes WHERE kood IS NULL`,
+      classifier: 'NACE',
+      sql: `SELECT coalesce(nullif(trim(raw), ''), '(blank)') AS code, count(*) AS n FROM lv_vid_codes
+            WHERE kood IS NULL AND code IN (SELECT code FROM ingest_register) GROUP BY ALL`,
     });
   }
   await conn.run(`CREATE OR REPLACE TEMP TABLE lv_emtak AS
