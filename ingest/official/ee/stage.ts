@@ -500,7 +500,9 @@ async function stageEstonia(ctx: StageContext): Promise<StageResult> {
           asukoht: 'r.asukoht_ettevotja_aadressis',
           aadress_text: 'coalesce(r.ads_normaliseeritud_taisaadress, r.ettevotja_aadress)',
           kmkr_nr: "nullif(trim(r.kmkr_nr), '')",
-          vat_active: "nullif(trim(r.kmkr_nr), '') IS NOT NULL",
+          // RIK blanks a sole trader's (FIE) number, so a blank there is unknown, not "not registered".
+          vat_active: `CASE WHEN nullif(trim(r.kmkr_nr), '') IS NOT NULL THEN true
+            WHEN coalesce(nullif(trim(g.yldandmed.oiguslik_vorm), ''), lf.kood) = 'FIE' THEN NULL ELSE false END`,
           kapital: "cap.amount_text || ' ' || cap.currency",
           kapital_amount: 'TRY_CAST(cap.amount_text AS DOUBLE)',
           kapital_currency: 'cap.currency',
