@@ -416,9 +416,8 @@ async function stageNorway(ctx: StageContext): Promise<StageResult> {
           aadress_text: `${asukoht} || coalesce(', ' || loc.county, '')`,
           // The flag as the register gives it; a unit without it is unknown, not "not registered".
           vat_active: `CASE WHEN nullif(trim(r.registrertIMvaregisteret), '') IS NOT NULL THEN ${isTrue('r.registrertIMvaregisteret')} END`,
-          // The world (and the API) shows no VAT number for a sole trader's ENK: it names a person.
-          vat_number: `CASE WHEN ${isTrue('r.registrertIMvaregisteret')} AND r.organisasjonsform.kode IS DISTINCT FROM 'ENK'
-            THEN 'NO' || r.code || 'MVA' END`,
+          // Enhetsregisteret publishes the VAT registration, not a VAT number: none is built from the orgnr.
+          vat_number: 'NULL::VARCHAR',
           kapital: `CASE WHEN ${amount} IS NOT NULL THEN
             CASE WHEN ${amount} = round(${amount}) THEN CAST(${amount} AS BIGINT)::VARCHAR ELSE printf('%.2f', ${amount}) END
             || coalesce(' ' || nullif(trim(r.kapital.valuta), ''), '') END`,
