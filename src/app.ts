@@ -9,6 +9,7 @@ import type { WalletParts } from './http/guard.ts';
 import { installMetrics } from './http/metrics.ts';
 import { installOpenApi } from './http/openapi.ts';
 import { installQueryNormalisation } from './http/query-params.ts';
+import { changeRoutes } from './http/routes/changes.ts';
 import { companyRoutes } from './http/routes/companies.ts';
 import { discoveryRoutes } from './http/routes/discovery.ts';
 import { healthRoutes } from './http/routes/health.ts';
@@ -118,6 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const routeDeps = { prefix: API_PREFIX, ops, authenticator: deps.wallet.authenticator };
   await app.register(discoveryRoutes, routeDeps);
   await app.register(companyRoutes, routeDeps);
+  await app.register(changeRoutes, routeDeps);
   if (deps.web) await app.register(webPlugin, { ...deps.web, ops });
   await app.register(mcpRoutes, {
     ops,

@@ -64,7 +64,7 @@ export class SnapshotStore {
   }
 }
 
-const SNAPSHOT_ID = /^[0-9]{8}T[0-9]{6}Z(-[a-z0-9-]{1,40})?$/;
+export const SNAPSHOT_ID = /^[0-9]{8}T[0-9]{6}Z(-[a-z0-9-]{1,40})?$/;
 
 /** A new snapshot id: UTC timestamp (sortable) plus an optional label, e.g. 20261121T195600Z-demo. */
 export function newSnapshotId(label?: string, now: Date = new Date()): string {

@@ -6,6 +6,7 @@ import type {
   SearchParams,
   WorkplacesData,
 } from '../contract/api-schemas.ts';
+import type { ChangesData, ChangesParams } from '../contract/change-schemas.ts';
 import type { CountryCode } from '../contract/countries.ts';
 import type { Engine } from '../engine/engine.ts';
 import type {
@@ -27,6 +28,7 @@ import {
   searchCompanies,
   type CompanyRef,
 } from './companies.ts';
+import { listChanges } from './changes.ts';
 import { listActivities, listCountries, listFilters, listLocations } from './discovery.ts';
 
 /**
@@ -145,6 +147,14 @@ export class Operations {
       const result = await getWorkplaces(this.deps.engine, ref);
       const rows = result.workplaces.length > 0 ? 1 : 0;
       return { result, chargeableRows: rows, rowsReturned: rows };
+    });
+  }
+
+  /** Issue 19: the change feed, priced like search (reserve page_size rows, charge the items returned). */
+  changes(caller: Caller, params: ChangesParams): Promise<Metered<ChangesData>> {
+    return this.metered(caller, 'changes', params.country, params.page_size, params, async () => {
+      const result = await listChanges(this.deps.engine, params);
+      return { result, chargeableRows: result.items.length, rowsReturned: result.items.length };
     });
   }
 

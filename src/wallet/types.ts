@@ -8,7 +8,7 @@ import type { CountryCode } from '../contract/countries.ts';
 
 export type KeyKind = 'standard' | 'admin';
 export type Channel = 'rest' | 'mcp' | 'app';
-export type MeteredOperation = 'search' | 'detail' | 'history' | 'workplaces';
+export type MeteredOperation = 'search' | 'detail' | 'history' | 'workplaces' | 'changes';
 export type FreeOperation = 'countries' | 'filters' | 'activities' | 'locations' | 'count';
 
 export interface Principal {

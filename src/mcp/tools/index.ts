@@ -4,12 +4,16 @@ import { getCompanyHistoryTool } from './get-company-history.ts';
 import { getCompanyWorkplacesTool } from './get-company-workplaces.ts';
 import { getCompanyTool } from './get-company.ts';
 import { listActivitiesTool } from './list-activities.ts';
+import { listChangesTool } from './list-changes.ts';
 import { listCountriesTool } from './list-countries.ts';
 import { listFiltersTool } from './list-filters.ts';
 import { listLocationsTool } from './list-locations.ts';
 import { searchCompaniesTool } from './search-companies.ts';
 
-/** The nine tools of spec part 1, in the order an agent uses them; metered descriptions carry the prices. */
+/**
+ * The nine tools of spec part 1 and the change feed of issue 19, in the order an agent uses them; metered
+ * descriptions carry the prices.
+ */
 export function buildTools(prices: Readonly<Record<string, number>>): ToolDef[] {
   return [
     listCountriesTool,
@@ -21,5 +25,6 @@ export function buildTools(prices: Readonly<Record<string, number>>): ToolDef[] 
     getCompanyTool(prices),
     getCompanyHistoryTool(prices),
     getCompanyWorkplacesTool(prices),
+    listChangesTool(prices),
   ];
 }

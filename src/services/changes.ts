@@ -1,0 +1,69 @@
+import fs from 'node:fs';
+import type { ChangeItem, ChangesData, ChangesParams } from '../contract/change-schemas.ts';
+import type { CountryCode } from '../contract/countries.ts';
+import { validationError } from '../errors/app-error.ts';
+import type { Engine } from '../engine/engine.ts';
+
+/**
+ * The change feed of issue 19: pages of a country's changes.parquet, which every snapshot carries with the
+ * whole kept history (ingest/pipeline/changes.ts), so the live snapshot alone answers for any starting
+ * point the history covers.
+ */
+
+/** `20261121T195600Z-demo` -> `2026-11-21`: the day a snapshot was published (ids are UTC stamps). */
+export function snapshotDay(id: string): string {
+  return `${id.slice(0, 4)}-${id.slice(4, 6)}-${id.slice(6, 8)}`;
+}
+
+/**
+ * The first day the kept history covers. A snapshot written before the feed existed has no file: its
+ * history is taken to start on the day it was generated, with nothing in it, so "since then" is an
+ * honest empty answer and anything earlier is the 422 that names that day.
+ */
+export function historySince(manifest: { generated_at: string; changes?: { since: string } }): string {
+  return manifest.changes?.since ?? manifest.generated_at.slice(0, 10);
+}
+
+function tooOld(param: 'since' | 'since_snapshot', country: CountryCode, oldest: string) {
+  return validationError([
+    {
+      loc: ['query', param],
+      param,
+      msg:
+        `the change history of ${country} starts on ${oldest}; the oldest date available is ${oldest} ` +
+        `(send since=${oldest} or later)`,
+      type: 'history_too_old',
+    },
+  ]);
+}
+
+export async function listChanges(engine: Engine, params: ChangesParams): Promise<ChangesData> {
+  return engine.use(async (snap) => {
+    const { country, page, page_size } = params;
+    const oldest = historySince(snap.country(country).manifest);
+    if ('since' in params) {
+      if (params.since < oldest) throw tooOld('since', country, oldest);
+    } else if (snapshotDay(params.since_snapshot) < oldest) {
+      throw tooOld('since_snapshot', country, oldest);
+    }
+    const empty: ChangesData = { items: [], page, page_size, total: 0 };
+    const file = engine.store.file(snap.id, country, 'changes');
+    if (!snap.country(country).manifest.changes || !fs.existsSync(file)) return empty;
+    // The file is sorted by (as_of, snapshot_id, registrikood), which is also the feed's order.
+    const where =
+      'since' in params
+        ? { sql: 'as_of >= CAST(? AS DATE)', value: params.since }
+        : { sql: 'snapshot_id > ?', value: params.since_snapshot };
+    const from = `FROM read_parquet(?) WHERE ${where.sql}`;
+    const [items, total] = await Promise.all([
+      snap.query(
+        'changes',
+        `SELECT registrikood, change, fields, snapshot_id, as_of ${from}
+         ORDER BY as_of, snapshot_id, registrikood LIMIT ? OFFSET ?`,
+        [file, where.value, page_size, (page - 1) * page_size],
+      ),
+      snap.count(`SELECT count(*) AS n ${from}`, [file, where.value]),
+    ]);
+    return { items: items as ChangeItem[], page, page_size, total };
+  });
+}
