@@ -55,7 +55,7 @@ export function toQuery(args: Record<string, unknown>): string {
   return sp.toString();
 }
 
-/** The nine tools of spec part 1, in the order the server lists them. */
+/** The nine tools of spec part 1 and the change feed (issue 19), in the order the server lists them. */
 export const TOOL_NAMES = [
   'list_countries',
   'list_filters',
@@ -66,4 +66,5 @@ export const TOOL_NAMES = [
   'get_company',
   'get_company_history',
   'get_company_workplaces',
+  'list_changes',
 ];

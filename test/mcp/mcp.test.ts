@@ -70,12 +70,13 @@ describe('tools/list', () => {
     tools = (await admin.listTools()).tools;
   });
 
-  it('lists the nine tools with read-only annotations, idempotent exactly when free', () => {
+  it('lists the tools with read-only annotations, idempotent exactly when free', () => {
     expect(tools.map((x) => x.name)).toEqual(TOOL_NAMES);
     for (const tool of tools) {
       expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
       expect(tool.annotations?.destructiveHint, tool.name).toBe(false);
-      const metered = tool.name === 'search_companies' || tool.name.startsWith('get_company');
+      const metered =
+        ['search_companies', 'list_changes'].includes(tool.name) || tool.name.startsWith('get_company');
       expect(tool.annotations?.idempotentHint, tool.name).toBe(!metered);
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.outputSchema?.type).toBe('object');

@@ -1,0 +1,292 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { publishSnapshot } from '../../ingest/pipeline/publish.ts';
+import { sqlPath } from '../../ingest/pipeline/sql.ts';
+import { loadConfig } from '../../src/config.ts';
+import type { CountryManifest } from '../../src/contract/data-contract.ts';
+import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
+import { startServer, type StartedServer } from '../../src/server.ts';
+import { connectClient } from '../mcp/helpers.ts';
+import { rawRequest } from './helpers/real-server.ts';
+
+/*
+ * Issue 19, the change feed over real HTTP and MCP: two EE snapshots are published on top of the test
+ * world with edits known in advance, and the real server must answer exactly the changes those edits
+ * make, oldest first, paged, and charged per item at a price set here. The expected items are written
+ * from the edits, never read from changes.parquet.
+ */
+
+interface Item {
+  registrikood: string;
+  change: string;
+  fields: string[];
+  snapshot_id: string;
+  as_of: string;
+}
+
+interface Body {
+  data: { items: Item[]; page: number; page_size: number; total: number };
+  meta: { rows_returned: number; credits_charged: number; credits_reserved: number; credit_balance: number };
+  detail: { param: string; msg: string; type: string }[];
+}
+
+const DAY_MS = 86_400_000;
+/** The EE row price this server runs with: the oracle of every charge. */
+const PRICE = 0.05;
+/** Credits are kept in micro-credits; comparing there keeps float noise out of "exact". */
+const micro = (credits: number) => Math.round(credits * 1e6);
+
+let tmp: string;
+let store: SnapshotStore;
+let server: StartedServer;
+let worldDay: string;
+const day = (n: number) =>
+  new Date(Date.parse(`${worldDay}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
+let first: string;
+let second: string;
+let expectedFirst: Item[];
+let expectedSecond: Item[];
+
+async function publishEE(
+  base: { companies: string; history: string },
+  at: string,
+  edits: string[],
+): Promise<string> {
+  const result = await publishSnapshot({
+    store,
+    countries: ['EE'],
+    carryOver: true,
+    label: 'feed',
+    now: () => new Date(`${at}T03:00:00Z`),
+    stageCountry: async (conn) => {
+      await conn.run(
+        `CREATE OR REPLACE TABLE stage_companies AS SELECT * FROM read_parquet(${sqlPath(base.companies)})`,
+      );
+      for (const sql of edits) await conn.run(sql);
+      await conn.run(
+        `CREATE OR REPLACE TABLE stage_history AS SELECT * FROM read_parquet(${sqlPath(base.history)})
+         WHERE registrikood IN (SELECT registrikood FROM stage_companies)`,
+      );
+      return { source: 'test-edits', sourceDetail: {} };
+    },
+  });
+  return result.snapshotId;
+}
+
+beforeAll(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-test-feed-'));
+  const dataDir = path.join(tmp, 'data');
+  fs.cpSync(inject('testDataDir'), dataDir, { recursive: true });
+  store = new SnapshotStore(dataDir);
+  const live = store.currentId()!;
+  worldDay = (
+    JSON.parse(fs.readFileSync(store.file(live, 'EE', 'manifest'), 'utf8')) as CountryManifest
+  ).generated_at.slice(0, 10);
+  // A copy: the world snapshot's files are pruned once newer snapshots are published.
+  const base = { companies: path.join(tmp, 'companies.parquet'), history: path.join(tmp, 'history.parquet') };
+  fs.copyFileSync(store.file(live, 'EE', 'companies'), base.companies);
+  fs.copyFileSync(store.file(live, 'EE', 'history'), base.history);
+  const db = await DuckDBInstance.create(':memory:');
+  const conn = await db.connect();
+  const codes = (
+    await conn.runAndReadAll(
+      `SELECT registrikood FROM read_parquet(${sqlPath(base.companies)}) WHERE NOT not_for_sale ORDER BY 1 LIMIT 5`,
+    )
+  )
+    .getRowObjectsJson()
+    .map((r) => String(r['registrikood']));
+  conn.closeSync();
+  db.closeSync();
+  const [a, b, c, d, e] = codes as [string, string, string, string, string];
+
+  // Day 1: a and b deleted, c renamed, d taken off sale (gone from what a customer can buy).
+  first = await publishEE(base, day(1), [
+    `DELETE FROM stage_companies WHERE registrikood IN ('${a}', '${b}')`,
+    `UPDATE stage_companies SET arinimi = arinimi || ' Feed' WHERE registrikood = '${c}'`,
+    `UPDATE stage_companies SET not_for_sale = true WHERE registrikood = '${d}'`,
+  ]);
+  // Day 2: the register as it was, less e: a, b and d come back, c's name changes back, e goes.
+  second = await publishEE(base, day(2), [`DELETE FROM stage_companies WHERE registrikood = '${e}'`]);
+  const item =
+    (snapshot_id: string, as_of: string) =>
+    (registrikood: string, change: string, fields: string[] = []) => ({
+      registrikood,
+      change,
+      fields,
+      snapshot_id,
+      as_of,
+    });
+  const one = item(first, day(1));
+  const two = item(second, day(2));
+  expectedFirst = [one(a, 'removed'), one(b, 'removed'), one(c, 'changed', ['arinimi']), one(d, 'removed')];
+  expectedSecond = [
+    two(a, 'added'),
+    two(b, 'added'),
+    two(c, 'changed', ['arinimi']),
+    two(d, 'added'),
+    two(e, 'removed'),
+  ];
+
+  server = await startServer(
+    loadConfig({
+      PORT: '0',
+      REGDATA_DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      REGDATA_WALLET_SWEEP_INTERVAL_MS: '0',
+      REGDATA_PRICES: `EE=${PRICE}`,
+    }),
+    { handleSignals: false, engine: { connections: 2 } },
+  );
+}, 180_000);
+
+afterAll(async () => {
+  await server?.close();
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+let keys = 0;
+function newKey(credits: number): { key: string; email: string } {
+  const email = `feed-${++keys}@test.local`;
+  return { key: server.wallet.createKey({ email, kind: 'standard', plan: 'payg', credits }).key, email };
+}
+
+async function get(query: string, key: string, headers: Record<string, string> = {}) {
+  const res = await rawRequest(`${server.url}/api/v1/data/changes?${query}`, {
+    headers: { 'x-api-key': key, ...headers },
+  });
+  return { status: res.status, body: JSON.parse(res.body) as Body };
+}
+
+describe('GET /api/v1/data/changes', () => {
+  it('returns exactly the known edits, oldest first, and charges items x price', async () => {
+    const { key, email } = newKey(10);
+    const before = server.wallet.balance({ email }).balance;
+    const res = await get(`country=EE&since=${day(0)}&page_size=500`, key);
+    expect(res.status).toBe(200);
+    const all = [...expectedFirst, ...expectedSecond];
+    expect(res.body.data).toEqual({ items: all, page: 1, page_size: 500, total: all.length });
+    expect(micro(res.body.meta.credits_charged)).toBe(micro(all.length * PRICE));
+    expect(micro(res.body.meta.credits_reserved)).toBe(micro(500 * PRICE));
+    expect(res.body.meta.rows_returned).toBe(all.length);
+    const after = server.wallet.balance({ email }).balance;
+    expect(micro(before - after)).toBe(micro(all.length * PRICE));
+    expect(micro(res.body.meta.credit_balance)).toBe(micro(after));
+  });
+
+  it('starts at a day or after a snapshot', async () => {
+    const { key } = newKey(10);
+    const byDay = await get(`country=EE&since=${day(2)}`, key);
+    expect(byDay.body.data.items).toEqual(expectedSecond);
+    const bySnapshot = await get(`country=EE&since_snapshot=${first}`, key);
+    expect(bySnapshot.body.data.items).toEqual(expectedSecond);
+    const fromFirst = await get(`country=EE&since=${day(1)}`, key);
+    expect(fromFirst.body.data.total).toBe(expectedFirst.length + expectedSecond.length);
+  });
+
+  it('pages like search: the pages concatenate to the whole feed; an empty page is free', async () => {
+    const { key, email } = newKey(10);
+    const all = [...expectedFirst, ...expectedSecond];
+    const pages: Item[] = [];
+    for (let page = 1; page <= 3; page++) {
+      const res = await get(`country=EE&since=${day(0)}&page=${page}&page_size=4`, key);
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({ page, page_size: 4, total: all.length });
+      pages.push(...res.body.data.items);
+    }
+    expect(pages).toEqual(all);
+    const balance = server.wallet.balance({ email }).balance;
+    const empty = await get(`country=EE&since_snapshot=${second}`, key);
+    expect(empty.body.data).toEqual({ items: [], page: 1, page_size: 50, total: 0 });
+    expect(empty.body.meta.credits_charged).toBe(0);
+    const future = await get(`country=EE&since=${day(30)}`, key);
+    expect(future.body.data.total).toBe(0);
+    expect(server.wallet.balance({ email }).balance).toBe(balance);
+  });
+
+  it('answers 422 naming the oldest date for a since before the kept history, and charges nothing', async () => {
+    const { key, email } = newKey(10);
+    const before = server.wallet.balance({ email }).balance;
+    const res = await get(`country=EE&since=${day(-1)}`, key);
+    expect(res.status).toBe(422);
+    expect(res.body.detail[0]).toMatchObject({ param: 'since', type: 'history_too_old' });
+    expect(res.body.detail[0].msg).toContain(`oldest date available is ${day(0)}`);
+    const oldSnapshot = await get(`country=EE&since_snapshot=${day(-1).replaceAll('-', '')}T000000Z`, key);
+    expect(oldSnapshot.status).toBe(422);
+    expect(oldSnapshot.body.detail[0].msg).toContain(day(0));
+    expect(server.wallet.balance({ email }).balance).toBe(before);
+  });
+
+  it('rejects unknown, missing, conflicting and out-of-bounds parameters with 422', async () => {
+    const { key } = newKey(10);
+    const cases: [string, string][] = [
+      [`country=EE&since=${day(0)}&updated=1`, 'updated'],
+      ['country=EE', 'since'],
+      [`country=EE&since=${day(0)}&since_snapshot=${first}`, 'since_snapshot'],
+      [`country=EE&since=${day(0)}&page_size=501`, 'page_size'],
+      ['country=EE&since=2026-13-01', 'since'],
+      ['country=EE&since_snapshot=latest', 'since_snapshot'],
+      [`country=XX&since=${day(0)}`, 'country'],
+    ];
+    for (const [query, param] of cases) {
+      const res = await get(query, key);
+      expect(res.status, query).toBe(422);
+      expect(
+        res.body.detail.map((d) => d.param),
+        query,
+      ).toContain(param);
+    }
+  });
+
+  it('reserves page_size items: 402 when the balance cannot cover them; an Idempotency-Key replays', async () => {
+    const poor = newKey(PRICE * 10);
+    const refused = await get(`country=EE&since=${day(0)}&page_size=11`, poor.key);
+    expect(refused.status).toBe(402);
+    const { key, email } = newKey(10);
+    const before = server.wallet.balance({ email }).balance;
+    const headers = { 'idempotency-key': 'feed-retry-1' };
+    const once = await get(`country=EE&since=${day(0)}&page_size=3`, key, headers);
+    const again = await get(`country=EE&since=${day(0)}&page_size=3`, key, headers);
+    expect(again.body.data).toEqual(once.body.data);
+    expect(micro(before - server.wallet.balance({ email }).balance)).toBe(micro(3 * PRICE));
+  });
+});
+
+describe('MCP list_changes', () => {
+  it('answers what REST answers, charges the same, and names the date range', async () => {
+    const { key, email } = newKey(10);
+    const client = await connectClient(new URL(`${server.url}/mcp`), key);
+    try {
+      const before = server.wallet.balance({ email }).balance;
+      const result = (await client.callTool({
+        name: 'list_changes',
+        arguments: { country: 'EE', since_snapshot: first, page_size: 2 },
+      })) as CallToolResult;
+      expect(result.isError ?? false).toBe(false);
+      const structured = result.structuredContent as { data: unknown; meta: { credits_charged: number } };
+      expect(structured.data).toEqual({
+        items: expectedSecond.slice(0, 2),
+        page: 1,
+        page_size: 2,
+        total: expectedSecond.length,
+      });
+      expect(micro(structured.meta.credits_charged)).toBe(micro(2 * PRICE));
+      expect(micro(before - server.wallet.balance({ email }).balance)).toBe(micro(2 * PRICE));
+      const text = (result.content[0] as { text: string }).text;
+      expect(text).toContain(`after snapshot ${first}`);
+      expect(text).toContain(`${day(2)} to ${day(2)}`);
+
+      const tooOld = (await client.callTool({
+        name: 'list_changes',
+        arguments: { country: 'EE', since: day(-1) },
+      })) as CallToolResult;
+      expect(tooOld.isError).toBe(true);
+      expect((tooOld.content[0] as { text: string }).text).toContain(day(0));
+    } finally {
+      await client.close();
+    }
+  });
+});
