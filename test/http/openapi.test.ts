@@ -57,10 +57,11 @@ describe('OpenAPI document', () => {
     expect(doc.info.version).toBe('1.1.0');
   });
 
-  it('describes the public API only: the nine operations of spec 4.1 and /healthz, one GET each', () => {
+  it('describes the public API only: the nine operations of spec 4.1, the change feed and /healthz, one GET each', () => {
     expect(Object.keys(doc.paths).sort()).toEqual(
       [
         '/api/v1/data/activities',
+        '/api/v1/data/changes',
         '/api/v1/data/companies',
         '/api/v1/data/companies/{registrikood}',
         '/api/v1/data/companies/{registrikood}/history',

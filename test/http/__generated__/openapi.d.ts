@@ -178,6 +178,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/data/changes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Companies added, removed or changed since a day or a snapshot (paged; metered per item)
+     * @description Send `since` (YYYY-MM-DD: changes recorded on or after that day) or `since_snapshot` (the changes recorded by later snapshots). Oldest first: by day, snapshot, registration code. Reserves page_size items at the country row price and charges the items returned; an empty page is free. A `since` before the kept history is a 422 naming the oldest date available.
+     */
+    get: operations['listChanges'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -479,6 +499,20 @@ export interface components {
     };
     ValidationError: {
       detail: components['schemas']['ValidationIssue'][];
+    };
+    ChangeItem: {
+      registrikood: string;
+      /** @enum {string} */
+      change: 'added' | 'removed' | 'changed';
+      /** @description For `changed`: the API fields whose value changed; empty for `added` and `removed` */
+      fields: string[];
+      /** @description The snapshot whose publish recorded the change */
+      snapshot_id: string;
+      /**
+       * Format: date
+       * @description The day that snapshot was published
+       */
+      as_of: string;
     };
   };
   responses: never;
@@ -1461,6 +1495,90 @@ export interface operations {
       };
       /** @description No company with that code in the country; nothing charged */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Invalid or unknown parameter (unsupported country, misspelt filter, out-of-bounds value); nothing run or charged */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded; slow down and retry */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Data backend temporarily unavailable; safe to retry; nothing charged */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listChanges: {
+    parameters: {
+      query: {
+        country: components['schemas']['CountryInput'];
+        /** @description First day (YYYY-MM-DD) of the changes wanted: changes recorded on or after it */
+        since?: string;
+        /** @description A snapshot id (`snapshot_id` of an earlier item): the changes recorded by later snapshots */
+        since_snapshot?: string;
+        /** @description Page number, from 1 */
+        page?: number;
+        /** @description Rows per page, 1-500 */
+        page_size?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of changes with the usage meta of the charge */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              items: components['schemas']['ChangeItem'][];
+              page: number;
+              page_size: number;
+              /** @description All changes from the starting point on */
+              total: number;
+            };
+            meta: components['schemas']['UsageMeta'];
+          };
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient wallet credits; nothing was run */
+      402: {
         headers: {
           [name: string]: unknown;
         };
