@@ -20,7 +20,9 @@ function instructions(prices: Readonly<Record<string, number>>): string {
       'country does not list is rejected; (2) list_activities / list_locations (free) for the codes the ' +
       'tree filters take; (3) count_companies (free) to check filters and size the result; ' +
       '(4) search_companies (metered per returned row; small pages, pick `fields`); (5) get_company, ' +
-      'get_company_history, get_company_workplaces (SE only) for one company (metered, one row).',
+      'get_company_history, get_company_workplaces (SE only) for one company (metered, one row). To keep ' +
+      'a list in sync, list_changes gives the companies added, removed or changed since a day or a ' +
+      'snapshot (metered per returned item).',
     `Prices in credits per returned row: ${priceList(prices)}. Every metered result has \`meta\` with ` +
       'the credits charged and the balance left.',
     'A failed call is a tool error whose text is JSON {"status", "detail"}: 400 malformed registration ' +

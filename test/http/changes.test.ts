@@ -285,7 +285,13 @@ describe('MCP list_changes', () => {
         arguments: { country: 'EE', since: day(-1) },
       })) as CallToolResult;
       expect(tooOld.isError).toBe(true);
-      expect((tooOld.content[0] as { text: string }).text).toContain(day(0));
+      const failure = JSON.parse((tooOld.content[0] as { text: string }).text) as {
+        status: number;
+        detail: { loc: string[]; msg: string }[];
+      };
+      expect(failure.status).toBe(422);
+      expect(failure.detail[0]?.loc).toEqual(['arguments', 'since']);
+      expect(failure.detail[0]?.msg).toContain(`oldest date available is ${day(0)}`);
     } finally {
       await client.close();
     }

@@ -5,12 +5,27 @@ import {
   refineChangesFrom,
   toChangesParams,
 } from '../../contract/change-schemas.ts';
+import { isAppError, validationError } from '../../errors/app-error.ts';
+import type { Caller, Operations } from '../../services/operations.ts';
+import type { ChangesParams } from '../../contract/change-schemas.ts';
 import { defineTool } from '../tool.ts';
 import { MeteredOutput, meteredAnswer, priceList } from './common.ts';
 
 /** A change item is one short line, so an agent can take more of them per call than search rows. */
 const MCP_DEFAULT_PAGE_SIZE = 50;
 const MCP_MAX_PAGE_SIZE = 200;
+
+/** The service's 422s locate the parameter in a query string; an agent sent it as an argument. */
+async function changes(ops: Operations, caller: Caller, params: ChangesParams) {
+  try {
+    return await ops.changes(caller, params);
+  } catch (err) {
+    if (!isAppError(err) || err.code !== 'validation_failed') throw err;
+    throw validationError(
+      err.issues.map((i) => (i.loc[0] === 'query' ? { ...i, loc: ['arguments', ...i.loc.slice(1)] } : i)),
+    );
+  }
+}
 
 export function listChangesTool(prices: Readonly<Record<string, number>>) {
   return defineTool({
@@ -38,7 +53,7 @@ export function listChangesTool(prices: Readonly<Record<string, number>>) {
     output: MeteredOutput(ChangesDataSchema),
     metered: true,
     async run({ ops, caller }, params) {
-      const answer = await ops.changes(caller, params);
+      const answer = await changes(ops, caller, params);
       const { items, page, page_size, total } = answer.data;
       const from =
         'since' in params ? `on or after ${params.since}` : `after snapshot ${params.since_snapshot}`;
