@@ -297,3 +297,56 @@ describe('MCP list_changes', () => {
     }
   });
 });
+
+describe('a snapshot written before the feed', () => {
+  let legacy: StartedServer;
+  let legacyDir: string;
+  let generatedDay: string;
+
+  beforeAll(async () => {
+    legacyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-test-feed-legacy-'));
+    fs.cpSync(inject('testDataDir'), legacyDir, { recursive: true });
+    const legacyStore = new SnapshotStore(legacyDir);
+    const id = legacyStore.currentId()!;
+    const manifestFile = legacyStore.file(id, 'EE', 'manifest');
+    const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as CountryManifest;
+    delete manifest.changes;
+    fs.writeFileSync(manifestFile, JSON.stringify(manifest));
+    fs.rmSync(legacyStore.file(id, 'EE', 'changes'), { force: true });
+    generatedDay = manifest.generated_at.slice(0, 10);
+    legacy = await startServer(
+      loadConfig({
+        PORT: '0',
+        REGDATA_DATA_DIR: legacyDir,
+        LOG_LEVEL: 'silent',
+        REGDATA_WALLET_SWEEP_INTERVAL_MS: '0',
+      }),
+      { handleSignals: false, engine: { connections: 2 } },
+    );
+  }, 120_000);
+
+  afterAll(async () => {
+    await legacy?.close();
+    if (legacyDir) fs.rmSync(legacyDir, { recursive: true, force: true });
+  });
+
+  it('has a history that starts on its generated_at day with nothing in it', async () => {
+    const email = 'legacy@test.local';
+    const { key } = legacy.wallet.createKey({ email, kind: 'standard', plan: 'payg', credits: 10 });
+    const before = legacy.wallet.balance({ email }).balance;
+    const call = async (query: string) => {
+      const res = await rawRequest(`${legacy.url}/api/v1/data/changes?${query}`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      return { status: res.status, body: JSON.parse(res.body) as Body };
+    };
+    const empty = await call(`country=EE&since=${generatedDay}`);
+    expect(empty.status).toBe(200);
+    expect(empty.body.data).toEqual({ items: [], page: 1, page_size: 50, total: 0 });
+    const dayBefore = new Date(Date.parse(`${generatedDay}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10);
+    const old = await call(`country=EE&since=${dayBefore}`);
+    expect(old.status).toBe(422);
+    expect(old.body.detail[0]?.msg).toContain(`oldest date available is ${generatedDay}`);
+    expect(legacy.wallet.balance({ email }).balance).toBe(before);
+  });
+});
