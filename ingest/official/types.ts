@@ -20,8 +20,10 @@ export interface DownloadContext {
 
 /**
  * An official file an adapter reads. `match` finds it in a source folder (the download saves it under a
- * name `match` accepts; the official-format writers write the same names). A `.zip` is extracted before
- * reading; an already extracted file is accepted as well.
+ * name `match` accepts; the official-format writers write the same names). The name may also carry a
+ * `.zip` or `.gz` container suffix that `match` does not name: such a file is decompressed before
+ * reading, so an operator can drop a file in exactly as downloaded. A `.zip` is always extracted; a
+ * `.gz` that `match` names itself is handed to the adapter as it is (its reader decompresses it).
  */
 export interface OfficialFile {
   key: string;
@@ -30,8 +32,13 @@ export interface OfficialFile {
   match: RegExp;
   /** Several files (one per year) rather than one. */
   many?: boolean;
-  /** Without it the country cannot be built; optional files only enrich. */
+  /**
+   * The register's principal file: without it the country cannot be built. Every other file is an
+   * enrichment: when it is absent the fields it feeds are null and the run's summary names it.
+   */
   required: boolean;
+  /** What an enrichment adds, for the summary of a run that lacks it and for docs (required when optional). */
+  adds?: string;
   /**
    * Orders several matches oldest first (dated names such as `..._kuni_31102026.zip` do not sort as text);
    * the newest is used where `many` is not set. Default: by name.
