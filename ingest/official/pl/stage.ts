@@ -166,16 +166,17 @@ async function stagePoland(ctx: StageContext): Promise<StageResult> {
       ? `coalesce(${m}['fiz_dataskresleniazregondzialalnosci'], ${m}['fiz_dataskresleniazregon'])`
       : `${m}['${p}_${f.toLowerCase()}']`;
   const unitColumns = REGON_FIELDS.map((f) => `${f} VARCHAR`).join(', ');
+  // regon_report: the unit has a REGON report; pkd is NULL without a PKD report answer (not known, not none).
   await conn.run(`CREATE OR REPLACE TEMP TABLE raw_units (${unitColumns}, sole BOOLEAN,
-    pkd STRUCT(kod VARCHAR, main VARCHAR, version VARCHAR)[])`);
+    pkd STRUCT(kod VARCHAR, main VARCHAR, version VARCHAR)[], regon_report BOOLEAN)`);
   await conn.run(`INSERT INTO raw_units
-    SELECT ${REGON_FIELDS.map((f) => field('u.m', 'praw', f)).join(', ')}, false, coalesce(k.pkd, [])
+    SELECT ${REGON_FIELDS.map((f) => field('u.m', 'praw', f)).join(', ')}, false, k.pkd, true
     FROM ${report1(BIR_READ.praw)} u LEFT JOIN ${pkdOf(BIR_READ.prawPkd, 'praw')} k USING (regon)
     WHERE u.m['praw_regon9'] IS NOT NULL`);
   // Sole traders: the CEIDG activity report (address, dates, contacts) over the general one (NIP, form).
   await conn.run(`INSERT INTO raw_units
     SELECT ${REGON_FIELDS.map((f) => (f === 'numerWRejestrzeEwidencji' ? 'NULL' : `coalesce(${field('c.m', 'fiz', f)}, ${field('o.m', 'fiz', f)})`)).join(', ')},
-      true, coalesce(k.pkd, [])
+      true, k.pkd, true
     FROM ${report1(BIR_READ.fizOgolne)} o FULL JOIN ${report1(BIR_READ.fizCeidg)} c USING (regon)
       LEFT JOIN ${pkdOf(BIR_READ.fizPkd, 'fiz')} k USING (regon)
     WHERE coalesce(c.m['fiz_regon9'], o.m['fiz_regon9']) IS NOT NULL`);
@@ -212,7 +213,7 @@ async function stagePoland(ctx: StageContext): Promise<StageResult> {
     adSiedzWojewodztwo_Nazwa: `${a}.siedzibaIAdres.siedziba.wojewodztwo`,
   };
   await conn.run(`INSERT INTO raw_units
-    SELECT ${REGON_FIELDS.map((f) => krsOnly[f] ?? 'NULL').join(', ')}, false, NULL
+    SELECT ${REGON_FIELDS.map((f) => krsOnly[f] ?? 'NULL').join(', ')}, false, NULL, false
     FROM pl_krs k WHERE NOT EXISTS (SELECT 1 FROM raw_units u WHERE lpad(trim(u.numerWRejestrzeEwidencji), 10, '0') = k.code)`);
   const ceidgOnly: Record<string, string> = {
     regon9: 'c.code',
@@ -220,7 +221,7 @@ async function stagePoland(ctx: StageContext): Promise<StageResult> {
     nazwa: blank('c.nazwa'),
   };
   await conn.run(`INSERT INTO raw_units
-    SELECT ${REGON_FIELDS.map((f) => ceidgOnly[f] ?? 'NULL').join(', ')}, true, NULL
+    SELECT ${REGON_FIELDS.map((f) => ceidgOnly[f] ?? 'NULL').join(', ')}, true, NULL, false
     FROM pl_ceidg c WHERE NOT EXISTS (SELECT 1 FROM raw_units u WHERE u.sole AND trim(u.regon9) = c.code)`);
 
   await keyRows(conn, {
@@ -284,7 +285,7 @@ async function stagePoland(ctx: StageContext): Promise<StageResult> {
       file: regonFile,
       report,
       reason: 'KRS extract without a REGON report (REGON fields left empty)',
-      sql: `SELECT count(*) AS n, any_value(code) AS example FROM ingest_register u WHERE u.pkd IS NULL AND NOT u.sole`,
+      sql: `SELECT count(*) AS n, any_value(code) AS example FROM ingest_register u WHERE NOT u.regon_report AND NOT u.sole`,
     });
   }
 
@@ -325,7 +326,8 @@ async function stagePoland(ctx: StageContext): Promise<StageResult> {
     sql: `SELECT count(*) AS n, any_value(status) AS example FROM pl_ceidg
           WHERE trim(status) NOT IN (${Object.keys(PL_CEIDG_STATES).map(str).join(', ')})`,
   });
-  const emtakSql = haveRegon ? 'coalesce(e.emtak, [])' : 'NULL';
+  // Activity codes are REGON's; the contract's list is never NULL, so a unit without a PKD answer has [].
+  const emtakSql = 'coalesce(e.emtak, [])';
   void haveCeidg;
 
   await createEmptyHistory((sql) => conn.run(sql));
@@ -387,7 +389,7 @@ async function stagePoland(ctx: StageContext): Promise<StageResult> {
           emtak: emtakSql,
           people,
           annual_report_filed: `CASE WHEN ${inKrs} THEN k.filed END`,
-          annual_report_audited: `CASE WHEN ${inKrs} THEN CASE WHEN k.filed THEN k.audited ELSE false END END`,
+          annual_report_audited: `CASE WHEN ${inKrs} THEN CASE WHEN k.filed THEN k.audited WHEN NOT k.filed THEN false END END`,
           pl_regon: blank('u.regon9'),
           pl_nip: blank('u.nip'),
           is_sole_trader: 'u.sole',
