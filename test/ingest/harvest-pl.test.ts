@@ -8,6 +8,9 @@ import { harvestCeidg } from '../../ingest/harvest/pl/ceidg.ts';
 import { harvestKrs, type KrsOptions } from '../../ingest/harvest/pl/krs.ts';
 import { harvestRegon } from '../../ingest/harvest/pl/regon.ts';
 import type { CaptureRecord } from '../../ingest/harvest/capture.ts';
+import { harvestCommand } from '../../src/cli/commands/harvest.ts';
+import { UsageError } from '../../src/cli/errors.ts';
+import { loadConfig } from '../../src/config.ts';
 import { ELRO_REGON, KRS_EXTRACTS, REAL_PL, startPlFakes, type PlFakes } from './helpers/pl-fakes.ts';
 
 /*
@@ -183,5 +186,46 @@ describe('CEIDG and REGON BIR', () => {
     expect(ceidg.map((c) => c.kind)).toEqual(['firmy', 'firma']);
     const outcomes = new HarvestManifest(dir).all().map((r) => `${r.service} ${r.outcome}`);
     expect(outcomes).toEqual(['krs complete', 'ceidg failed', 'ceidg complete', 'regon complete']);
+  });
+});
+
+describe('regdata harvest PL (the command)', () => {
+  it('harvests into <out>/PL with the configured service address, skips REGON without a key, refuses EE', async () => {
+    const out = path.join(tmp, 'cli');
+    const fakes = await startPlFakes();
+    try {
+      const config = loadConfig({
+        REGDATA_DATA_DIR: path.join(tmp, 'cli-data'),
+        REGDATA_KRS_URL: fakes.url,
+        REGDATA_KRS_RATE: '50',
+        REGDATA_HARVEST_BACKOFF_MS: '1',
+      });
+      const args = [
+        'PL',
+        '--out',
+        out,
+        '--services',
+        'krs,regon',
+        '--krs-from',
+        '413515',
+        '--krs-to',
+        '413516',
+      ];
+      expect(await harvestCommand([...args, '--krs-max-gap', '1'], config)).toBe(0);
+      expect(fakes.log).toEqual([
+        'GET krs 0000413515 P',
+        'GET krs 0000413515 S',
+        'GET krs 0000413516 P',
+        'GET krs 0000413517 P',
+        'GET krs 0000413517 S',
+      ]);
+      const stored = await captures(path.join(out, 'PL'), 'pl_krs');
+      expect(stored.map((c) => c.key)).toEqual(['0000413516/P']);
+      expect(new HarvestManifest(path.join(out, 'PL')).all().map((r) => r.service)).toEqual(['krs']);
+      await expect(harvestCommand(['EE', '--out', out], config)).rejects.toThrow(UsageError);
+      await expect(harvestCommand(['PL'], config)).rejects.toThrow(/--out/);
+    } finally {
+      await fakes.close();
+    }
   });
 });

@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { CountryHarvester } from '../../../ingest/harvest/types.ts';
 import type { Config } from '../../config.ts';
 import { isCountryCode } from '../../contract/countries.ts';
 import { EXIT, UsageError } from '../errors.ts';
@@ -22,24 +21,13 @@ backoff (REGDATA_<SERVICE>_RATE requests per second, REGDATA_HARVEST_ATTEMPTS, R
 
 Exit codes: 0 done, 1 a service failed (the state is kept), 2 a usage or configuration error, 130 interrupted.`;
 
-async function harvesterOf(country: string) {
-  try {
-    const mod = (await import(`../../../ingest/harvest/${country.toLowerCase()}/index.ts`)) as {
-      harvester: CountryHarvester;
-    };
-    return mod.harvester;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND') return null;
-    throw err;
-  }
-}
-
 export async function harvestCommand(args: string[], config: Config): Promise<number> {
   const country = args[0]?.toUpperCase();
   if (!country || country.startsWith('-') || !isCountryCode(country)) {
     throw new UsageError(`usage: regdata harvest <CC> --out <dir>\n\n${harvestHelp}`);
   }
-  const harvester = await harvesterOf(country);
+  const { HARVESTERS } = await import('../../../ingest/harvest/countries.ts');
+  const harvester = await HARVESTERS[country]?.();
   if (!harvester)
     throw new UsageError(`${country}: no harvester (the registers publish files: use regdata ingest)`);
   const { values } = parseArgs({
