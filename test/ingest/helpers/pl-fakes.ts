@@ -177,8 +177,9 @@ export async function startPlFakes(opts: FakeOptions = {}): Promise<PlFakes> {
       // REGON BIR 1.1
       if (url.pathname === '/bir') {
         const op =
-          /<(?:\w+:)?(Zaloguj|Wyloguj|DaneSzukajPodmioty|DanePobierzPelnyRaport|GetValue)[\s>]/.exec(body)?.[1] ??
-          '?';
+          /<(?:\w+:)?(Zaloguj|Wyloguj|DaneSzukajPodmioty|DanePobierzPelnyRaport|GetValue)[\s>]/.exec(
+            body,
+          )?.[1] ?? '?';
         log.push(`POST bir:${op}`);
         if (op === 'Zaloguj') {
           expired = false;
