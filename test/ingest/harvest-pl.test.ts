@@ -189,6 +189,41 @@ describe('CEIDG and REGON BIR', () => {
   });
 });
 
+describe('REGON BIR incremental', () => {
+  it("asks the day's bulk reports (new, updated, deleted) and searches only the REGONs they list", async () => {
+    const dir = path.join(tmp, 'bir-incremental', 'PL');
+    const fakes = await startPlFakes();
+    try {
+      await harvestRegon(dir, new HarvestManifest(dir), {
+        url: `${fakes.url}/bir`,
+        key: 'abcde12345abcde12345',
+        days: ['2026-11-22'],
+        now: new Date('2026-11-23T02:00:00Z'),
+        log: quiet,
+        http,
+      });
+      expect(fakes.log).toEqual([
+        'POST bir:Zaloguj',
+        'POST bir:DanePobierzRaportZbiorczy',
+        'POST bir:DanePobierzRaportZbiorczy',
+        'POST bir:DanePobierzRaportZbiorczy',
+        'POST bir:DaneSzukajPodmioty',
+        'POST bir:Wyloguj',
+      ]);
+    } finally {
+      await fakes.close();
+    }
+    const stored = await captures(dir, 'pl_regon');
+    expect(stored.map((c) => [c.kind, c.key])).toEqual([
+      ['BIR11NowePodmiotyPrawneOrazDzialalnosciOsFizycznych', '2026-11-22'],
+      ['BIR11AktualizowanePodmiotyPrawneOrazDzialalnosciOsFizycznych', '2026-11-22'],
+      ['BIR11SkreslonePodmiotyPrawneOrazDzialalnosciOsFizycznych', '2026-11-22'],
+      ['DaneSzukajPodmioty', '022399999,147210456,243544401,341568222'],
+    ]);
+    expect(new HarvestManifest(dir).all()[0]!.mode).toBe('incremental');
+  });
+});
+
 describe('regdata harvest PL (the command)', () => {
   it('harvests into <out>/PL with the configured service address, skips REGON without a key, refuses EE', async () => {
     const out = path.join(tmp, 'cli');

@@ -68,8 +68,9 @@ export const harvester: CountryHarvester = {
     };
     const common = { now: ctx.now, signal: ctx.signal, log: ctx.log };
     for (const service of SERVICES.filter((s) => chosen.includes(s))) {
-      ctx.log.info(`PL ${service}: harvesting into ${ctx.dir}`);
+      const start = () => ctx.log.info(`PL ${service}: harvesting into ${ctx.dir}`);
       if (service === 'krs') {
+        start();
         await harvestKrs(ctx.dir, manifest, {
           ...common,
           baseUrl: cfg.pl.krs.url,
@@ -102,6 +103,7 @@ export const harvester: CountryHarvester = {
           );
           continue;
         }
+        start();
         await harvestRegon(ctx.dir, manifest, {
           ...common,
           url: cfg.pl.regon.url,

@@ -177,7 +177,7 @@ export async function startPlFakes(opts: FakeOptions = {}): Promise<PlFakes> {
       // REGON BIR 1.1
       if (url.pathname === '/bir') {
         const op =
-          /<(?:\w+:)?(Zaloguj|Wyloguj|DaneSzukajPodmioty|DanePobierzPelnyRaport|GetValue)[\s>]/.exec(
+          /<(?:\w+:)?(Zaloguj|Wyloguj|DaneSzukajPodmioty|DanePobierzPelnyRaport|DanePobierzRaportZbiorczy|GetValue)[\s>]/.exec(
             body,
           )?.[1] ?? '?';
         log.push(`POST bir:${op}`);
@@ -194,6 +194,11 @@ export async function startPlFakes(opts: FakeOptions = {}): Promise<PlFakes> {
           expired = true;
         }
         if (expired) return send(200, MTOM_TYPE, composeBirAnswer(op, null));
+        if (op === 'DanePobierzRaportZbiorczy') {
+          const inner = real('bir', 'DanePobierzRaportZbiorczy-inner-gusapi.xml').toString('utf8');
+          const escaped = inner.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+          return send(200, MTOM_TYPE, composeBirAnswer(op, escaped));
+        }
         if (op === 'DaneSzukajPodmioty') {
           if (body.includes(ELRO_REGON))
             return send(200, MTOM_TYPE, real('bir', 'DaneSzukajPodmioty-nip-5790004488.mtom'));
