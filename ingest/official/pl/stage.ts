@@ -67,7 +67,8 @@ async function loadCaptures(ctx: StageContext, key: string, prefix: string, tabl
   let cutExample: string | null = null;
   for (const file of files) {
     const size = fs.statSync(file).size;
-    if (size === 0) continue;
+    // A gzipped capture (an operator's archive of an old run) was whole when it was compressed.
+    if (size === 0 || file.toLowerCase().endsWith('.gz')) continue;
     const fd = fs.openSync(file, 'r');
     const last = Buffer.alloc(1);
     fs.readSync(fd, last, 0, 1, size - 1);
