@@ -48,8 +48,9 @@ export const KRS_ODPIS_TYPE = `STRUCT(
 )`;
 
 /**
- * REGON BIR report fields the adapter reads (6.2), without the `praw_`/`fiz_` prefix. Element names are
- * matched case-insensitively: the service writes `praw_dataSkresleniaZRegon` but `fiz_…zRegon…`.
+ * REGON BIR report fields the adapter reads (6.2), without the `praw_`/`fiz_` prefix. A few are spelled two
+ * ways by the service (`praw_dataSkresleniaZRegon`, `fiz_dataSkresleniazRegonDzialalnosci`); stage.ts asks
+ * for each spelling.
  */
 export const REGON_FIELDS = [
   'regon9',
@@ -87,8 +88,8 @@ export const BIR_READ = {
 
 /** PKD report rows: `praw_pkdKod` … `praw_pkdWersja` (confirmed); sole traders `fiz_pkd_Kod` … (no version seen). */
 export const PKD_KEYS = {
-  praw: { kod: 'praw_pkdkod', main: 'praw_pkdprzewazajace', version: 'praw_pkdwersja' },
-  fiz: { kod: 'fiz_pkd_kod', main: 'fiz_pkd_przewazajace', version: 'fiz_pkd_wersja' },
+  praw: { kod: 'praw_pkdKod', main: 'praw_pkdPrzewazajace', version: 'praw_pkdWersja' },
+  fiz: { kod: 'fiz_pkd_Kod', main: 'fiz_pkd_Przewazajace', version: 'fiz_pkd_Wersja' },
 } as const;
 
 const ADDRESS =

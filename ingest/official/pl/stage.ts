@@ -16,7 +16,7 @@ import {
   PL_ROLE_TEXT,
   type PlState,
 } from './codes.ts';
-import { createBirMacros } from './bir-sql.ts';
+import { birField, birIsError, birRecords, createBirMacros } from './bir-sql.ts';
 import {
   BIR_READ,
   CEIDG_FIRMA_TYPE,
@@ -151,36 +151,46 @@ async function stagePoland(ctx: StageContext): Promise<StageResult> {
   // REGON BIR: each unit's reports (newest answer per unit and report), one MAP per <dane> record.
   const haveRegon = await loadCaptures(ctx, 'regon', PL_CAPTURE_PREFIX.regon, 'cap_regon');
   await conn.run(`CREATE OR REPLACE TEMP TABLE pl_bir AS
-    SELECT trim(key) AS regon, kind, bir_records(body) AS recs FROM cap_regon
+    SELECT trim(key) AS regon, kind, body FROM cap_regon
     WHERE status = 200 AND body IS NOT NULL AND kind IN (${Object.values(BIR_READ).map(str).join(', ')})
     QUALIFY row_number() OVER (PARTITION BY trim(key), kind ORDER BY fetched_at DESC) = 1`);
   await conn.run('DROP TABLE cap_regon');
   const report1 = (kind: string) =>
-    `(SELECT regon, recs[1] AS m FROM pl_bir WHERE kind = ${str(kind)} AND recs[1]['errorcode'] IS NULL)`;
+    `(SELECT regon, body FROM pl_bir WHERE kind = ${str(kind)} AND NOT ${birIsError('body')})`;
   const pkdOf = (kind: string, p: 'praw' | 'fiz') => {
     const k = PKD_KEYS[p];
-    return `(SELECT regon, list_transform(list_filter(recs, r -> r['${k.kod}'] IS NOT NULL),
-      r -> {kod: r['${k.kod}'], main: r['${k.main}'], version: r['${k.version}']}) AS pkd FROM pl_bir WHERE kind = ${str(kind)})`;
+    return `(SELECT regon, list_transform(list_filter(${birRecords('body')}, r -> strpos(r, '&lt;${k.kod}&gt;') > 0),
+      r -> {kod: ${birField('r', k.kod)}, main: ${birField('r', k.main)}, version: ${birField('r', k.version)}}) AS pkd
+      FROM pl_bir WHERE kind = ${str(kind)})`;
   };
-  const field = (m: string, p: string, f: string) =>
-    f === 'dataSkresleniaZRegon' && p === 'fiz'
-      ? `coalesce(${m}['fiz_dataskresleniazregondzialalnosci'], ${m}['fiz_dataskresleniazregon'])`
-      : `${m}['${p}_${f.toLowerCase()}']`;
+  const spellings: Record<string, string[]> = {
+    dataSkresleniaZRegon: ['dataSkresleniaZRegon', 'dataSkresleniazRegon'],
+    numerWRejestrzeEwidencji: ['numerWRejestrzeEwidencji', 'numerWrejestrzeEwidencji'],
+    adresStronyinternetowej: ['adresStronyinternetowej', 'adresStronyInternetowej'],
+  };
+  const field = (body: string, p: string, f: string) => {
+    const names = (spellings[f] ?? [f]).map((n) => `${p}_${n}`);
+    // Sole traders' deletion date is per activity in the CEIDG report.
+    if (f === 'dataSkresleniaZRegon' && p === 'fiz') {
+      names.push('fiz_dataSkresleniazRegonDzialalnosci', 'fiz_dataSkresleniaZRegonDzialalnosci');
+    }
+    return birField(body, ...names);
+  };
   const unitColumns = REGON_FIELDS.map((f) => `${f} VARCHAR`).join(', ');
   // regon_report: the unit has a REGON report; pkd is NULL without a PKD report answer (not known, not none).
   await conn.run(`CREATE OR REPLACE TEMP TABLE raw_units (${unitColumns}, sole BOOLEAN,
     pkd STRUCT(kod VARCHAR, main VARCHAR, version VARCHAR)[], regon_report BOOLEAN)`);
   await conn.run(`INSERT INTO raw_units
-    SELECT ${REGON_FIELDS.map((f) => field('u.m', 'praw', f)).join(', ')}, false, k.pkd, true
+    SELECT ${REGON_FIELDS.map((f) => field('u.body', 'praw', f)).join(', ')}, false, k.pkd, true
     FROM ${report1(BIR_READ.praw)} u LEFT JOIN ${pkdOf(BIR_READ.prawPkd, 'praw')} k USING (regon)
-    WHERE u.m['praw_regon9'] IS NOT NULL`);
+    WHERE strpos(u.body, '&lt;praw_regon9&gt;') > 0`);
   // Sole traders: the CEIDG activity report (address, dates, contacts) over the general one (NIP, form).
   await conn.run(`INSERT INTO raw_units
-    SELECT ${REGON_FIELDS.map((f) => (f === 'numerWRejestrzeEwidencji' ? 'NULL' : `coalesce(${field('c.m', 'fiz', f)}, ${field('o.m', 'fiz', f)})`)).join(', ')},
+    SELECT ${REGON_FIELDS.map((f) => (f === 'numerWRejestrzeEwidencji' ? 'NULL' : `coalesce(${field('c.body', 'fiz', f)}, ${field('o.body', 'fiz', f)})`)).join(', ')},
       true, k.pkd, true
     FROM ${report1(BIR_READ.fizOgolne)} o FULL JOIN ${report1(BIR_READ.fizCeidg)} c USING (regon)
       LEFT JOIN ${pkdOf(BIR_READ.fizPkd, 'fiz')} k USING (regon)
-    WHERE coalesce(c.m['fiz_regon9'], o.m['fiz_regon9']) IS NOT NULL`);
+    WHERE strpos(coalesce(c.body, '') || coalesce(o.body, ''), '&lt;fiz_regon9&gt;') > 0`);
   await conn.run('DROP TABLE pl_bir');
 
   // CEIDG: list entries and details; the details (contacts) win, then the newest answer.
