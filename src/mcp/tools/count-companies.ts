@@ -1,7 +1,7 @@
 import {
   CountJsonObject,
   CountResponseSchema,
-  refineFilters,
+  refineJsonFilters,
   toCountParams,
 } from '../../contract/api-schemas.ts';
 import { defineTool } from '../tool.ts';
@@ -15,7 +15,7 @@ export const countCompaniesTool = defineTool({
     'unless `status` is sent (`["__all__"]` = every status). Takes the same filters as search_companies; ' +
     "each filter's description names the countries that have it, and list_filters gives option values. " +
     'Lists are JSON arrays, booleans JSON booleans, dates YYYY-MM-DD.',
-  input: CountJsonObject.superRefine(refineFilters).transform(toCountParams),
+  input: CountJsonObject.superRefine(refineJsonFilters).transform(toCountParams),
   output: CountResponseSchema,
   metered: false,
   async run({ ops, caller }, params) {
