@@ -354,9 +354,10 @@ async function stagePoland(ctx: StageContext): Promise<StageResult> {
       WHEN u.sole AND ${ceidgKnown} THEN ${caseOf('trim(c.status)', pick(PL_CEIDG_STATES, field))}
       WHEN ${inKrs} THEN ${caseOf(krsState, pick(PL_KRS_STATES, field))}
       ELSE ${caseOf(regonState, pick(PL_REGON_STATES, field))} END`;
-    const regonAddress = `${blank('u.adSiedzUlica_Nazwa')} || ' ' || trim(u.adSiedzNumerNieruchomosci)
+    // A village address has no street: `8, 82-200 Grobelno`.
+    const regonAddress = `coalesce(${blank('u.adSiedzUlica_Nazwa')} || ' ', '') || trim(u.adSiedzNumerNieruchomosci)
       || coalesce('/' || ${blank('u.adSiedzNumerLokalu')}, '') || ', ' || ${postcode('u.adSiedzKodPocztowy')} || ' ' || trim(u.adSiedzMiejscowosc_Nazwa)`;
-    const ceidgAddress = `${blank('c.adres.ulica')} || ' ' || trim(c.adres.budynek) || coalesce('/' || ${blank('c.adres.lokal')}, '')
+    const ceidgAddress = `coalesce(${blank('c.adres.ulica')} || ' ', '') || trim(c.adres.budynek) || coalesce('/' || ${blank('c.adres.lokal')}, '')
       || ', ' || coalesce(${blank('c.adres.kodPocztowy')}, ${blank('c.adres.kod')}) || ' ' || trim(c.adres.miasto)`;
     const asukoht = `CASE WHEN u.sole AND c.code IS NOT NULL THEN ${ceidgAddress} ELSE ${regonAddress} END`;
     const woj = `lower(CASE WHEN u.sole AND c.code IS NOT NULL THEN ${blank('c.adres.wojewodztwo')} ELSE ${blank('u.adSiedzWojewodztwo_Nazwa')} END)`;
