@@ -6,7 +6,7 @@ import {
   type FilterInput,
   type SearchParams,
 } from '../contract/api-schemas.ts';
-import { COMPANY_ROW_COLUMNS, ORDER_COLUMNS, type DictionaryColumn, type Tables } from './tables.ts';
+import { ORDER_COLUMNS, type DictionaryColumn, type Tables } from './tables.ts';
 
 /**
  * The one place where filters become SQL. Every value is a bound parameter; the only text that varies is
@@ -22,6 +22,11 @@ export interface BoundSql {
 export interface QueryContext {
   tables: Tables;
   dictionaries: Readonly<Record<DictionaryColumn, ReadonlyMap<string, number>>>;
+  /**
+   * The only rids that can match, ascending, when a substring index narrowed the search
+   * (LoadedSnapshot.narrowedContext); the filters' own predicates still decide among them.
+   */
+  candidates?: readonly number[];
 }
 
 type FilterId = FilterDef['id'];
@@ -195,6 +200,12 @@ export const ALL_STATUSES = '__all__';
 export function buildWhere(params: CountParams, ctx: QueryContext): BoundSql {
   const parts: string[] = [];
   const values: DuckDBValue[] = [];
+  if (ctx.candidates) {
+    if (ctx.candidates.length === 0) return NO_MATCH;
+    // One list parameter, so the statement text is the same whatever the number of candidates.
+    parts.push('rid IN (SELECT unnest(?::INTEGER[]))');
+    values.push(`[${ctx.candidates.join(',')}]`);
+  }
   // f_active is staatus = 'R' computed at load: a boolean scans ~5x faster than a text comparison.
   if (params.filters['status'] === undefined) parts.push('f_active');
   // Filters in declaration order, so the same request always yields the same statement text (one prepare).
@@ -211,8 +222,6 @@ export function buildWhere(params: CountParams, ctx: QueryContext): BoundSql {
   }
   return { sql: parts.length ? parts.join(' AND ') : 'true', params: values };
 }
-
-const quote = (c: string) => `"${c}"`;
 
 export function buildCountQuery(params: CountParams, ctx: QueryContext): BoundSql {
   const where = buildWhere(params, ctx);
@@ -236,16 +245,6 @@ export function buildPageQuery(params: SearchParams, ctx: QueryContext): BoundSq
   return {
     sql: `SELECT rid FROM ${ctx.tables.companies} WHERE ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`,
     params: [...where.params, params.page_size, (params.page - 1) * params.page_size],
-  };
-}
-
-/** The search rows of a page's rids (in any order: the caller restores the page order). */
-export function buildRowsQuery(rids: readonly number[], ctx: QueryContext): BoundSql {
-  return {
-    sql:
-      `SELECT rid, ${COMPANY_ROW_COLUMNS.map(quote).join(', ')} FROM ${ctx.tables.companies} ` +
-      `WHERE rid IN (${placeholders(rids.length)})`,
-    params: [...rids],
   };
 }
 
