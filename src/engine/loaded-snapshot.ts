@@ -172,15 +172,17 @@ export class LoadedSnapshot {
   }
 
   /**
-   * The query context of a search or count, narrowed to the candidate rows the substring indexes find
-   * when a company_name, person_name or location term is selective (lookup-store.ts). The statement keeps
-   * its `contains` predicates, so the answer is exactly the scan's; `candidates` only spares the scan the
-   * other rows. An empty list means no row can match.
+   * The query context of a search or count in which the substring indexes (lookup-store.ts) answer the
+   * company_name, person_name and location filters whose terms are selective: their `contains`
+   * predicates, which would run over every row, become one test of the rids the indexes found (exactly
+   * the rows whose folded text contains a term: see TEXT_INDEXES). A broad or short term keeps its
+   * predicate. An empty candidate list means no row can match.
    */
   async narrowedContext(params: CountParams): Promise<QueryContext> {
     const base = this.context(params.country);
     const store = this.lookups(params.country);
     let candidates: number[] | undefined;
+    const answered = new Set<string>();
     for (const id of indexedFilters(params.country)) {
       const input = params.filters[id];
       if (input === undefined) continue;
@@ -188,9 +190,10 @@ export class LoadedSnapshot {
       if (values.length === 0) continue;
       const rids = store.candidates(id, await this.fold(values.map(String)), INDEX_CANDIDATE_LIMIT);
       if (rids === null) continue;
+      answered.add(id);
       candidates = candidates === undefined ? rids : intersectSorted(candidates, rids);
     }
-    return candidates === undefined ? base : { ...base, candidates };
+    return candidates === undefined ? base : { ...base, candidates, answered };
   }
 
   /** Runs one bound query; DuckDB failures become 502s whose cause is logged but never shown. */

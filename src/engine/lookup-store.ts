@@ -8,7 +8,10 @@ import {
 } from '@duckdb/node-api';
 import type { CountryCode } from '../contract/countries.ts';
 import { FILTERS } from '../contract/filters.ts';
-import { COMPANY_ROW_COLUMNS, DETAIL_COLUMNS } from './tables.ts';
+import { COMPANY_ROW_COLUMNS, DETAIL_COLUMNS, ORDER_COLUMNS } from './tables.ts';
+
+/** The sort keys with an order rank (`o_<key>`, as in the serving database's `co`). */
+export const ORDER_KEYS = Object.keys(ORDER_COLUMNS);
 
 /**
  * The lookup store of one country: a SQLite file beside the serving database, written at the same time
@@ -34,8 +37,10 @@ export const LOOKUP_FILE = 'lookup.sqlite';
 /**
  * Substring filters answered from a trigram index. The indexed texts are the serving columns the filter's
  * `contains` reads, already folded by DuckDB (lower(strip_accents(...))), and the tokenizer folds nothing
- * (case_sensitive 1), so a phrase match of the folded term is exactly `contains` on the same bytes. The
- * query still applies `contains` to the candidates, so the index only narrows, never decides.
+ * (case_sensitive 1), so a phrase match of a term folded by DuckDB (of three characters or more) is
+ * exactly `contains` on the same text: the trigram tokenizer makes every character sequence a token
+ * sequence, and a phrase matches consecutive positions (test/engine/text-index.test.ts holds the
+ * answers to the Parquet files).
  */
 export const TEXT_INDEXES = {
   company_name: { table: 'name_idx', column: 'search_name' },
@@ -105,8 +110,9 @@ async function copy(conn: DuckDBConnection, db: Database.Database, spec: CopySpe
 
 export interface LookupSources {
   /**
-   * A query of every for-sale company in rid order: rid, registrikood, row, rest (JSON arrays of
-   * ROW_FIELDS and REST_FIELDS, as BLOB), then the SE blocks and source (NULL elsewhere).
+   * A query of every for-sale company in rid order: rid, registrikood, staatus, oiguslik_vorm, the order
+   * ranks of ORDER_KEYS, row, rest (JSON arrays of ROW_FIELDS and REST_FIELDS, as BLOB), then the SE
+   * blocks and source (NULL elsewhere).
    */
   companies: string;
   /** rid, doc (BLOB) of the companies with history periods, in rid order. */
@@ -141,15 +147,17 @@ export async function writeLookupStore(
     // A company record is ~0.5-2 KB: 16 KiB pages hold several, where 4 KiB pages left half of each empty.
     db.pragma('page_size = 16384');
     db.exec(`
-      CREATE TABLE company (rid INTEGER PRIMARY KEY, registrikood TEXT NOT NULL, row TEXT NOT NULL,
-        rest TEXT NOT NULL, marketing_optout INTEGER, phone_optout INTEGER, source TEXT);
+      CREATE TABLE company (rid INTEGER PRIMARY KEY, registrikood TEXT NOT NULL, staatus TEXT,
+        oiguslik_vorm TEXT, ${ORDER_KEYS.map((k) => `"o_${k}" INTEGER`).join(', ')},
+        row TEXT NOT NULL, rest TEXT NOT NULL, marketing_optout INTEGER, phone_optout INTEGER, source TEXT);
       CREATE TABLE history (rid INTEGER PRIMARY KEY, doc TEXT NOT NULL);
       CREATE TABLE workplaces (rid INTEGER PRIMARY KEY, doc TEXT NOT NULL);
       CREATE TABLE meta (layout_version INTEGER NOT NULL, fingerprint TEXT NOT NULL);`);
     await step('lookup company', () =>
       copy(conn, db, {
         sql: sources.companies,
-        insert: `INSERT INTO company VALUES (?, ?, CAST(? AS TEXT), CAST(? AS TEXT), ?, ?, ?)`,
+        insert: `INSERT INTO company VALUES (?, ?, ?, ?, ${ORDER_KEYS.map(() => '?').join(', ')},
+          CAST(? AS TEXT), CAST(? AS TEXT), ?, ?, ?)`,
       }),
     );
     await step('lookup history', () =>
@@ -183,6 +191,21 @@ export async function writeLookupStore(
   } finally {
     db.close();
   }
+}
+
+/** A search the lookup store answers alone (LookupStore.search). */
+export interface IndexedSearch {
+  /** The rids the substring indexes found, ascending. */
+  candidates: readonly number[];
+  /** Status codes a row must have, or null for any. */
+  statuses: readonly string[] | null;
+  /** Legal forms a row must have, or null for any. */
+  legalForms: readonly string[] | null;
+  /** An ORDER_KEYS key, or null for registrikood order. */
+  orderKey: string | null;
+  dir: 'asc' | 'desc';
+  limit: number;
+  offset: number;
 }
 
 /** The fields of `company.row` and `company.rest`, in the order of their JSON arrays. */
@@ -289,6 +312,46 @@ export class LookupStore {
       source: (r['source'] as string | null) ?? null,
       doc: (r['doc'] as string | null) ?? null,
     };
+  }
+
+  /**
+   * One page of the candidate rids and their total, for a search whose every other filter is a status or
+   * legal-form list (IndexedSearch): the same order as the engine's page query, `(o_<key>, rid)` in the
+   * asked direction with nulls last, or `rid`. Reads only the candidates' records, so its cost follows
+   * the number of candidates, not of companies.
+   */
+  search(q: IndexedSearch): { rids: number[]; total: number } {
+    const where = ['c.rid IN (SELECT value FROM json_each(?))'];
+    const params: unknown[] = [JSON.stringify(q.candidates)];
+    for (const [column, values] of [
+      ['staatus', q.statuses],
+      ['oiguslik_vorm', q.legalForms],
+    ] as const) {
+      if (values === null) continue;
+      where.push(`c.${column} IN (SELECT value FROM json_each(?))`);
+      params.push(JSON.stringify(values));
+    }
+    const dir = q.dir === 'desc' ? 'DESC' : 'ASC';
+    const order =
+      q.orderKey === null ? `c.rid ${dir}` : `c."o_${q.orderKey}" ${dir} NULLS LAST, c.rid ${dir}`;
+    const from = `FROM company c WHERE ${where.join(' AND ')}`;
+    const page = this.prepared(`SELECT c.rid ${from} ORDER BY ${order} LIMIT ? OFFSET ?`).pluck();
+    const count = this.prepared(`SELECT count(*) ${from}`).pluck();
+    return {
+      rids: page.all(...params, q.limit, q.offset) as number[],
+      total: count.get(...params) as number,
+    };
+  }
+
+  /** Statements of `search`, by text: their shapes are few (order key, direction, which lists). */
+  private readonly statements = new Map<string, Database.Statement>();
+  private prepared(sql: string): Database.Statement {
+    let stmt = this.statements.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      this.statements.set(sql, stmt);
+    }
+    return stmt;
   }
 
   /** The search rows of `rids`, in that order. */

@@ -11,7 +11,7 @@ import {
 import { REGISTRATION_CODE_RULES } from '../contract/registration-codes.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { Engine } from '../engine/engine.ts';
-import { buildCountQuery, buildPageQuery } from '../engine/query-builder.ts';
+import { buildCountQuery, buildPageQuery, indexOnlySearch } from '../engine/query-builder.ts';
 
 /**
  * Company operations of spec 4.3-4.6, shared by the REST routes and the MCP tools. They take parsed
@@ -42,6 +42,11 @@ export async function countCompanies(engine: Engine, params: CountParams) {
   const count = await engine.use(async (snap) => {
     const ctx = await snap.narrowedContext(params);
     if (ctx.candidates?.length === 0) return 0;
+    const indexed = indexOnlySearch(params, ctx);
+    if (indexed) {
+      const q = { ...indexed, limit: 0, offset: 0 };
+      return snap.lookup('count', () => snap.lookups(params.country).search(q).total);
+    }
     const q = buildCountQuery(params, ctx);
     return snap.count(q.sql, q.params, buildCountQuery(params, snap.context(params.country)));
   });
@@ -52,13 +57,21 @@ export async function countCompanies(engine: Engine, params: CountParams) {
  * One page and the total. The count is a separate statement: COUNT(*) OVER () was 4-10x slower in the
  * research on this machine and has crashed DuckDB 1.5.x. Both run at once on two pool connections, and the
  * count is cached per snapshot (the next page of the same search does not count again). The page's rows
- * come from the lookup store, not DuckDB. A selective name, person or location term narrows both
- * statements to the rows its index finds; a term no row contains answers without DuckDB.
+ * come from the lookup store, not DuckDB. Selective name, person or location terms are answered by their
+ * indexes (LoadedSnapshot.narrowedContext); when nothing else but a status or legal form is asked, the
+ * lookup store answers the whole search and DuckDB is not asked at all.
  */
 export async function searchCompanies(engine: Engine, params: SearchParams): Promise<SearchData> {
   const [items, counted] = await engine.use(async (snap) => {
     const ctx = await snap.narrowedContext(params);
     if (ctx.candidates?.length === 0) return [[], 0] as const;
+    const indexed = indexOnlySearch(params, ctx);
+    if (indexed) {
+      const store = snap.lookups(params.country);
+      const q = { ...indexed, limit: params.page_size, offset: (params.page - 1) * params.page_size };
+      const { rids, total } = snap.lookup('search', () => store.search(q));
+      return [snap.lookup('search_rows', () => store.rows(rids)), total] as const;
+    }
     const page = buildPageQuery(params, ctx);
     const count = buildCountQuery(params, ctx);
     const rows = async (): Promise<unknown[]> => {

@@ -4,6 +4,7 @@ import type { CountryCode } from '../../src/contract/countries.ts';
 import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
 import { Engine } from '../../src/engine/engine.ts';
 import { indexedFilters, type IndexedFilter } from '../../src/engine/lookup-store.ts';
+import { indexOnlySearch } from '../../src/engine/query-builder.ts';
 import { countCompanies, searchCompanies } from '../../src/services/companies.ts';
 import { Oracle } from '../helpers/oracle.ts';
 
@@ -97,6 +98,60 @@ describe('substring indexes', () => {
       });
     }
   }
+
+  it('orders and filters an index-answered search like the scan: sort keys, directions, statuses, legal forms', async () => {
+    const forms = await oracle.rows(
+      `SELECT oiguslik_vorm AS f FROM ${oracle.file('EE', 'companies')} WHERE NOT not_for_sale
+       GROUP BY 1 ORDER BY count(*) DESC LIMIT 2`,
+    );
+    const form = String(forms[0]!['f']);
+    const terms = (await termsFor('EE', 'company_name', 3)).filter((t) => [...t].length >= 3).slice(0, 8);
+    const cases = [
+      { sort_by: 'company_name', sort_dir: 'desc', order: 'arinimi DESC NULLS LAST, registrikood DESC' },
+      {
+        sort_by: 'annual_revenue',
+        sort_dir: 'asc',
+        order: 'annual_revenue ASC NULLS LAST, registrikood ASC',
+      },
+      { sort_by: 'registration_code', sort_dir: 'desc', order: 'registrikood DESC' },
+    ];
+    let indexOnly = 0;
+    for (const term of terms) {
+      for (const [i, c] of cases.entries()) {
+        const statusSql = i === 0 ? 'true' : i === 1 ? `staatus IN ('R', 'L')` : `staatus = 'R'`;
+        const query = {
+          country: 'EE',
+          company_name: [term],
+          ...(i === 0 ? { status: ['__all__'] } : i === 1 ? { status: ['R', 'L'] } : {}),
+          ...(i === 2 ? { legal_form: [form] } : {}),
+          sort_by: c.sort_by,
+          sort_dir: c.sort_dir,
+          page_size: 5,
+          page: 2,
+        };
+        const where = `NOT not_for_sale AND ${statusSql} AND ${i === 2 ? 'oiguslik_vorm = ? AND ' : ''}
+          contains(lower(strip_accents(arinimi)), lower(strip_accents(?)))`;
+        const params = i === 2 ? [form, term] : [term];
+        const from = `FROM ${oracle.file('EE', 'companies')} WHERE ${where}`;
+        const expected = {
+          total: await oracle.scalar<number>(`SELECT count(*)::INTEGER ${from}`, params),
+          codes: (
+            await oracle.rows(`SELECT registrikood ${from} ORDER BY ${c.order} LIMIT 5 OFFSET 5`, params)
+          ).map((r) => String(r['registrikood'])),
+        };
+        const parsed = SearchQuerySchema.parse(query);
+        const page = await searchCompanies(engine, parsed);
+        expect({ term, i, total: page.total, codes: page.items.map((r) => r.registrikood) }).toEqual({
+          term,
+          i,
+          ...expected,
+        });
+        const ctx = await engine.use((s) => s.narrowedContext(parsed));
+        if (indexOnlySearch(parsed, ctx)) indexOnly++;
+      }
+    }
+    expect(indexOnly).toBeGreaterThan(0);
+  });
 
   it('leaves a broad term to the scan: more matches than the limit give no candidates', async () => {
     const store = engine.snapshot!.lookups('PL');
