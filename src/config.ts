@@ -86,6 +86,11 @@ export const ConfigSchema = z
      */
     REGDATA_INGEST_MEMORY_LIMIT: MemorySize.default('3GB'),
     REGDATA_DUCKDB_CONNECTIONS: z.coerce.number().int().min(1).max(64).default(ENGINE_DEFAULTS.connections),
+    /**
+     * How long a search or count may wait for a free DuckDB connection before it is answered 503 with
+     * Retry-After (docs/api-decisions.md); 0 = wait as long as it takes.
+     */
+    REGDATA_QUERY_MAX_WAIT_MS: z.coerce.number().int().min(0).default(ENGINE_DEFAULTS.maxQueueMs),
   })
   .transform((env) => ({
     port: env.PORT,
@@ -98,6 +103,7 @@ export const ConfigSchema = z
       memoryLimit: env.REGDATA_DUCKDB_MEMORY_LIMIT,
       threads: env.REGDATA_DUCKDB_THREADS,
       connections: env.REGDATA_DUCKDB_CONNECTIONS,
+      ...(env.REGDATA_QUERY_MAX_WAIT_MS > 0 ? { maxQueueMs: env.REGDATA_QUERY_MAX_WAIT_MS } : {}),
     },
     ingest: { memoryLimit: env.REGDATA_INGEST_MEMORY_LIMIT },
     snapshotPollMs: env.REGDATA_SNAPSHOT_POLL_MS,

@@ -2,7 +2,7 @@ import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node
 import type { CountryCode } from '../contract/countries.ts';
 import type { CountryManifest } from '../contract/data-contract.ts';
 import type { CountParams, FiltersResponse, TreeNode } from '../contract/api-schemas.ts';
-import { AppError } from '../errors/app-error.ts';
+import { AppError, isAppError } from '../errors/app-error.ts';
 import type { ConnectionPool, Row } from './connection-pool.ts';
 import { indexedFilters, type LookupStore } from './lookup-store.ts';
 import type { QueryContext } from './query-builder.ts';
@@ -42,6 +42,12 @@ const COUNT_CACHE_SIZE = 10_000;
  * candidates' rows. Also the bound of the candidate list bound into the statement.
  */
 export const INDEX_CANDIDATE_LIMIT = 2000;
+
+/**
+ * Queue order of DuckDB queries when every connection is busy: a statement narrowed to index candidates
+ * reads a few rows and goes before a full scan, so a burst of heavy searches cannot starve it.
+ */
+export const QUERY_PRIORITY = { narrowed: 0, scan: 1 } as const;
 
 /** Folded terms remembered per snapshot (a term is short; this bounds the map at ~1 MB). */
 const FOLD_CACHE_SIZE = 10_000;
@@ -98,6 +104,8 @@ export class LoadedSnapshot {
     private readonly foldConnection: DuckDBConnection,
     private readonly data: Partial<Record<CountryCode, CountryData>>,
     readonly loadMs: number,
+    /** How long a query may wait for a connection before it is turned away (undefined: no limit). */
+    private readonly maxQueueMs?: number,
   ) {}
 
   static indexLocations(tree: TreeNode[] | null): IndexedLocation[] {
@@ -196,12 +204,25 @@ export class LoadedSnapshot {
     return candidates === undefined ? base : { ...base, candidates, answered };
   }
 
-  /** Runs one bound query; DuckDB failures become 502s whose cause is logged but never shown. */
-  async query(label: string, sql: string, params: readonly DuckDBValue[] = []): Promise<Row[]> {
+  /**
+   * Runs one bound query; DuckDB failures become 502s whose cause is logged but never shown. `priority`
+   * orders the waiting queries when every connection is busy (QUERY_PRIORITY); a query that waited
+   * longer than the engine's maxQueueMs is turned away with 503 (the pool's overloaded error).
+   */
+  async query(
+    label: string,
+    sql: string,
+    params: readonly DuckDBValue[] = [],
+    priority: number = QUERY_PRIORITY.scan,
+  ): Promise<Row[]> {
     const started = performance.now();
     try {
-      return await this.pool.query(sql, params);
+      return await this.pool.query(sql, params, {
+        priority,
+        ...(this.maxQueueMs !== undefined ? { maxWaitMs: this.maxQueueMs } : {}),
+      });
     } catch (err) {
+      if (isAppError(err)) throw err;
       throw new AppError('backend_unavailable', 'data backend temporarily unavailable', [], { cause: err });
     } finally {
       this.observer?.(label, (performance.now() - started) / 1000);
@@ -226,7 +247,12 @@ export class LoadedSnapshot {
    * cached count is exact; a search and its count, every page of one search, and clients that ask /count
    * before they search all repeat the same filter set. Concurrent identical counts share one query.
    */
-  async count(sql: string, params: readonly DuckDBValue[], cacheAs?: BoundCount): Promise<number> {
+  async count(
+    sql: string,
+    params: readonly DuckDBValue[],
+    cacheAs?: BoundCount,
+    priority: number = QUERY_PRIORITY.scan,
+  ): Promise<number> {
     const keyed = cacheAs ?? { sql, params };
     const key = `${keyed.sql}\u0000${JSON.stringify(keyed.params, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))}`;
     let hit = this.counts.get(key);
@@ -234,7 +260,7 @@ export class LoadedSnapshot {
       // Re-insert to keep the map in least-recently-used order.
       this.counts.delete(key);
     } else {
-      hit = this.query('count', sql, params).then((rows) => Number(rows[0]?.['n'] ?? 0));
+      hit = this.query('count', sql, params, priority).then((rows) => Number(rows[0]?.['n'] ?? 0));
       // A failed count is not remembered.
       hit.catch(() => this.counts.delete(key));
       if (this.counts.size >= COUNT_CACHE_SIZE) {

@@ -5,6 +5,7 @@ import { COUNTRY_CODES, type CountryCode } from '../contract/countries.ts';
 import type { CountryManifest } from '../contract/data-contract.ts';
 import type { SnapshotStore } from '../contract/snapshot-store.ts';
 import type { FiltersResponse, TreeNode } from '../contract/api-schemas.ts';
+import { AppError } from '../errors/app-error.ts';
 import { ConnectionPool } from './connection-pool.ts';
 import { ENGINE_DEFAULTS } from './engine-defaults.ts';
 import { LoadedSnapshot, type CountryData } from './loaded-snapshot.ts';
@@ -27,8 +28,13 @@ export interface EngineOptions {
    * serving files are read into, and also the limit of a serving build the engine has to run itself.
    */
   memoryLimit?: string;
-  /** Connections in the pool (default 3). */
+  /** Connections in the pool (default 3): the DuckDB queries that run at once. */
   connections?: number;
+  /**
+   * How long a query may wait for a free connection before it is turned away with 503 and Retry-After
+   * (default: no limit).
+   */
+  maxQueueMs?: number;
   /** Where DuckDB may spill; default: none. */
   tempDirectory?: string;
   /** Progress of a load: each country's attach (or build) time and DuckDB's memory after it. */
@@ -229,9 +235,21 @@ export async function loadSnapshot(
     } finally {
       conn.closeSync();
     }
-    pool = await ConnectionPool.open(instance, opts.connections ?? ENGINE_DEFAULTS.connections);
+    pool = await ConnectionPool.open(
+      instance,
+      opts.connections ?? ENGINE_DEFAULTS.connections,
+      () => new AppError('overloaded', 'the service is busy; retry shortly'),
+    );
     foldConnection = await instance.connect();
-    return new LoadedSnapshot(snapshotId, instance, pool, foldConnection, data, performance.now() - started);
+    return new LoadedSnapshot(
+      snapshotId,
+      instance,
+      pool,
+      foldConnection,
+      data,
+      performance.now() - started,
+      opts.maxQueueMs,
+    );
   } catch (err) {
     foldConnection?.closeSync();
     pool?.close();

@@ -11,6 +11,7 @@ import {
 import { REGISTRATION_CODE_RULES } from '../contract/registration-codes.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { Engine } from '../engine/engine.ts';
+import { QUERY_PRIORITY } from '../engine/loaded-snapshot.ts';
 import { buildCountQuery, buildPageQuery, indexOnlySearch } from '../engine/query-builder.ts';
 
 /**
@@ -48,7 +49,8 @@ export async function countCompanies(engine: Engine, params: CountParams) {
       return snap.lookup('count', () => snap.lookups(params.country).search(q).total);
     }
     const q = buildCountQuery(params, ctx);
-    return snap.count(q.sql, q.params, buildCountQuery(params, snap.context(params.country)));
+    const priority = ctx.candidates ? QUERY_PRIORITY.narrowed : QUERY_PRIORITY.scan;
+    return snap.count(q.sql, q.params, buildCountQuery(params, snap.context(params.country)), priority);
   });
   return { country: params.country, count, count_mode: 'exact' };
 }
@@ -74,13 +76,14 @@ export async function searchCompanies(engine: Engine, params: SearchParams): Pro
     }
     const page = buildPageQuery(params, ctx);
     const count = buildCountQuery(params, ctx);
+    const priority = ctx.candidates ? QUERY_PRIORITY.narrowed : QUERY_PRIORITY.scan;
     const rows = async (): Promise<unknown[]> => {
-      const rids = (await snap.query('search', page.sql, page.params)).map((r) => Number(r['rid']));
+      const rids = (await snap.query('search', page.sql, page.params, priority)).map((r) => Number(r['rid']));
       return snap.lookup('search_rows', () => snap.lookups(params.country).rows(rids));
     };
     return Promise.all([
       rows(),
-      snap.count(count.sql, count.params, buildCountQuery(params, snap.context(params.country))),
+      snap.count(count.sql, count.params, buildCountQuery(params, snap.context(params.country)), priority),
     ]);
   });
   return {
