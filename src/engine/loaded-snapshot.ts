@@ -49,6 +49,9 @@ export const INDEX_CANDIDATE_LIMIT = 2000;
  */
 export const QUERY_PRIORITY = { narrowed: 0, scan: 1 } as const;
 
+// eslint-disable-next-line no-control-regex
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** Folded terms remembered per snapshot (a term is short; this bounds the map at ~1 MB). */
 const FOLD_CACHE_SIZE = 10_000;
 
@@ -152,6 +155,10 @@ export class LoadedSnapshot {
     for (const t of terms) {
       const f = this.folded.get(t);
       if (f !== undefined) known.set(t, f);
+    }
+    for (const t of terms) {
+      // On ASCII, strip_accents changes nothing and lower() maps only A-Z, as toLowerCase() does.
+      if (!known.has(t) && ASCII.test(t)) known.set(t, t.toLowerCase());
     }
     const missing = [...new Set(terms.filter((t) => !known.has(t)))];
     if (missing.length > 0) {

@@ -14,7 +14,7 @@ import {
   WORKPLACE_COLUMNS,
 } from './tables.ts';
 import { RELEASE_FREED_MEMORY, sortedList } from './batch-sql.ts';
-import { LOOKUP_FILE, ORDER_KEYS, REST_FIELDS, ROW_FIELDS, writeLookupStore } from './lookup-store.ts';
+import { LOOKUP_FILE, REST_FIELDS, ROW_FIELDS, writeLookupStore } from './lookup-store.ts';
 
 /**
  * The serving database of one country: a DuckDB file written once per snapshot and country (at publish,
@@ -233,10 +233,8 @@ async function buildTables(
       companies: `
         SELECT CASE WHEN c.registrikood = p.registrikood THEN c.rid
                     ELSE error('companies out of step with co at rid ' || c.rid) END,
-          p.registrikood, p.staatus, p.oiguslik_vorm, ${ORDER_KEYS.map((k) => `c."o_${k}"`).join(', ')},
-          ${values(ROW_FIELDS)}, ${values(REST_FIELDS)}, ${seColumns}
-        FROM (SELECT rid, registrikood, ${ORDER_KEYS.map((k) => `"o_${k}"`).join(', ')} FROM co) c
-        POSITIONAL JOIN ${companies} p`,
+          p.registrikood, ${values(ROW_FIELDS)}, ${values(REST_FIELDS)}, ${seColumns}
+        FROM (SELECT rid, registrikood FROM co) c POSITIONAL JOIN ${companies} p`,
       history: byRid('scratch.hdoc'),
       workplaces: country === 'SE' ? byRid('scratch.wdoc') : null,
       texts: 'co',
