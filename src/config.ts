@@ -141,6 +141,11 @@ export const ConfigSchema = z
     /** Attempts per harvest request (the first included) and the first retry delay, doubled each retry. */
     REGDATA_HARVEST_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6),
     REGDATA_HARVEST_BACKOFF_MS: z.coerce.number().int().min(0).default(2000),
+    /**
+     * How long a search or count may wait for a free DuckDB connection before it is answered 503 with
+     * Retry-After (docs/api-decisions.md); 0 = wait as long as it takes.
+     */
+    REGDATA_QUERY_MAX_WAIT_MS: z.coerce.number().int().min(0).default(ENGINE_DEFAULTS.maxQueueMs),
   })
   .transform((env) => ({
     port: env.PORT,
@@ -156,6 +161,7 @@ export const ConfigSchema = z
       memoryLimit: env.REGDATA_DUCKDB_MEMORY_LIMIT,
       threads: env.REGDATA_DUCKDB_THREADS,
       connections: env.REGDATA_DUCKDB_CONNECTIONS,
+      ...(env.REGDATA_QUERY_MAX_WAIT_MS > 0 ? { maxQueueMs: env.REGDATA_QUERY_MAX_WAIT_MS } : {}),
     },
     ingest: { memoryLimit: env.REGDATA_INGEST_MEMORY_LIMIT },
     harvest: {
