@@ -210,7 +210,12 @@ export class Operations {
         return { ...out, result: { body: out.result, fresh } };
       },
     );
-    // A replay returns what the first answer kept, its freshness included.
-    return { data: result.body, meta: { ...meta, ...result.fresh }, rate, fresh: result.fresh };
+    // A replay returns what the first answer kept, its freshness included. An answer kept before answers
+    // carried their freshness (at most a day old at an upgrade) is the bare body: it gets today's.
+    const kept: Kept<T> =
+      'fresh' in result && 'body' in result
+        ? result
+        : { body: result as unknown as T, fresh: this.freshness(country)! };
+    return { data: kept.body, meta: { ...meta, ...kept.fresh }, rate, fresh: kept.fresh };
   }
 }
