@@ -124,7 +124,42 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
           )}
         </tbody>
       </table>`;
+    // A new account has nothing to chart yet: what it needs is its first key and how to use it.
+    const base = deps.publicUrl ?? `${request.protocol}://${request.host}`;
+    const curl = `curl -H "Authorization: Bearer YOUR_KEY" "${base}/api/v1/data/companies?country=EE&page_size=5"`;
+    const mcpConfig = JSON.stringify(
+      {
+        mcpServers: {
+          regdata: { type: 'http', url: `${base}/mcp`, headers: { Authorization: 'Bearer YOUR_KEY' } },
+        },
+      },
+      null,
+      2,
+    );
+    const start =
+      wallet.accountKeys(who.accountId).length === 0
+        ? html`<section class="start" aria-labelledby="start-h">
+            <h2 id="start-h">Get started</h2>
+            <ol>
+              <li>
+                <a href="/dashboard/keys">Create your first API key</a>, or try the
+                <a href="/search">search in the app</a> (counting is free).
+              </li>
+              <li>
+                <label for="start-curl">Call the REST API with it (replace YOUR_KEY):</label>
+                <textarea id="start-curl" readonly rows="3">${curl}</textarea>
+                <button type="button" data-copy="start-curl">Copy the curl command</button>
+              </li>
+              <li>
+                <label for="start-mcp">Or add the MCP server to your assistant's configuration:</label>
+                <textarea id="start-mcp" readonly rows="10">${mcpConfig}</textarea>
+                <button type="button" data-copy="start-mcp">Copy the MCP configuration</button>
+              </li>
+            </ol>
+          </section>`
+        : '';
     const body = html`<h1>Overview</h1>
+      ${start}
       <section aria-labelledby="balance-h">
         <h2 id="balance-h">Balance</h2>
         <p class="big">

@@ -101,6 +101,19 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a real browser', () => {
     await page.waitForURL('**/dashboard');
     // Spec 5.6: 30 registration credits and the trial.
     expect(await balanceShown()).toBe(30);
+    // A new account is shown how to start: its first key, a curl to copy and the MCP configuration.
+    await page.getByRole('heading', { name: 'Get started' }).waitFor();
+    expect(await page.getByLabel(/Call the REST API/).inputValue()).toBe(
+      `curl -H "Authorization: Bearer YOUR_KEY" "${server.url}/api/v1/data/companies?country=EE&page_size=5"`,
+    );
+    const mcp = JSON.parse(await page.getByLabel(/MCP server/).inputValue()) as {
+      mcpServers: { regdata: { url: string } };
+    };
+    expect(mcp.mcpServers.regdata.url).toBe(`${server.url}/mcp`);
+    // The favicon is served (and /favicon.ico leads to it).
+    const icon = await fetch(`${server.url}/favicon.ico`);
+    expect([icon.status, icon.headers.get('content-type')]).toEqual([200, 'image/svg+xml']);
+    expect(await page.locator('link[rel="icon"]').getAttribute('href')).toBe('/static/favicon.svg');
     await page.getByText('Trial: REST and MCP use is unmetered').waitFor();
     const account = server.wallet.balance({ email: EMAIL });
     expect(account.plan).toBe('trial');
@@ -221,6 +234,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a real browser', () => {
 
     // The overview shows the in-app usage.
     await page.getByRole('link', { name: 'Overview' }).click();
+    expect(await page.getByRole('heading', { name: 'Get started' }).count()).toBe(0);
     await expect(page.locator('table').filter({ hasText: 'By channel' }).textContent()).resolves.toContain(
       'In-app',
     );
