@@ -103,6 +103,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a real browser', () => {
     expect(await balanceShown()).toBe(30);
     // A new account is shown how to start: its first key, a curl to copy and the MCP configuration.
     await page.getByRole('heading', { name: 'Get started' }).waitFor();
+    await shot('overview-new-account');
     expect(await page.getByLabel(/Call the REST API/).inputValue()).toBe(
       `curl -H "Authorization: Bearer YOUR_KEY" "${server.url}/api/v1/data/companies?country=EE&page_size=5"`,
     );
@@ -245,6 +246,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a real browser', () => {
     await page.getByRole('button', { name: /Revoke key e2e key/ }).click();
     // The first click only asks; the key still works until the customer confirms.
     await page.getByRole('heading', { name: 'Revoke key e2e key?' }).waitFor();
+    await shot('keys-revoke-confirm');
     expect((await api('/api/v1/data/countries', key)).status).toBe(200);
     await page.getByRole('button', { name: 'Yes, revoke key e2e key' }).click();
     await expect(page.locator('#keys').textContent()).resolves.toContain('revoked');
@@ -255,6 +257,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a real browser', () => {
     await shot('billing');
     await page.getByRole('button', { name: 'Order the Estonia plan, 300 € per month' }).click();
     await page.getByRole('heading', { name: 'Place this order?' }).waitFor();
+    await shot('billing-confirm');
     expect(server.wallet.listOrders({}).filter((o) => o.email === EMAIL)).toEqual([]);
     await page.getByRole('link', { name: 'Cancel' }).click();
     await page.getByRole('button', { name: 'Order top-up' }).click();
