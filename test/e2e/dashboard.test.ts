@@ -320,6 +320,21 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a real browser', () => {
       await expect(p.locator('#quote').textContent()).resolves.toContain(
         `costs ${de(rows * server.wallet.prices.EE, 2)} credits for ${rows} rows`,
       );
+
+      // Results on a phone are cards: every value gets the full width (a table would give each of its
+      // eight columns about 40 px, one letter per line), and the page still does not scroll sideways.
+      await p.getByRole('button', { name: 'Run search' }).click();
+      await p.locator('#charged').waitFor();
+      const widths = await p
+        .locator('#results-table tbody td')
+        .evaluateAll((tds) =>
+          tds.filter((td) => td.textContent).map((td) => td.getBoundingClientRect().width),
+        );
+      expect(widths.length).toBeGreaterThan(0);
+      expect(Math.min(...widths)).toBeGreaterThan(250);
+      expect(await p.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+      await p.locator('#results').scrollIntoViewIfNeeded();
+      await p.screenshot({ path: path.join(SHOTS, 'phone-search-results.png'), fullPage: false });
     } finally {
       await phone.close();
     }

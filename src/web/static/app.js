@@ -310,7 +310,7 @@ function initSearch() {
           el(
             'tr',
             {},
-            COLUMNS.map(([field]) => el('td', {}, cellText(field, row[field]))),
+            COLUMNS.map(([field, label]) => el('td', { 'data-label': label }, cellText(field, row[field]))),
             el(
               'td',
               {},
