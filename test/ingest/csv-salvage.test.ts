@@ -269,5 +269,9 @@ describe('loadCsv salvages a structurally broken file', () => {
     const err = await load(file, new IngestReport()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SourceFileError);
     expect((err as Error).message).toMatch(/^x\.csv line 5, column 2 \(nimi\): unquoted value/);
+    // After a legit multi-line value too.
+    const cut = write('kood;nimi;kpv\n1;"a";02.01.2024\n2;"multi\nline";03.01.2024\n3;"cut of');
+    const err2 = await load(cut, new IngestReport()).catch((e: unknown) => e);
+    expect((err2 as Error).message).toMatch(/^x\.csv line 5, column 2 \(nimi\): unquoted value/);
   });
 });
