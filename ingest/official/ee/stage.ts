@@ -37,6 +37,7 @@ async function loadRegister(ctx: StageContext): Promise<void> {
         conn,
         {
           country,
+          workDir: ctx.workDir,
           file,
           display,
           table: 'raw_lihtandmed',
@@ -217,6 +218,7 @@ async function loadTaxes(ctx: StageContext): Promise<void> {
         conn,
         {
           country,
+          workDir: ctx.workDir,
           file,
           display,
           table: 'raw_taxes',
@@ -275,6 +277,7 @@ async function loadDebtors(ctx: StageContext): Promise<void> {
         conn,
         {
           country,
+          workDir: ctx.workDir,
           file,
           display,
           table: 'raw_debtors',
@@ -317,6 +320,7 @@ async function loadAnnualReports(ctx: StageContext): Promise<void> {
         conn,
         {
           country,
+          workDir: ctx.workDir,
           file,
           display,
           table: 'raw_reports',
@@ -349,6 +353,7 @@ async function loadAnnualReports(ctx: StageContext): Promise<void> {
           conn,
           {
             country,
+            workDir: ctx.workDir,
             file: elements,
             display: name,
             table: `raw_elements_${i}`,
