@@ -51,9 +51,12 @@ export const SCB_JE_HEADER = [
 ] as const;
 
 /**
- * The FDB JE extract (`scb_foretag_<date>.json`): one object per JE unit as the FDB API returns it. The
- * keys marked confirmed are in registry-formats.md 7.3; the others follow the API's `<category>, kod` /
- * `<category>` pattern for categories whose ids are confirmed but whose response keys were not seen.
+ * The FDB JE answers (`scb_fdb_je_<YYYYMMDD>_<nnnnn>.json`): each file is one `api/Je/HamtaForetag` response
+ * body as the harvest received it, a JSON array of flat objects whose keys are SCB's Swedish labels
+ * (`<variable>` for the text, `<variable>, kod` for the code). Keys marked confirmed are in
+ * registry-formats.md 7.3 or in several independent public clients of the API (test/fixtures/real/SE/
+ * SOURCES.md); the others follow the `<category>, kod` pattern for categories whose ids are confirmed but
+ * whose response keys were not seen.
  */
 export const FDB_KEYS = {
   orgnr: 'PeOrgNr', // confirmed
@@ -65,14 +68,14 @@ export const FDB_KEYS = {
   kommunCode: 'Säteskommun, kod', // confirmed
   kommun: 'Säteskommun', // confirmed
   lan: 'Säteslän', // confirmed
-  vatCode: 'Momsstatus, kod', // unconfirmed key (category "Momsstatus" confirmed)
-  turnoverCode: 'Omsättningsklass grov, kod', // unconfirmed key (category confirmed, 13 classes)
-  turnoverLabel: 'Omsättningsklass grov',
+  vatCode: 'Momsstatus, kod', // confirmed key; coding 1 = registered unconfirmed
+  turnoverCode: 'Stkl, oms, kod', // confirmed key; band boundaries unconfirmed
+  turnoverLabel: 'Storleksklass, oms', // confirmed
   smeCode: 'Anställda SME, kod', // unconfirmed key (category confirmed)
   smeLabel: 'Anställda SME',
   ownerCode: 'Ägarkontroll, kod', // unconfirmed key (category confirmed, 6 values)
   ownerLabel: 'Ägarkontroll',
-  exportCode: 'Export/import, kod', // unconfirmed: no such category id was seen
+  exportCode: 'Export/import, kod', // unconfirmed: clients read one key, `Export/Importmarkering`
   exportLabel: 'Export/import',
   listingCode: 'Börsnotering, kod', // unconfirmed: no such category id was seen
   listingLabel: 'Börsnotering',
@@ -111,7 +114,8 @@ export const SE_FILE_NAMES = {
   bolagsverketMember: 'bolagsverket_bulkfil.txt',
   scb: 'scb_bulkfil.zip',
   scbMember: (stamp: string) => `scb_bulkfil_JE_${stamp}_1.txt`,
-  fdb: (date: string) => `scb_foretag_${date}.json`,
+  /** One FDB `HamtaForetag` answer of a harvest: its date and its 1-based number in the harvest. */
+  fdb: (date: string, n: number) => `scb_fdb_je_${date}_${String(n).padStart(5, '0')}.json`,
   cfar: (date: string) => `scb_arbetsstallen_${date}.txt`,
 } as const;
 
@@ -135,21 +139,24 @@ export const SE_FILES: readonly OfficialFile[] = [
     minBytes: 1_000_000,
   },
   {
-    // Fetched from the FDB API (certificate authentication, 2,000 rows a request), so no public URL: the
-    // operator's FDB export job saves it into the download folder.
+    // Harvested from the FDB API (`regdata harvest SE`, client certificate, 2,000 rows an answer): one
+    // file per answer, so no public URL.
     key: 'fdb',
-    title: 'SCB Företagsregistret JE extract (scb_foretag_<date>.json)',
-    match: /^scb_foretag_\d{8}\.json$/,
-    required: true,
+    title: 'SCB Företagsregistret (FDB) JE answers (scb_fdb_je_<date>_<n>.json)',
+    match: /^scb_fdb_je_\d{8}_\d{5}\.json$/,
+    many: true,
+    required: false,
+    // TODO(after merge of the lead's framework): adds: 'size and turnover bands, VAT status, seat kommun and the se_register categories (SCB FDB)',
     downloads: async () => [],
-    minBytes: 1_000_000,
+    minBytes: 2,
   },
   {
     key: 'cfar',
     title: 'SCB CFAR workplaces (scb_arbetsstallen_<date>.txt)',
     match: /^scb_arbetsstallen_\d{8}\.txt$/,
-    required: true,
+    required: false,
+    // TODO(after merge of the lead's framework): adds: 'workplaces (SCB CFAR)',
     downloads: async () => [],
-    minBytes: 1_000_000,
+    minBytes: 1_000,
   },
 ];
