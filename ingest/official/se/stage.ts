@@ -51,6 +51,7 @@ async function stageSweden(ctx: StageContext): Promise<StageResult> {
   const scbHeader = trailing ? [...SCB_JE_HEADER, ''] : SCB_JE_HEADER;
   const scb = await csv('scb', 'raw_scb', {
     delimiter: '\t',
+    quote: '',
     encoding: 'latin-1',
     header: scbHeader,
     columns: varchars(trailing ? [...SCB_JE_HEADER, 'trailing_tab'] : SCB_JE_HEADER),

@@ -24,20 +24,28 @@ import { SE_NAME_TYPES, seReklamCode } from './codes.ts';
 const FDB_PAGE_ROWS = 2000;
 
 /**
- * Bolagsverket's bulk text as Bolagsverket writes it: a bare header, then every field in double quotes with
- * quotes inside values left as they are (not doubled), fields joined by `;`.
+ * A text file of raw lines: `header`, then one line per row of `select` with its fields joined by
+ * `delimiter` (NULL as empty) and wrapped in `wrap` on both sides, with no quoting or escaping at all, as
+ * Bolagsverket (every field in `"`, inner quotes left bare) and SCB (no quotes, a `"` is data) write.
  */
-async function writeBolagsverket(conn: WriterContext['conn'], select: string, file: string): Promise<void> {
+async function writeRaw(
+  conn: WriterContext['conn'],
+  select: string,
+  file: string,
+  opts: { header: readonly string[]; delimiter: string; wrap?: string },
+): Promise<void> {
   const body = `${file}.body`;
-  const n = BOLAGSVERKET_HEADER.length;
+  const n = opts.header.length;
+  const wrap = (opts.wrap ?? '').replaceAll("'", "''");
+  const join = `${wrap}${opts.delimiter}${wrap}`.replaceAll("'", "''");
   const cols = Array.from({ length: n }, (_, i) => `coalesce(CAST(c${i + 1} AS VARCHAR), '')`);
   await conn.run(
-    `COPY (SELECT '"' || concat_ws('";"', ${cols.join(', ')}) || '"'
+    `COPY (SELECT '${wrap}' || concat_ws('${join}', ${cols.join(', ')}) || '${wrap}'
            FROM (${select}) AS t(${Array.from({ length: n }, (_, i) => `c${i + 1}`).join(', ')}))
      TO ${sqlPath(body)} (FORMAT csv, HEADER false, QUOTE '', ESCAPE '', DELIMITER chr(31))`,
   );
   const out = fs.createWriteStream(file);
-  out.write(`${BOLAGSVERKET_HEADER.join(';')}\n`);
+  out.write(`${opts.header.join(opts.delimiter)}\n`);
   await pipeline(fs.createReadStream(body), out);
   fs.rmSync(body);
 }
@@ -99,7 +107,7 @@ export async function writeSeOfficial(ctx: WriterContext): Promise<string[]> {
   const trade = (t: string) =>
     `${t} || '$${SE_NAME_TYPES.trade}-ORGNAM$' || strftime(esmaregistreerimise_kpv + 400, '%Y-%m-%d')`;
   const inline = `${h('inline', 2)} = 0`;
-  await writeBolagsverket(
+  await writeRaw(
     conn,
     `WITH base AS (
        SELECT *, CASE WHEN registrikood = '' THEN pe_org_nr || '$PERSON-IDORG' ELSE registrikood || '$ORGNR-IDORG' END AS ident
@@ -125,13 +133,14 @@ export async function writeSeOfficial(ctx: WriterContext): Promise<string[]> {
      FROM (SELECT *, unnest(se_register.trade_names) AS t FROM base WHERE NOT (${inline}))
      ORDER BY 1, 2`,
     bv,
+    { header: BOLAGSVERKET_HEADER, delimiter: ';', wrap: '"' },
   );
   written.pop();
   await zipInPlace(bv, out(SE_FILE_NAMES.bolagsverket));
 
   // SCB JE bulk file: ISO-8859-1, tab, 34 columns; names and addresses in capitals as SCB writes them.
   const je = path.join(outDir, SE_FILE_NAMES.scbMember(`${compact(asOf)}T055245`));
-  await writeCsv(
+  await writeRaw(
     conn,
     `SELECT '1', '', '',
        CASE WHEN staatus IN ('L', 'N', 'R') THEN '1' WHEN staatus = 'K' THEN '9' ELSE source_status END,
@@ -155,7 +164,7 @@ export async function writeSeOfficial(ctx: WriterContext): Promise<string[]> {
     ' ',
   );
   await conn.run(`CREATE OR REPLACE TEMP TABLE w_fdb AS
-    SELECT (row_number() OVER (ORDER BY pe_org_nr) - 1) // ${FDB_PAGE_ROWS} AS page, * FROM (
+    SELECT (row_number() OVER (ORDER BY "${FDB_KEYS.orgnr}") - 1) // ${FDB_PAGE_ROWS} AS page, * FROM (
     SELECT pe_org_nr AS "${FDB_KEYS.orgnr}", arinimi AS "Företagsnamn",
        CAST(se_employees_band AS VARCHAR) AS "${FDB_KEYS.sizeCode}", CASE se_employees_band ${bands} END AS "${FDB_KEYS.sizeLabel}",
        a.street AS "${FDB_KEYS.postAddress}", a.pc1 || ' ' || a.pc2 AS "${FDB_KEYS.postCode}", a.town AS "${FDB_KEYS.postTown}",
