@@ -33,9 +33,15 @@ export interface SeHarvestOptions {
   /** The bulk zips' addresses (default: Bolagsverket's public ones) and download tuning. */
   bulk?: {
     urls?: { bolagsverket: string; scb: string };
+    /** Smallest plausible zip (default: the files' own 1 MB floor); a test server's zips are small. */
+    minBytes?: number;
   } & Pick<DownloadOptions, 'attempts' | 'backoffMs' | 'idleTimeoutMs' | 'sleep' | 'fetchImpl'>;
   /** The FDB service; null or absent: skipped (the certificate is optional), and the summary says so. */
-  fdb?: FdbClientOptions | null;
+  fdb?:
+    | (FdbClientOptions & {
+        /** Rows an answer may hold (SCB: 2,000); a smaller cap splits more. */ maxRows?: number;
+      })
+    | null;
 }
 
 interface FdbPage {
@@ -83,11 +89,12 @@ function readState(file: string): SeState | null {
 }
 
 /** The bulk entries of SE_FILES, pointed at other addresses when given (a mirror, a test server). */
-function bulkFiles(urls?: { bolagsverket: string; scb: string }): OfficialFile[] {
+function bulkFiles(urls?: { bolagsverket: string; scb: string }, minBytes?: number): OfficialFile[] {
   return SE_FILES.filter((f) => f.key === 'bolagsverket' || f.key === 'scb').map((f) =>
     urls
       ? {
           ...f,
+          ...(minBytes !== undefined && { minBytes }),
           downloads: async () => [
             {
               url: urls[f.key as 'bolagsverket' | 'scb'],
@@ -99,7 +106,11 @@ function bulkFiles(urls?: { bolagsverket: string; scb: string }): OfficialFile[]
   );
 }
 
-async function harvestFdb(opts: SeHarvestOptions, fdb: FdbClientOptions): Promise<SeHarvestResult['fdb']> {
+async function harvestFdb(
+  opts: SeHarvestOptions,
+  fdb: NonNullable<SeHarvestOptions['fdb']>,
+): Promise<SeHarvestResult['fdb']> {
+  const cap = fdb.maxRows ?? FDB_MAX_ROWS;
   const stateFile = path.join(opts.out, SE_STATE_FILE);
   const progress = opts.report.progress;
   let state = readState(stateFile);
@@ -128,10 +139,10 @@ async function harvestFdb(opts: SeHarvestOptions, fdb: FdbClientOptions): Promis
       try {
         const query = prefixQuery(prefix);
         const n = await client.count(query);
-        if (n > FDB_MAX_ROWS && prefix.length < 10) {
+        if (n > cap && prefix.length < 10) {
           state.pending.splice(0, 1, ...Array.from({ length: 10 }, (_, d) => `${prefix}${d}`));
         } else {
-          if (n > FDB_MAX_ROWS) state.overCap.push(prefix);
+          if (n > cap) state.overCap.push(prefix);
           if (n > 0) {
             const answer = await client.fetch(query);
             const file = SE_FILE_NAMES.fdb(state.date, state.pages.length + 1);
@@ -181,7 +192,7 @@ async function harvestFdb(opts: SeHarvestOptions, fdb: FdbClientOptions): Promis
 
 export async function harvestSweden(opts: SeHarvestOptions): Promise<SeHarvestResult> {
   fs.mkdirSync(opts.out, { recursive: true });
-  const files = bulkFiles(opts.bulk?.urls);
+  const files = bulkFiles(opts.bulk?.urls, opts.bulk?.minBytes);
   await downloadSources('SE', files, opts.out, {
     report: opts.report,
     now: opts.now,

@@ -6,6 +6,7 @@ import { loadJson } from '../read-json.ts';
 import { readHeaderFields } from '../text-file.ts';
 import { normaliseBolagsverket } from './bolagsverket-file.ts';
 import path from 'node:path';
+import { queryRows } from '../../pipeline/sql.ts';
 import { countNulled, keyRows, rejectOrphans } from '../rows.ts';
 import { contractCompaniesSql, createEmptyHistory, searchNameSql } from '../stage-sql.ts';
 import type { CountryAdapter, StageContext } from '../types.ts';
@@ -117,6 +118,22 @@ async function stageSweden(ctx: StageContext): Promise<StageResult> {
     sql: `SELECT count(*) AS n, any_value(FtgStat) AS example FROM se_units
           WHERE trim(coalesce(FtgStat, '')) NOT IN (${Object.keys(SE_FTGSTAT).map(str).join(', ')})`,
   });
+  // A JurForm SCB's list does not have: the code is kept, its label left NULL, counted per code.
+  for (const r of await queryRows(
+    conn,
+    `SELECT trim(JurForm) AS jf, count(*)::BIGINT AS n, min(code) AS example FROM se_units
+     WHERE ${blank('JurForm')} IS NOT NULL AND trim(JurForm) NOT IN (${Object.keys(SE_JURFORM).map(str).join(', ')})
+     GROUP BY 1 ORDER BY 1`,
+  )) {
+    report.reject(
+      country,
+      scb,
+      `unmapped JurForm code ${String(r['jf'])}`,
+      Number(r['n']),
+      'value nulled',
+      String(r['example']),
+    );
+  }
   await conn.run(`CREATE OR REPLACE TEMP TABLE se_activity AS
     WITH codes AS (
       SELECT pe, k, regexp_replace(coalesce(ng, ''), '[^0-9]', '', 'g') AS kood
