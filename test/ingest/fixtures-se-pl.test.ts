@@ -228,6 +228,17 @@ describe('PL fixtures', () => {
   });
 });
 
+describe('a damaged Bolagsverket record', () => {
+  it('is rejected with its file and line; the country is still built', async () => {
+    const { report, dir } = await ingest('SE', damaged('SE', { 'bolagsverket_bulkfil.txt': 'broken' }));
+    const bad = report.rejectsOf('SE').filter((r) => r.reason.startsWith('record ends inside'));
+    expect(bad.map((r) => [r.file, r.rows, r.example])).toEqual([
+      ['bolagsverket_bulkfil.txt', 1, 'bolagsverket_bulkfil.txt line 5'],
+    ]);
+    expect((await byCode(dir)).has('5566778899')).toBe(true);
+  });
+});
+
 describe('damaged SE and PL files fail the run with the file, line and column; the live snapshot stays', () => {
   const cases: [CountryCode, Record<string, string | Buffer>, RegExp][] = [
     [

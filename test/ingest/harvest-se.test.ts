@@ -12,6 +12,7 @@ import { IngestReport } from '../../ingest/official/report.ts';
 import { runIngest } from '../../ingest/official/run-ingest.ts';
 import { writeZip } from '../../ingest/official/zip.ts';
 import { FdbError } from '../../ingest/harvest/se/fdb-client.ts';
+import { splitBolagsverketRecord } from '../../ingest/official/se/bolagsverket-file.ts';
 import { harvestSweden, SE_MANIFEST_FILE, SE_STATE_FILE } from '../../ingest/harvest/se/harvest.ts';
 import { buildTestApp } from '../helpers/app.ts';
 
@@ -315,6 +316,18 @@ describe('harvest SE: the FDB service', () => {
   });
 });
 
+describe("Bolagsverket's quoting", () => {
+  it('splits a real row with bare quotes inside a quoted value on ";" and keeps the quotes', () => {
+    const row = fs.readFileSync(path.join(REAL, BV_TXT), 'utf8').split('\n')[2]!;
+    const fields = splitBolagsverketRecord(row);
+    expect(Array.isArray(fields) && fields.length).toBe(11);
+    expect((fields as string[])[3]).toBe(
+      'Ensillre Väglyseförening "Ljuspunkten" med firma Ljuspunkten.$FORETAGSNAMN-ORGNAM$1985-10-01',
+    );
+    expect((fields as string[])[10]).toBe('Ensillre 2286$$ÅNGE$84100$SE-LAND');
+  });
+});
+
 describe('ingest SE from a harvested folder, read back through the HTTP API', () => {
   it('from the two bulk files alone: every company field by field, FDB fields NULL', async () => {
     const { report, app } = await ingestAndServe(path.join(tmp, 'bulk-only'));
@@ -323,6 +336,8 @@ describe('ingest SE from a harvested folder, read back through the HTTP API', ()
       expect(reasons(report)).toEqual(expect.arrayContaining(expected.rejects.principal));
       expect(reasons(report).some((r) => r.includes('registration code fails'))).toBe(true);
       expect(reasons(report).some((r) => r.startsWith('scb_fdb'))).toBe(false);
+      // Every Bolagsverket record split into its 11 fields (the bare-quoted one included).
+      expect(reasons(report).filter((r) => r.includes('record'))).toEqual([]);
     } finally {
       await app.close();
     }
