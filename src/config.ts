@@ -86,6 +86,19 @@ export const ConfigSchema = z
      */
     REGDATA_INGEST_MEMORY_LIMIT: MemorySize.default('3GB'),
     REGDATA_DUCKDB_CONNECTIONS: z.coerce.number().int().min(1).max(64).default(ENGINE_DEFAULTS.connections),
+    /**
+     * SCB Företagsregistret (FDB) client certificate for `regdata harvest SE` (optional: without it the SE
+     * harvest fetches the public bulk files only). PEM certificate + key files, or a PKCS#12 file.
+     */
+    REGDATA_SCB_FDB_CERT: z.string().min(1).optional(),
+    REGDATA_SCB_FDB_KEY: z.string().min(1).optional(),
+    REGDATA_SCB_FDB_PFX: z.string().min(1).optional(),
+    REGDATA_SCB_FDB_PASSPHRASE: z.string().min(1).optional(),
+    REGDATA_SCB_FDB_URL: z.url().default('https://privateapi.scb.se/nv0101/v1/sokpavar/'),
+  })
+  .refine((env) => !env.REGDATA_SCB_FDB_CERT === !env.REGDATA_SCB_FDB_KEY, {
+    message: 'REGDATA_SCB_FDB_CERT and REGDATA_SCB_FDB_KEY go together',
+    path: ['REGDATA_SCB_FDB_KEY'],
   })
   .transform((env) => ({
     port: env.PORT,
@@ -101,6 +114,18 @@ export const ConfigSchema = z
     },
     ingest: { memoryLimit: env.REGDATA_INGEST_MEMORY_LIMIT },
     snapshotPollMs: env.REGDATA_SNAPSHOT_POLL_MS,
+    harvest: {
+      scbFdb:
+        env.REGDATA_SCB_FDB_CERT || env.REGDATA_SCB_FDB_PFX
+          ? {
+              baseUrl: env.REGDATA_SCB_FDB_URL,
+              certFile: env.REGDATA_SCB_FDB_CERT ?? null,
+              keyFile: env.REGDATA_SCB_FDB_KEY ?? null,
+              pfxFile: env.REGDATA_SCB_FDB_PFX ?? null,
+              passphrase: env.REGDATA_SCB_FDB_PASSPHRASE ?? null,
+            }
+          : null,
+    },
     wallet: {
       dbPath: path.resolve(env.REGDATA_WALLET_DB ?? path.join(env.REGDATA_DATA_DIR, 'wallet.db')),
       prices: env.REGDATA_PRICES,
