@@ -1,5 +1,7 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,7 +13,7 @@ import { DataProblem } from '../../ingest/official/errors.ts';
 import { IngestReport } from '../../ingest/official/report.ts';
 import { runIngest } from '../../ingest/official/run-ingest.ts';
 import { writeZip } from '../../ingest/official/zip.ts';
-import { FdbError } from '../../ingest/harvest/se/fdb-client.ts';
+import { FdbClient, FdbError, prefixQuery } from '../../ingest/harvest/se/fdb-client.ts';
 import { splitBolagsverketRecord } from '../../ingest/official/se/bolagsverket-file.ts';
 import { harvestSweden, SE_MANIFEST_FILE, SE_STATE_FILE } from '../../ingest/harvest/se/harvest.ts';
 import { buildTestApp } from '../helpers/app.ts';
@@ -312,6 +314,98 @@ describe('harvest SE: the FDB service', () => {
     } finally {
       await fdb.close();
       await bulk.close();
+    }
+  });
+});
+
+describe('the FDB client certificate', () => {
+  /** A CA, a server certificate for 127.0.0.1 and a client certificate, made with openssl. */
+  function pki(dir: string): Record<'ca' | 'serverCert' | 'serverKey' | 'clientCert' | 'clientKey', Buffer> {
+    const run = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
+    run(
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      'ca.key',
+      '-out',
+      'ca.pem',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=test-ca',
+    );
+    fs.writeFileSync(path.join(dir, 'san.ext'), 'subjectAltName=IP:127.0.0.1\n');
+    for (const who of ['server', 'client']) {
+      run(
+        'req',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        `${who}.key`,
+        '-out',
+        `${who}.csr`,
+        '-subj',
+        `/CN=${who}`,
+      );
+      run(
+        'x509',
+        '-req',
+        '-in',
+        `${who}.csr`,
+        '-CA',
+        'ca.pem',
+        '-CAkey',
+        'ca.key',
+        '-CAcreateserial',
+        '-out',
+        `${who}.pem`,
+        '-days',
+        '2',
+        '-extfile',
+        'san.ext',
+      );
+    }
+    const read = (f: string) => fs.readFileSync(path.join(dir, f));
+    return {
+      ca: read('ca.pem'),
+      serverCert: read('server.pem'),
+      serverKey: read('server.key'),
+      clientCert: read('client.pem'),
+      clientKey: read('client.key'),
+    };
+  }
+
+  it('is presented to a service that demands one; without it the service is unreachable', async () => {
+    const dir = path.join(tmp, 'pki');
+    fs.mkdirSync(dir);
+    const p = pki(dir);
+    const server = https.createServer(
+      { key: p.serverKey, cert: p.serverCert, ca: p.ca, requestCert: true, rejectUnauthorized: true },
+      (req, res) => {
+        req.resume();
+        req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('7'));
+      },
+    );
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const baseUrl = `https://127.0.0.1:${(server.address() as AddressInfo).port}/nv0101/v1/sokpavar/`;
+    try {
+      const withCert = new FdbClient({
+        baseUrl,
+        credentials: { cert: p.clientCert, key: p.clientKey, ca: p.ca },
+        ...quick,
+      });
+      expect(await withCert.count(prefixQuery('5'))).toBe(7);
+      withCert.close();
+      const without = new FdbClient({ baseUrl, credentials: { ca: p.ca }, ...quick });
+      await expect(without.count(prefixQuery('5'))).rejects.toThrow(/no answer after 3 attempts/);
+      without.close();
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
     }
   });
 });
