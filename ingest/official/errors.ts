@@ -66,3 +66,29 @@ export class RowCountDropError extends DataProblem {
     );
   }
 }
+
+/** Everything wrong with the input folders of a run, found before any country is staged. */
+export class InputFolderError extends DataProblem {
+  override readonly name = 'InputFolderError';
+  constructor(readonly problems: readonly string[]) {
+    super(
+      problems.length === 1
+        ? problems[0]!
+        : `${problems.length} problems with the input:\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+    );
+  }
+}
+
+/** A country whose input has rows but which would be served with no company for sale. */
+export class NothingSellableError extends DataProblem {
+  override readonly name = 'NothingSellableError';
+  constructor(
+    readonly country: CountryCode,
+    readonly stagedRows: number,
+  ) {
+    super(
+      `${country}: the input yields 0 companies for sale (${stagedRows} rows staged, all held or dropped); ` +
+        `nothing is promoted (rerun with --allow-drop if that is really so)`,
+    );
+  }
+}

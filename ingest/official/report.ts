@@ -28,6 +28,14 @@ export interface StageLine {
   seconds: number;
 }
 
+/** An enrichment file that was not in the input: the fields it feeds are null in this run. */
+export interface MissingLine {
+  country: CountryCode;
+  key: string;
+  title: string;
+  adds: string;
+}
+
 export interface CountryLine {
   country: CountryCode;
   companies: number;
@@ -64,6 +72,7 @@ export class IngestReport {
   readonly files: FileLine[] = [];
   readonly stages: StageLine[] = [];
   readonly countries = new Map<CountryCode, CountryLine>();
+  readonly missing: MissingLine[] = [];
   readonly #rejects = new Map<string, RejectLine>();
 
   #probe: (() => number | null) | null = null;
@@ -135,6 +144,19 @@ export class IngestReport {
     return result;
   }
 
+  missingFile(line: MissingLine): void {
+    if (!this.missing.some((m) => m.country === line.country && m.key === line.key)) this.missing.push(line);
+  }
+
+  /** The missing-enrichment rows of the summary. */
+  missingRows(): Record<string, string>[] {
+    return this.missing.map((m) => ({
+      country: m.country,
+      file: m.title,
+      fields_left_null: m.adds,
+    }));
+  }
+
   country(line: CountryLine): void {
     this.countries.set(line.country, line);
   }
@@ -189,6 +211,9 @@ export class IngestReport {
         action: r.action,
         rows: r.rows,
       })),
+      missing_enrichments: this.missing
+        .filter((m) => m.country === country)
+        .map((m) => ({ file: m.key, title: m.title, adds: m.adds })),
     };
   }
 }

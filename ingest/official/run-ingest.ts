@@ -9,9 +9,9 @@ import { queryRows, quoteIdent } from '../pipeline/sql.ts';
 import type { CountryReference } from '../reference/types.ts';
 import { ADAPTERS } from './adapters.ts';
 import { downloadSources, type DownloadOptions } from './download.ts';
-import { DataProblem, RowCountDropError } from './errors.ts';
+import { DataProblem, InputFolderError, NothingSellableError, RowCountDropError } from './errors.ts';
 import type { IngestReport } from './report.ts';
-import { resolveSources } from './sources.ts';
+import { openSources, planSources, REQUIRE_NONE, type RequireSpec, type SourcePlan } from './sources.ts';
 import type { CountryAdapter } from './types.ts';
 
 export const DEFAULT_MAX_DROP_PCT = 10;
@@ -26,8 +26,11 @@ export interface IngestOptions {
   download?: Omit<DownloadOptions, 'report' | 'now'>;
   label?: string;
   promote?: boolean;
+  /** Accept a country with no company for sale, or one that lost more than the drop guard allows. */
   allowDrop?: boolean;
   maxDropPct?: number;
+  /** Enrichment files that must be present (`--require`); by default only the principal file is. */
+  require?: RequireSpec;
   keep?: number;
   report: IngestReport;
   now?: () => Date;
@@ -82,6 +85,7 @@ function removeStaleWorkDirs(dataDir: string): void {
   }
 }
 
+/** Companies for sale per country in the live snapshot: the drop guard's baseline. */
 function liveCompanyCounts(store: SnapshotStore): Map<CountryCode, number> {
   const counts = new Map<CountryCode, number>();
   const live = store.currentId();
@@ -90,13 +94,15 @@ function liveCompanyCounts(store: SnapshotStore): Map<CountryCode, number> {
     const file = store.file(live, country, 'manifest');
     if (!fs.existsSync(file)) continue;
     const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as CountryManifest;
-    counts.set(country, manifest.row_counts.companies);
+    counts.set(country, manifest.row_counts.companies_for_sale ?? manifest.row_counts.companies);
   }
   return counts;
 }
 
-async function countStaged(conn: DuckDBConnection, table: string): Promise<number> {
-  return Number((await queryRows(conn, `SELECT count(*)::BIGINT AS n FROM ${table}`))[0]?.['n'] ?? 0);
+async function countStaged(conn: DuckDBConnection, table: string, where = 'true'): Promise<number> {
+  return Number(
+    (await queryRows(conn, `SELECT count(*)::BIGINT AS n FROM ${table} WHERE ${where}`))[0]?.['n'] ?? 0,
+  );
 }
 
 /**
@@ -152,14 +158,32 @@ export async function runIngest(opts: IngestOptions): Promise<PublishResult> {
       }
     }
 
+    // Every country's folder is checked before the first one is staged, so one run names every problem.
+    const plans = new Map<CountryCode, SourcePlan>();
+    const problems: string[] = [];
+    for (const [country, dir] of sourceDirs) {
+      const { plan, problems: found } = planSources(
+        country,
+        dir,
+        adapters[country]!.files,
+        opts.require ?? REQUIRE_NONE,
+      );
+      plans.set(country, plan);
+      problems.push(...found);
+      for (const file of plan.missing) {
+        report.missingFile({ country, key: file.key, title: file.title, adds: file.adds ?? file.title });
+      }
+    }
+    if (problems.length) throw new InputFolderError(problems);
+
     const stageCountry = async (
       conn: DuckDBConnection,
       country: CountryCode,
       reference: CountryReference,
     ) => {
       const adapter = adapters[country];
-      const dir = sourceDirs.get(country);
-      if (!adapter || !dir) throw new Error(`no ingest adapter for ${country}`);
+      const plan = plans.get(country);
+      if (!adapter || !plan) throw new Error(`no ingest adapter for ${country}`);
       const started = performance.now();
       // DuckDB tracks query progress only with the progress bar on; printing stays off (we draw our own).
       await conn.run('SET enable_progress_bar = true');
@@ -170,7 +194,7 @@ export async function runIngest(opts: IngestOptions): Promise<PublishResult> {
       });
       const workDir = path.join(workRoot, country);
       try {
-        const sources = await resolveSources(country, dir, adapter.files, workDir, report);
+        const sources = await openSources(plan, workDir, report);
         const result = await adapter.stage({
           conn,
           country,
@@ -181,11 +205,15 @@ export async function runIngest(opts: IngestOptions): Promise<PublishResult> {
           workDir,
         });
         const companies = await countStaged(conn, 'stage_companies');
+        const forSale = await countStaged(conn, 'stage_companies', 'NOT not_for_sale');
         const history = await countStaged(conn, 'stage_history');
         await dropScratchTables(conn);
+        // A non-empty input that sells nothing is a reading problem (a renamed column, every row rejected
+        // on a join), never a register that emptied overnight: promoting it would blank the country.
+        if (forSale === 0 && !opts.allowDrop) throw new NothingSellableError(country, companies);
         const live = liveCounts.get(country);
-        if (live && !opts.allowDrop && companies < live * (1 - maxDropPct / 100)) {
-          throw new RowCountDropError(country, live, companies, maxDropPct);
+        if (live && !opts.allowDrop && forSale < live * (1 - maxDropPct / 100)) {
+          throw new RowCountDropError(country, live, forSale, maxDropPct);
         }
         report.country({
           country,
@@ -199,7 +227,7 @@ export async function runIngest(opts: IngestOptions): Promise<PublishResult> {
           sourceDetail: {
             ...result.sourceDetail,
             ...report.detailFor(country),
-            from: opts.from ? path.resolve(dir) : 'download',
+            from: opts.from ? path.resolve(plan.dir) : 'download',
           },
         };
       } catch (err) {

@@ -20,18 +20,18 @@ export interface DownloadContext {
 
 /**
  * An official file an adapter reads. `match` finds it in a source folder (the download saves it under a
- * name `match` accepts; the official-format writers write the same names). A `.zip` is extracted before
- * reading; an already extracted file is accepted as well.
+ * name `match` accepts; the official-format writers write the same names). The name may also carry a
+ * `.zip` or `.gz` container suffix that `match` does not name: such a file is decompressed before
+ * reading, so an operator can drop a file in exactly as downloaded. A `.zip` is always extracted; a
+ * `.gz` that `match` names itself is handed to the adapter as it is (its reader decompresses it).
  */
-export interface OfficialFile {
+interface OfficialFileBase {
   key: string;
   /** What the file is, for logs and docs. */
   title: string;
   match: RegExp;
   /** Several files (one per year) rather than one. */
   many?: boolean;
-  /** Without it the country cannot be built; optional files only enrich. */
-  required: boolean;
   /**
    * Orders several matches oldest first (dated names such as `..._kuni_31102026.zip` do not sort as text);
    * the newest is used where `many` is not set. Default: by name.
@@ -44,6 +44,20 @@ export interface OfficialFile {
   /** Smallest plausible size of a download in bytes; a smaller one is refused as an error page or a stub. */
   minBytes: number;
 }
+
+/**
+ * The register's principal file (`required`): without it the country cannot be built. Every other file is
+ * an enrichment: when it is absent the fields it feeds are null and the run's summary names it with `adds`.
+ */
+export type OfficialFile = OfficialFileBase &
+  (
+    | { required: true; adds?: undefined }
+    | {
+        required: false;
+        /** What the file adds, in the summary of a run that lacks it and in docs/ingest.md. */
+        adds: string;
+      }
+  );
 
 /** The resolved source files of one country, by OfficialFile key; zips already extracted. */
 export interface SourceSet {

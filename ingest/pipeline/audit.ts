@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { COUNTRIES, type CountryCode } from '../../src/contract/countries.ts';
 import {
+  CHANGE_COLUMNS,
   COMPANY_COLUMNS,
   HISTORY_COLUMNS,
   HISTORY_GRANULARITIES,
@@ -94,7 +95,15 @@ export async function auditCountry(
 ): Promise<void> {
   const file = (k: keyof typeof SNAPSHOT_FILES) => path.join(dir, SNAPSHOT_FILES[k]);
   const problems: string[] = [];
-  for (const k of ['companies', 'history', 'activities', 'locations', 'filters', 'manifest'] as const) {
+  for (const k of [
+    'companies',
+    'history',
+    'changes',
+    'activities',
+    'locations',
+    'filters',
+    'manifest',
+  ] as const) {
     if (!fs.existsSync(file(k))) problems.push(`${SNAPSHOT_FILES[k]} is missing`);
   }
   if (country === 'SE' && !fs.existsSync(file('workplaces'))) problems.push('workplaces.parquet is missing');
@@ -103,6 +112,7 @@ export async function auditCountry(
   problems.push(...(await checkSchema(conn, file('companies'), COMPANY_COLUMNS)));
   problems.push(...(await checkSchema(conn, file('history'), HISTORY_COLUMNS)));
   if (country === 'SE') problems.push(...(await checkSchema(conn, file('workplaces'), WORKPLACE_COLUMNS)));
+  problems.push(...(await checkSchema(conn, file('changes'), CHANGE_COLUMNS)));
   if (problems.length) throw new AuditError(country, problems);
 
   const companies = `read_parquet(${sqlPath(file('companies'))})`;

@@ -76,6 +76,7 @@ export async function publishSnapshot(opts: PublishOptions): Promise<PublishResu
   });
   const conn = await instance.connect();
   const manifests: CountryManifest[] = [];
+  const liveAtStart = store.currentId();
   try {
     for (const country of opts.countries) {
       const started = Date.now();
@@ -91,6 +92,7 @@ export async function publishSnapshot(opts: PublishOptions): Promise<PublishResu
         source: staged.source,
         sourceDetail: staged.sourceDetail,
         now: now(),
+        ...(liveAtStart ? { previous: store.countryDir(liveAtStart, country) } : {}),
       });
       for (const t of Object.values(STAGE_TABLES)) {
         await conn.run(`DROP TABLE IF EXISTS ${t}`);

@@ -17,6 +17,7 @@ import {
 } from '../../src/contract/data-contract.ts';
 import { filterSpecJson, filtersFor, type OptionsSource } from '../../src/contract/filters.ts';
 import type { CountryReference } from '../reference/types.ts';
+import { writeChanges, type ChangeInput } from './changes.ts';
 import { queryRows, quoteIdent, sqlPath, tableExists } from './sql.ts';
 
 /** Stage tables a country adapter (world generator or ingest) leaves in the connection. */
@@ -34,6 +35,8 @@ export interface WriteCountryOptions {
   source: string;
   sourceDetail: Record<string, unknown>;
   now: Date;
+  /** The live snapshot's folder of this country, if any: the base of the change feed. */
+  previous?: string;
 }
 
 /** The contract's columns, cast to the contract's types, from a stage table (missing columns fail loudly). */
@@ -125,6 +128,22 @@ async function countRows(conn: DuckDBConnection, file: string): Promise<number> 
   return Number(rows[0]?.['n'] ?? 0);
 }
 
+/** The live snapshot's folder of the same country, as the change feed's base. */
+function previousCountry(dir: string): NonNullable<ChangeInput['previous']> | null {
+  const companies = path.join(dir, SNAPSHOT_FILES.companies);
+  if (!fs.existsSync(companies)) return null;
+  const changes = path.join(dir, SNAPSHOT_FILES.changes);
+  const manifestFile = path.join(dir, SNAPSHOT_FILES.manifest);
+  const manifest = fs.existsSync(manifestFile)
+    ? (JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as CountryManifest)
+    : null;
+  return {
+    companies,
+    changes: fs.existsSync(changes) ? changes : null,
+    since: manifest?.changes?.since ?? null,
+  };
+}
+
 /**
  * Writes one country folder of a snapshot from the stage tables: the three Parquet files in contract
  * order and types, sorted for the engine's access paths, the trees, filters.json and manifest.json.
@@ -170,6 +189,14 @@ export async function writeCountry(
     filters: filtersFor(country).map((f) => filterSpecJson(f, country, options)),
   });
 
+  const changes = await writeChanges(conn, {
+    companies: file('companies'),
+    previous: opts.previous ? previousCountry(opts.previous) : null,
+    out: file('changes'),
+    snapshotId: opts.snapshotId,
+    asOf: opts.now.toISOString().slice(0, 10),
+  });
+
   const forSale = await queryRows(
     conn,
     `SELECT count(*)::BIGINT AS n FROM read_parquet(${sqlPath(file('companies'))}) WHERE NOT not_for_sale`,
@@ -193,6 +220,7 @@ export async function writeCountry(
       workplaces: country === 'SE' ? await countRows(conn, file('workplaces')) : 0,
     },
     files,
+    changes,
   };
   writeJson(file('manifest'), manifest);
   return manifest;

@@ -8,7 +8,7 @@ import type { CountryCode } from './countries.ts';
  *
  * Bump CONTRACT_VERSION on any change a reader could notice; manifests record it.
  */
-export const CONTRACT_VERSION = '1.0.0';
+export const CONTRACT_VERSION = '1.1.0';
 
 export interface ColumnSpec {
   name: string;
@@ -127,8 +127,21 @@ export const WORKPLACE_COLUMNS: readonly ColumnSpec[] = [
   col('phone_optout', 'BOOLEAN', false),
 ];
 
+/**
+ * changes.parquet: the change feed, one row per company for sale that was added, removed or changed at a
+ * publish, with the API fields that changed; each snapshot holds the history (docs/data-contract.md).
+ */
+export const CHANGE_COLUMNS: readonly ColumnSpec[] = [
+  col('registrikood', 'VARCHAR', false),
+  col('change', 'VARCHAR', false),
+  col('fields', 'VARCHAR[]', false),
+  col('snapshot_id', 'VARCHAR', false),
+  col('as_of', 'DATE', false),
+];
+
 export const SNAPSHOT_FILES = {
   companies: 'companies.parquet',
+  changes: 'changes.parquet',
   history: 'history.parquet',
   workplaces: 'workplaces.parquet',
   activities: 'activities.json',
@@ -194,6 +207,11 @@ export interface CountryManifest {
   generated_at: string;
   row_counts: { companies: number; companies_for_sale: number; history: number; workplaces: number };
   files: Record<string, { bytes: number; sha256: string }>;
+  /**
+   * The change feed in changes.parquet: the first day it covers and this publish's counts. Absent in
+   * snapshots written before the feed existed.
+   */
+  changes?: { since: string; added: number; removed: number; changed: number; rows: number };
 }
 
 export function columnList(columns: readonly ColumnSpec[]): string {

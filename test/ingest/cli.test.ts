@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { ingestCommand, officialFilesCommand, parseIngestCountries } from '../../src/cli/commands/ingest.ts';
 import { UsageError } from '../../src/cli/errors.ts';
@@ -168,6 +169,76 @@ describe('a data problem: exit 1, nothing promoted, the live snapshot keeps serv
     const { code, stderr } = await run(dataDir, ['LT', '--from', from]);
     expect(code).toBe(1);
     expect(stderr).toMatch(/LT: no RC JAR_IREGISTRUOTI\.csv/);
+  }, 60_000);
+});
+
+describe('the input folder as an operator fills it', () => {
+  it('names every problem of every country in one run, before anything is read', async () => {
+    const dataDir = freshDataDir();
+    const before = new SnapshotStore(dataDir).currentId();
+    const from = freshOfficial();
+    fs.rmSync(path.join(from, 'LT', 'JAR_IREGISTRUOTI.csv'));
+    fs.writeFileSync(path.join(from, 'LV', 'register.csv'), '');
+    // The writer saves it as RIK does, zipped; a cut download leaves a zip without its directory.
+    fs.writeFileSync(
+      path.join(from, 'EE', 'ettevotja_rekvisiidid__lihtandmed.csv.zip'),
+      'PK\u0003\u0004 cut',
+    );
+    const { code, stderr, stdout } = await run(dataDir, ['EE', 'LV', 'LT', '--from', from]);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/3 problems with the input/);
+    expect(stderr).toMatch(/EE: ettevotja_rekvisiidid__lihtandmed\.csv\.zip .*zip/);
+    expect(stderr).toMatch(/LV: register\.csv is empty \(0 bytes\)/);
+    expect(stderr).toMatch(/LT: no RC JAR_IREGISTRUOTI\.csv .*the principal file/);
+    // Nothing was staged: no country line in the summary.
+    expect(stdout).not.toMatch(/staged|written/);
+    expect(new SnapshotStore(dataDir).currentId()).toBe(before);
+  }, 60_000);
+
+  it('reads the principal file as downloaded, gzipped or zipped, under a name the adapter does not list', async () => {
+    const from = freshOfficial();
+    const register = path.join(from, 'LV', 'register.csv');
+    fs.writeFileSync(`${register}.gz`, zlib.gzipSync(fs.readFileSync(register)));
+    fs.rmSync(register);
+    const dataDir = freshDataDir();
+    const { code, stderr } = await run(dataDir, ['LV', '--from', from]);
+    expect(stderr).not.toMatch(/failed/);
+    expect(code).toBe(0);
+    const store = new SnapshotStore(dataDir);
+    const manifest = JSON.parse(
+      fs.readFileSync(store.file(store.currentId()!, 'LV', 'manifest'), 'utf8'),
+    ) as CountryManifest;
+    expect(manifest.row_counts.companies).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('names a missing enrichment with what it adds and exits 0; --require makes it an error', async () => {
+    const from = freshOfficial();
+    fs.rmSync(path.join(from, 'LV', 'pdb_pvnmaksataji_odata.csv'));
+    const ok = await run(freshDataDir(), ['LV', '--from', from]);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/enrichments not in the input/);
+    expect(ok.stdout).toMatch(/LV .*VID/);
+    const required = await run(freshDataDir(), ['LV', '--from', from, '--require', 'vat']);
+    expect(required.code).toBe(1);
+    expect(required.stderr).toMatch(/LV: no .* required by --require/);
+    const all = await run(freshDataDir(), ['LV', '--from', from, '--require', 'all']);
+    expect(all.code).toBe(1);
+    await expect(run(freshDataDir(), ['LV', '--from', from, '--require', 'no-such-file'])).rejects.toThrow(
+      UsageError,
+    );
+  }, 90_000);
+
+  it('refuses a non-empty input with no company for sale unless --allow-drop', async () => {
+    const dataDir = freshDataDir();
+    const before = new SnapshotStore(dataDir).currentId();
+    const from = freshOfficial();
+    const register = path.join(from, 'LV', 'register.csv');
+    const header = fs.readFileSync(register, 'utf8').split('\n')[0]!;
+    fs.writeFileSync(register, `${header}\n`);
+    const { code, stderr } = await run(dataDir, ['LV', '--from', from]);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/LV: the input yields 0 companies for sale/);
+    expect(new SnapshotStore(dataDir).currentId()).toBe(before);
   }, 60_000);
 });
 

@@ -123,15 +123,17 @@ beforeEach(() => {
   ranges.length = 0;
 });
 
-const file = (name: string, over: Partial<OfficialFile> = {}): OfficialFile => ({
-  key: name,
-  title: name,
-  match: new RegExp(`^${name.replace('.', '\\.')}$`),
-  required: true,
-  downloads: fixed(`${base}/${name}`, name),
-  minBytes: 1000,
-  ...over,
-});
+const file = (name: string, over: Partial<OfficialFile> = {}): OfficialFile =>
+  ({
+    key: name,
+    title: name,
+    match: new RegExp(`^${name.replace('.', '\\.')}$`),
+    required: true,
+    downloads: fixed(`${base}/${name}`, name),
+    minBytes: 1000,
+    ...(over.required === false ? { adds: name } : {}),
+    ...over,
+  }) as OfficialFile;
 
 const opts = (report = new IngestReport()) => ({
   report,

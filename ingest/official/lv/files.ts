@@ -240,6 +240,7 @@ export const LV_FILES: readonly OfficialFile[] = [
     title: 'VID VAT payers (pdb_pvnmaksataji_odata.csv)',
     match: /^pdb_pvnmaksataji_odata\.csv$/,
     required: false,
+    adds: 'VAT registration (vat_active, vat_number)',
     downloads: fixed(
       `${GOV}9a5eae1c-2438-48cf-854b-6a2c170f918f/resource/610910e9-e086-4c5b-a7ea-0a896a697672/download/${LV_EXTRA_FILE_NAMES.vat}`,
       LV_EXTRA_FILE_NAMES.vat,
@@ -251,6 +252,7 @@ export const LV_FILES: readonly OfficialFile[] = [
     title: 'UR insolvency proceedings of legal persons',
     match: /^insolvency_legal_person_proceeding\.csv$/,
     required: false,
+    adds: 'insolvency and legal-protection states of the status',
     downloads: fixed(
       `${GOV}bb54838d-9365-4f76-8513-804f4efa8ab6/resource/8065ad80-1a4d-4afb-b1d1-d93b9a62b1cc/download/${LV_EXTRA_FILE_NAMES.insolvency}`,
       LV_EXTRA_FILE_NAMES.insolvency,
@@ -262,6 +264,7 @@ export const LV_FILES: readonly OfficialFile[] = [
     title: 'UR liquidations',
     match: /^liquidations\.csv$/,
     required: false,
+    adds: 'the liquidation state of the status',
     // Unconfirmed URL: the dati.ur.gov.lv/<dataset>/<file> pattern the other UR files follow.
     downloads: fixed(
       'https://dati.ur.gov.lv/liquidations/liquidations.csv',

@@ -56,6 +56,7 @@ export const NO_FILES: readonly OfficialFile[] = [
     match: /^regnskap([_-][\w-]+)?\.json(\.gz)?$/,
     many: true,
     required: false,
+    adds: 'annual accounts: revenue, result and their history',
     // No bulk file exists: the accounts are one request per company (about 390,000 AS), which a separate
     // harvester collects into regnskap*.json; the nightly download does not fetch them (docs/ingest.md).
     downloads: async () => [],

@@ -7,29 +7,38 @@ import { SnapshotStore } from '../../contract/snapshot-store.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { out } from '../output.ts';
 import type { IngestReport } from '../../../ingest/official/report.ts';
+import type { RequireSpec } from '../../../ingest/official/sources.ts';
+import type { CountryAdapter } from '../../../ingest/official/types.ts';
 
 const LABEL = /^[a-z0-9-]{1,40}$/;
 
 export const ingestHelp = `regdata ingest <CC...|all> [--from <dir>] [--snapshot <label>] [--allow-drop] [--no-promote]
-                [--keep <n>] [--download-dir <dir>] [--max-drop-pct <p>]
+                [--keep <n>] [--download-dir <dir>] [--max-drop-pct <p>] [--require <files|all>]
 
 Turns the registers' official open-data files into a new snapshot and makes it live (write-audit-publish).
 Every country has an ingest adapter: EE, LV, LT, NO, FI, SE, PL ("all" means all seven). Countries not
 named are carried over from the live snapshot unchanged.
 
+Each country needs only its register's principal file, plain or as downloaded (.zip, .gz); every other
+file is an enrichment. A missing enrichment leaves the fields it feeds empty, and the summary names it.
+Every problem with the input folders is reported in one run, before anything is read.
+
   --from <dir>          read the official files from <dir> (or <dir>/<CC>/ per country) instead of
                         downloading them; this is how tests and air-gapped sites run
+  --require <files|all> treat missing enrichments as errors: "all", or file keys separated by commas,
+                        optionally per country (yldandmed,NO:roller); docs/ingest.md lists the keys
   --download-dir <dir>  where downloads are kept between runs, so an interrupted one resumes
                         (default <data>/downloads)
   --snapshot <label>    label of the new snapshot id (<UTC time>-<label>; default "ingest")
-  --allow-drop          accept a country whose company count fell more than the drop guard allows
+  --allow-drop          accept a country with no company for sale, or whose count of companies for sale
+                        fell more than the drop guard allows
   --max-drop-pct <p>    the drop guard (default 10)
   --no-promote          write and audit the snapshot but leave the live one serving
   --keep <n>            snapshots kept on disk after promotion (default 3; the live one always)
 
-Exit codes: 0 promoted (or written with --no-promote), 1 a data problem (a file missing, malformed or
-truncated, too many rejected rows, a row-count drop, a failed audit: nothing is promoted and the live
-snapshot keeps serving), 2 a usage or configuration error.`;
+Exit codes: 0 promoted (or written with --no-promote), 1 a data problem (a principal or required file
+missing, malformed or truncated, too many rejected rows, no company for sale, a row-count drop, a failed
+audit: nothing is promoted and the live snapshot keeps serving), 2 a usage or configuration error.`;
 
 export async function ingestCommand(args: string[], config: Config): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -42,6 +51,7 @@ export async function ingestCommand(args: string[], config: Config): Promise<num
       'no-promote': { type: 'boolean', default: false },
       keep: { type: 'string' },
       'download-dir': { type: 'string' },
+      require: { type: 'string' },
     },
     allowPositionals: true,
     strict: true,
@@ -57,6 +67,7 @@ export async function ingestCommand(args: string[], config: Config): Promise<num
   if (maxDropPct !== undefined && !(maxDropPct >= 0 && maxDropPct <= 100)) {
     throw new UsageError('--max-drop-pct must be a number from 0 to 100');
   }
+  const require = parseRequire(values.require, countries, ADAPTERS);
   const from = values.from === undefined ? undefined : path.resolve(values.from);
   if (from !== undefined && !(fs.existsSync(from) && fs.statSync(from).isDirectory())) {
     throw new UsageError(`--from: ${from} is not a folder`);
@@ -83,6 +94,7 @@ export async function ingestCommand(args: string[], config: Config): Promise<num
       allowDrop: values['allow-drop'],
       ...(maxDropPct !== undefined ? { maxDropPct } : {}),
       keep,
+      require,
       report,
       duckdb: { memoryLimit: config.ingest.memoryLimit },
     });
@@ -105,6 +117,12 @@ function printSummary(report: IngestReport, seconds: number): void {
     out.line();
     out.table(rows);
   }
+  const missing = report.missingRows();
+  if (missing.length) {
+    out.line();
+    out.line('enrichments not in the input (their fields are left empty; --require makes this an error):');
+    out.table(missing);
+  }
   const rejects = report.rejectRows();
   if (rejects.length) {
     out.line();
@@ -113,6 +131,41 @@ function printSummary(report: IngestReport, seconds: number): void {
   }
   out.line();
   out.line(`total time ${seconds.toFixed(1)} s`);
+}
+
+/**
+ * `--require`: "all", or enrichment keys (`yldandmed`) or country-qualified keys (`EE:yldandmed`). A key
+ * no named country has is a usage error, so a typo cannot silently require nothing.
+ */
+export function parseRequire(
+  value: string | undefined,
+  countries: readonly CountryCode[],
+  adapters: Partial<Record<CountryCode, CountryAdapter>>,
+): RequireSpec {
+  if (value === undefined) return { all: false, keys: new Set() };
+  const items = value
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
+  if (items.length === 0) throw new UsageError('--require needs "all" or a list of file keys');
+  if (items.some((k) => k.toLowerCase() === 'all')) return { all: true, keys: new Set() };
+  const known = new Set<string>();
+  for (const c of countries) {
+    for (const f of adapters[c]?.files ?? []) {
+      if (f.required) continue;
+      known.add(f.key);
+      known.add(`${c}:${f.key}`);
+    }
+  }
+  const keys = items.map((k) => k.replace(/^([a-z]{2}):/i, (_, cc: string) => `${cc.toUpperCase()}:`));
+  const unknown = keys.filter((k) => !known.has(k));
+  if (unknown.length) {
+    const list = [...known].filter((k) => k.includes(':')).join(', ');
+    throw new UsageError(
+      `--require: no enrichment file ${unknown.join(', ')} for ${countries.join(', ')} (known: ${list})`,
+    );
+  }
+  return { all: false, keys: new Set(keys) };
 }
 
 /** Countries from the positionals: codes, or `all` for every country with an adapter. */
