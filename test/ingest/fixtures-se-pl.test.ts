@@ -261,7 +261,7 @@ describe('damaged SE and PL files fail the run with the file, line and column; t
     [
       'SE',
       { 'scb_fdb_je_20260605_00001.json': '' },
-      /^scb_fdb_je_20260605_00001\.json line 1, column 1: the file is empty/,
+      /^SE: scb_fdb_je_20260605_00001\.json is empty \(0 bytes\)/,
     ],
     [
       'PL',
