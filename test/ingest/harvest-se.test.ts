@@ -430,6 +430,11 @@ describe('ingest SE from a harvested folder, read back through the HTTP API', ()
       expect(reasons(report)).toEqual(expect.arrayContaining(expected.rejects.principal));
       expect(reasons(report).some((r) => r.includes('registration code fails'))).toBe(true);
       expect(reasons(report).some((r) => r.startsWith('scb_fdb'))).toBe(false);
+      // The summary names what is missing and what stays NULL for it.
+      expect(report.missingRows().map((m) => Object.values(m).join(' | '))).toEqual([
+        expect.stringContaining('size and turnover bands'),
+        expect.stringContaining('workplaces (SCB CFAR)'),
+      ]);
       // Every Bolagsverket record split into its 11 fields (the bare-quoted one included).
       expect(reasons(report).filter((r) => r.includes('record'))).toEqual([]);
     } finally {
