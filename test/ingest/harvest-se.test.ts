@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
 import { DownloadError } from '../../ingest/official/download.ts';
-import { DataProblem } from '../../ingest/official/errors.ts';
+import { NothingSellableError } from '../../ingest/official/errors.ts';
 import { IngestReport } from '../../ingest/official/report.ts';
 import { runIngest } from '../../ingest/official/run-ingest.ts';
 import { writeZip } from '../../ingest/official/zip.ts';
@@ -465,7 +465,7 @@ describe('ingest SE from a harvested folder, read back through the HTTP API', ()
     const err = await runIngest({ store, countries: ['SE'], from, report: new IngestReport() }).catch(
       (e: unknown) => e,
     );
-    expect(err).toBeInstanceOf(DataProblem);
+    expect(err).toBeInstanceOf(NothingSellableError);
     expect(store.currentId()).toBeNull();
   });
 });
