@@ -36,6 +36,8 @@ export interface SeHarvestOptions {
     /** Smallest plausible zip (default: the files' own 1 MB floor); a test server's zips are small. */
     minBytes?: number;
   } & Pick<DownloadOptions, 'attempts' | 'backoffMs' | 'idleTimeoutMs' | 'sleep' | 'fetchImpl'>;
+  /** Stops the FDB part before its next request (SIGINT/SIGTERM); the state file resumes it. */
+  signal?: AbortSignal;
   /** The FDB service; null or absent: skipped (the certificate is optional), and the summary says so. */
   fdb?:
     | (FdbClientOptions & {
@@ -135,6 +137,7 @@ async function harvestFdb(
   const client = new FdbClient(fdb);
   try {
     while (state.pending.length > 0) {
+      opts.signal?.throwIfAborted();
       const prefix = state.pending[0]!;
       try {
         const query = prefixQuery(prefix);

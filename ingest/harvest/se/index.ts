@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { Config } from '../../../src/config.ts';
-import type { IngestReport } from '../../official/report.ts';
+import { IngestReport, silentProgress } from '../../official/report.ts';
 import type { FdbCredentials } from './fdb-client.ts';
 import { harvestSweden, type SeHarvestResult } from './harvest.ts';
 
@@ -27,9 +27,36 @@ export function harvestSe(
   out: string,
   report: IngestReport,
   now = new Date(),
+  signal?: AbortSignal,
 ): Promise<SeHarvestResult> {
-  return harvestSweden({ out, now, report, fdb: fdbCredentials(config) });
+  return harvestSweden({ out, now, report, fdb: fdbCredentials(config), ...(signal && { signal }) });
 }
+
+/**
+ * Sweden's module for `regdata harvest <CC>` (ingest/harvest/types.ts CountryHarvester): the harvest
+ * folder `<out>/SE/` gets both bulk zips and, with a certificate configured, the FDB answers.
+ */
+export const harvester = {
+  options: {},
+  help: `SE: Bolagsverket's and SCB's public bulk zips (no auth), and with REGDATA_SCB_FDB_CERT + REGDATA_SCB_FDB_KEY
+  (or REGDATA_SCB_FDB_PFX) the SCB Företagsregistret (FDB) answers: 10 requests per 10 s, 2,000 rows each.`,
+  async run(ctx: {
+    dir: string;
+    config: Config;
+    now: Date;
+    signal: AbortSignal;
+    log: { info(msg: string): void };
+  }): Promise<void> {
+    const report = new IngestReport({
+      ...silentProgress,
+      message: (m: string) => ctx.log.info(m),
+      fileFinished: (file: string, bytes: number, seconds: number) =>
+        ctx.log.info(`SE: ${file}: ${bytes} bytes in ${seconds.toFixed(0)} s`),
+    });
+    const result = await harvestSe(ctx.config, ctx.dir, report, ctx.now, ctx.signal);
+    ctx.log.info(describeSeHarvest(result));
+  },
+};
 
 /** One line for the harvest summary. */
 export function describeSeHarvest(r: SeHarvestResult): string {
