@@ -290,6 +290,40 @@ describe('harvest SE: the FDB service', () => {
     }
   });
 
+  it('stops at its next request when the command is interrupted, keeping its state', async () => {
+    const out = path.join(tmp, 'fdb-interrupted');
+    const bulk = await bulkFake();
+    const fdb = await fdbFake();
+    const controller = new AbortController();
+    fdb.server.on('request', () => {
+      if (fdb.hits.length === 4) controller.abort(new Error('interrupted'));
+    });
+    try {
+      const err = await harvestSweden({
+        out,
+        now: NOW,
+        report: new IngestReport(),
+        signal: controller.signal,
+        bulk: {
+          urls: {
+            bolagsverket: `${bulk.url}bolagsverket/bolagsverket_bulkfil.zip`,
+            scb: `${bulk.url}scb/scb_bulkfil.zip`,
+          },
+          minBytes: 100,
+          ...quick,
+        },
+        fdb: { baseUrl: `${fdb.url}nv0101/v1/sokpavar/`, maxRows: 1, windowMs: 0, ...quick },
+      }).catch((e: unknown) => e);
+      expect((err as Error).message).toBe('interrupted');
+      expect(fdb.hits).toHaveLength(4);
+      const state = JSON.parse(fs.readFileSync(path.join(out, SE_STATE_FILE), 'utf8'));
+      expect(state.pending.length).toBeGreaterThan(0);
+    } finally {
+      await fdb.close();
+      await bulk.close();
+    }
+  });
+
   it('stops at once on a 404 (a wrong address or a certificate SCB does not know)', async () => {
     const bulk = await bulkFake();
     const fdb = await fdbFake();
