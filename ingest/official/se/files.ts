@@ -2,14 +2,15 @@ import { fixed } from '../links.ts';
 import type { OfficialFile } from '../types.ts';
 
 /*
- * Sweden's official files (registry-formats.md section 7). Bolagsverket's bulk file and SCB's JE bulk file
- * have confirmed headers (7.1) and are read strictly. The SCB Företagsregistret extracts (size class,
- * turnover class, the other company categories; CFAR workplaces) come from SCB's FDB service, whose JE
- * response keys are partly confirmed (7.3) and whose workplace column list was not seen: both are read
- * by name, and the unconfirmed names and codings live in the tables below (docs/ingest.md lists them).
+ * Sweden's official files (registry-formats.md section 7). The two public bulk files (Bolagsverket's and
+ * SCB's JE file) are the principal source: confirmed headers (7.1), read as published (see
+ * bolagsverket-file.ts for Bolagsverket's quoting; SCB's file ends every line with a tab and never quotes).
+ * The optional enrichments come from SCB's FDB service: its JE answers as `regdata harvest SE` stores them
+ * (keys partly confirmed, 7.3) and CFAR workplaces (column list not seen, read by name); the unconfirmed
+ * names and codings live in the tables below (docs/ingest.md lists them).
  */
 
-/** 7.1 `bolagsverket_bulkfil.txt`: UTF-8, `;`, every field quoted, `$` sub-fields, `|` repeats. */
+/** 7.1 `bolagsverket_bulkfil.txt`: UTF-8, `;`, every data field quoted (inner quotes bare), `$` sub-fields, `|` repeats. */
 export const BOLAGSVERKET_HEADER = [
   'organisationsidentitet',
   'namnskyddslopnummer',
@@ -24,7 +25,7 @@ export const BOLAGSVERKET_HEADER = [
   'postadress',
 ] as const;
 
-/** 7.1 `scb_bulkfil_JE_<YYYYMMDDTHHMMSS>_<n>.txt`: ISO-8859-1, TAB, 34 columns. */
+/** 7.1 `scb_bulkfil_JE_<YYYYMMDDTHHMMSS>_<n>.txt`: ISO-8859-1, TAB, 34 columns (and a trailing tab). */
 const JE_FIELDS = [
   'COAdress',
   'Foretagsnamn',
