@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import fastifyHelmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Registry } from 'prom-client';
 import type { Engine } from './engine/engine.ts';
 import { installErrorHandlers } from './http/error-handler.ts';
 import type { WalletParts } from './http/guard.ts';
@@ -26,6 +28,19 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** The dashboard and in-app search (src/web); absent = API only. */
   web?: WebDeps;
+  /** Proxies whose X-Forwarded-* headers are believed (config.trustProxy, fastify's forms); default none. */
+  trustProxy?: boolean | number | string[];
+  /**
+   * `admin`: /metrics on this app for admin keys (the default); `separate`: not routed here, the caller
+   * serves `app.metricsRegistry` on a listener of its own (REGDATA_METRICS_PORT).
+   */
+  metrics?: 'admin' | 'separate';
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    metricsRegistry: Registry;
+  }
 }
 
 export const API_PREFIX = '/api/v1/data';
@@ -33,6 +48,13 @@ export const REQUEST_ID_HEADER = 'x-request-id';
 
 /** An incoming request id is kept only if it is short and plain, so it cannot forge log lines or headers. */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** fastify takes a hop count at run time but not in its types: as proxy-addr does, trust the first n hops. */
+function trustProxyOption(
+  value: boolean | number | string[],
+): boolean | string[] | ((a: string, i: number) => boolean) {
+  return typeof value === 'number' ? (_address, hop) => hop < value : value;
+}
 
 /**
  * Builds the fastify app from its dependencies and never listens (src/server.ts does). The app owns no
@@ -48,11 +70,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Keep-alive sockets that are idle are closed on shutdown; in-flight requests are allowed to finish.
     forceCloseConnections: 'idle',
     return503OnClosing: true,
+    trustProxy: trustProxyOption(deps.trustProxy ?? false),
+    // fastify would answer HEAD by running the GET handler and dropping the body: on a metered route that
+    // charges for rows nobody receives. Only routes that opt in (exposeHeadRoute: true) answer HEAD.
+    exposeHeadRoutes: false,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandlers(app);
+  // Security headers on every response, errors and 404s included. The CSP suits /docs (Swagger UI loads
+  // its own files only); the dashboard sets a stricter one. upgrade-insecure-requests is left out, as it
+  // would break /docs on a plain-http loopback server; HSTS comes from the TLS proxy's origin anyway.
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: { directives: { upgradeInsecureRequests: null, frameAncestors: ["'none'"] } },
+    frameguard: { action: 'deny' },
+  });
   installQueryNormalisation(app);
   app.addHook('onRequest', async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
@@ -68,8 +101,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   await installOpenApi(app);
-  installMetrics(app, deps.engine);
-  await app.register(healthRoutes, { engine: deps.engine });
+  const registry = installMetrics(
+    app,
+    deps.engine,
+    deps.metrics === 'separate' ? null : deps.wallet.authenticator,
+  );
+  app.decorate('metricsRegistry', registry);
+  await app.register(healthRoutes, { engine: deps.engine, authenticator: deps.wallet.authenticator });
   const ops = new Operations({
     engine: deps.engine,
     rateLimiter: deps.wallet.rateLimiter,

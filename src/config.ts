@@ -1,7 +1,9 @@
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { COUNTRY_CODES, type CountryCode } from './contract/countries.ts';
 import { ENGINE_DEFAULTS } from './engine/engine-defaults.ts';
+import { isLoopbackHost } from './http/loopback.ts';
 
 /** `EE=0.04,SE=0.24`: per-country row prices in credits overriding the spec 8.2 defaults. */
 const PricesSchema = z
@@ -38,6 +40,37 @@ const CommaList = z
       .filter(Boolean),
   );
 
+/**
+ * Which proxies' X-Forwarded-For/-Proto/-Host are believed, in fastify's trustProxy forms: `true` (any),
+ * `false` (none: the socket address is the client), a hop count, or a comma list of IPs/CIDRs.
+ */
+const TrustProxySchema = z
+  .string()
+  .default('false')
+  .transform((text, ctx): boolean | number | string[] => {
+    const t = text.trim();
+    if (t === 'true' || t === 'false') return t === 'true';
+    if (/^\d+$/.test(t)) return Number(t);
+    const list = t
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean);
+    const bad = list.filter((p) => {
+      const [ip, bits, extra] = p.split('/');
+      const family = net.isIP(ip ?? '');
+      if (!family || extra !== undefined) return true;
+      return bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+    });
+    if (list.length === 0 || bad.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected true, false, a hop count or IP/CIDR list, got ${JSON.stringify(bad[0] ?? t)}`,
+      });
+      return z.NEVER;
+    }
+    return list;
+  });
+
 /** A DuckDB memory_limit value. */
 const MemorySize = z
   .string()
@@ -69,12 +102,20 @@ export const ConfigSchema = z
     REGDATA_MCP_ALLOWED_HOSTS: CommaList,
     /** How often a running server re-reads the `current` pointer to pick up a promoted snapshot; 0 = never. */
     REGDATA_SNAPSHOT_POLL_MS: z.coerce.number().int().min(0).default(2_000),
-    /** Dashboard: the address people open, used in e-mailed links; default: the request's own origin. */
+    /**
+     * Dashboard: the address people open, the only base of e-mailed links (never the request's Host).
+     * Required unless HOST is loopback; then links point at the listening address.
+     */
     REGDATA_PUBLIC_URL: z.url().optional(),
-    /** Session cookies carry Secure: `auto` = when REGDATA_PUBLIC_URL is https. */
+    /** Session cookies carry Secure (and the __Host- prefix): `auto` = unless loopback over plain http. */
     REGDATA_COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
-    /** outbox (development: mail shown at /dev/outbox) or sendmail (the machine's MTA). */
-    REGDATA_MAILER: z.enum(['outbox', 'sendmail']).default('outbox'),
+    /** Development mode (`regdata serve --dev`, `npm start`): allows the outbox mailer, on loopback only. */
+    REGDATA_DEV_MODE: z.stringbool().default(false),
+    /** outbox (development: mail shown at /dev/outbox) or sendmail (the machine's MTA); default by mode. */
+    REGDATA_MAILER: z.enum(['outbox', 'sendmail']).optional(),
+    REGDATA_TRUST_PROXY: TrustProxySchema,
+    /** A port of its own for /metrics (on HOST); unset: /metrics on the API port, for admin keys only. */
+    REGDATA_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     REGDATA_MAIL_FROM: z.string().min(3).default('regdata <no-reply@localhost>'),
     /** DuckDB buffer pool of the serving engine (the attached serving databases are read into it). */
     REGDATA_DUCKDB_MEMORY_LIMIT: MemorySize.default(ENGINE_DEFAULTS.memoryLimit),
@@ -103,6 +144,9 @@ export const ConfigSchema = z
   .transform((env) => ({
     port: env.PORT,
     host: env.HOST,
+    devMode: env.REGDATA_DEV_MODE,
+    trustProxy: env.REGDATA_TRUST_PROXY,
+    metricsPort: env.REGDATA_METRICS_PORT ?? null,
     dataDir: path.resolve(env.REGDATA_DATA_DIR),
     logLevel: env.LOG_LEVEL,
     demoScale: env.REGDATA_DEMO_SCALE,
@@ -141,10 +185,9 @@ export const ConfigSchema = z
     web: {
       publicUrl: (env.REGDATA_PUBLIC_URL ?? '').replace(/\/+$/, '') || null,
       cookieSecure:
-        env.REGDATA_COOKIE_SECURE === 'auto'
-          ? (env.REGDATA_PUBLIC_URL ?? '').startsWith('https:')
-          : env.REGDATA_COOKIE_SECURE === 'true',
-      mailer: env.REGDATA_MAILER,
+        env.REGDATA_COOKIE_SECURE === 'auto' ? ('auto' as const) : env.REGDATA_COOKIE_SECURE === 'true',
+      /** null: not set; serveSettings() picks outbox in development mode on loopback, else sendmail. */
+      mailer: env.REGDATA_MAILER ?? null,
       mailFrom: env.REGDATA_MAIL_FROM,
     },
   }));
@@ -158,6 +201,52 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`invalid configuration: ${lines.join('; ')}`);
   }
   return parsed.data;
+}
+
+/** What `regdata serve` runs with, once the defaults that depend on HOST and the mode are decided. */
+export interface ServeSettings {
+  loopback: boolean;
+  mailer: 'outbox' | 'sendmail';
+  /** Secure and __Host- on the dashboard's cookies. */
+  cookieSecure: boolean;
+}
+
+/**
+ * Decides the HOST- and mode-dependent defaults and refuses (ConfigError, every reason at once) a server
+ * that would put accounts at risk: e-mailed links without a configured origin, or the development outbox,
+ * which shows every link to whoever opens it, anywhere but a development server on loopback.
+ */
+export function serveSettings(config: Config): ServeSettings {
+  const loopback = isLoopbackHost(config.host);
+  const mailer = config.web.mailer ?? (config.devMode && loopback ? 'outbox' : 'sendmail');
+  const problems: string[] = [];
+  if (!loopback && config.web.publicUrl === null) {
+    problems.push(
+      `HOST=${config.host} is not a loopback address, so e-mailed links need REGDATA_PUBLIC_URL ` +
+        '(the address people open, e.g. https://data.example.com); they are never built from a request',
+    );
+  }
+  if (config.devMode && !loopback) {
+    problems.push(
+      `development mode (REGDATA_DEV_MODE, serve --dev) runs only on a loopback HOST, not ${config.host}`,
+    );
+  }
+  if (mailer === 'outbox' && !config.devMode) {
+    problems.push(
+      'REGDATA_MAILER=outbox shows every e-mailed link at /dev/outbox: it needs development mode ' +
+        '(REGDATA_DEV_MODE=true or regdata serve --dev); in production set REGDATA_MAILER=sendmail',
+    );
+  } else if (mailer === 'outbox' && !loopback) {
+    problems.push(
+      `REGDATA_MAILER=outbox needs a loopback HOST, not ${config.host}; set REGDATA_MAILER=sendmail`,
+    );
+  }
+  if (problems.length > 0) throw new ConfigError(`refusing to start: ${problems.join('; ')}`);
+  const cookieSecure =
+    config.web.cookieSecure === 'auto'
+      ? !(loopback && !(config.web.publicUrl ?? '').startsWith('https:'))
+      : config.web.cookieSecure;
+  return { loopback, mailer, cookieSecure };
 }
 
 export class ConfigError extends Error {

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
-import type { Config } from './config.ts';
+import { serveSettings, type Config } from './config.ts';
 import { SnapshotStore } from './contract/snapshot-store.ts';
 import { Engine } from './engine/engine.ts';
 import type { EngineOptions } from './engine/snapshot-loader.ts';
 import { SnapshotWatcher } from './engine/snapshot-watcher.ts';
+import { metricsApp } from './http/metrics.ts';
 import { walletOptions } from './wallet/from-config.ts';
 import { webDeps } from './web/from-config.ts';
 import { openWallet, type Wallet } from './wallet/wallet.ts';
@@ -17,6 +18,8 @@ export interface StartedServer {
   snapshots: SnapshotWatcher;
   /** The bound address, e.g. http://127.0.0.1:8080. */
   url: string;
+  /** The /metrics listener's address when REGDATA_METRICS_PORT is set, else null (/metrics on `url`). */
+  metricsUrl: string | null;
   /** Stops accepting connections, lets in-flight requests finish, then closes the engine and the wallet. */
   close(): Promise<void>;
 }
@@ -33,17 +36,22 @@ export interface StartServerOptions {
  * the server: data endpoints answer 502 and /healthz 503 until a snapshot can be loaded.
  */
 export async function startServer(config: Config, options: StartServerOptions = {}): Promise<StartedServer> {
+  // First, before anything is opened: a configuration that would expose accounts is refused outright.
+  const settings = serveSettings(config);
   const store = new SnapshotStore(config.dataDir);
   const engine = await Engine.open(store, { ...config.engine, ...options.engine });
   const wallet = openWallet(walletOptions(config));
-  const web = webDeps(config, wallet, (msg) => app.log.info(msg));
+  const web = webDeps(config, settings, wallet, (msg: string) => app.log.info(msg));
   const app = await buildApp({
     engine,
     wallet,
     mcp: config.mcp,
     web: web.deps,
     logger: { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    metrics: config.metricsPort === null ? 'admin' : 'separate',
   });
+  const metrics = config.metricsPort === null ? null : metricsApp(app.metricsRegistry);
   const snap = engine.snapshot;
   if (snap) {
     app.log.info(
@@ -64,6 +72,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
       // fastify.close() stops listening, answers new requests on open sockets with 503 and waits for
       // in-flight requests; only then are the data backend and the ledger closed under them.
       await snapshots.stop();
+      await metrics?.close();
       await app.close();
       engine.close();
       web.close();
@@ -74,6 +83,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
 
   try {
     await app.listen({ port: config.port, host: config.host });
+    if (metrics) await metrics.listen({ port: config.metricsPort ?? 0, host: config.host });
   } catch (err) {
     await close();
     throw err;
@@ -95,10 +105,16 @@ export async function startServer(config: Config, options: StartServerOptions = 
     process.on('SIGHUP', onHangup);
   }
 
-  const address = app.server.address();
-  const url =
-    typeof address === 'object' && address
+  const urlOf = (server: FastifyInstance, port: number) => {
+    const address = server.server.address();
+    return typeof address === 'object' && address
       ? `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`
-      : `http://${config.host}:${config.port}`;
-  return { app, engine, wallet, snapshots, url, close };
+      : `http://${config.host}:${port}`;
+  };
+  const url = urlOf(app, config.port);
+  const metricsUrl = metrics ? urlOf(metrics, config.metricsPort ?? 0) : null;
+  if (settings.mailer === 'outbox') {
+    app.log.warn(`development mode: e-mails are not sent but shown at ${url}/dev/outbox`);
+  }
+  return { app, engine, wallet, snapshots, url, metricsUrl, close };
 }

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { demoCommand, demoHelp } from './commands/demo.ts';
 import { ingestCommand, ingestHelp, officialFilesCommand, officialFilesHelp } from './commands/ingest.ts';
@@ -54,13 +55,26 @@ function usage(): string {
     'commands:',
     ...lines,
     '',
-    'Run `regdata <command> --help` for a command. Settings come from the environment:',
+    'Run `regdata <command> --help` for a command, `regdata --version` for the version.',
+    'Settings come from the environment:',
     '  PORT (8080), HOST (127.0.0.1), REGDATA_DATA_DIR (./data), LOG_LEVEL (info)',
   ].join('\n');
 }
 
+/** The version in package.json (the one place it is written). */
+export function version(): string {
+  const pkg = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
+  if (name === '--version' || name === '-v' || name === 'version') {
+    out.line(`regdata ${version()}`);
+    return EXIT.ok;
+  }
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     out.line(usage());
     return name ? EXIT.ok : EXIT.usage;

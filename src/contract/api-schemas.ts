@@ -526,12 +526,15 @@ export const ValidationErrorResponseSchema = z
   .object({ detail: z.array(ValidationIssueSchema) })
   .meta({ id: 'ValidationError' });
 
+/** `status` for everyone; `snapshot_id` and `countries` only for an admin key (docs/api-decisions.md). */
 export const HealthResponseSchema = z.object({
   status: z.enum(['ok', 'unavailable']),
-  snapshot_id: z.string().nullable(),
-  countries: z.record(
-    z.string(),
-    z.object({ generated_at: z.string(), age_seconds: z.number(), companies_for_sale: z.number().int() }),
-  ),
+  snapshot_id: z.string().nullable().optional(),
+  countries: z
+    .record(
+      z.string(),
+      z.object({ generated_at: z.string(), age_seconds: z.number(), companies_for_sale: z.number().int() }),
+    )
+    .optional(),
 });
 export type HealthResponse = z.output<typeof HealthResponseSchema>;

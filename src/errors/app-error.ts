@@ -7,6 +7,7 @@ export const ERROR_STATUS = {
   malformed_registration_code: 400,
   no_location_tree: 400,
   unauthorized: 401,
+  forbidden: 403,
   insufficient_credits: 402,
   not_found: 404,
   validation_failed: 422,

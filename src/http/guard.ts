@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../errors/app-error.ts';
 import type { Admitted, Caller, Metered } from '../services/operations.ts';
 import type { Authenticator, Metering, RateLimiter, UsageMeta } from '../wallet/types.ts';
 import { rateLimitHeaders } from '../wallet/rate-limiter.ts';
@@ -15,6 +16,23 @@ export function restCaller(authenticator: Authenticator, request: FastifyRequest
   const principal = authenticator.authenticate(request.headers.authorization);
   const idempotencyKey = request.headers['idempotency-key'];
   return { principal, channel: 'rest', ...(typeof idempotencyKey === 'string' && { idempotencyKey }) };
+}
+
+/** Operator endpoints (/metrics, the details of /healthz): an admin key, else 401 (no key) or 403. */
+export function requireAdmin(authenticator: Authenticator, request: FastifyRequest): void {
+  if (authenticator.authenticate(request.headers.authorization).kind !== 'admin') {
+    throw new AppError('forbidden', 'this endpoint needs an admin key');
+  }
+}
+
+/** Whether the request carries a valid admin key; never throws (for endpoints public in a short form). */
+export function isAdminRequest(authenticator: Authenticator, request: FastifyRequest): boolean {
+  if (request.headers.authorization === undefined) return false;
+  try {
+    return authenticator.authenticate(request.headers.authorization).kind === 'admin';
+  } catch {
+    return false;
+  }
 }
 
 /** Sets the RateLimit headers of an admitted call and returns its REST body. */

@@ -1,12 +1,22 @@
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Engine } from '../engine/engine.ts';
+import type { Authenticator } from '../wallet/types.ts';
+import { requireAdmin } from './guard.ts';
+
+export const METRICS_PATH = '/metrics';
 
 /**
- * Prometheus metrics at /metrics: requests and latency per route and status, DuckDB query time per query
- * kind, and the live snapshot's age per country. One registry per app, so tests can build several apps.
+ * Prometheus metrics: requests and latency per route and status, DuckDB query time per query kind, and the
+ * live snapshot's age per country. One registry per app, so tests can build several apps. The route lists
+ * every endpoint with its traffic, so it is not public: with `authenticator` it is served at /metrics for
+ * admin keys; without, the caller serves the registry on a listener of its own (metricsListener).
  */
-export function installMetrics(app: FastifyInstance, engine: Engine): Registry {
+export function installMetrics(
+  app: FastifyInstance,
+  engine: Engine,
+  authenticator: Authenticator | null,
+): Registry {
   const registry = new Registry();
   const labelNames = ['method', 'route', 'status'] as const;
   const requests = new Counter({
@@ -66,9 +76,26 @@ export function installMetrics(app: FastifyInstance, engine: Engine): Registry {
     latency.observe(labels, reply.elapsedTime / 1000);
   });
 
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+  if (authenticator) {
+    app.get(METRICS_PATH, { schema: { hide: true } }, async (request, reply) => {
+      requireAdmin(authenticator, request);
+      reply.header('content-type', registry.contentType);
+      return registry.metrics();
+    });
+  }
+  return registry;
+}
+
+/** The /metrics route alone, for a listener of its own (REGDATA_METRICS_PORT) that a firewall keeps private. */
+export function metricsApp(registry: Registry): FastifyInstance {
+  const app = Fastify({ logger: false, exposeHeadRoutes: false });
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('x-content-type-options', 'nosniff');
+  });
+  app.get(METRICS_PATH, async (_request, reply) => {
     reply.header('content-type', registry.contentType);
     return registry.metrics();
   });
-  return registry;
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'not found' }));
+  return app;
 }

@@ -10,6 +10,7 @@ import {
   PASSWORD_MIN_LENGTH,
   verifyPassword,
 } from './passwords.ts';
+import { SlidingWindow } from './throttle.ts';
 
 /**
  * People who sign in to the dashboard, their sessions and their e-mailed single-use links. The tables live
@@ -22,17 +23,44 @@ export interface IdentityOptions {
   now?: () => Date;
   sessionTtlMs?: number;
   lockout?: Partial<LockoutOptions>;
+  mailLimits?: Partial<MailLimits>;
 }
 
+/**
+ * Sign-in failures bring progressive delays, never a lock: after `free` failures inside the window, the
+ * next attempt for that e-mail (or from that client) must wait `baseDelayMs` after the last failure, and
+ * each further failure doubles the wait up to the cap. The right password works again once the wait is
+ * over, while guessing slows to one try per cap.
+ */
 export interface LockoutOptions {
-  /** Failed sign-ins for one e-mail inside the window before it is locked for the rest of the window. */
+  /** Failed sign-ins for one e-mail inside the window that cost no wait. */
   perEmail: number;
-  /** Failed sign-ins from one client address inside the window. */
+  /** Failed sign-ins from one client address inside the window that cost no wait. */
+  perAddress: number;
+  baseDelayMs: number;
+  maxDelayMsPerEmail: number;
+  maxDelayMsPerAddress: number;
+  /** Failures older than this are forgotten. */
+  windowMs: number;
+}
+
+export const DEFAULT_LOCKOUT: LockoutOptions = {
+  perEmail: 4,
+  perAddress: 20,
+  baseDelayMs: 1_000,
+  maxDelayMsPerEmail: 5 * 60_000,
+  maxDelayMsPerAddress: 15 * 60_000,
+  windowMs: 15 * 60_000,
+};
+
+/** Mail-sending requests (sign-up, its verification mail, password reset) per e-mail and per client. */
+export interface MailLimits {
+  perEmail: number;
   perAddress: number;
   windowMs: number;
 }
 
-export const DEFAULT_LOCKOUT: LockoutOptions = { perEmail: 5, perAddress: 30, windowMs: 15 * 60_000 };
+export const DEFAULT_MAIL_LIMITS: MailLimits = { perEmail: 3, perAddress: 10, windowMs: 60 * 60_000 };
 export const SESSION_TTL_MS = 7 * 86_400_000;
 const TOKEN_TTL_MS = { verify: 2 * 86_400_000, reset: 60 * 60_000 } as const;
 type TokenPurpose = keyof typeof TOKEN_TTL_MS;
@@ -76,6 +104,8 @@ export class Identity {
   private readonly clock: () => number;
   private readonly sessionTtlMs: number;
   private readonly lockout: LockoutOptions;
+  private readonly mailLimits: MailLimits;
+  private readonly mailWindow = new SlidingWindow();
   private readonly stmt;
 
   constructor(opts: IdentityOptions) {
@@ -83,6 +113,7 @@ export class Identity {
     this.clock = opts.now ? () => (opts.now as () => Date)().getTime() : Date.now;
     this.sessionTtlMs = opts.sessionTtlMs ?? SESSION_TTL_MS;
     this.lockout = { ...DEFAULT_LOCKOUT, ...opts.lockout };
+    this.mailLimits = { ...DEFAULT_MAIL_LIMITS, ...opts.mailLimits };
     const db = this.db;
     this.stmt = {
       userByEmail: db.prepare<[string], UserRow>('SELECT * FROM users WHERE email = ?'),
@@ -107,6 +138,10 @@ export class Identity {
       useTokens: db.prepare<[number, string, TokenPurpose]>(
         'UPDATE email_tokens SET used_at = ? WHERE user_id = ? AND purpose = ? AND used_at IS NULL',
       ),
+      deleteLiveTokens: db.prepare<[string, TokenPurpose]>(
+        'DELETE FROM email_tokens WHERE user_id = ? AND purpose = ? AND used_at IS NULL',
+      ),
+      deleteExpiredTokens: db.prepare<[number]>('DELETE FROM email_tokens WHERE expires_at <= ?'),
       insertSession: db.prepare<[Buffer, string, string, number, number]>(
         'INSERT INTO sessions (token_hash, user_id, csrf_token, created_at, expires_at) VALUES (?, ?, ?, ?, ?)',
       ),
@@ -120,11 +155,12 @@ export class Identity {
       deleteSession: db.prepare<[Buffer]>('DELETE FROM sessions WHERE token_hash = ?'),
       deleteUserSessions: db.prepare<[string]>('DELETE FROM sessions WHERE user_id = ?'),
       deleteExpiredSessions: db.prepare<[number]>('DELETE FROM sessions WHERE expires_at <= ?'),
-      failures: db.prepare<[string, number], { n: number; first: number | null }>(
-        'SELECT count(*) AS n, min(at) AS first FROM sign_in_failures WHERE subject = ? AND at > ?',
+      failures: db.prepare<[string, number], { n: number; last: number | null }>(
+        'SELECT count(*) AS n, max(at) AS last FROM sign_in_failures WHERE subject = ? AND at > ?',
       ),
       insertFailure: db.prepare<[string, number]>('INSERT INTO sign_in_failures (subject, at) VALUES (?, ?)'),
       clearFailures: db.prepare<[string]>('DELETE FROM sign_in_failures WHERE subject = ?'),
+      deleteFailure: db.prepare<[number | bigint]>('DELETE FROM sign_in_failures WHERE rowid = ?'),
       pruneFailures: db.prepare<[number]>('DELETE FROM sign_in_failures WHERE at <= ?'),
     };
   }
@@ -137,9 +173,12 @@ export class Identity {
   async signUp(
     emailInput: string,
     password: string,
+    address: string,
   ): Promise<{ userId: string; email: string; verifyToken: string | null; existing: boolean }> {
     const email = normaliseEmail(emailInput);
     checkPassword(password);
+    // Every accepted sign-up sends a mail (a link, or "you already have an account"): throttled alike.
+    this.takeMailAllowance(email, address);
     const hash = await hashPassword(password);
     return writeTx(this.db, () => {
       const now = this.clock();
@@ -195,19 +234,23 @@ export class Identity {
     }
     const subjects = [`email:${email}`, `ip:${address}`];
     this.assertNotLocked(subjects);
+    // The attempt counts as a failure from the start (undone on success). The check above and this insert
+    // run in one tick, before the first await, so guesses sent in parallel see each other and the delay
+    // applies to them as well, instead of all passing the check before any failure is written.
+    const attempt = writeTx(this.db, () => {
+      const now = this.clock();
+      this.stmt.pruneFailures.run(now - this.lockout.windowMs);
+      return subjects.map((s) => this.stmt.insertFailure.run(s, now).lastInsertRowid);
+    });
     const user = this.stmt.userByEmail.get(email);
     const ok = await verifyPassword(
       password.slice(0, PASSWORD_MAX_LENGTH),
       user?.password_hash ?? (await DUMMY_HASH_PROMISE),
     );
-    if (!user || !ok) {
-      writeTx(this.db, () => {
-        const now = this.clock();
-        this.stmt.pruneFailures.run(now - this.lockout.windowMs);
-        for (const s of subjects) this.stmt.insertFailure.run(s, now);
-      });
-      throw new AppError('unauthorized', 'wrong e-mail or password');
-    }
+    if (!user || !ok) throw new AppError('unauthorized', 'wrong e-mail or password');
+    writeTx(this.db, () => {
+      for (const rowid of attempt) this.stmt.deleteFailure.run(rowid);
+    });
     if (user.verified_at === null) {
       throw new AppError(
         'unauthorized',
@@ -241,19 +284,42 @@ export class Identity {
     writeTx(this.db, () => this.stmt.deleteSession.run(tokenHash(token)));
   }
 
-  /** A reset link's token, or null when no verified user has that e-mail (the page says the same either way). */
-  requestPasswordReset(emailInput: string): { email: string; token: string } | null {
+  /**
+   * A reset link's token, or null when no verified user has that e-mail (the page says the same either way;
+   * the throttle counts the request either way too, so a 429 tells nothing about the address).
+   */
+  requestPasswordReset(emailInput: string, address: string): { email: string; token: string } | null {
     let email: string;
     try {
       email = normaliseEmail(emailInput);
     } catch {
       return null;
     }
+    this.takeMailAllowance(email, address);
     return writeTx(this.db, () => {
       const user = this.stmt.userByEmail.get(email);
       if (!user || user.verified_at === null) return null;
       return { email, token: this.issueToken(user.id, 'reset', this.clock()) };
     });
+  }
+
+  /** RateLimitedError when this e-mail or this client has had its share of mail in the window. */
+  private takeMailAllowance(email: string, address: string): void {
+    const { perEmail, perAddress, windowMs } = this.mailLimits;
+    const wait = this.mailWindow.take(
+      [
+        { key: `email:${email}`, limit: perEmail, windowMs },
+        { key: `ip:${address}`, limit: perAddress, windowMs },
+      ],
+      this.clock(),
+    );
+    if (wait > 0) {
+      throw new RateLimitedError(
+        `too many e-mails requested; try again in ${Math.ceil(wait / 60)} minute(s)`,
+        wait,
+        null,
+      );
+    }
   }
 
   /** Sets the new password and ends every session of the user (whoever had the old one is signed out). */
@@ -284,24 +350,36 @@ export class Identity {
     };
   }
 
+  /** The progressive delay (LockoutOptions): refused without checking the password, and not counted. */
   private assertNotLocked(subjects: string[]): void {
     const now = this.clock();
-    const since = now - this.lockout.windowMs;
+    const o = this.lockout;
+    let retryMs = 0;
     for (const subject of subjects) {
-      const limit = subject.startsWith('email:') ? this.lockout.perEmail : this.lockout.perAddress;
-      const { n, first } = this.stmt.failures.get(subject, since) ?? { n: 0, first: null };
-      if (n >= limit && first !== null) {
-        const retry = Math.max(1, Math.ceil((first + this.lockout.windowMs - now) / 1000));
-        throw new RateLimitedError(
-          `too many failed sign-ins; try again in ${Math.ceil(retry / 60)} minute(s) or reset your password`,
-          retry,
-          null,
-        );
-      }
+      const perEmail = subject.startsWith('email:');
+      const free = perEmail ? o.perEmail : o.perAddress;
+      const { n, last } = this.stmt.failures.get(subject, now - o.windowMs) ?? { n: 0, last: null };
+      if (n <= free || last === null) continue;
+      const delay = Math.min(
+        perEmail ? o.maxDelayMsPerEmail : o.maxDelayMsPerAddress,
+        o.baseDelayMs * 2 ** Math.min(n - free - 1, 30),
+      );
+      retryMs = Math.max(retryMs, last + delay - now);
+    }
+    if (retryMs > 0) {
+      const retry = Math.max(1, Math.ceil(retryMs / 1000));
+      throw new RateLimitedError(
+        `too many failed sign-ins; try again in ${retry < 60 ? `${retry} second(s)` : `${Math.ceil(retry / 60)} minute(s)`} or reset your password`,
+        retry,
+        null,
+      );
     }
   }
 
+  /** The one live link of its purpose: a new one replaces the others; expired rows of anyone are pruned. */
   private issueToken(userId: string, purpose: TokenPurpose, now: number): string {
+    this.stmt.deleteExpiredTokens.run(now);
+    this.stmt.deleteLiveTokens.run(userId, purpose);
     const token = newToken();
     this.stmt.insertToken.run(tokenHash(token), userId, purpose, now, now + TOKEN_TTL_MS[purpose]);
     return token;

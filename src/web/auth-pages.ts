@@ -1,6 +1,8 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { isAppError } from '../errors/app-error.ts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isAppError, type AppError } from '../errors/app-error.ts';
+import { isLoopbackHost } from '../http/loopback.ts';
 import { OutboxMailer } from '../identity/mailer.ts';
+import { isRateLimitedError } from '../wallet/errors.ts';
 import { PASSWORD_MIN_LENGTH } from '../identity/passwords.ts';
 import {
   appendCookie,
@@ -26,6 +28,12 @@ export function authPages(app: FastifyInstance, deps: WebDeps): void {
 
   const message = (kind: 'error' | 'ok', text: string | null) =>
     text ? html`<p class="${kind}" role="${kind === 'error' ? 'alert' : 'status'}">${text}</p>` : '';
+
+  /** A refused form: 429 with Retry-After for a throttle or sign-in delay, else the given status. */
+  const refused = (reply: FastifyReply, err: AppError, status: number): FastifyReply => {
+    if (isRateLimitedError(err)) return reply.code(429).header('retry-after', String(err.retryAfterSeconds));
+    return reply.code(status);
+  };
 
   const outboxHint = () =>
     mailer instanceof OutboxMailer
@@ -100,7 +108,11 @@ export function authPages(app: FastifyInstance, deps: WebDeps): void {
   app.post<{ Body: FormBody }>('/signup', async (request, reply) => {
     const email = formField(request.body, 'email');
     try {
-      const result = await identity.signUp(email, formField(request.body, 'password'));
+      const result = await identity.signUp(
+        email,
+        formField(request.body, 'password'),
+        clientAddress(request),
+      );
       const base = baseUrl(deps, request);
       if (result.verifyToken) {
         await mailer.send({
@@ -117,7 +129,7 @@ export function authPages(app: FastifyInstance, deps: WebDeps): void {
       }
     } catch (err) {
       if (isAppError(err) && err.status < 500) {
-        return sendPage(reply.code(422), signUpForm(request, err.message, email));
+        return sendPage(refused(reply, err, 422), signUpForm(request, err.message, email));
       }
       throw err;
     }
@@ -203,7 +215,7 @@ export function authPages(app: FastifyInstance, deps: WebDeps): void {
     } catch (err) {
       if (isAppError(err) && err.status < 500) {
         request.log.info({ reason: err.code }, 'sign-in refused');
-        return sendPage(reply.code(err.status), signInForm(request, err.message, null, email));
+        return sendPage(refused(reply, err, err.status), signInForm(request, err.message, null, email));
       }
       throw err;
     }
@@ -232,7 +244,15 @@ export function authPages(app: FastifyInstance, deps: WebDeps): void {
   app.get('/reset', async (request, reply) => sendPage(reply, resetRequestForm(request, '')));
 
   app.post<{ Body: FormBody }>('/reset', async (request, reply) => {
-    const issued = identity.requestPasswordReset(formField(request.body, 'email'));
+    let issued: { email: string; token: string } | null;
+    try {
+      issued = identity.requestPasswordReset(formField(request.body, 'email'), clientAddress(request));
+    } catch (err) {
+      if (isAppError(err) && err.status < 500) {
+        return sendPage(refused(reply, err, 400), resetRequestForm(request, message('error', err.message)));
+      }
+      throw err;
+    }
     if (issued) {
       await mailer.send({
         to: issued.email,
@@ -283,10 +303,18 @@ export function authPages(app: FastifyInstance, deps: WebDeps): void {
     }
   });
 
+  // Only a development server on loopback has an outbox mailer (serveSettings refuses anything else). A
+  // request must also name a loopback host, so a web page whose name resolves to 127.0.0.1 (DNS
+  // rebinding) cannot read the links.
   if (mailer instanceof OutboxMailer) {
     const outbox = mailer;
-    app.get('/dev/outbox', async (request, reply) =>
-      sendPage(
+    app.get('/dev/outbox', async (request, reply) => {
+      if (!isLoopbackHost(request.hostname)) {
+        return reply
+          .code(403)
+          .send({ detail: 'the development outbox answers only to a loopback host name' });
+      }
+      return sendPage(
         reply,
         page(
           request,
@@ -306,8 +334,8 @@ export function authPages(app: FastifyInstance, deps: WebDeps): void {
                 </article>`,
             )}`,
         ),
-      ),
-    );
+      );
+    });
   }
 }
 

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import net from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Identity, Session } from '../identity/identity.ts';
 import type { Mailer } from '../identity/mailer.ts';
@@ -13,8 +14,12 @@ export interface WebDeps {
   identity: Identity;
   mailer: Mailer;
   payments: PaymentProvider;
-  /** Base of e-mailed links; null = the request's own origin. */
+  /**
+   * Base of e-mailed links (REGDATA_PUBLIC_URL). null only on a loopback server: links then point at the
+   * address the request reached, never at its Host header, which a sender chooses (reset poisoning).
+   */
   publicUrl: string | null;
+  /** Secure cookies, named with the __Host- prefix (no Domain, Path=/) so a sibling host cannot set them. */
   cookieSecure: boolean;
 }
 
@@ -25,6 +30,14 @@ export interface WebPluginOptions extends WebDeps {
 export const SESSION_COOKIE = 'rd_session';
 /** Anonymous forms' CSRF token (double submit); a signed-in request uses its session's token instead. */
 export const ANON_CSRF_COOKIE = 'rd_csrf';
+
+/**
+ * A cookie's name as sent: `__Host-` + name when Secure. Browsers accept a `__Host-` cookie only with Secure,
+ * Path=/ and no Domain, so on plain-http loopback (development) the plain name is used.
+ */
+export function cookieName(deps: Pick<WebDeps, 'cookieSecure'>, name: string): string {
+  return deps.cookieSecure ? `__Host-${name}` : name;
+}
 export const CSRF_HEADER = 'x-csrf-token';
 
 export interface WebContext {
@@ -43,7 +56,7 @@ declare module 'fastify' {
 /** Resolves the session cookie and makes sure an anonymous visitor has a CSRF cookie. */
 export function loadContext(deps: WebDeps, request: FastifyRequest, reply: FastifyReply): WebContext {
   const cookies = parseCookies(request.headers.cookie);
-  const sessionToken = cookies[SESSION_COOKIE];
+  const sessionToken = cookies[cookieName(deps, SESSION_COOKIE)];
   const session = deps.identity.session(sessionToken);
   if (sessionToken && !session) {
     // An unknown or expired token (or one planted by someone else) is dropped, never adopted.
@@ -51,12 +64,15 @@ export function loadContext(deps: WebDeps, request: FastifyRequest, reply: Fasti
   }
   let csrfToken = session?.csrfToken;
   if (!csrfToken) {
-    csrfToken = cookies[ANON_CSRF_COOKIE];
+    csrfToken = cookies[cookieName(deps, ANON_CSRF_COOKIE)];
     if (!csrfToken || !/^[A-Za-z0-9_-]{43}$/.test(csrfToken)) {
       csrfToken = crypto.randomBytes(32).toString('base64url');
       appendCookie(
         reply,
-        serializeCookie(ANON_CSRF_COOKIE, csrfToken, { secure: deps.cookieSecure, sameSite: 'Strict' }),
+        serializeCookie(cookieName(deps, ANON_CSRF_COOKIE), csrfToken, {
+          secure: deps.cookieSecure,
+          sameSite: 'Strict',
+        }),
       );
     }
   }
@@ -84,22 +100,34 @@ export function appendCookie(reply: FastifyReply, cookie: string): void {
 }
 
 export function clearCookie(deps: WebDeps, name: string): string {
-  return serializeCookie(name, '', { secure: deps.cookieSecure, sameSite: 'Lax', maxAgeSeconds: 0 });
+  return serializeCookie(cookieName(deps, name), '', {
+    secure: deps.cookieSecure,
+    sameSite: 'Lax',
+    maxAgeSeconds: 0,
+  });
 }
 
 export function sessionCookie(deps: WebDeps, token: string, expiresAt: number): string {
-  return serializeCookie(SESSION_COOKIE, token, {
+  return serializeCookie(cookieName(deps, SESSION_COOKIE), token, {
     secure: deps.cookieSecure,
     sameSite: 'Lax',
     maxAgeSeconds: (expiresAt - Date.now()) / 1000,
   });
 }
 
+/** The origin of e-mailed links: the configured one, else the loopback address the request came in on. */
 export function baseUrl(deps: WebDeps, request: FastifyRequest): string {
-  return deps.publicUrl ?? `${request.protocol}://${request.host}`;
+  if (deps.publicUrl) return deps.publicUrl;
+  const { localAddress, localPort } = request.socket;
+  if (!localAddress || !localPort) return 'http://localhost';
+  const host = localAddress.replace(/^::ffff:/, '');
+  return `http://${net.isIPv6(host) ? `[${host}]` : host}:${localPort}`;
 }
 
-/** The client address for the sign-in lockout (the socket's; a proxy in front would set trustProxy). */
+/**
+ * The client address for throttles and the sign-in delays: the socket's, or behind proxies named by
+ * REGDATA_TRUST_PROXY the address they forwarded (fastify's trustProxy resolves request.ip).
+ */
 export function clientAddress(request: FastifyRequest): string {
   return request.ip || 'unknown';
 }

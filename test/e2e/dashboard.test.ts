@@ -43,6 +43,8 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a real browser', () => {
       REGDATA_DATA_DIR: dataDir,
       LOG_LEVEL: 'silent',
       REGDATA_WALLET_SWEEP_INTERVAL_MS: '0',
+      // The sign-up goes through the development outbox, as with `npm start`.
+      REGDATA_DEV_MODE: 'true',
     });
     server = await startServer(config, { handleSignals: false });
     browser = await chromium.launch({

@@ -41,8 +41,9 @@ describe('server over a real socket', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('serves /healthz without auth: the live snapshot and its age per country', async () => {
-    const res = await fetch(`${server.url}/healthz`);
+  it('serves /healthz: the status without auth, the live snapshot and its age per country to an admin key', async () => {
+    expect(await (await fetch(`${server.url}/healthz`)).json()).toEqual({ status: 'ok' });
+    const res = await fetch(`${server.url}/healthz`, { headers: { authorization: `Bearer ${key}` } });
     expect(res.status).toBe(200);
     const body = (await res.json()) as {
       status: string;
@@ -61,7 +62,9 @@ describe('server over a real socket', () => {
     });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-request-id')).toBeTruthy();
-    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    const metrics = await (
+      await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${key}` } })
+    ).text();
     expect(metrics).toMatch(
       /regdata_http_requests_total\{method="GET",route="\/api\/v1\/data\/companies",status="200"\} \d+/,
     );

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Identity } from '../../src/identity/identity.ts';
 import { hashPassword, verifyPassword } from '../../src/identity/passwords.ts';
@@ -30,12 +31,12 @@ describe('identity', () => {
 
   it('a reset link works until one hour after it was sent, and only once', async () => {
     const id = open();
-    const { verifyToken } = await id.signUp('r@test.local', 'first password!');
+    const { verifyToken } = await id.signUp('r@test.local', 'first password!', '10.0.0.9');
     id.verifyEmail(verifyToken!);
-    const late = id.requestPasswordReset('r@test.local')!;
+    const late = id.requestPasswordReset('r@test.local', '10.0.0.9')!;
     now += 60 * 60_000;
     await expect(id.resetPassword(late.token, 'second password')).rejects.toThrow(/expired/);
-    const fresh = id.requestPasswordReset('r@test.local')!;
+    const fresh = id.requestPasswordReset('r@test.local', '10.0.0.9')!;
     now += 60 * 60_000 - 1;
     await expect(id.resetPassword(fresh.token, 'second password')).resolves.toEqual({
       email: 'r@test.local',
@@ -45,28 +46,85 @@ describe('identity', () => {
     id.close();
   });
 
-  it('lifts the lockout when the window has passed since the first counted failure', async () => {
-    const id = open({ perEmail: 3, windowMs: 10 * 60_000 });
-    const { verifyToken } = await id.signUp('l@test.local', 'right password');
+  it('delays sign-ins progressively after the free failures, and the right password works once the wait is over', async () => {
+    const id = open({ perEmail: 3, baseDelayMs: 1000, maxDelayMsPerEmail: 8000, windowMs: 10 * 60_000 });
+    const { verifyToken } = await id.signUp('l@test.local', 'right password', '10.0.0.1');
     id.verifyEmail(verifyToken!);
-    const start = now;
+    const fail = () => id.signIn('l@test.local', 'wrong password', `10.0.0.${Math.floor(now / 1000) % 200}`);
     for (let i = 0; i < 3; i++) {
-      await expect(id.signIn('l@test.local', 'wrong password', '10.0.0.1')).rejects.toThrow(
-        /wrong e-mail or password/,
-      );
-      now += 1000;
+      await expect(fail()).rejects.toThrow(/wrong e-mail or password/);
     }
-    await expect(id.signIn('l@test.local', 'right password', '10.0.0.1')).rejects.toThrow(/too many/);
-    now = start + 10 * 60_000 - 1;
-    await expect(id.signIn('l@test.local', 'right password', '10.0.0.1')).rejects.toThrow(/too many/);
-    now = start + 10 * 60_000;
-    await expect(id.signIn('l@test.local', 'right password', '10.0.0.1')).resolves.toBeTruthy();
+    // The 4th failure (no wait yet) makes the next attempt wait 1 s, the 5th 2 s, the 6th 4 s, then 8 s (cap).
+    await expect(fail()).rejects.toThrow(/wrong e-mail or password/);
+    for (const expected of [1000, 2000, 4000, 8000, 8000]) {
+      const last = now;
+      now = last + expected - 1;
+      // Refused during the wait even with the right password, from any client, and the refusal is not counted.
+      await expect(id.signIn('l@test.local', 'right password', '10.9.9.9')).rejects.toThrow(/too many/);
+      now = last + expected;
+      await expect(fail()).rejects.toThrow(/wrong e-mail or password/);
+    }
+    now += 8000;
+    await expect(id.signIn('l@test.local', 'right password', '10.9.9.9')).resolves.toBeTruthy();
+    id.close();
+  });
+
+  it('applies the delay to guesses sent in parallel: only the free ones reach the password check', async () => {
+    const id = open({ perEmail: 4 });
+    const { verifyToken } = await id.signUp('par@test.local', 'right password', '10.0.0.4');
+    id.verifyEmail(verifyToken!);
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) => id.signIn('par@test.local', `wrong guess ${i}`, `10.3.0.${i}`)),
+    );
+    const reasons = results.map((r) =>
+      r.status === 'rejected' ? String((r.reason as Error).message) : 'ok',
+    );
+    expect(reasons.filter((m) => m.includes('wrong e-mail or password'))).toHaveLength(5);
+    expect(reasons.filter((m) => m.includes('too many'))).toHaveLength(5);
+    id.close();
+  });
+
+  it('keeps one live reset link per user and prunes expired links', async () => {
+    const id = open();
+    const { verifyToken } = await id.signUp('one@test.local', 'first password!', '10.0.0.2');
+    id.verifyEmail(verifyToken!);
+    const first = id.requestPasswordReset('one@test.local', '10.0.0.2')!;
+    const second = id.requestPasswordReset('one@test.local', '10.0.0.2')!;
+    await expect(id.resetPassword(first.token, 'second password')).rejects.toThrow(/invalid/);
+    await expect(id.resetPassword(second.token, 'second password')).resolves.toBeTruthy();
+
+    const db = new Database(path.join(dirs.at(-1)!, 'wallet.db'), { readonly: true });
+    const rows = () => (db.prepare('SELECT count(*) AS n FROM email_tokens').get() as { n: number }).n;
+    // The used verify link and the used reset link are still there until their expiry ...
+    expect(rows()).toBe(2);
+    now += 3 * 86_400_000;
+    // ... and any later issue prunes every expired one, of anybody.
+    await id.signUp('other@test.local', 'other password', '10.0.0.3');
+    expect(rows()).toBe(1);
+    db.close();
+    id.close();
+  });
+
+  it('throttles mail-sending requests per e-mail and per client, whether or not the address has an account', async () => {
+    const id = open();
+    // Unknown address: nothing is sent, but the requests count all the same (a 429 tells nobody anything).
+    for (let i = 0; i < 3; i++) expect(id.requestPasswordReset('ghost@test.local', `10.1.0.${i}`)).toBeNull();
+    expect(() => id.requestPasswordReset('ghost@test.local', '10.1.0.9')).toThrow(/too many e-mails/);
+    await expect(id.signUp('ghost@test.local', 'a fine password', '10.1.0.9')).rejects.toThrow(
+      /too many e-mails/,
+    );
+    // Per client: ten addresses from one client, then the eleventh is refused.
+    for (let i = 0; i < 10; i++) expect(id.requestPasswordReset(`p${i}@test.local`, '10.2.0.1')).toBeNull();
+    expect(() => id.requestPasswordReset('p10@test.local', '10.2.0.1')).toThrow(/too many e-mails/);
+    // An hour later both have room again.
+    now += 60 * 60_000;
+    expect(id.requestPasswordReset('ghost@test.local', '10.2.0.1')).toBeNull();
     id.close();
   });
 
   it('ends a session at its expiry and on sign-out', async () => {
     const id = open();
-    const { verifyToken } = await id.signUp('s@test.local', 'right password');
+    const { verifyToken } = await id.signUp('s@test.local', 'right password', 'x');
     id.verifyEmail(verifyToken!);
     const a = await id.signIn('s@test.local', 'right password', 'x');
     const b = await id.signIn('s@test.local', 'right password', 'x');

@@ -117,7 +117,7 @@ describe('dashboard security', () => {
     expect(res.statusCode).toBe(401);
   });
 
-  it('locks an e-mail after 5 failed sign-ins, even for the right password then', async () => {
+  it('delays an e-mail after 5 failed sign-ins, even for the right password then (issue 16: a delay, not a lock)', async () => {
     await registeredClient(t, 'brute@test.local', 'correct horse battery');
     const c = new Client(t.app);
     await c.get('/signin');

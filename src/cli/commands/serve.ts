@@ -5,17 +5,26 @@ import { startServer } from '../../server.ts';
 import { EXIT } from '../errors.ts';
 import { out } from '../output.ts';
 
-export const serveHelp = `regdata serve [--demo-if-empty]
+export const serveHelp = `regdata serve [--demo-if-empty] [--dev]
 
 Serves the API on HOST:PORT from the live snapshot under REGDATA_DATA_DIR, until SIGINT or SIGTERM
-(in-flight requests finish first). With --demo-if-empty (what \`npm start\` passes), a first start with no
+(in-flight requests finish first). --dev (what \`npm start\` passes; the same as REGDATA_DEV_MODE=true)
+is development mode: account e-mails are not sent but shown at /dev/outbox; it runs only on a loopback
+HOST. With --demo-if-empty (what \`npm start\` passes too), a first start with no
 snapshot builds the demo world, writes it out as the registers' official files and runs the real ingest on
 them (so the nightly code path runs on every fresh start), and a wallet with no account gets a demo account
 whose key is printed once. A snapshot promoted later (\`regdata ingest\`, \`regdata snapshots promote\`) is
 picked up without a restart.`;
 
 export async function serveCommand(args: string[], config: Config): Promise<number> {
-  const { values } = parseArgs({ args, options: { 'demo-if-empty': { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    args,
+    options: {
+      'demo-if-empty': { type: 'boolean', default: false },
+      dev: { type: 'boolean', default: false },
+    },
+  });
+  if (values.dev) config = { ...config, devMode: true };
   const store = new SnapshotStore(config.dataDir);
   if (values['demo-if-empty'] && store.currentId() === null) {
     out.info(
@@ -57,6 +66,9 @@ export async function serveCommand(args: string[], config: Config): Promise<numb
         `  curl -H 'Authorization: Bearer ${key}' '${base}/companies?country=EE&page_size=5&sort_by=annual_revenue&sort_dir=desc'`,
         `  API docs: ${server.url}/docs`,
         `  Dashboard (sign up, keys, in-app search): ${server.url}/`,
+        ...(config.devMode
+          ? [`  Development outbox (sign-up and reset e-mails): ${server.url}/dev/outbox`]
+          : []),
       ].join('\n'),
     );
   }
