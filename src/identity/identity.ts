@@ -161,6 +161,9 @@ export class Identity {
       insertFailure: db.prepare<[string, number]>('INSERT INTO sign_in_failures (subject, at) VALUES (?, ?)'),
       clearFailures: db.prepare<[string]>('DELETE FROM sign_in_failures WHERE subject = ?'),
       deleteFailure: db.prepare<[number | bigint]>('DELETE FROM sign_in_failures WHERE rowid = ?'),
+      touchFailure: db.prepare<[number, number | bigint]>(
+        'UPDATE sign_in_failures SET at = ? WHERE rowid = ?',
+      ),
       pruneFailures: db.prepare<[number]>('DELETE FROM sign_in_failures WHERE at <= ?'),
     };
   }
@@ -247,7 +250,14 @@ export class Identity {
       password.slice(0, PASSWORD_MAX_LENGTH),
       user?.password_hash ?? (await DUMMY_HASH_PROMISE),
     );
-    if (!user || !ok) throw new AppError('unauthorized', 'wrong e-mail or password');
+    if (!user || !ok) {
+      // The wait runs from when the client learns of the failure, not from when it asked.
+      writeTx(this.db, () => {
+        const now = this.clock();
+        for (const rowid of attempt) this.stmt.touchFailure.run(now, rowid);
+      });
+      throw new AppError('unauthorized', 'wrong e-mail or password');
+    }
     writeTx(this.db, () => {
       for (const rowid of attempt) this.stmt.deleteFailure.run(rowid);
     });

@@ -9,6 +9,7 @@ import type { CountryCode } from '../../src/contract/countries.ts';
 import { DataProblem } from '../../ingest/official/errors.ts';
 import { IngestReport } from '../../ingest/official/report.ts';
 import { runIngest } from '../../ingest/official/run-ingest.ts';
+import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
 import { fixtureIngest, type Row } from './helpers/fixture-ingest.ts';
 import { writeZip } from '../../ingest/official/zip.ts';
 
@@ -71,7 +72,7 @@ describe('NO fixtures', () => {
       asukoht: 'Langgata 12, 4306 SANDNES',
       aadress_text: 'Langgata 12, 4306 SANDNES, Rogaland',
       vat_active: true,
-      vat_number: 'NO810034882MVA',
+      vat_number: null,
       kapital: '100000 NOK',
       kapital_amount: 100000,
       is_sole_trader: false,
@@ -196,6 +197,88 @@ describe('NO fixtures', () => {
   });
 });
 
+describe('NO from the units file alone', () => {
+  it('builds every unit; sub-unit contacts, people and accounts are absent, not invented', async () => {
+    const from = copy('NO', (d) => {
+      for (const f of ['roller_totalbestand.json', 'underenheter_alle.json', 'regnskap.json']) {
+        fs.rmSync(path.join(d, f));
+      }
+    });
+    const { dir } = await ingest('NO', from);
+    const alone = await companies(dir);
+    expect([...alone.keys()].sort()).toEqual(['810034882', '914778271', '923609016', '986352325']);
+    expect(alone.get('810034882')).toMatchObject({
+      arinimi: 'SANDNES ELEKTRISKE AS',
+      oiguslik_vorm: 'AS',
+      ehak_kood: '1108',
+      vat_number: null,
+      people: [],
+      annual_report_year: null,
+      last_quarter_employees_number: 8,
+    });
+    expect(alone.get('810034882')!['contacts']).toEqual([
+      { liik: 'EMAIL', sisu: 'post@sandneselektriske.no', source: null },
+      { liik: 'WWW', sisu: 'www.sandneselektriske.no', source: null },
+      { liik: 'TEL', sisu: '+47 51 60 00 00', source: null },
+    ]);
+  }, 60_000);
+});
+
+describe('NO employee counts: a registered zero is zero, an unregistered count is unknown', () => {
+  it('keeps antallAnsatte 0 when harRegistrertAntallAnsatte is true, and null when it is false', async () => {
+    const from = copy('NO', (d) => {
+      const file = path.join(d, 'enheter_alle.json');
+      const text = fs
+        .readFileSync(file, 'utf8')
+        .replace('"antallAnsatte": 8,', '"antallAnsatte": 0,')
+        // A count without its registration dates (as real units carry it) is dated the run's day.
+        .replace('"registreringsdatoAntallAnsatteEnhetsregisteret": "2025-10-15",', '')
+        .replace('"registreringsdatoantallansatteNAVAaregisteret": "2025-10-12",', '');
+      fs.writeFileSync(file, text);
+    });
+    const store = new SnapshotStore(scratch('data'));
+    const result = await runIngest({
+      store,
+      countries: ['NO'],
+      from,
+      report: new IngestReport(),
+      now: () => new Date('2026-11-01T06:00:00Z'),
+    });
+    const dir = store.countryDir(result.snapshotId, 'NO');
+    const c = await companies(dir);
+    expect(c.get('810034882')!['last_quarter_employees_number']).toBe(0);
+    // 923609016 has harRegistrertAntallAnsatte false beside antallAnsatte 0: no count, not a zero.
+    expect(c.get('923609016')!['last_quarter_employees_number']).toBeNull();
+    const history = await rows(
+      `SELECT registrikood, employees, as_of FROM read_parquet('${path.join(dir, 'history.parquet')}')`,
+    );
+    expect(history).toEqual([{ registrikood: '810034882', employees: 0, as_of: '2026-11-01' }]);
+  }, 60_000);
+});
+
+describe('NO kommunenummer of earlier structures', () => {
+  it('maps a 2020-2023 code and a pre-2020 code through SSB changes; counts an unmappable code per code', async () => {
+    const from = copy('NO', (d) => {
+      const file = path.join(d, 'enheter_alle.json');
+      const text = fs
+        .readFileSync(file, 'utf8')
+        // Oslo's unit written with Halden's pre-2020 code, Bergen's with its 2020-2023 code, and the
+        // unknown 9999 with Tysfjord's, which split in 2020.
+        .replace('"kommunenummer": "0301"', '"kommunenummer": "0101"')
+        .replace('"kommunenummer": "4601"', '"kommunenummer": "1201"')
+        .replace('"kommunenummer": "9999"', '"kommunenummer": "1850"');
+      fs.writeFileSync(file, text);
+    });
+    const { dir, report } = await ingest('NO', from);
+    const c = await companies(dir);
+    expect(c.get('914778271')).toMatchObject({ ehak_kood: '3101', ehak_nimetus: 'Halden' });
+    expect(c.get('986352325')).toMatchObject({ ehak_kood: '4601', ehak_nimetus: 'Bergen' });
+    expect(c.get('923609016')).toMatchObject({ ehak_kood: null, ehak_nimetus: null });
+    expect(rejects(report)).toContain('enheter_alle.json: unmapped kommunenummer code 1850 (1, 923609016)');
+    expect(rejects(report).filter((r) => r.includes('unmapped kommunenummer'))).toHaveLength(1);
+  }, 60_000);
+});
+
 describe('FI fixtures', () => {
   let report: IngestReport;
   let c: Map<string, Row>;
@@ -226,7 +309,7 @@ describe('FI fixtures', () => {
       asukoht: 'Pohjoinen Rautatiekatu 21, 00100 HELSINKI',
       aadress_text: 'Pohjoinen Rautatiekatu 21, 00100 HELSINKI, Uusimaa',
       vat_active: true,
-      vat_number: 'FI26466749',
+      vat_number: null,
       contacts: [{ liik: 'WWW', sisu: 'wolt.com', source: null }],
       emtak: [{ kood: '9699', label: 'Other personal service activities n.e.c.', is_main: true }],
       people: [],
@@ -333,12 +416,12 @@ describe('broken NO and FI files: exit 1 with file, line and column; the live sn
     fs.rmSync(path.join(from, 'all_companies.json'));
     const bytes = fs.readFileSync(zip);
     fs.writeFileSync(zip, bytes.subarray(0, bytes.length - 30));
-    await expectFailure('FI', from, /all_companies\.zip: not a readable zip archive/);
+    await expectFailure('FI', from, /all_companies\.zip:? not a readable zip archive/);
   }, 60_000);
 
-  it('a required file missing', async () => {
-    const from = copy('NO', (d) => fs.rmSync(path.join(d, 'roller_totalbestand.json')));
-    await expectFailure('NO', from, /NO: no Enhetsregisteret roles/);
+  it('the principal file missing', async () => {
+    const from = copy('NO', (d) => fs.rmSync(path.join(d, 'enheter_alle.json')));
+    await expectFailure('NO', from, /NO: no Enhetsregisteret units/);
   }, 60_000);
 
   it('through the real CLI: exit 1, the file named, the live snapshot untouched', async () => {
@@ -354,7 +437,8 @@ describe('broken NO and FI files: exit 1 with file, line and column; the live sn
     );
     expect(result.code).toBe(1);
     expect(`${result.stdout}${result.stderr}`).toMatch(
-      /all_companies\.json line 1, column 1: the file is empty/,
+      // The folder check finds it before anything is read, and names it with every other problem.
+      /all_companies\.json is empty \(0 bytes\)/,
     );
     expect(store.currentId()).toBe(live);
   }, 60_000);

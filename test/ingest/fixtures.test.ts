@@ -437,11 +437,7 @@ describe('broken files: exit 1 with file, line and column; the live snapshot kee
     );
   }, 60_000);
 
-  it('a required file missing', async () => {
-    await expectFailure(
-      'LT',
-      damaged('LT', { 'Moketojas.csv': null }),
-      /LT: no VMI taxes paid by legal entities/,
-    );
+  it('the principal file missing', async () => {
+    await expectFailure('LT', damaged('LT', { 'JAR_IREGISTRUOTI.csv': null }), /LT: no RC JAR_IREGISTRUOTI/);
   }, 60_000);
 });

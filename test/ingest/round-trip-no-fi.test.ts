@@ -1,8 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
+import { IngestReport } from '../../ingest/official/report.ts';
+import { runIngest } from '../../ingest/official/run-ingest.ts';
 import { extractZip } from '../../ingest/official/zip.ts';
-import { CARRIED } from './compare-snapshots.ts';
+import { CARRIED, compareCountry, type CompareResult } from './compare-snapshots.ts';
 import { roundTrip } from './helpers/round-trip.ts';
 
 /*
@@ -84,6 +87,18 @@ describe('NO: the quirks the writer plants are met', () => {
     expect(emtak.compared).toBeGreaterThan(0.7 * r.worldRows);
   });
 
+  it('writes kommunenummer of earlier structures, which the ingest maps back to the world kommune', async () => {
+    const file = path.join(rt.tmp, 'official', 'NO', 'enheter_alle.json.gz');
+    const [written] = await rt.rows(
+      `SELECT count(*) FILTER (WHERE e.forretningsadresse.kommunenummer <> w.ehak_kood)::INTEGER AS old
+       FROM read_json('${file}', format = 'array') e
+         JOIN read_parquet('${path.join(rt.worldSnapshot, 'NO', 'companies.parquet')}') w
+         ON w.registrikood = e.organisasjonsnummer::VARCHAR`,
+    );
+    expect(Number(written?.['old'])).toBeGreaterThan(0);
+    expect(rt.results.get('NO')!.columns.find((c) => c.column === 'ehak_kood')?.different).toBe(0);
+  });
+
   it('counts the orphaned sub-unit, skips closed sub-units, resigned members and auditors', async () => {
     const rejects = rt.report
       .rejectRows()
@@ -95,6 +110,47 @@ describe('NO: the quirks the writer plants are met', () => {
        FROM read_parquet('${path.join(rt.ingestedSnapshot, 'NO', 'companies.parquet')}') c, unnest(c.people) AS u(p)`,
     );
     expect(skipped).toEqual({ n: 0, dates: 0 });
+  });
+});
+
+describe('NO: the same world through the CSV download of enheter', () => {
+  let csv: CompareResult;
+  let written = '';
+  beforeAll(async () => {
+    // The folder as an operator who took the CSV download has it: the units as CSV, the rest unchanged.
+    const from = path.join(rt.tmp, 'official-csv');
+    fs.cpSync(path.join(rt.tmp, 'official', 'NO'), path.join(from, 'NO'), { recursive: true });
+    fs.rmSync(path.join(from, 'NO', 'enheter_alle.json.gz'));
+    const store = new SnapshotStore(path.join(rt.tmp, 'data-csv'));
+    const result = await runIngest({ store, countries: ['NO'], from, report: new IngestReport() });
+    csv = await compareCountry(rt.conn, 'NO', rt.worldSnapshot, store.snapshotDir(result.snapshotId));
+    const zlib = await import('node:zlib');
+    written = zlib.gunzipSync(fs.readFileSync(path.join(from, 'NO', 'enheter_alle.csv.gz'))).toString('utf8');
+  }, 180_000);
+
+  it('writes the real header, every value quoted, list values on lines of their own', () => {
+    const header = written.slice(0, written.indexOf('\n'));
+    expect(header.startsWith('"organisasjonsnummer","navn","organisasjonsform.kode"')).toBe(true);
+    expect(header).toContain('"registrertIMvaRegisteret"');
+    expect(header).toContain('"registreringsdatoenhetsregisteret"');
+    expect(written).toMatch(/"Drift av [^"]*,\nog det som står i forbindelse\nmed dette\."/);
+    expect(written).toContain(',"",');
+  });
+
+  it('yields exactly the world companies and agrees on every carried field, as the JSON does', () => {
+    expect({ missing: csv.missing, extra: csv.extra, rows: csv.ingestedRows }).toEqual({
+      missing: 0,
+      extra: 0,
+      rows: csv.worldRows,
+    });
+    const differences = [
+      ...csv.columns,
+      ...csv.history.columns.map((c) => ({ ...c, column: `history.${c.column}` })),
+    ]
+      .filter((c) => c.different > 0)
+      .map((c) => ({ column: c.column, different: c.different, of: c.compared, examples: c.examples }));
+    expect(differences).toEqual([]);
+    expect(csv.columns.filter((c) => c.compared === 0).map((c) => c.column)).toEqual([]);
   });
 });
 

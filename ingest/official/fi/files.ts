@@ -16,7 +16,7 @@ export const FI_FILES: readonly OfficialFile[] = [
   {
     key: 'companies',
     title: 'PRH YTJ open data v3, all companies (JSON array in a ZIP)',
-    match: /^all_companies(\.json)?(\.zip)?$/,
+    match: /^all_companies(\.json)?$/i,
     required: true,
     // The API answers with the ZIP for `Accept: application/zip`, its documented media type.
     downloads: fixed(

@@ -132,8 +132,8 @@ async function stageFinland(ctx: StageContext): Promise<StageResult> {
           asukoht,
           aadress_text: `${asukoht} || coalesce(', ' || loc.county, '')`,
           vat_active: vat,
-          // The VAT number is FI plus the business ID's digits.
-          vat_number: `CASE WHEN ${vat} THEN 'FI' || replace(r.code, '-', '') END`,
+          // PRH publishes the VAT registration, not a VAT number: none is built from the business ID.
+          vat_number: 'NULL::VARCHAR',
           contacts: `CASE WHEN nullif(trim(r.website.url), '') IS NOT NULL
             THEN [{liik: 'WWW', sisu: trim(r.website.url), "source": NULL::VARCHAR}] ELSE [] END`,
           emtak: `CASE WHEN a.kood IS NOT NULL THEN [{kood: a.kood, label: l.label, is_main: true}] ELSE [] END`,

@@ -118,7 +118,9 @@ export const LT_FILES: readonly OfficialFile[] = [
   {
     key: 'jar',
     title: 'RC JAR_IREGISTRUOTI.csv (registered legal entities)',
-    match: /^JAR_IREGISTRUOTI\.csv$/,
+    // As RC names it, or as saved by tools that lower-case it (COLT's cache: jar_iregistruoti.csv); the
+    // source folder also accepts it inside a .zip or .gz.
+    match: /^JAR_IREGISTRUOTI\.csv$/i,
     required: true,
     downloads: async () => [{ url: `${RC}${LT_FILE_NAMES.jar}`, saveAs: LT_FILE_NAMES.jar }],
     minBytes: 1_000_000,
@@ -126,9 +128,10 @@ export const LT_FILES: readonly OfficialFile[] = [
   {
     key: 'sodra',
     title: 'Sodra monthly insured persons per employer (monthly-<year>.csv)',
-    match: /^monthly-\d{4}\.csv(\.zip)?$/,
+    match: /^monthly-\d{4}\.csv$/i,
     many: true,
-    required: true,
+    required: false,
+    adds: 'monthly insured persons (employees), and the municipality and activity Sodra records',
     // Sodra has no 2024 file (spec 2.4); a missing year is skipped, not fatal.
     downloads: async (ctx): Promise<Download[]> =>
       years(SODRA_FROM, ctx.now.getUTCFullYear()).map((y) => ({
@@ -140,9 +143,10 @@ export const LT_FILES: readonly OfficialFile[] = [
   {
     key: 'plna',
     title: 'RC financial statements, profit and loss (JAR_FA_RODIKLIAI_PLNA_<year>.csv)',
-    match: /^JAR_FA_RODIKLIAI_PLNA_\d{4}\.csv$/,
+    match: /^JAR_FA_RODIKLIAI_PLNA_\d{4}\.csv$/i,
     many: true,
-    required: true,
+    required: false,
+    adds: 'annual turnover (sales revenue) from filed profit-and-loss statements',
     downloads: async (ctx): Promise<Download[]> =>
       years(RC_FROM, ctx.now.getUTCFullYear() - 1).map((y) => ({
         url: `${RC}${LT_FILE_NAMES.plna(y)}`,
@@ -153,8 +157,9 @@ export const LT_FILES: readonly OfficialFile[] = [
   {
     key: 'vmiRegister',
     title: 'VMI taxpayer register (MokesciuMoketojas)',
-    match: /^MokesciuMoketojas\.csv$/,
-    required: true,
+    match: /^MokesciuMoketojas\.csv$/i,
+    required: false,
+    adds: 'EVRK activities and the VAT code (pvm_kodas) as VMI registers them',
     downloads: async () => [
       { url: `${SPINTA}vmi/mm_registras/MokesciuMoketojas/:format/csv`, saveAs: LT_FILE_NAMES.vmiRegister },
     ],
@@ -163,8 +168,9 @@ export const LT_FILES: readonly OfficialFile[] = [
   {
     key: 'vmiTaxes',
     title: 'VMI taxes paid by legal entities (Moketojas)',
-    match: /^Moketojas\.csv$/,
-    required: true,
+    match: /^Moketojas\.csv$/i,
+    required: false,
+    adds: 'state taxes paid per year (annual and year to date)',
     downloads: async () => [
       { url: `${SPINTA}vmi/ja_mokesciai/Moketojas/:format/csv`, saveAs: LT_FILE_NAMES.vmiTaxes },
     ],

@@ -161,7 +161,8 @@ async function stageLithuania(ctx: StageContext): Promise<StageResult> {
   // RC profit-and-loss statements: ',' up to 2022, '|' from 2023; amended filings repeat a row and the
   // latest reg_date wins.
   await conn.run(
-    `CREATE OR REPLACE TEMP TABLE lt_plna (code VARCHAR, nuo DATE, iki DATE, reg_date DATE, turnover DOUBLE)`,
+    `CREATE OR REPLACE TEMP TABLE lt_plna (code VARCHAR, nuo DATE, iki DATE, reg_date DATE, turnover DOUBLE,
+      form_kodas VARCHAR, form_pav VARCHAR)`,
   );
   for (const [i, file] of sources.many('plna').entries()) {
     const delimiter = sniffDelimiter(file, [',', '|'], PLNA_HEADER.length);
@@ -172,7 +173,7 @@ async function stageLithuania(ctx: StageContext): Promise<StageResult> {
         'neither "," nor "|" splits the header',
       );
     }
-    await read(file, `raw_plna_${i}`, {
+    const plna = await read(file, `raw_plna_${i}`, {
       delimiter,
       header: PLNA_HEADER,
       columns: PLNA_HEADER.map(
@@ -186,10 +187,26 @@ async function stageLithuania(ctx: StageContext): Promise<StageResult> {
                 : 'VARCHAR',
           ] as const,
       ),
-      keep: ['obj_kodas', 'laikotarpis_nuo', 'laikotarpis_iki', 'reg_date', 'pardavimo_pajamos'],
+      keep: [
+        'obj_kodas',
+        'form_kodas',
+        'form_pav',
+        'laikotarpis_nuo',
+        'laikotarpis_iki',
+        'reg_date',
+        'pardavimo_pajamos',
+      ],
     });
-    await conn.run(`INSERT INTO lt_plna SELECT trim(obj_kodas), laikotarpis_nuo, laikotarpis_iki, reg_date, pardavimo_pajamos
-      FROM raw_plna_${i}`);
+    await rejectOrphans(conn, {
+      country,
+      table: `raw_plna_${i}`,
+      codeSql: 'trim(t.obj_kodas)',
+      file: plna,
+      report,
+      what: 'statements',
+    });
+    await conn.run(`INSERT INTO lt_plna SELECT trim(obj_kodas), laikotarpis_nuo, laikotarpis_iki, reg_date, pardavimo_pajamos,
+      nullif(trim(form_kodas), ''), nullif(trim(form_pav), '') FROM raw_plna_${i}`);
     await conn.run(`DROP TABLE raw_plna_${i}`);
   }
   await conn.run(`CREATE OR REPLACE TEMP TABLE lt_turnover AS
@@ -199,26 +216,33 @@ async function stageLithuania(ctx: StageContext): Promise<StageResult> {
 
   // VMI taxes: cumulative to `menuo` per tax type; a year's figure is the sum over types at the latest
   // month, a whole year when that is December, else year to date.
-  const vmiTaxes = await read(sources.one('vmiTaxes')!, 'raw_vmi_taxes', {
-    delimiter: ',',
-    header: VMI_TAXES_HEADER,
-    byName: true,
-    columns: [
-      ['mm_kodas.ja_kodas', 'VARCHAR'],
-      ['tipas', 'VARCHAR'],
-      ['metai', 'INTEGER'],
-      ['menuo', 'INTEGER'],
-      ['suma', 'DECIMAL(18,2)'],
-    ],
-  });
-  await rejectOrphans(conn, {
-    country,
-    table: 'raw_vmi_taxes',
-    codeSql: 'trim(t."mm_kodas.ja_kodas")',
-    file: vmiTaxes,
-    report,
-    what: 'tax rows',
-  });
+  const taxesFile = sources.one('vmiTaxes');
+  if (taxesFile === null) {
+    // Without the file no tax figure is known: the history carries turnover and employees only.
+    await conn.run(`CREATE OR REPLACE TEMP TABLE raw_vmi_taxes ("mm_kodas.ja_kodas" VARCHAR, tipas VARCHAR,
+      metai INTEGER, menuo INTEGER, suma DECIMAL(18,2))`);
+  } else {
+    const vmiTaxes = await read(taxesFile, 'raw_vmi_taxes', {
+      delimiter: ',',
+      header: VMI_TAXES_HEADER,
+      byName: true,
+      columns: [
+        ['mm_kodas.ja_kodas', 'VARCHAR'],
+        ['tipas', 'VARCHAR'],
+        ['metai', 'INTEGER'],
+        ['menuo', 'INTEGER'],
+        ['suma', 'DECIMAL(18,2)'],
+      ],
+    });
+    await rejectOrphans(conn, {
+      country,
+      table: 'raw_vmi_taxes',
+      codeSql: 'trim(t."mm_kodas.ja_kodas")',
+      file: vmiTaxes,
+      report,
+      what: 'tax rows',
+    });
+  }
   await conn.run(`CREATE OR REPLACE TEMP TABLE lt_taxes AS
     SELECT code, metai AS y, max(menuo) AS last_month, CAST(sum(suma) AS DOUBLE) AS state_taxes
     FROM (SELECT trim("mm_kodas.ja_kodas") AS code, metai, tipas, menuo, suma FROM raw_vmi_taxes
@@ -236,27 +260,37 @@ async function stageLithuania(ctx: StageContext): Promise<StageResult> {
     FROM lt_taxes WHERE last_month < 12`);
 
   // VMI taxpayer register: activities (current ones, main first as filed) and VAT registration.
-  const vmi = await read(sources.one('vmiRegister')!, 'raw_vmi', {
-    delimiter: ',',
-    header: VMI_REGISTER_HEADER,
-    byName: true,
-    columns: varchars([
-      'ja_kodas',
-      'pvm_kodas',
-      'pvm_isregistruota',
-      'ekonomine_veikla.kodas',
-      'veiklos_pabaiga',
-      'pagrindine',
-    ]),
-  });
-  await rejectOrphans(conn, {
-    country,
-    table: 'raw_vmi',
-    codeSql: 'trim(t.ja_kodas)',
-    file: vmi,
-    report,
-    what: 'taxpayer rows',
-  });
+  const vmiFile = sources.one('vmiRegister');
+  const vmiColumns = [
+    'ja_kodas',
+    'pvm_kodas',
+    'pvm_isregistruota',
+    'ekonomine_veikla.kodas',
+    'veiklos_pabaiga',
+    'pagrindine',
+  ] as const;
+  let vmi = 'MokesciuMoketojas';
+  if (vmiFile === null) {
+    // Without the taxpayer register the VAT state is unknown (NULL), never derived from the code.
+    await conn.run(
+      `CREATE OR REPLACE TEMP TABLE raw_vmi (${vmiColumns.map((c) => `"${c}" VARCHAR`).join(', ')})`,
+    );
+  } else {
+    vmi = await read(vmiFile, 'raw_vmi', {
+      delimiter: ',',
+      header: VMI_REGISTER_HEADER,
+      byName: true,
+      columns: varchars(vmiColumns),
+    });
+    await rejectOrphans(conn, {
+      country,
+      table: 'raw_vmi',
+      codeSql: 'trim(t.ja_kodas)',
+      file: vmi,
+      report,
+      what: 'taxpayer rows',
+    });
+  }
   const nace = naceClassSql('"ekonomine_veikla.kodas"');
   await conn.run(`CREATE OR REPLACE TEMP TABLE lt_acts AS
     SELECT trim(v.ja_kodas) AS code, v.rowid AS ord, v."ekonomine_veikla.kodas" AS raw,
@@ -308,6 +342,25 @@ async function stageLithuania(ctx: StageContext): Promise<StageResult> {
           WHERE m.name IS NULL`,
   });
 
+  // The legal form from whichever file has it: JAR's code, else the code of the company's latest statement,
+  // else JAR's text form looked up in the code list the files themselves pair with that text (a text that
+  // pairs with two codes is left out).
+  await conn.run(`CREATE OR REPLACE TEMP TABLE lt_form_codes AS
+    SELECT txt, any_value(kod) AS kod FROM (
+      SELECT DISTINCT lower(trim(form_pavadinimas)) AS txt, trim(form_kodas) AS kod FROM ingest_register
+      UNION SELECT DISTINCT lower(form_pav), form_kodas FROM lt_plna
+    ) WHERE nullif(txt, '') IS NOT NULL AND nullif(kod, '') IS NOT NULL
+    GROUP BY txt HAVING count(DISTINCT kod) = 1`);
+  await conn.run(`CREATE OR REPLACE TEMP TABLE lt_form AS
+    SELECT r.code,
+      coalesce(nullif(trim(r.form_kodas), ''), p.form_kodas, fc.kod) AS kod,
+      coalesce(nullif(trim(r.form_pavadinimas), ''), p.form_pav) AS txt
+    FROM ingest_register r
+      LEFT JOIN (SELECT code, form_kodas, form_pav FROM lt_plna WHERE form_kodas IS NOT NULL
+                 QUALIFY row_number() OVER (PARTITION BY code ORDER BY iki DESC NULLS LAST, reg_date DESC NULLS LAST) = 1) p
+        USING (code)
+      LEFT JOIN lt_form_codes fc ON fc.txt = lower(trim(r.form_pavadinimas))`);
+
   await report.stage(country, 'build companies', async () => {
     await createLatestMetrics(conn);
     await conn.run(
@@ -315,8 +368,8 @@ async function stageLithuania(ctx: StageContext): Promise<StageResult> {
         {
           registrikood: 'r.code',
           arinimi: 'r.ja_pavadinimas',
-          oiguslik_vorm: 'trim(r.form_kodas)',
-          oiguslik_vorm_tekstina: 'r.form_pavadinimas',
+          oiguslik_vorm: 'f.kod',
+          oiguslik_vorm_tekstina: 'f.txt',
           staatus: "coalesce(st.staatus, 'S')",
           staatus_tekstina: 'r.stat_pavadinimas',
           source_status: 'trim(r.stat_kodas)',
@@ -324,7 +377,7 @@ async function stageLithuania(ctx: StageContext): Promise<StageResult> {
           ehak_nimetus: 'mu.name',
           asukoht: `regexp_replace(r.adresas, ',\\s*LT-\\d{5}\\s*$', '')`,
           aadress_text: 'r.adresas',
-          vat_active: 'v.vat_number IS NOT NULL',
+          vat_active: vmiFile === null ? 'NULL::BOOLEAN' : 'v.vat_number IS NOT NULL',
           vat_number: 'v.vat_number',
           emtak: 'coalesce(e.emtak, [])',
           // Lithuania publishes no people (spec 2.3).
@@ -337,6 +390,7 @@ async function stageLithuania(ctx: StageContext): Promise<StageResult> {
         `ingest_register r
          LEFT JOIN lt_status st ON st.stat_code = trim(r.stat_kodas)
          LEFT JOIN lt_municipality mu USING (code)
+         LEFT JOIN lt_form f USING (code)
          LEFT JOIN lt_emtak e USING (code)
          LEFT JOIN lt_vat v USING (code)
          LEFT JOIN stage_latest_metrics m ON m.registrikood = r.code`,

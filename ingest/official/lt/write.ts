@@ -80,7 +80,8 @@ export async function writeLtOfficial(ctx: WriterContext): Promise<string[]> {
   }
 
   // RC profit-and-loss statements, one file per year of the period end; amended filings repeat a row with
-  // an earlier reg_date (the reader keeps the latest).
+  // an earlier reg_date (the reader keeps the latest). template_name is the real one, commas included, so
+  // the comma-delimited years quote it.
   await conn.run(`CREATE OR REPLACE TEMP TABLE w_plna AS
     WITH a AS (
       SELECT h.registrikood, h.turnover, h.as_of, c.arinimi, c.oiguslik_vorm, c.oiguslik_vorm_tekstina,
@@ -98,7 +99,7 @@ export async function writeLtOfficial(ctx: WriterContext): Promise<string[]> {
     await writeCsv(
       conn,
       `SELECT registrikood, arinimi, oiguslik_vorm, oiguslik_vorm_tekstina, source_status, staatus_tekstina, 'FS0129',
-         'Mažų ir labai mažų įmonių pelno (nuostolių) ataskaita', 'IST024', 'PELNO (NUOSTOLIŲ) ATASKAITA',
+         'Mažų ir labai mažų įmonių, netaikančių išimčių, finansinių ataskaitų rinkinys', 'IST024', 'PELNO (NUOSTOLIŲ) ATASKAITA',
          as_of + INTERVAL 1 DAY - INTERVAL 1 YEAR, as_of,
          as_of + CASE WHEN amended THEN 60 ELSE 120 END, round(turnover * 0.08), round(turnover * 0.06),
          turnover, DATE '${today}'

@@ -2,11 +2,14 @@ import type { StageResult } from '../../pipeline/publish.ts';
 import { createLatestMetrics, METRIC_VALUES } from '../../pipeline/latest-metrics.ts';
 import { queryRows } from '../../pipeline/sql.ts';
 import { createActivityLeaves, createLocationLeaves } from '../activity-codes.ts';
+import { loadCsv } from '../read-csv.ts';
 import { loadJson } from '../read-json.ts';
+import { readHeaderFields } from '../text-file.ts';
 import { countNulled, keyRows, rejectOrphans } from '../rows.ts';
 import { contractCompaniesSql, createEmptyHistory, searchNameSql, searchPeopleSql } from '../stage-sql.ts';
 import type { CountryAdapter, StageContext } from '../types.ts';
-import { NO_FILES, NO_PERSON_ROLES } from './files.ts';
+import { isEnheterCsv, NO_ENHETER_CSV_HEADER, NO_FILES, NO_PERSON_ROLES } from './files.ts';
+import { createKommuneTable } from './kommune.ts';
 import { createSn2025Tables, SN2025_LEAF_SQL, sn2025JoinSql } from './sn2025.ts';
 
 /**
@@ -47,32 +50,106 @@ async function readJson(
   return display;
 }
 
+/** The JSON keys of enheter the adapter reads, with their types (the CSV is brought to the same shape). */
+const UNIT_COLUMNS = [
+  ['organisasjonsnummer', 'VARCHAR'],
+  ['navn', 'VARCHAR'],
+  ['organisasjonsform', CODE],
+  ['naeringskode1', CODE],
+  ['naeringskode2', CODE],
+  ['naeringskode3', CODE],
+  ['harRegistrertAntallAnsatte', 'VARCHAR'],
+  ['antallAnsatte', 'VARCHAR'],
+  ['registreringsdatoAntallAnsatteEnhetsregisteret', 'VARCHAR'],
+  ['registreringsdatoantallansatteNAVAaregisteret', 'VARCHAR'],
+  ['hjemmeside', 'VARCHAR'],
+  ['epostadresse', 'VARCHAR'],
+  ['telefon', 'VARCHAR'],
+  ['mobil', 'VARCHAR'],
+  ['forretningsadresse', ADDRESS],
+  ['postadresse', ADDRESS],
+  ['registreringsdatoEnhetsregisteret', 'VARCHAR'],
+  // The JSON spells it registrertIMvaregisteret, the CSV registrertIMvaRegisteret; DuckDB matches JSON keys
+  // without regard to case, and the CSV header is matched the same way.
+  ['registrertIMvaregisteret', 'VARCHAR'],
+  ...NO_STATUS.map((s) => [s.flag, 'VARCHAR'] as const),
+  ['kapital', 'STRUCT(belop VARCHAR, valuta VARCHAR)'],
+] as const;
+
+/**
+ * BRREG's CSV download of enheter as `raw_enheter` with the JSON's shape: dotted header names become the
+ * nested keys, booleans stay the strings "true"/"false", a multi-line address cell becomes its lines. Columns
+ * are matched by name regardless of case (the CSV's own spellings differ from the JSON keys); a column the
+ * file lacks reads as NULL.
+ */
+async function loadUnitsCsv(ctx: StageContext, file: string): Promise<string> {
+  const { conn, country, report } = ctx;
+  const display = ctx.sources.displayName(file);
+  const canonical = new Map(NO_ENHETER_CSV_HEADER.map((h) => [h.toLowerCase(), h as string]));
+  const headerKey = (raw: string) => canonical.get(raw.trim().toLowerCase()) ?? raw.trim();
+  const present = new Set(readHeaderFields(file, ',', 'utf-8').map(headerKey));
+  const required = ['organisasjonsnummer', 'navn', 'organisasjonsform.kode'];
+  const wanted = NO_ENHETER_CSV_HEADER.filter((h) => required.includes(h) || present.has(h));
+  await report.stage(
+    country,
+    `read ${display}`,
+    () =>
+      loadCsv(
+        conn,
+        {
+          country,
+          file,
+          display,
+          table: 'raw_enheter_csv',
+          delimiter: ',',
+          header: NO_ENHETER_CSV_HEADER,
+          byName: true,
+          headerKey,
+          columns: wanted.map((h) => [h, 'VARCHAR'] as const),
+        },
+        report,
+      ),
+    (r) => r.rowsRead,
+  );
+  const col = (name: string) =>
+    present.has(name) || required.includes(name) ? `nullif(c."${name}", '')` : 'NULL::VARCHAR';
+  const code = (prefix: string) =>
+    `CASE WHEN ${col(`${prefix}.kode`)} IS NOT NULL THEN {kode: ${col(`${prefix}.kode`)}, beskrivelse: ${col(`${prefix}.beskrivelse`)}} END`;
+  const address = (prefix: string) => {
+    const parts = ['adresse', 'postnummer', 'poststed', 'kommune', 'kommunenummer', 'land', 'landkode'];
+    const any = parts.map((p) => `${col(`${prefix}.${p}`)} IS NOT NULL`).join(' OR ');
+    return `CASE WHEN ${any} THEN {adresse: string_split(${col(`${prefix}.adresse`)}, chr(10)),
+      postnummer: ${col(`${prefix}.postnummer`)}, poststed: ${col(`${prefix}.poststed`)},
+      kommune: ${col(`${prefix}.kommune`)}, kommunenummer: ${col(`${prefix}.kommunenummer`)},
+      land: ${col(`${prefix}.land`)}, landkode: ${col(`${prefix}.landkode`)}} END`;
+  };
+  const plain = (name: string, from = name) => `${col(from)} AS "${name}"`;
+  await conn.run(`CREATE OR REPLACE TEMP TABLE raw_enheter AS SELECT
+      ${plain('organisasjonsnummer')}, c."navn" AS navn,
+      ${code('organisasjonsform')} AS organisasjonsform,
+      ${code('naeringskode1')} AS naeringskode1, ${code('naeringskode2')} AS naeringskode2,
+      ${code('naeringskode3')} AS naeringskode3,
+      ${plain('harRegistrertAntallAnsatte')}, ${plain('antallAnsatte')},
+      ${plain('registreringsdatoAntallAnsatteEnhetsregisteret')},
+      ${plain('registreringsdatoantallansatteNAVAaregisteret')},
+      ${plain('hjemmeside')}, ${plain('epostadresse')}, ${plain('telefon')}, ${plain('mobil')},
+      ${address('forretningsadresse')} AS forretningsadresse, ${address('postadresse')} AS postadresse,
+      ${plain('registreringsdatoEnhetsregisteret', 'registreringsdatoenhetsregisteret')},
+      ${plain('registrertIMvaregisteret', 'registrertIMvaRegisteret')},
+      ${NO_STATUS.map((s) => plain(s.flag)).join(', ')},
+      CASE WHEN ${col('kapital.belop')} IS NOT NULL THEN {belop: ${col('kapital.belop')}, valuta: ${col('kapital.valuta')}} END
+        AS kapital
+    FROM raw_enheter_csv c`);
+  await conn.run('DROP TABLE raw_enheter_csv');
+  return display;
+}
+
 async function loadUnits(ctx: StageContext): Promise<string> {
   const { conn, country, report } = ctx;
-  const display = await readJson(ctx, ctx.sources.one('enheter')!, 'raw_enheter', [
-    ['organisasjonsnummer', 'VARCHAR'],
-    ['navn', 'VARCHAR'],
-    ['organisasjonsform', CODE],
-    ['naeringskode1', CODE],
-    ['naeringskode2', CODE],
-    ['naeringskode3', CODE],
-    ['harRegistrertAntallAnsatte', 'VARCHAR'],
-    ['antallAnsatte', 'VARCHAR'],
-    ['registreringsdatoAntallAnsatteEnhetsregisteret', 'VARCHAR'],
-    ['registreringsdatoantallansatteNAVAaregisteret', 'VARCHAR'],
-    ['hjemmeside', 'VARCHAR'],
-    ['epostadresse', 'VARCHAR'],
-    ['telefon', 'VARCHAR'],
-    ['mobil', 'VARCHAR'],
-    ['forretningsadresse', ADDRESS],
-    ['postadresse', ADDRESS],
-    ['registreringsdatoEnhetsregisteret', 'VARCHAR'],
-    // The JSON spells it registrertIMvaregisteret, the reference's header list registrertIMvaRegisteret;
-    // DuckDB matches JSON keys without regard to case, so either is read.
-    ['registrertIMvaregisteret', 'VARCHAR'],
-    ...NO_STATUS.map((s) => [s.flag, 'VARCHAR'] as const),
-    ['kapital', 'STRUCT(belop VARCHAR, valuta VARCHAR)'],
-  ]);
+  const file = ctx.sources.one('enheter')!;
+  const display = isEnheterCsv(ctx.sources.displayName(file))
+    ? await loadUnitsCsv(ctx, file)
+    : await readJson(ctx, file, 'raw_enheter', UNIT_COLUMNS);
   await keyRows(conn, {
     country,
     from: 'raw_enheter',
@@ -82,15 +159,28 @@ async function loadUnits(ctx: StageContext): Promise<string> {
     report,
     checkRule: true,
   });
-  await countNulled(conn, {
-    country,
-    file: display,
-    report,
-    reason: 'kommunenummer not a kommune of the reference (ehak_kood left empty)',
-    sql: `SELECT count(*) AS n, any_value(k) AS example FROM (
-            SELECT trim(coalesce(forretningsadresse.kommunenummer, postadresse.kommunenummer)) AS k FROM ingest_register) r
-          WHERE nullif(k, '') IS NOT NULL AND NOT EXISTS (SELECT 1 FROM location_leaves l WHERE l.kood = r.k)`,
-  });
+  // The kommune: the business address's, else the postal one's, through SSB's changes onto the current
+  // structure; a code with no single current successor is nulled and counted per code.
+  await createKommuneTable(conn);
+  await conn.run(`CREATE OR REPLACE TEMP TABLE no_place AS
+    SELECT r.code, k.raw, m.kood FROM ingest_register r,
+      LATERAL (SELECT nullif(trim(coalesce(r.forretningsadresse.kommunenummer, r.postadresse.kommunenummer)), '') AS raw) k
+      LEFT JOIN no_kommune m ON m.code = k.raw`);
+  const unmapped = await queryRows(
+    conn,
+    `SELECT raw, count(*)::BIGINT AS n, min(code) AS example FROM no_place
+     WHERE raw IS NOT NULL AND kood IS NULL GROUP BY raw ORDER BY raw`,
+  );
+  for (const u of unmapped) {
+    report.reject(
+      country,
+      display,
+      `unmapped kommunenummer code ${String(u['raw'])}`,
+      Number(u['n']),
+      'value nulled',
+      String(u['example']),
+    );
+  }
 
   // Activities: naeringskode1..3 (SN2025) onto the served SN2007 leaves; the first is the main one.
   await conn.run(`CREATE OR REPLACE TEMP TABLE no_acts AS
@@ -114,22 +204,34 @@ async function loadUnits(ctx: StageContext): Promise<string> {
       JOIN activity_leaves l USING (kood)
     GROUP BY code`);
 
-  // The employee count is the one history period: a snapshot dated when the count was last registered.
+  // The employee count is the one history period: a snapshot dated when the count was last registered,
+  // else the run's date (real units carry the count without those dates). harRegistrertAntallAnsatte
+  // false means the register holds no count: unknown, not zero (a 0 beside it is not a count); a count
+  // of 0 the register holds stays 0.
   await createEmptyHistory((sql) => conn.run(sql));
   await conn.run(`INSERT INTO stage_history
     SELECT code, year(as_of)::VARCHAR, 'snapshot', year(as_of), 0, 0, NULL, employees, NULL, NULL, as_of
     FROM (
       SELECT code, TRY_CAST(antallAnsatte AS DOUBLE) AS employees,
         coalesce(TRY_CAST(registreringsdatoAntallAnsatteEnhetsregisteret AS DATE),
-                 TRY_CAST(registreringsdatoantallansatteNAVAaregisteret AS DATE)) AS as_of
+                 TRY_CAST(registreringsdatoantallansatteNAVAaregisteret AS DATE),
+                 DATE '${ctx.now.toISOString().slice(0, 10)}') AS as_of
       FROM ingest_register WHERE ${isTrue('harRegistrertAntallAnsatte')}
-    ) WHERE employees IS NOT NULL AND as_of IS NOT NULL`);
+    ) WHERE employees IS NOT NULL`);
   return display;
 }
 
-async function loadSubunits(ctx: StageContext): Promise<number> {
+async function loadSubunits(ctx: StageContext): Promise<number | null> {
   const { conn, country, report } = ctx;
-  const display = await readJson(ctx, ctx.sources.one('underenheter')!, 'raw_underenheter', [
+  const file = ctx.sources.one('underenheter');
+  if (file === null) {
+    // Without the file no sub-unit contact is known: the units keep their own contacts only.
+    await conn.run(
+      'CREATE OR REPLACE TEMP TABLE no_sub_contacts (code VARCHAR, contacts STRUCT(liik VARCHAR, sisu VARCHAR, "source" VARCHAR)[])',
+    );
+    return null;
+  }
+  const display = await readJson(ctx, file, 'raw_underenheter', [
     ['organisasjonsnummer', 'VARCHAR'],
     ['overordnetEnhet', 'VARCHAR'],
     ['telefon', 'VARCHAR'],
@@ -167,10 +269,17 @@ async function loadSubunits(ctx: StageContext): Promise<number> {
   return subunits;
 }
 
-async function loadRoles(ctx: StageContext): Promise<void> {
+/** True when the roles file was read: without it the people are unknown (NULL), not an empty board. */
+async function loadRoles(ctx: StageContext): Promise<boolean> {
   const { conn, country, report } = ctx;
+  const file = ctx.sources.one('roller');
+  if (file === null) {
+    await conn.run(`CREATE OR REPLACE TEMP TABLE no_people (code VARCHAR, people STRUCT(nimi VARCHAR,
+      isiku_tyyp VARCHAR, roll VARCHAR, roll_tekstina VARCHAR, algus_kpv DATE)[])`);
+    return false;
+  }
   // Birth dates (person.fodselsdato) are never read: the contract holds no personal identifiers.
-  const display = await readJson(ctx, ctx.sources.one('roller')!, 'raw_roller', [
+  const display = await readJson(ctx, file, 'raw_roller', [
     ['organisasjonsnummer', 'VARCHAR'],
     [
       'rollegrupper',
@@ -212,6 +321,7 @@ async function loadRoles(ctx: StageContext): Promise<void> {
     )
     WHERE r."type".kode IN (${roles}) AND NOT ${isTrue('r.fratraadt')}
     GROUP BY code`);
+  return true;
 }
 
 async function loadAccounts(ctx: StageContext): Promise<boolean> {
@@ -273,7 +383,7 @@ async function stageNorway(ctx: StageContext): Promise<StageResult> {
   await createSn2025Tables(conn);
   const units = await loadUnits(ctx);
   const subunits = await loadSubunits(ctx);
-  await loadRoles(ctx);
+  const roles = await loadRoles(ctx);
   const accounts = await loadAccounts(ctx);
 
   await report.stage(country, 'build companies', async () => {
@@ -304,10 +414,10 @@ async function stageNorway(ctx: StageContext): Promise<StageResult> {
           ehak_nimetus: 'loc.name',
           asukoht,
           aadress_text: `${asukoht} || coalesce(', ' || loc.county, '')`,
-          vat_active: isTrue('r.registrertIMvaregisteret'),
-          // The world (and the API) shows no VAT number for a sole trader's ENK: it names a person.
-          vat_number: `CASE WHEN ${isTrue('r.registrertIMvaregisteret')} AND r.organisasjonsform.kode IS DISTINCT FROM 'ENK'
-            THEN 'NO' || r.code || 'MVA' END`,
+          // The flag as the register gives it; a unit without it is unknown, not "not registered".
+          vat_active: `CASE WHEN nullif(trim(r.registrertIMvaregisteret), '') IS NOT NULL THEN ${isTrue('r.registrertIMvaregisteret')} END`,
+          // Enhetsregisteret publishes the VAT registration, not a VAT number: none is built from the orgnr.
+          vat_number: 'NULL::VARCHAR',
           kapital: `CASE WHEN ${amount} IS NOT NULL THEN
             CASE WHEN ${amount} = round(${amount}) THEN CAST(${amount} AS BIGINT)::VARCHAR ELSE printf('%.2f', ${amount}) END
             || coalesce(' ' || nullif(trim(r.kapital.valuta), ''), '') END`,
@@ -335,7 +445,8 @@ async function stageNorway(ctx: StageContext): Promise<StageResult> {
          LEFT JOIN no_sub_contacts sc USING (code)
          LEFT JOIN no_annual a USING (code)
          LEFT JOIN stage_latest_metrics m ON m.registrikood = r.code
-         LEFT JOIN location_leaves loc ON loc.kood = trim(${addr}.kommunenummer)`,
+         LEFT JOIN no_place pl USING (code)
+         LEFT JOIN location_leaves loc ON loc.kood = pl.kood`,
       ),
     );
   });
@@ -346,6 +457,7 @@ async function stageNorway(ctx: StageContext): Promise<StageResult> {
       reader: 'ingest/official/no',
       units_file: units,
       subunits,
+      roles_file: roles,
       accounts_files: accounts,
     },
   };

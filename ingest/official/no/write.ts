@@ -1,14 +1,21 @@
+import fs from 'node:fs';
 import path from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { pipeline } from 'node:stream/promises';
+import zlib from 'node:zlib';
 import { sortedList } from '../../../src/engine/batch-sql.ts';
-import { createActivityLeaves } from '../activity-codes.ts';
-import { pickSql, writeJsonArray } from '../write-helpers.ts';
+import { createActivityLeaves, createLocationLeaves } from '../activity-codes.ts';
+import { sqlPath } from '../../pipeline/sql.ts';
+import { pickSql, writeCsv, writeJsonArray } from '../write-helpers.ts';
 import type { WriterContext } from '../writer-context.ts';
-import { NO_FILE_NAMES } from './files.ts';
+import { NO_ENHETER_CSV_HEADER, NO_FILE_NAMES } from './files.ts';
+import { createKommuneTable } from './kommune.ts';
 import { createSn2025Codes } from './sn2025.ts';
 
 /*
  * Norway's official files from a canonical snapshot: gzipped JSON arrays as BRREG ships them, with the
- * quirks the reference lists or implies: SN2025 activity codes (the world is on SN2007), addresses as
+ * quirks the reference lists or implies: SN2025 activity codes (the world is on SN2007), kommunenummer of
+ * earlier structures on some business addresses, the CSV download beside the JSON one, addresses as
  * arrays of lines with upper-case poststed and kommune, booleans as JSON booleans, a bankrupt estate that is
  * also flagged underAvvikling, a zero employee count without harRegistrertAntallAnsatte, roles grouped by
  * rollegruppe with resigned members and auditors (companies) to leave out, closed and orphaned sub-units,
@@ -30,12 +37,19 @@ export async function writeNoOfficial(ctx: WriterContext): Promise<string[]> {
   };
   await createActivityLeaves(conn, ctx.reference);
   await createSn2025Codes(conn);
+  // A unit whose business address still carries a kommunenummer of an earlier structure (the ingest maps
+  // it through SSB's change table): the lowest old code that leads to exactly this kommune.
+  await createLocationLeaves(conn, ctx.reference);
+  await createKommuneTable(conn);
+  await conn.run(`CREATE OR REPLACE TEMP TABLE w_old_kommune AS
+    SELECT kood, min(code) AS old FROM no_kommune WHERE code <> kood GROUP BY kood`);
 
   const contact = (liik: string) =>
     `list_filter(contacts, c -> c."source" IS NULL AND c.liik = '${liik}')[1].sisu`;
   const address = (part: number) => `regexp_extract(asukoht, ${ADDRESS}, ${part})`;
   const place = `{land: 'Norge', landkode: 'NO', postnummer: ${address(2)}, poststed: upper(${address(3)}),
-      adresse: [${address(1)}], kommune: upper(ehak_nimetus), kommunenummer: ehak_kood}`;
+      adresse: [${address(1)}], kommune: upper(ehak_nimetus),
+      kommunenummer: CASE WHEN ${h('oldkommune', 12)} = 0 THEN coalesce(ok.old, ehak_kood) ELSE ehak_kood END}`;
   await writeJsonArray(
     conn,
     `WITH emp AS (SELECT registrikood, employees, as_of FROM w_history WHERE granularity = 'snapshot'),
@@ -79,10 +93,13 @@ export async function writeNoOfficial(ctx: WriterContext): Promise<string[]> {
          antallAksjer: CAST(greatest(1, kapital_amount / 100) AS BIGINT), innfortDato: ${iso('esmaregistreerimise_kpv')},
          "type": 'Aksjekapital', bundet: false, innbetalt: kapital_amount, fulltInnbetalt: true} END AS kapital
      FROM w_companies LEFT JOIN emp USING (registrikood) LEFT JOIN acts USING (registrikood)
+       LEFT JOIN w_old_kommune ok ON ok.kood = ehak_kood
      ORDER BY registrikood`,
     out(NO_FILE_NAMES.enheter),
     { gzip: true },
   );
+
+  await writeUnitsCsv(conn, path.join(outDir, NO_FILE_NAMES.enheter), out(NO_FILE_NAMES.enheterCsv));
 
   // Sub-units: one per sub-unit phone of the world (source no_subunit), plus a sub-unit without contacts
   // for other employers, a closed one whose phone must be skipped, and one whose parent is not a unit.
@@ -196,4 +213,78 @@ export async function writeNoOfficial(ctx: WriterContext): Promise<string[]> {
     out(NO_FILE_NAMES.regnskap),
   );
   return written;
+}
+
+/** The keys of the written enheter JSON with their types, for reading it back into the CSV form. */
+const WRITTEN_UNIT_KEYS: Record<string, string> = {
+  organisasjonsnummer: 'VARCHAR',
+  navn: 'VARCHAR',
+  organisasjonsform: 'STRUCT(kode VARCHAR, beskrivelse VARCHAR)',
+  hjemmeside: 'VARCHAR',
+  postadresse: `STRUCT(land VARCHAR, landkode VARCHAR, postnummer VARCHAR, poststed VARCHAR, adresse VARCHAR[],
+    kommune VARCHAR, kommunenummer VARCHAR)`,
+  epostadresse: 'VARCHAR',
+  telefon: 'VARCHAR',
+  mobil: 'VARCHAR',
+  registreringsdatoEnhetsregisteret: 'VARCHAR',
+  registrertIMvaregisteret: 'BOOLEAN',
+  naeringskode1: 'STRUCT(kode VARCHAR, beskrivelse VARCHAR)',
+  naeringskode2: 'STRUCT(kode VARCHAR, beskrivelse VARCHAR)',
+  naeringskode3: 'STRUCT(kode VARCHAR, beskrivelse VARCHAR)',
+  harRegistrertAntallAnsatte: 'BOOLEAN',
+  antallAnsatte: 'BIGINT',
+  registreringsdatoAntallAnsatteEnhetsregisteret: 'VARCHAR',
+  registreringsdatoantallansatteNAVAaregisteret: 'VARCHAR',
+  forretningsadresse: `STRUCT(land VARCHAR, landkode VARCHAR, postnummer VARCHAR, poststed VARCHAR, adresse VARCHAR[],
+    kommune VARCHAR, kommunenummer VARCHAR)`,
+  stiftelsesdato: 'VARCHAR',
+  registrertIForetaksregisteret: 'BOOLEAN',
+  konkurs: 'BOOLEAN',
+  konkursdato: 'VARCHAR',
+  underAvvikling: 'BOOLEAN',
+  underTvangsavviklingEllerTvangsopplosning: 'BOOLEAN',
+  underRekonstruksjonsforhandlingDato: 'VARCHAR',
+  maalform: 'VARCHAR',
+  aktivitet: 'VARCHAR[]',
+  kapital: `STRUCT(valuta VARCHAR, belop DOUBLE, antallAksjer BIGINT, innfortDato VARCHAR, "type" VARCHAR,
+    bundet BOOLEAN, innbetalt DOUBLE, fulltInnbetalt BOOLEAN)`,
+};
+
+/** Header cells the CSV spells differently from the JSON key. */
+const CSV_SPELLING: Record<string, string> = {
+  registrertIMvaRegisteret: 'registrertIMvaregisteret',
+  registreringsdatoenhetsregisteret: 'registreringsdatoEnhetsregisteret',
+};
+
+/**
+ * BRREG's CSV download of the same units (`/enheter/lastned/csv`), made from the JSON just written so both
+ * forms carry the same register: the header of the real file (dotted paths, its own spellings), every
+ * value double-quoted with empty cells `""`, booleans "true"/"false", list values (address lines,
+ * aktivitet) one per line inside their quoted cell, gzipped.
+ */
+async function writeUnitsCsv(conn: DuckDBConnection, json: string, file: string): Promise<void> {
+  const columns = `{${Object.entries(WRITTEN_UNIT_KEYS)
+    .map(([k, t]) => `'${k}': '${t.replaceAll("'", "''")}'`)
+    .join(', ')}}`;
+  const cell = (header: string): string => {
+    const [key, ...rest] = (CSV_SPELLING[header] ?? header).split('.');
+    const type = WRITTEN_UNIT_KEYS[key!];
+    if (type === undefined) return "''";
+    const sub = rest[0];
+    const leafType =
+      sub === undefined ? type : (new RegExp(`"?${sub}"? ([A-Z]+(\\[\\])?)`).exec(type)?.[1] ?? 'VARCHAR');
+    const expr = sub === undefined ? `j."${key}"` : `j."${key}"."${sub}"`;
+    if (leafType.endsWith('[]')) return `coalesce(array_to_string(${expr}, chr(10)), '')`;
+    return `coalesce(CAST(${expr} AS VARCHAR), '')`;
+  };
+  const body = `${file.replace(/\.gz$/, '')}`;
+  await writeCsv(
+    conn,
+    `SELECT ${NO_ENHETER_CSV_HEADER.map(cell).join(', ')}
+     FROM read_json(${sqlPath(json)}, format = 'array', columns = ${columns}) j`,
+    body,
+    { delimiter: ',', header: NO_ENHETER_CSV_HEADER, quoteHeader: true, forceQuote: NO_ENHETER_CSV_HEADER },
+  );
+  await pipeline(fs.createReadStream(body), zlib.createGzip({ level: 1 }), fs.createWriteStream(file));
+  fs.rmSync(body);
 }
