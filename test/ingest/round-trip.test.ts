@@ -78,6 +78,22 @@ describe('the quirks the writers plant are met and counted', () => {
     expect(rt.results.get('EE')!.columns.find((c) => c.column === 'emtak')?.different).toBe(0);
   });
 
+  it('leaves some EE companies without a legal form in yldandmed, whose code then comes from lihtandmed', async () => {
+    const dir = path.join(rt.tmp, 'official', 'EE');
+    const csv = path.join(rt.tmp, 'lihtandmed-check.csv');
+    const json = path.join(rt.tmp, 'yldandmed-check.json');
+    await extractZip(path.join(dir, 'ettevotja_rekvisiidid__lihtandmed.csv.zip'), csv);
+    await extractZip(path.join(dir, 'ettevotja_rekvisiidid__yldandmed.json.zip'), json);
+    const [row] = await rt.rows(
+      `SELECT count(*)::INTEGER AS n FROM read_csv('${csv}', delim = ';', header = true, all_varchar = true) l
+       WHERE l.ariregistri_kood NOT IN (SELECT ariregistri_kood::VARCHAR FROM read_json('${json}', format = 'array')
+         WHERE yldandmed.oiguslik_vorm IS NOT NULL)`,
+    );
+    expect(Number(row?.['n'])).toBeGreaterThan(0);
+    // ...and the round trip above holds for them: oiguslik_vorm came back as the world's code everywhere.
+    expect(rt.results.get('EE')!.columns.find((c) => c.column === 'oiguslik_vorm')?.different).toBe(0);
+  });
+
   it('writes no personal code into the snapshot', async () => {
     const found = (
       await rt.rows(

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import type { StageResult } from '../../pipeline/publish.ts';
 import { createActivityLeaves, createEmtakCorrespondence, createLocationLeaves } from '../activity-codes.ts';
 import { createLatestMetrics, METRIC_VALUES } from '../../pipeline/latest-metrics.ts';
@@ -6,6 +7,8 @@ import { loadJson } from '../read-json.ts';
 import { countNulled, keyRows, rejectOrphans } from '../rows.ts';
 import { contractCompaniesSql, createEmptyHistory, searchNameSql, searchPeopleSql } from '../stage-sql.ts';
 import type { CountryAdapter, StageContext } from '../types.ts';
+import { rejectPerCode } from '../unmapped.ts';
+import { sqlPath } from '../../pipeline/sql.ts';
 import {
   DEBTORS_HEADER,
   EE_FILES,
@@ -22,6 +25,28 @@ export const EE_BOARD_ROLES = ['JUHL', 'JUHE', 'JUHT', 'TEGJ', 'PROK'] as const;
 const STATUS_SQL = `CASE trim(ettevotja_staatus) WHEN 'R' THEN 'R' WHEN 'L' THEN 'L' WHEN 'N' THEN 'N'
   WHEN 'K' THEN 'K' END`;
 const ET_DATE = '%d.%m.%Y';
+
+/** EE legal forms: the ISO 20275 ELF list's Estonian rows (data/SOURCES.md), local name → abbreviation. */
+const EE_LEGAL_FORMS_FILE = fileURLToPath(new URL('../data/ee_legal_forms_iso20275.csv', import.meta.url));
+/** The ISO 20275 ELF list's header (data/ee_legal_forms_iso20275.csv). */
+const ELF_COLUMNS = [
+  'ELF Code',
+  'Country of formation',
+  'Country Code (ISO 3166-1)',
+  'Jurisdiction of formation',
+  'Country sub-division code (ISO 3166-2)',
+  'Entity Legal Form name Local name',
+  'Language',
+  'Language Code (ISO 639-1)',
+  'Entity Legal Form name Transliterated name (per ISO 01-140-10)',
+  'Abbreviations Local language',
+  'Abbreviations transliterated',
+  'Date created YYYY-MM-DD (ISO 8601)',
+  'ELF Status ACTV/INAC',
+  'Modification',
+  'Modification date YYYY-MM-DD (ISO 8601)',
+  'Reason',
+] as const;
 
 const varchars = (names: readonly string[]) => names.map((n) => [n, 'VARCHAR'] as const);
 
@@ -67,20 +92,54 @@ async function loadRegister(ctx: StageContext): Promise<void> {
     reason: 'status code not one of R, L, N, K (row kept, status S)',
     sql: `SELECT count(*) AS n, any_value(ettevotja_staatus) AS example FROM ingest_register WHERE ${STATUS_SQL} IS NULL`,
   });
-  await countNulled(conn, {
+  // No EHAK change table was found in public material (docs/ingest.md), so a code of another EHAK edition
+  // than the served tree's is nulled and counted per code.
+  await rejectPerCode(conn, {
     country,
     file: display,
     report,
-    reason: 'EHAK code not in the location tree (ehak_kood left empty)',
-    sql: `SELECT count(*) AS n, any_value(asukoha_ehak_kood) AS example FROM ingest_register r
+    classifier: 'EHAK',
+    sql: `SELECT trim(asukoha_ehak_kood) AS code, count(*) AS n FROM ingest_register r
           WHERE nullif(trim(asukoha_ehak_kood), '') IS NOT NULL
-            AND NOT EXISTS (SELECT 1 FROM location_leaves l WHERE l.kood = trim(r.asukoha_ehak_kood))`,
+            AND NOT EXISTS (SELECT 1 FROM location_leaves l WHERE l.kood = trim(r.asukoha_ehak_kood))
+          GROUP BY ALL`,
+  });
+  // The legal form as lihtandmed writes it (`Osaühing`) onto the code list's abbreviation (`OÜ`).
+  await conn.run(`CREATE OR REPLACE TEMP TABLE ee_legal_forms AS
+    SELECT "Entity Legal Form name Local name" AS tekst, nullif("Abbreviations Local language", '') AS kood
+    FROM read_csv(${sqlPath(EE_LEGAL_FORMS_FILE)}, header = true, auto_detect = false, delim = ',', quote = '"',
+      columns = {${ELF_COLUMNS.map((c) => `'${c}': 'VARCHAR'`).join(', ')}})
+    WHERE "Country Code (ISO 3166-1)" = 'EE' AND "ELF Status ACTV/INAC" = 'ACTV'`);
+  await rejectPerCode(conn, {
+    country,
+    file: display,
+    report,
+    classifier: 'legal form',
+    sql: `SELECT trim(ettevotja_oiguslik_vorm) AS code, count(*) AS n FROM ingest_register r
+          WHERE nullif(trim(ettevotja_oiguslik_vorm), '') IS NOT NULL
+            AND NOT EXISTS (SELECT 1 FROM ee_legal_forms f WHERE f.tekst = trim(r.ettevotja_oiguslik_vorm)
+              AND f.kood IS NOT NULL)
+          GROUP BY ALL`,
   });
 }
 
+/** The parts of a yldandmed record the build reads; an absent file leaves the tables empty with this shape. */
+const GENERAL_TYPE = `STRUCT(oiguslik_vorm VARCHAR,
+  sidevahendid STRUCT(liik VARCHAR, sisu VARCHAR, lopp_kpv VARCHAR)[],
+  teatatud_tegevusalad STRUCT(emtak_kood VARCHAR, emtak_versioon VARCHAR, on_pohitegevusala VARCHAR,
+    lopp_kpv VARCHAR)[],
+  kapitalid STRUCT(kapitali_suurus VARCHAR, kapitali_valuuta VARCHAR, lopp_kpv VARCHAR)[])`;
+
 async function loadGeneral(ctx: StageContext): Promise<void> {
   const { conn, country, report, sources } = ctx;
-  const file = sources.one('yldandmed')!;
+  const file = sources.one('yldandmed');
+  if (!file) {
+    await conn.run(`CREATE OR REPLACE TEMP TABLE ee_general (code VARCHAR, yldandmed ${GENERAL_TYPE})`);
+    await conn.run(
+      'CREATE OR REPLACE TEMP TABLE ee_emtak (code VARCHAR, emtak STRUCT(kood VARCHAR, label VARCHAR, is_main BOOLEAN)[])',
+    );
+    return;
+  }
   const display = sources.displayName(file);
   // Scalars the register writes as numbers or strings are read as VARCHAR (see loadJson).
   await report.stage(
@@ -96,14 +155,7 @@ async function loadGeneral(ctx: StageContext): Promise<void> {
           table: 'raw_yldandmed',
           columns: [
             ['ariregistri_kood', 'VARCHAR'],
-            [
-              'yldandmed',
-              `STRUCT(oiguslik_vorm VARCHAR,
-              sidevahendid STRUCT(liik VARCHAR, sisu VARCHAR, lopp_kpv VARCHAR)[],
-              teatatud_tegevusalad STRUCT(emtak_kood VARCHAR, emtak_versioon VARCHAR, on_pohitegevusala VARCHAR,
-                lopp_kpv VARCHAR)[],
-              kapitalid STRUCT(kapitali_suurus VARCHAR, kapitali_valuuta VARCHAR, lopp_kpv VARCHAR)[])`,
-            ],
+            ['yldandmed', GENERAL_TYPE],
           ],
         },
         report,
@@ -140,13 +192,13 @@ async function loadGeneral(ctx: StageContext): Promise<void> {
       LEFT JOIN ee_emtak2008 m ON m.old = trim(r.a.emtak_kood)
       LEFT JOIN activity_leaves l ON l.kood = trim(r.a.emtak_kood)
     WHERE nullif(trim(r.a.lopp_kpv), '') IS NULL`);
-  await countNulled(conn, {
+  await rejectPerCode(conn, {
     country,
     file: display,
     report,
-    reason: 'EMTAK code not in the EMTAK 2025 tree nor mapped from EMTAK 2008 (activity left out)',
-    sql: `SELECT count(*) AS n, any_value(raw_code || ' (version ' || coalesce(version, '?') || ')') AS example
-          FROM ee_acts WHERE kood IS NULL`,
+    classifier: 'EMTAK',
+    sql: `SELECT raw_code || ' (version ' || coalesce(trim(version), '?') || ')' AS code, count(*) AS n
+          FROM ee_acts WHERE kood IS NULL AND nullif(raw_code, '') IS NOT NULL GROUP BY ALL`,
   });
   await conn.run(`CREATE OR REPLACE TEMP TABLE ee_emtak AS
     SELECT code, list({kood: a.kood, label: l.label, is_main: a.is_main} ORDER BY a.ord) AS emtak
@@ -157,7 +209,12 @@ async function loadGeneral(ctx: StageContext): Promise<void> {
 
 async function loadPeople(ctx: StageContext): Promise<void> {
   const { conn, country, report, sources } = ctx;
-  const file = sources.one('persons')!;
+  const file = sources.one('persons');
+  if (!file) {
+    await conn.run(`CREATE OR REPLACE TEMP TABLE ee_people (code VARCHAR, people STRUCT(nimi VARCHAR,
+      isiku_tyyp VARCHAR, roll VARCHAR, roll_tekstina VARCHAR, algus_kpv DATE)[])`);
+    return;
+  }
   const display = sources.displayName(file);
   // Personal codes (isikukood_registrikood, isikukood_hash) are never read: the contract forbids them.
   await report.stage(
@@ -204,7 +261,9 @@ async function loadPeople(ctx: StageContext): Promise<void> {
 
 async function loadTaxes(ctx: StageContext): Promise<void> {
   const { conn, country, report, sources } = ctx;
-  const file = sources.one('taxes')!;
+  await createEmptyHistory((sql) => conn.run(sql));
+  const file = sources.one('taxes');
+  if (!file) return;
   const display = sources.displayName(file);
   const types = EMTA_TAXES_HEADER.map(
     (n, i) => [n, i === 6 ? 'INTEGER' : i > 6 ? 'DOUBLE' : 'VARCHAR'] as const,
@@ -254,7 +313,6 @@ async function loadTaxes(ctx: StageContext): Promise<void> {
       "Number of employees ${roman} qtr" AS employees, "State taxes ${roman} qtr" AS state_taxes,
       "Labour taxes and payments ${roman} qtr" AS labour_taxes
     FROM ee_taxes`;
-  await createEmptyHistory((sql) => conn.run(sql));
   await conn.run(`INSERT INTO stage_history
     SELECT code, y::VARCHAR || '-Q' || q::VARCHAR, 'quarterly', y, q, 0, turnover, employees, state_taxes,
       labour_taxes, last_day(make_date(y, q * 3, 1))
@@ -263,9 +321,14 @@ async function loadTaxes(ctx: StageContext): Promise<void> {
       AND (turnover IS NOT NULL OR employees IS NOT NULL OR state_taxes IS NOT NULL OR labour_taxes IS NOT NULL)`);
 }
 
-async function loadDebtors(ctx: StageContext): Promise<void> {
+/** False when the debtor list is absent: has_tax_debt is then unknown (NULL), not false. */
+async function loadDebtors(ctx: StageContext): Promise<boolean> {
   const { conn, country, report, sources } = ctx;
-  const file = sources.one('debtors')!;
+  const file = sources.one('debtors');
+  if (!file) {
+    await conn.run('CREATE OR REPLACE TEMP TABLE ee_debtors (code VARCHAR)');
+    return false;
+  }
   const display = sources.displayName(file);
   await report.stage(
     country,
@@ -303,11 +366,17 @@ async function loadDebtors(ctx: StageContext): Promise<void> {
     report,
     what: 'debtor rows',
   });
+  return true;
 }
 
 async function loadAnnualReports(ctx: StageContext): Promise<void> {
   const { conn, country, report, sources } = ctx;
-  const file = sources.one('reports')!;
+  const file = sources.one('reports');
+  if (!file) {
+    await conn.run(`CREATE OR REPLACE TEMP TABLE ee_annual (code VARCHAR, yr INTEGER, revenue DOUBLE,
+      net_profit DOUBLE, equity DOUBLE, total_assets DOUBLE)`);
+    return;
+  }
   const display = sources.displayName(file);
   await report.stage(
     country,
@@ -402,7 +471,7 @@ async function stageEstonia(ctx: StageContext): Promise<StageResult> {
   await loadGeneral(ctx);
   await loadPeople(ctx);
   await loadTaxes(ctx);
-  await loadDebtors(ctx);
+  const hasDebtors = await loadDebtors(ctx);
   await loadAnnualReports(ctx);
 
   await report.stage(country, 'build companies', async () => {
@@ -418,7 +487,8 @@ async function stageEstonia(ctx: StageContext): Promise<StageResult> {
         {
           registrikood: 'r.code',
           arinimi: 'r.nimi',
-          oiguslik_vorm: 'g.yldandmed.oiguslik_vorm',
+          // yldandmed carries the code itself; without a record there, lihtandmed's text form is mapped.
+          oiguslik_vorm: "coalesce(nullif(trim(g.yldandmed.oiguslik_vorm), ''), lf.kood)",
           oiguslik_vorm_tekstina: 'r.ettevotja_oiguslik_vorm',
           oigusliku_vormi_alaliik: "nullif(trim(r.ettevotja_oigusliku_vormi_alaliik), '')",
           staatus: `coalesce(${STATUS_SQL}, 'S')`,
@@ -430,7 +500,9 @@ async function stageEstonia(ctx: StageContext): Promise<StageResult> {
           asukoht: 'r.asukoht_ettevotja_aadressis',
           aadress_text: 'coalesce(r.ads_normaliseeritud_taisaadress, r.ettevotja_aadress)',
           kmkr_nr: "nullif(trim(r.kmkr_nr), '')",
-          vat_active: "nullif(trim(r.kmkr_nr), '') IS NOT NULL",
+          // RIK blanks a sole trader's (FIE) number, so a blank there is unknown, not "not registered".
+          vat_active: `CASE WHEN nullif(trim(r.kmkr_nr), '') IS NOT NULL THEN true
+            WHEN coalesce(nullif(trim(g.yldandmed.oiguslik_vorm), ''), lf.kood) = 'FIE' THEN NULL ELSE false END`,
           kapital: "cap.amount_text || ' ' || cap.currency",
           kapital_amount: 'TRY_CAST(cap.amount_text AS DOUBLE)',
           kapital_currency: 'cap.currency',
@@ -439,13 +511,13 @@ async function stageEstonia(ctx: StageContext): Promise<StageResult> {
           annual_equity: 'a.equity',
           annual_total_assets: 'a.total_assets',
           annual_report_year: 'a.yr',
-          has_tax_debt: 'd.code IS NOT NULL',
+          has_tax_debt: hasDebtors ? 'd.code IS NOT NULL' : 'NULL::BOOLEAN',
           contacts: `coalesce(list_transform(list_filter(${current('g.yldandmed.sidevahendid')},
               x -> x.liik IN ('EMAIL', 'WWW', 'TEL', 'MOB') AND nullif(trim(x.sisu), '') IS NOT NULL),
             x -> {liik: x.liik, sisu: trim(x.sisu), "source": NULL::VARCHAR}), [])`,
           emtak: 'coalesce(e.emtak, [])',
           people: 'coalesce(p.people, [])',
-          is_sole_trader: `coalesce(g.yldandmed.oiguslik_vorm = 'FIE', false)`,
+          is_sole_trader: `coalesce(coalesce(nullif(trim(g.yldandmed.oiguslik_vorm), ''), lf.kood) = 'FIE', false)`,
           not_for_sale: 'false',
           search_name: searchNameSql('r.nimi'),
           search_people: searchPeopleSql('coalesce(p.people, [])'),
@@ -458,6 +530,7 @@ async function stageEstonia(ctx: StageContext): Promise<StageResult> {
          LEFT JOIN ee_people p USING (code)
          LEFT JOIN ee_annual a USING (code)
          LEFT JOIN ee_debtors d USING (code)
+         LEFT JOIN ee_legal_forms lf ON lf.tekst = trim(r.ettevotja_oiguslik_vorm)
          LEFT JOIN stage_latest_metrics m ON m.registrikood = r.code
          LEFT JOIN location_leaves loc ON loc.kood = trim(r.asukoha_ehak_kood)`,
       ),

@@ -16,7 +16,9 @@ import {
  * Estonia's official files from a canonical snapshot. Every quirk the reference lists is reproduced where
  * the data can carry it: BOM, dd.mm.yyyy dates, zips, quoted annual-report fields, EMTAK 2008 codes
  * (version 2) beside EMTAK 2025 ones, ended entries (lopp_kpv) the reader must skip, personal codes it must
- * drop, amended and consolidated reports, a duplicated debtor and decimal commas with no-break spaces.
+ * drop, amended and consolidated reports, a duplicated debtor, decimal commas with no-break spaces, and
+ * yldandmed records without a legal form, or no record at all (the code then comes from lihtandmed's text
+ * form).
  * Filler columns the API does not use are derived from the registration code, so output is deterministic.
  */
 
@@ -39,16 +41,16 @@ export async function writeEeOfficial(ctx: WriterContext): Promise<string[]> {
   await conn.run(`CREATE OR REPLACE TEMP TABLE w_old_emtak AS SELECT kood, min(old) AS old FROM ee_emtak2008
     WHERE length(old) = 5 GROUP BY kood`);
 
-  // 1.1a basic data.
+  // 1.1a basic data. As in the real rows (test/fixtures/real/EE), `ettevotja_aadress` and `ads_ads_oid` are
+  // empty: the address is in `ads_normaliseeritud_taisaadress`.
   const lihtandmed = path.join(outDir, EE_FILE_NAMES.lihtandmed);
   await writeCsv(
     conn,
     `SELECT arinimi, registrikood, oiguslik_vorm_tekstina, oigusliku_vormi_alaliik, kmkr_nr, source_status,
-       staatus_tekstina, ${ddmmyyyy('esmaregistreerimise_kpv')},
-       asukoht || ', ' || array_to_string(list_reverse(string_split(${PATH}, ', ')), ', '),
+       staatus_tekstina, ${ddmmyyyy('esmaregistreerimise_kpv')}, NULL,
        asukoht, ehak_kood, array_to_string(list_reverse(string_split(${PATH}, ', ')), ', '),
        lpad((10000 + ${h('pc', 89999)})::VARCHAR, 5, '0'),
-       (2000000 + ${h('adr', 7000000)})::VARCHAR, 'ME' || (100000 + ${h('oid', 800000)})::VARCHAR,
+       (2000000 + ${h('adr', 7000000)})::VARCHAR, NULL,
        aadress_text, 'https://ariregister.rik.ee/est/company/' || registrikood
      FROM w_companies ORDER BY registrikood`,
     lihtandmed,
@@ -81,7 +83,10 @@ export async function writeEeOfficial(ctx: WriterContext): Promise<string[]> {
      SELECT registrikood::BIGINT AS ariregistri_kood, arinimi AS nimi, {
        esmaregistreerimise_kpv: ${ddmmyyyy('esmaregistreerimise_kpv')},
        staatus: source_status, staatus_tekstina: staatus_tekstina,
-       oiguslik_vorm: oiguslik_vorm, oiguslik_vorm_tekstina: oiguslik_vorm_tekstina,
+       -- Some records carry no legal form (as the public COLT fixture's records); lihtandmed's text form then
+       -- gives the code.
+       oiguslik_vorm: CASE WHEN ${h('novorm', 10)} <> 0 THEN oiguslik_vorm END,
+       oiguslik_vorm_tekstina: CASE WHEN ${h('novorm', 10)} <> 0 THEN oiguslik_vorm_tekstina END,
        oigusliku_vormi_alaliik: oigusliku_vormi_alaliik, tegutseb: staatus = 'R',
        tegutseb_tekstina: CASE WHEN staatus = 'R' THEN 'Jah' ELSE 'Ei' END,
        aadressid: [{riik: 'EST', riik_tekstina: 'Eesti', ehak: ehak_kood, ehak_nimetus: ehak_nimetus,
@@ -109,7 +114,10 @@ export async function writeEeOfficial(ctx: WriterContext): Promise<string[]> {
            majandusaasta_perioodi_lopp_kpv: '31.12.' || annual_report_year,
            tootajate_arv: CAST(last_quarter_employees_number AS BIGINT)::VARCHAR}] ELSE [] END
      } AS yldandmed
-     FROM w_companies LEFT JOIN acts USING (registrikood) ORDER BY registrikood`,
+     FROM w_companies LEFT JOIN acts USING (registrikood)
+     -- Some companies have no record here (so their legal-form code must come from lihtandmed's text form).
+     WHERE NOT (${h('noyld', 12)} = 0 AND len(contacts) = 0 AND acts.list IS NULL AND kapital IS NULL)
+     ORDER BY registrikood`,
     yldandmed,
   );
   await zipInPlace(yldandmed, `${yldandmed}.zip`);

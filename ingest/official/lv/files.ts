@@ -187,7 +187,8 @@ export const LV_FILES: readonly OfficialFile[] = [
     key: 'officers',
     title: 'UR officers.csv',
     match: /^officers\.csv$/,
-    required: true,
+    required: false,
+    adds: 'board members and other officers (UR officers.csv)',
     downloads: fixed('https://dati.ur.gov.lv/officers/officers.csv', LV_FILE_NAMES.officers),
     minBytes: 1_000_000,
   },
@@ -195,7 +196,8 @@ export const LV_FILES: readonly OfficialFile[] = [
     key: 'statements',
     title: 'UR financial_statements.csv',
     match: /^financial_statements\.csv$/,
-    required: true,
+    required: false,
+    adds: 'annual history and annual_* figures: years, employees, currency and rounding of each annual report (UR financial_statements.csv)',
     downloads: fixed(
       `${GOV}8d31b878-536a-44aa-a013-8bc6b669d477/resource/27fcc5ec-c63b-4bfd-bb08-01f073a52d04/download/financial_statements.csv`,
       LV_FILE_NAMES.statements,
@@ -206,7 +208,8 @@ export const LV_FILES: readonly OfficialFile[] = [
     key: 'income',
     title: 'UR income_statements.csv',
     match: /^income_statements\.csv$/,
-    required: true,
+    required: false,
+    adds: 'annual turnover and net income (UR income_statements.csv)',
     downloads: fixed(
       `${GOV}8d31b878-536a-44aa-a013-8bc6b669d477/resource/d5fd17ef-d32e-40cb-8399-82b780095af0/download/income_statements.csv`,
       LV_FILE_NAMES.income,
@@ -217,7 +220,8 @@ export const LV_FILES: readonly OfficialFile[] = [
     key: 'balance',
     title: 'UR balance_sheets.csv',
     match: /^balance_sheets\.csv$/,
-    required: true,
+    required: false,
+    adds: 'annual total assets and equity (UR balance_sheets.csv)',
     downloads: fixed(
       `${GOV}8d31b878-536a-44aa-a013-8bc6b669d477/resource/50ef4f26-f410-4007-b296-22043ca3dc43/download/balance_sheets.csv`,
       LV_FILE_NAMES.balance,
@@ -228,7 +232,8 @@ export const LV_FILES: readonly OfficialFile[] = [
     key: 'taxes',
     title: 'VID paid taxes of companies, 3 tax years',
     match: /^pdb_nm_komersantu_samaksato_nodoklu_kopsumas_odata\.csv$/,
-    required: true,
+    required: false,
+    adds: 'the main activity code (NACE) (VID paid taxes)',
     downloads: fixed(
       `${GOV}5ed74664-b49d-4b28-aacb-040931646e9b/resource/a42d6e8c-1768-4939-ba9b-7700d4f1dd3a/download/${LV_FILE_NAMES.taxes}`,
       LV_FILE_NAMES.taxes,
@@ -240,7 +245,7 @@ export const LV_FILES: readonly OfficialFile[] = [
     title: 'VID VAT payers (pdb_pvnmaksataji_odata.csv)',
     match: /^pdb_pvnmaksataji_odata\.csv$/,
     required: false,
-    adds: 'VAT registration (vat_active, vat_number)',
+    adds: 'vat_active and vat_number (VID VAT payers)',
     downloads: fixed(
       `${GOV}9a5eae1c-2438-48cf-854b-6a2c170f918f/resource/610910e9-e086-4c5b-a7ea-0a896a697672/download/${LV_EXTRA_FILE_NAMES.vat}`,
       LV_EXTRA_FILE_NAMES.vat,
@@ -252,7 +257,7 @@ export const LV_FILES: readonly OfficialFile[] = [
     title: 'UR insolvency proceedings of legal persons',
     match: /^insolvency_legal_person_proceeding\.csv$/,
     required: false,
-    adds: 'insolvency and legal-protection states of the status',
+    adds: 'insolvency (N) and legal-protection (T) states (UR insolvency proceedings)',
     downloads: fixed(
       `${GOV}bb54838d-9365-4f76-8513-804f4efa8ab6/resource/8065ad80-1a4d-4afb-b1d1-d93b9a62b1cc/download/${LV_EXTRA_FILE_NAMES.insolvency}`,
       LV_EXTRA_FILE_NAMES.insolvency,
@@ -264,7 +269,7 @@ export const LV_FILES: readonly OfficialFile[] = [
     title: 'UR liquidations',
     match: /^liquidations\.csv$/,
     required: false,
-    adds: 'the liquidation state of the status',
+    adds: 'the in-liquidation (L) state (UR liquidations)',
     // Unconfirmed URL: the dati.ur.gov.lv/<dataset>/<file> pattern the other UR files follow.
     downloads: fixed(
       'https://dati.ur.gov.lv/liquidations/liquidations.csv',

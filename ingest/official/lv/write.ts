@@ -49,7 +49,8 @@ export async function writeLvOfficial(ctx: WriterContext): Promise<string[]> {
        CASE WHEN staatus = 'K' THEN coalesce(source_status, 'L') ELSE ' ' END,
        asukoht, regexp_extract(aadress_text, 'LV-(\\d+)$', 1),
        (100000000 + ${h('addr', 900000000)})::VARCHAR, '0', (100000000 + ${h('city', 9000000)})::VARCHAR,
-       ehak_kood, ''
+       -- As UR writes them: an empty ATVK quoted (""), an empty re-registration term bare.
+       coalesce(ehak_kood, ''), NULL
      FROM w_companies ORDER BY registrikood`,
     out(LV_FILE_NAMES.register),
     { delimiter: ';', header: REGISTER_HEADER, bom: true },
