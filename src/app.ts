@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Registry } from 'prom-client';
 import type { Engine } from './engine/engine.ts';
-import { installErrorHandlers } from './http/error-handler.ts';
+import { errorServerOptions, installErrorHandlers } from './http/error-handler.ts';
 import type { WalletParts } from './http/guard.ts';
 import { installMetrics } from './http/metrics.ts';
 import { installOpenApi } from './http/openapi.ts';
@@ -45,6 +45,7 @@ declare module 'fastify' {
 
 export const API_PREFIX = '/api/v1/data';
 export const REQUEST_ID_HEADER = 'x-request-id';
+export const HEALTH_PATH = '/healthz';
 
 /** An incoming request id is kept only if it is short and plain, so it cannot forge log lines or headers. */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -70,6 +71,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Keep-alive sockets that are idle are closed on shutdown; in-flight requests are allowed to finish.
     forceCloseConnections: 'idle',
     return503OnClosing: true,
+    ...errorServerOptions,
     trustProxy: trustProxyOption(deps.trustProxy ?? false),
     // fastify would answer HEAD by running the GET handler and dropping the body: on a metered route that
     // charges for rows nobody receives. Only routes that opt in (exposeHeadRoute: true) answer HEAD.
@@ -100,7 +102,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (closing) reply.header('connection', 'close');
   });
 
-  await installOpenApi(app);
+  await installOpenApi(app, { publicPrefixes: [API_PREFIX, HEALTH_PATH] });
   const registry = installMetrics(
     app,
     deps.engine,

@@ -112,10 +112,40 @@ function filterParamSchema(f: FilterDef, wire: Wire): z.ZodType {
         return z.iso.date();
     }
   };
+  const value = (): z.ZodType =>
+    f.id === 'registration_code' ? registrationCodeString().min(1).max(200) : scalar();
   // A whole location node is sent as its `codes` (666 for the largest EE county); the URL bounds the rest.
-  if (f.kind === 'single' && f.multi) return z.array(scalar()).min(1).max(2000);
-  return scalar();
+  if (f.kind === 'single' && f.multi) {
+    return wire === 'query' ? z.array(value()).min(1).max(2000) : scalarOrList(value(), 2000);
+  }
+  return value();
 }
+
+/**
+ * A JSON argument that takes a list also takes one value (`"status": "__all__"`, `"company_name": "x"`):
+ * agents send a single value as a scalar as often as not, and a query string cannot tell them apart anyway.
+ * The JSON Schema still says "array" (what clients that build arguments from the schema should send);
+ * parsing wraps a lone value, so the list's own bounds and item errors apply to it.
+ */
+export function scalarOrList<T extends z.ZodType>(item: T, max: number) {
+  return z.preprocess(
+    (v) => (v === undefined || v === null || Array.isArray(v) ? v : [v]),
+    z.array(item).min(1).max(max),
+  );
+}
+
+/** Said when a registration code arrives as a JSON number: the number has already lost its leading zeros. */
+export const REGISTRATION_CODE_NUMBER_HINT =
+  'send the registration code as a JSON string, e.g. "0123456789": as a number it loses leading zeros';
+
+/** Registration codes are strings everywhere; a number gets a hint instead of zod's bare type error. */
+export const registrationCodeString = () =>
+  z.string({
+    error: (issue) =>
+      issue.code === 'invalid_type' && typeof issue.input === 'number'
+        ? REGISTRATION_CODE_NUMBER_HINT
+        : undefined,
+  });
 
 function describeFilter(f: FilterDef): string {
   const where = f.countries.length === COUNTRY_CODES.length ? 'all countries' : f.countries.join(', ');
@@ -184,7 +214,10 @@ type RawQuery = Record<string, unknown> & { country: CountryCode };
  * Cross-parameter rules of spec 4.3 and docs/api-decisions.md, as zod issues (so they are 422s):
  * a filter the country's /filters does not list, and both spellings of one parameter in one request.
  */
-export function filterIssues(raw: RawQuery): ValidationIssue[] {
+export function filterIssues(raw: RawQuery, wire: Wire = 'query'): ValidationIssue[] {
+  // Each channel points to its own way of listing a country's filters: REST a path, MCP a tool.
+  const listing = (country: string) =>
+    wire === 'query' ? `see /filters?country=${country}` : `see list_filters for ${country}`;
   const issues: ValidationIssue[] = [];
   for (const p of FILTER_PARAMS) {
     const sentEnglish = raw[p.english] !== undefined;
@@ -202,7 +235,7 @@ export function filterIssues(raw: RawQuery): ValidationIssue[] {
       issues.push({
         loc: ['query', param],
         param,
-        msg: `filter \`${param}\` is not available for country ${raw.country} (see /filters?country=${raw.country})`,
+        msg: `filter \`${param}\` is not available for country ${raw.country} (${listing(raw.country)})`,
         type: 'filter_not_available',
       });
     }
@@ -231,10 +264,19 @@ export function toFilterValues(raw: RawQuery): FilterValues {
   return out;
 }
 
-export function refineFilters(raw: RawQuery, ctx: z.RefinementCtx): void {
-  for (const issue of filterIssues(raw)) {
+function addFilterIssues(issues: ValidationIssue[], ctx: z.RefinementCtx): void {
+  for (const issue of issues) {
     ctx.addIssue({ code: 'custom', message: issue.msg, path: [issue.param], params: { type: issue.type } });
   }
+}
+
+export function refineFilters(raw: RawQuery, ctx: z.RefinementCtx): void {
+  addFilterIssues(filterIssues(raw, 'query'), ctx);
+}
+
+/** refineFilters for JSON arguments (the MCP tools): the same rules, worded with tool names. */
+export function refineJsonFilters(raw: RawQuery, ctx: z.RefinementCtx): void {
+  addFilterIssues(filterIssues(raw, 'json'), ctx);
 }
 
 export interface CountParams {
@@ -269,7 +311,10 @@ export const SearchQuerySchema = SearchQueryObject.superRefine(refineFilters).tr
 // Company requests (spec 4.4-4.6)
 
 export const CompanyPathSchema = z.strictObject({
-  registrikood: z.string().min(1).max(40).describe('Registration code in the country’s own format'),
+  registrikood: registrationCodeString()
+    .min(1)
+    .max(40)
+    .describe('Registration code in the country’s own format'),
 });
 export const CompanyQuerySchema = z.strictObject({ country: CountrySchema });
 export const WorkplacesQuerySchema = z.strictObject({
@@ -285,7 +330,15 @@ const nbool = () => z.boolean().nullish();
 const ndate = () => z.iso.date().nullish();
 
 export const CountryItemSchema = z
-  .object({ code: CountrySchema, name: z.string() })
+  .object({
+    code: CountrySchema,
+    name: z.string(),
+    as_of: z.iso
+      .date()
+      .nullable()
+      .describe("The day the country's data was published into the live snapshot; null when none is loaded"),
+    companies: z.number().int().nullable().describe('Companies for sale in the live snapshot'),
+  })
   .meta({ id: 'CountryItem' });
 export const CountriesResponseSchema = z.object({ countries: z.array(CountryItemSchema) });
 
@@ -382,6 +435,10 @@ export const UsageMetaSchema = z
     credits_charged: z.number(),
     credits_reserved: z.number().nullable(),
     credit_balance: z.number(),
+    data_as_of: z.iso
+      .date()
+      .describe("The day the country's data was published into the live snapshot (as the Data-As-Of header)"),
+    snapshot_id: z.string().describe('The snapshot that answered'),
   })
   .meta({ id: 'UsageMeta' });
 

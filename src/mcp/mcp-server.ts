@@ -27,6 +27,9 @@ function instructions(prices: Readonly<Record<string, number>>): string {
       'code, 402 not enough credits (nothing run), 404 no such company (nothing charged), 422 invalid ' +
       'arguments (detail lists each), 429 rate limited (wait and retry), 502 data backend unavailable ' +
       '(retry; nothing charged).',
+    'Retrying a metered call safely: send `_meta: {"idempotency_key": "<unique id>"}` in the tools/call ' +
+      'params; a retry with the same key and arguments within 24 h returns the first answer and is not ' +
+      'charged again.',
   ].join('\n');
 }
 
@@ -69,7 +72,7 @@ export class McpToolServer {
         const known = [...this.byName.keys()].join(', ');
         throw new McpError(ErrorCode.InvalidParams, `no tool ${request.params.name}; tools: ${known}`);
       }
-      return callTool(def, request.params.arguments, context, logError);
+      return callTool(def, request.params.arguments, context, logError, request.params._meta);
     });
     return server;
   }

@@ -1,10 +1,13 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { COUNTRIES, COUNTRY_CODES } from '../contract/countries.ts';
 import { isAppError } from '../errors/app-error.ts';
+import { frameworkClientDetail } from '../http/error-handler.ts';
 import type { Caller, Operations } from '../services/operations.ts';
 import type { Authenticator } from '../wallet/types.ts';
 import { McpToolServer } from './mcp-server.ts';
+import { refuseMessage } from './message-guard.ts';
 import { refusal, type RequestGuardOptions } from './request-guard.ts';
 import { buildTools } from './tools/index.ts';
 
@@ -22,8 +25,8 @@ function defaultPrices(): Record<string, number> {
 }
 
 /** A JSON-RPC error body without an id, as the transport itself answers HTTP-level failures. */
-function rpcError(message: string) {
-  return { jsonrpc: '2.0', error: { code: -32000, message }, id: null };
+function rpcError(message: string, code: number = -32000) {
+  return { jsonrpc: '2.0', error: { code, message }, id: null };
 }
 
 /** RFC 6750: a client that sent no key is told the scheme; one that sent a bad key, also why. */
@@ -42,6 +45,18 @@ function wwwAuthenticate(request: FastifyRequest): string {
 export const mcpRoutes: FastifyPluginAsync<McpPluginOptions> = async (app, opts) => {
   const prices = opts.prices ?? defaultPrices();
   const tools = new McpToolServer(buildTools(prices), prices);
+
+  // Failures of fastify's body parsing on /mcp are JSON-RPC errors, as the transport would answer them:
+  // a body that is not JSON is a Parse error (-32700). Everything else goes on to the app's handler.
+  app.setErrorHandler((err: FastifyError, _request, reply) => {
+    const status = err.statusCode ?? 500;
+    if (isAppError(err) || err.validation !== undefined || status < 400 || status >= 500) throw err;
+    const parse = err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY';
+    const message = frameworkClientDetail(err, status);
+    return reply
+      .code(status)
+      .send(rpcError(parse ? `Parse error: ${message}` : message, parse ? ErrorCode.ParseError : -32000));
+  });
 
   const guard = async (request: FastifyRequest, reply: FastifyReply) => {
     const why = refusal(request, opts);
@@ -66,6 +81,9 @@ export const mcpRoutes: FastifyPluginAsync<McpPluginOptions> = async (app, opts)
         reply.header('www-authenticate', wwwAuthenticate(request));
       throw err;
     }
+
+    const refused = refuseMessage(request.body);
+    if (refused) return reply.code(refused.status).send(refused.body);
 
     // From here the SDK writes the response; fastify's onSend hooks no longer run, so copy the request id.
     reply.hijack();

@@ -47,26 +47,48 @@ export function renderRecord(obj: Record<string, Value>): string {
   return lines.join('\n');
 }
 
-export function renderMeta(meta: UsageMeta): string {
+export function renderMeta(meta: UsageMeta & { data_as_of: string }): string {
   const rows = meta.rows_returned === null ? '' : ` for ${meta.rows_returned} row(s)`;
-  return `Charged ${meta.credits_charged} credits${rows}; balance ${meta.credit_balance} credits.`;
+  return `Charged ${meta.credits_charged} credits${rows}; balance ${meta.credit_balance} credits. Data as of ${meta.data_as_of}.`;
 }
 
-/** Tree lines `kood label`, indented by depth, with how many codes a location node stands for. */
-export function renderTree(nodes: readonly TreeNode[], limit = 400): string {
+/** Characters of codes one tree answer prints; past it, a node says how to get its codes on their own. */
+export const TREE_TEXT_CODES_BUDGET = 12_000;
+
+/** Which filter argument takes a node's `codes` and which its `locations` (LT). */
+export interface SendAs {
+  codes: string;
+  locations?: string;
+}
+
+/**
+ * Tree lines `kood label`, indented by depth, each followed by the values to send for it, so an agent whose
+ * client shows only the text can filter with them: a node's `codes` (its whole branch) or LT's `locations`.
+ * The values are printed in full until the budget is spent; a node past it says how to get them alone.
+ */
+export function renderTree(nodes: readonly TreeNode[], sendAs: SendAs, limit = 400): string {
   const lines: string[] = [];
   let total = 0;
+  // A node asked for on its own is printed whatever its size: there is no narrower question to send.
+  let budget = nodes.length === 1 ? Infinity : TREE_TEXT_CODES_BUDGET;
+  const values = (n: TreeNode): string => {
+    const [arg, list] = n.codes
+      ? [sendAs.codes, n.codes]
+      : n.locations && sendAs.locations
+        ? [sendAs.locations, n.locations]
+        : [null, null];
+    if (!arg || !list) return '';
+    const text = JSON.stringify(list);
+    if (text.length <= budget) {
+      budget -= text.length;
+      return ` -> ${arg}: ${text}`;
+    }
+    return ` -> ${arg}: ${list.length} values, too many to print here; call again with query "${n.label}" for this node alone`;
+  };
   const walk = (list: readonly TreeNode[], depth: number) => {
     for (const n of list) {
       total++;
-      if (lines.length < limit) {
-        const extra = n.codes
-          ? ` [${n.codes.length} code(s)]`
-          : n.locations
-            ? ` [locations: ${n.locations.join(' | ')}]`
-            : '';
-        lines.push(`${'  '.repeat(depth)}${n.kood} ${n.label}${extra}`);
-      }
+      if (lines.length < limit) lines.push(`${'  '.repeat(depth)}${n.kood} ${n.label}${values(n)}`);
       walk(n.children, depth + 1);
     }
   };

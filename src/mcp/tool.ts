@@ -2,6 +2,7 @@ import type { CallToolResult, Tool, ToolAnnotations } from '@modelcontextprotoco
 import { z } from 'zod';
 import { AppError, isAppError, validationError } from '../errors/app-error.ts';
 import { clientDetail, toValidationIssues } from '../http/error-handler.ts';
+import { isSafeIntegerBound } from '../http/openapi.ts';
 import type { Caller, Operations } from '../services/operations.ts';
 
 /**
@@ -51,7 +52,7 @@ function compact(node: unknown): unknown {
   const out: JsonSchema = {};
   for (const [k, v] of Object.entries(node)) {
     if (k === 'pattern' && (node as JsonSchema)['format'] === 'date') continue;
-    if ((k === 'maximum' || k === 'minimum') && Math.abs(v as number) === Number.MAX_SAFE_INTEGER) continue;
+    if ((k === 'maximum' || k === 'minimum') && isSafeIntegerBound(v)) continue;
     out[k] = compact(v);
   }
   return out;
@@ -109,16 +110,56 @@ export function toolError(err: unknown, log: (err: unknown) => void): CallToolRe
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
 }
 
+/** Where an MCP request carries its idempotency key (docs/mcp.md): `params._meta.idempotency_key`. */
+export const IDEMPOTENCY_META_KEY = 'idempotency_key';
+
+const IDEMPOTENCY_LOC = ['_meta', IDEMPOTENCY_META_KEY];
+
+/**
+ * The caller with the request's idempotency key, as REST's Idempotency-Key header gives it: only metered
+ * tools use it (free ones are idempotent anyway). A key that is not a string is a 422 here; its shape and
+ * reuse are checked by the wallet, whose issues name the REST header and are renamed for MCP below.
+ */
+function withIdempotencyKey(ctx: ToolContext, meta: Record<string, unknown> | undefined): ToolContext {
+  const key = meta?.[IDEMPOTENCY_META_KEY];
+  if (key === undefined) return ctx;
+  if (typeof key !== 'string') {
+    throw validationError([
+      {
+        loc: IDEMPOTENCY_LOC,
+        param: IDEMPOTENCY_META_KEY,
+        msg: 'must be a string of 1-255 printable ASCII characters',
+        type: 'string_type',
+      },
+    ]);
+  }
+  return { ...ctx, caller: { ...ctx.caller, idempotencyKey: key } };
+}
+
+/** The wallet's Idempotency-Key issues located where MCP carries the key. */
+function renameIdempotencyIssues(err: unknown): unknown {
+  if (!isAppError(err) || err.code !== 'validation_failed') return err;
+  if (!err.issues.some((i) => i.param === 'Idempotency-Key')) return err;
+  const issues = err.issues.map((i) =>
+    i.param === 'Idempotency-Key' ? { ...i, loc: IDEMPOTENCY_LOC, param: IDEMPOTENCY_META_KEY } : i,
+  );
+  return validationError(issues);
+}
+
 export async function callTool(
   def: ToolDef,
   args: unknown,
   ctx: ToolContext,
   log: (err: unknown) => void,
+  meta?: Record<string, unknown>,
 ): Promise<CallToolResult> {
   try {
     const parsed = await def.input.safeParseAsync(args ?? {});
     if (!parsed.success) throw validationError(argumentIssues(parsed.error));
-    const answer = await def.run(ctx, parsed.data);
+    const callCtx = def.metered ? withIdempotencyKey(ctx, meta) : ctx;
+    const answer = await def.run(callCtx, parsed.data).catch((err: unknown) => {
+      throw renameIdempotencyIssues(err);
+    });
     return { structuredContent: answer.structured, content: [{ type: 'text', text: answer.text }] };
   } catch (err) {
     return toolError(err, log);

@@ -3,10 +3,20 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, emptyDataDir, type TestApp } from '../helpers/app.ts';
+import createClient from 'openapi-fetch';
+import openapiTS, { astToString } from 'openapi-typescript';
+import * as prettier from 'prettier';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { Oracle } from '../helpers/oracle.ts';
+import { startRealServerWithAdmin, type RealServer } from './helpers/real-server.ts';
+import type { paths } from './__generated__/openapi.d.ts';
 
 const run = promisify(execFile);
+
+/**
+ * The public OpenAPI document as the real server (startServer, dashboard and MCP included) serves it:
+ * the public API only, lint-clean, described, and good enough to generate a typed client that works.
+ */
 
 interface Parameter {
   name: string;
@@ -17,32 +27,37 @@ interface Parameter {
 interface OpenApiDoc {
   openapi: string;
   info: { version: string };
-  paths: Record<string, Record<string, { parameters?: Parameter[]; responses: Record<string, unknown> }>>;
+  paths: Record<
+    string,
+    Record<string, { parameters?: Parameter[]; responses: Record<string, { description: string }> }>
+  >;
 }
 
+const OPENAPI = '/api/v1/openapi.json';
+
+let t: RealServer & { adminKey: string };
+let doc: OpenApiDoc;
+let oracle: Oracle;
+
+beforeAll(async () => {
+  t = await startRealServerWithAdmin(inject('testDataDir'));
+  oracle = await Oracle.open(inject('testDataDir'));
+  const res = await fetch(`${t.url}${OPENAPI}`);
+  expect(res.status).toBe(200);
+  doc = (await res.json()) as OpenApiDoc;
+});
+afterAll(async () => {
+  await t?.stop();
+  oracle?.close();
+});
+
 describe('OpenAPI document', () => {
-  let t: TestApp;
-  let doc: OpenApiDoc;
-  const dataDir = emptyDataDir();
-
-  beforeAll(async () => {
-    // The document depends on the routes only, not on data: an empty engine is enough.
-    t = await buildTestApp(dataDir);
-    const res = await t.get('/api/v1/openapi.json', { key: null });
-    expect(res.statusCode).toBe(200);
-    doc = res.json() as OpenApiDoc;
-  });
-  afterAll(async () => {
-    await t.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
-
   it('is OpenAPI 3.1 with interface version 1.1.0', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.version).toBe('1.1.0');
   });
 
-  it('documents every endpoint of spec 4.1 under /api/v1/data', () => {
+  it('describes the public API only: the nine operations of spec 4.1 and /healthz, one GET each', () => {
     expect(Object.keys(doc.paths).sort()).toEqual(
       [
         '/api/v1/data/activities',
@@ -57,6 +72,18 @@ describe('OpenAPI document', () => {
         '/healthz',
       ].sort(),
     );
+    for (const [p, item] of Object.entries(doc.paths)) expect(Object.keys(item), p).toEqual(['get']);
+  });
+
+  it('gives every response a real description and no integer the ±2^53 bounds zod adds', () => {
+    const text = JSON.stringify(doc);
+    expect(text).not.toContain('Default Response');
+    expect(text).not.toContain(String(Number.MAX_SAFE_INTEGER));
+    for (const [p, item] of Object.entries(doc.paths)) {
+      for (const [status, response] of Object.entries(item['get']!.responses)) {
+        expect(response.description.length, `${p} ${status}`).toBeGreaterThan(10);
+      }
+    }
   });
 
   it('marks the Estonian-named aliases deprecated and the English names not', () => {
@@ -88,7 +115,7 @@ describe('OpenAPI document', () => {
     expect(byName.get('industry_codes')?.schema?.type).toBe('array');
   });
 
-  it('passes the Redocly linter with zero errors', async () => {
+  it('passes the Redocly linter (recommended rules) with zero errors and zero warnings', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-openapi-'));
     const file = path.join(dir, 'openapi.json');
     fs.writeFileSync(file, JSON.stringify(doc));
@@ -101,12 +128,11 @@ describe('OpenAPI document', () => {
         stderr: err.stderr ?? '',
       }));
       const report = JSON.parse(out.stdout) as {
-        totals: { errors: number };
-        problems: { message: string; severity: string }[];
+        totals: { errors: number; warnings: number };
+        problems: { ruleId: string; message: string; severity: string }[];
       };
-      const errors = report.problems.filter((p) => p.severity === 'error').map((p) => p.message);
-      expect(errors).toEqual([]);
-      expect(report.totals.errors).toBe(0);
+      expect(report.problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message}`)).toEqual([]);
+      expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -118,9 +144,62 @@ describe('OpenAPI document', () => {
     );
   });
 
-  it('serves a human docs page at /docs', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/docs/' });
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['content-type']).toContain('text/html');
+  it('/docs renders exactly this document: the page loads it from its own address', async () => {
+    const page = await fetch(`${t.url}/docs/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    const init = await (await fetch(`${t.url}/docs/static/swagger-initializer.js`)).text();
+    // The address the UI resolves its document from, relative to /docs/.
+    const relative = /url: resolveUrl\('([^']+)'\)/.exec(init)?.[1];
+    expect(relative).toBeTruthy();
+    const res = await fetch(new URL(relative!, `${t.url}/docs/`));
+    expect(res.status).toBe(200);
+    expect(new URL(res.url).pathname).toBe(OPENAPI);
+    expect(await res.json()).toEqual(doc);
+  });
+});
+
+describe('a typed client generated from the document', () => {
+  it('is generated by openapi-typescript as committed, and openapi-fetch calls the API with it', async () => {
+    const generated = astToString(await openapiTS(doc as unknown as Parameters<typeof openapiTS>[0]));
+    const options = (await prettier.resolveConfig(path.resolve('package.json'))) ?? {};
+    const formatted = await prettier.format(generated, { ...options, parser: 'typescript' });
+    // The client below is type-checked against this file by `tsc --noEmit`.
+    await expect(formatted).toMatchFileSnapshot('./__generated__/openapi.d.ts');
+
+    const client = createClient<paths>({
+      baseUrl: t.url,
+      headers: { authorization: `Bearer ${t.adminKey}` },
+    });
+
+    const count = await client.GET('/api/v1/data/count', {
+      params: { query: { country: 'EE', status: ['__all__'] } },
+    });
+    expect(count.error).toBeUndefined();
+    const all = await oracle.scalar<bigint | number>(
+      `SELECT count(*) FROM ${oracle.file('EE', 'companies')} WHERE NOT not_for_sale`,
+    );
+    expect(count.data?.count).toBe(Number(all));
+
+    const page = await client.GET('/api/v1/data/companies', {
+      params: { query: { country: 'EE', page_size: 2, sort_by: 'registration_code' } },
+    });
+    expect(page.error).toBeUndefined();
+    const first = page.data!.data.items[0]!;
+    expect(page.data!.meta.rows_returned).toBe(2);
+
+    const detail = await client.GET('/api/v1/data/companies/{registrikood}', {
+      params: { path: { registrikood: first.registrikood }, query: { country: 'EE' } },
+    });
+    expect(detail.data?.data.registrikood).toBe(first.registrikood);
+    expect(detail.data?.data.arinimi).toBe(first.arinimi);
+
+    // Errors come back typed as the document's error responses.
+    const missing = await client.GET('/api/v1/data/count', {
+      params: { query: { country: 'EE', employees_band: [1] } },
+    });
+    expect(missing.response.status).toBe(422);
+    const issues = missing.error?.detail;
+    expect(Array.isArray(issues) ? issues[0]?.type : issues).toBe('filter_not_available');
   });
 });

@@ -9,8 +9,9 @@ import { fixtureIngest, type Row } from './helpers/fixture-ingest.ts';
 
 /*
  * Hand-made Swedish and Polish official files (test/fixtures/official/SE, PL) with the real headers and
- * the awkward cases the formats reference lists; `<CC>/broken/` holds damaged versions, each of which must
- * fail the run naming the file, line and column while the live snapshot keeps serving.
+ * the awkward cases the formats reference lists (PL: as `regdata harvest PL` stores the services' answers);
+ * `<CC>/broken/` holds damaged versions, each of which must fail the run naming the file, line and column
+ * while the live snapshot keeps serving.
  */
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/official/', import.meta.url));
@@ -215,16 +216,37 @@ describe('PL fixtures', () => {
     ]);
   });
 
-  it('counts orphans, unknown PKD codes and PKD 2025 rows', () => {
+  it('counts extracts without a REGON report, unknown PKD codes and PKD 2025 rows', () => {
     const reasons = report.rejectsOf('PL').map((r) => `${r.file}: ${r.reason} (${r.rows})`);
     for (const expected of [
-      'krs_odpisy_aktualne.json: extracts for a code not in the register file (1)',
-      'ceidg_firmy.json: records for a code not in the register file (1)',
-      'regon_bir_praw.json: PKD code not in the PKD tree (left out of emtak) (1)',
-      'regon_bir_praw.json: PKD rows of another version than 2007 (skipped: no correspondence to the served PKD 2007 tree) (1)',
+      'pl_regon_*.jsonl: KRS extract without a REGON report (REGON fields left empty) (1)',
+      'pl_regon_*.jsonl: PKD code not in the PKD tree (left out of emtak) (1)',
+      'pl_regon_*.jsonl: PKD rows of another version than 2007 (skipped: no correspondence to the served PKD 2007 tree) (1)',
     ]) {
       expect(reasons).toContain(expected);
     }
+  });
+
+  it('takes a company from an extract REGON does not list, and a sole trader from CEIDG alone (held)', async () => {
+    const all = await byCode(dir);
+    const k = all.get('0000999999')!;
+    expect([k['oiguslik_vorm'], k['is_sole_trader'], k['not_for_sale']]).toEqual([null, false, false]);
+    const held = [...all.values()].filter((c) => c['is_sole_trader']);
+    expect(held.map((c) => [c['registrikood'], c['not_for_sale']]).sort()).toEqual([
+      ['000000000', true],
+      ['999999990', true],
+    ]);
+  });
+
+  it('skips an answer cut off by a killed harvest and counts it', async () => {
+    const from = damaged('PL', {});
+    const file = path.join(from, 'pl_krs_20260601T000000Z_0001.jsonl');
+    fs.appendFileSync(file, '{"key":"0000000019/P","kind":"OdpisAktualny","status":200,"body":"{\\"odp');
+    const { report: r, dir: d } = await ingest('PL', from);
+    expect(r.rejectsOf('PL').map((x) => `${x.file}: ${x.reason} (${x.rows})`)).toContain(
+      'pl_krs_*.jsonl: answer cut off at the end of a capture file (a harvest killed mid-write) (1)',
+    );
+    expect((await byCode(d)).size).toBe((await byCode(dir)).size);
   });
 });
 
@@ -263,12 +285,6 @@ describe('damaged SE and PL files fail the run with the file, line and column; t
       { 'scb_fdb_je_20260605_00001.json': '' },
       /^SE: scb_fdb_je_20260605_00001\.json is empty \(0 bytes\)/,
     ],
-    [
-      'PL',
-      { 'krs_odpisy_aktualne.json': 'broken' },
-      /^krs_odpisy_aktualne\.json line \d+, column \d+: the JSON ends inside a value/,
-    ],
-    ['PL', { 'regon_bir_praw.json': 'broken' }, /^regon_bir_praw\.json line \d+, column \d+: malformed JSON/],
   ];
   it.each(cases)(
     '%s %o',

@@ -333,9 +333,11 @@ describe('errors are tool errors with the REST detail', () => {
       const failure = await callFail(admin, 'count_companies', args);
       const restFailure = await rest(`/count?${query}`);
       expect(restFailure.status).toBe(422);
-      const asArguments = (restFailure.body['detail'] as { loc: unknown[] }[]).map((i) => ({
+      // Located in `arguments`, and pointing to the tool that lists filters where REST points to its path.
+      const asArguments = (restFailure.body['detail'] as { loc: unknown[]; msg: string }[]).map((i) => ({
         ...i,
         loc: ['arguments', ...i.loc.slice(1)],
+        msg: i.msg.replace(/see \/filters\?country=(\w+)/, 'see list_filters for $1'),
       }));
       expect(failure, query).toEqual({ status: 422, detail: asArguments });
     }

@@ -2,13 +2,16 @@ import fs from 'node:fs';
 import type { Config } from '../../../src/config.ts';
 import { IngestReport, silentProgress } from '../../official/report.ts';
 import type { FdbCredentials } from './fdb-client.ts';
-import { harvestSweden, type SeHarvestResult } from './harvest.ts';
+import { runId } from '../capture.ts';
+import { HarvestManifest } from '../manifest.ts';
+import type { CountryHarvester, HarvestContext } from '../types.ts';
+import { harvestSweden, SE_MANIFEST_FILE, type SeHarvestResult } from './harvest.ts';
 
 export { harvestSweden, SE_MANIFEST_FILE, SE_STATE_FILE } from './harvest.ts';
 
 /** The FDB client certificate from the configuration's files, or null when none is configured. */
 export function fdbCredentials(config: Config): { baseUrl: string; credentials: FdbCredentials } | null {
-  const c = config.harvest.scbFdb;
+  const c = config.harvest.se.scbFdb;
   if (!c) return null;
   return {
     baseUrl: c.baseUrl,
@@ -21,40 +24,54 @@ export function fdbCredentials(config: Config): { baseUrl: string; credentials: 
   };
 }
 
-/** `regdata harvest SE --out <dir>`: what the CLI command calls for Sweden. */
-export function harvestSe(
-  config: Config,
-  out: string,
-  report: IngestReport,
-  now = new Date(),
-  signal?: AbortSignal,
-): Promise<SeHarvestResult> {
-  return harvestSweden({ out, now, report, fdb: fdbCredentials(config), ...(signal && { signal }) });
-}
-
 /**
- * Sweden's module for `regdata harvest <CC>` (ingest/harvest/types.ts CountryHarvester): the harvest
- * folder `<out>/SE/` gets both bulk zips and, with a certificate configured, the FDB answers.
+ * Sweden's module for `regdata harvest <CC>`: the harvest folder `<out>/SE/` gets both bulk zips and, with
+ * a certificate configured, the FDB answers; the run is listed in the folder's harvest-manifest.json too.
  */
-export const harvester = {
+export const harvester: CountryHarvester = {
   options: {},
   help: `SE: Bolagsverket's and SCB's public bulk zips (no auth), and with REGDATA_SCB_FDB_CERT + REGDATA_SCB_FDB_KEY
   (or REGDATA_SCB_FDB_PFX) the SCB Företagsregistret (FDB) answers: 10 requests per 10 s, 2,000 rows each.`,
-  async run(ctx: {
-    dir: string;
-    config: Config;
-    now: Date;
-    signal: AbortSignal;
-    log: { info(msg: string): void };
-  }): Promise<void> {
+  async run(ctx: HarvestContext): Promise<void> {
     const report = new IngestReport({
       ...silentProgress,
       message: (m: string) => ctx.log.info(m),
       fileFinished: (file: string, bytes: number, seconds: number) =>
         ctx.log.info(`SE: ${file}: ${bytes} bytes in ${seconds.toFixed(0)} s`),
     });
-    const result = await harvestSe(ctx.config, ctx.dir, report, ctx.now, ctx.signal);
-    ctx.log.info(describeSeHarvest(result));
+    const { attempts, backoffMs } = ctx.config.harvest;
+    const fdb = fdbCredentials(ctx.config);
+    const manifest = new HarvestManifest(ctx.dir);
+    const entry = manifest.begin({
+      service: 'se-bulk-and-fdb',
+      run: runId(ctx.now),
+      mode: 'full',
+      started_at: ctx.now.toISOString(),
+    });
+    try {
+      const result = await harvestSweden({
+        out: ctx.dir,
+        now: ctx.now,
+        report,
+        signal: ctx.signal,
+        bulk: { attempts, backoffMs },
+        fdb: fdb && { ...fdb, attempts, backoffMs },
+      });
+      entry.outcome = 'complete';
+      entry.files = [
+        ...result.bulk.map((b) => b.file),
+        ...(result.fdb.status === 'complete' ? [`scb_fdb_je_*.json (${result.fdb.pages})`] : []),
+      ];
+      entry.requests = result.fdb.status === 'complete' ? result.fdb.requests : 0;
+      entry.detail = { fdb: result.fdb, manifest: SE_MANIFEST_FILE };
+      ctx.log.info(describeSeHarvest(result));
+    } catch (err) {
+      entry.error = (err as Error).message;
+      throw err;
+    } finally {
+      entry.finished_at = new Date().toISOString();
+      manifest.save();
+    }
   },
 };
 

@@ -17,7 +17,7 @@ import type { Operations } from '../../services/operations.ts';
 import type { Authenticator } from '../../wallet/types.ts';
 import { restCaller, sendAdmitted, sendMetered } from '../guard.ts';
 import { arrayParams } from '../query-params.ts';
-import { errorResponses } from './responses.ts';
+import { errorResponses, okResponse } from './responses.ts';
 
 /** Count (free) and the metered company endpoints of spec 4.3-4.6: parse, authenticate, the operation. */
 export const companyRoutes: FastifyPluginAsyncZod<{ ops: Operations; authenticator: Authenticator }> = async (
@@ -36,7 +36,10 @@ export const companyRoutes: FastifyPluginAsyncZod<{ ops: Operations; authenticat
           'Accepts the same filters as /companies (not paging or sorting). Active companies only unless ' +
           '`status` is sent (`__all__` = every status). Repeat a parameter to send several values.',
         querystring: CountQuerySchema,
-        response: { 200: CountResponseSchema, ...errorResponses(401, 429, 502) },
+        response: {
+          200: okResponse('The exact number of matching companies', CountResponseSchema),
+          ...errorResponses(401, 429, 502),
+        },
       },
     },
     async (request, reply) =>
@@ -56,7 +59,13 @@ export const companyRoutes: FastifyPluginAsyncZod<{ ops: Operations; authenticat
           'only unless `status` is sent. A filter the country does not list in /filters is a 422; so is ' +
           'sending both the English and the deprecated Estonian spelling of one parameter.',
         querystring: SearchQuerySchema,
-        response: { 200: SearchResponseSchema, ...errorResponses(401, 402, 429, 502) },
+        response: {
+          200: okResponse(
+            'One page of matching companies with the usage meta of the charge',
+            SearchResponseSchema,
+          ),
+          ...errorResponses(401, 402, 429, 502),
+        },
       },
     },
     async (request, reply) =>
@@ -72,7 +81,10 @@ export const companyRoutes: FastifyPluginAsyncZod<{ ops: Operations; authenticat
         summary: 'One company in full (metered: one row)',
         params: CompanyPathSchema,
         querystring: CompanyQuerySchema,
-        response: { 200: DetailResponseSchema, ...errorResponses(400, 401, 402, 404, 429, 502) },
+        response: {
+          200: okResponse('The company in full with the usage meta of the charge', DetailResponseSchema),
+          ...errorResponses(400, 401, 402, 404, 429, 502),
+        },
       },
     },
     async (request, reply) => {
@@ -90,7 +102,13 @@ export const companyRoutes: FastifyPluginAsyncZod<{ ops: Operations; authenticat
         summary: 'Time series of one company (metered: one row; free when there is no history)',
         params: CompanyPathSchema,
         querystring: CompanyQuerySchema,
-        response: { 200: HistoryResponseSchema, ...errorResponses(400, 401, 402, 404, 429, 502) },
+        response: {
+          200: okResponse(
+            "The company's time series with the usage meta of the charge",
+            HistoryResponseSchema,
+          ),
+          ...errorResponses(400, 401, 402, 404, 429, 502),
+        },
       },
     },
     async (request, reply) => {
@@ -108,7 +126,13 @@ export const companyRoutes: FastifyPluginAsyncZod<{ ops: Operations; authenticat
         summary: 'Active workplaces of a Swedish company, main first (metered: one SE row)',
         params: CompanyPathSchema,
         querystring: WorkplacesQuerySchema,
-        response: { 200: WorkplacesResponseSchema, ...errorResponses(400, 401, 402, 404, 429, 502) },
+        response: {
+          200: okResponse(
+            "The company's active workplaces, main first, with the usage meta of the charge",
+            WorkplacesResponseSchema,
+          ),
+          ...errorResponses(400, 401, 402, 404, 429, 502),
+        },
       },
     },
     async (request, reply) => {

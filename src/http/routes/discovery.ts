@@ -12,7 +12,7 @@ import type { Operations } from '../../services/operations.ts';
 import type { Authenticator } from '../../wallet/types.ts';
 import { restCaller, sendAdmitted } from '../guard.ts';
 import { sendStaticJson } from '../static-json.ts';
-import { errorResponses } from './responses.ts';
+import { errorResponses, okResponse } from './responses.ts';
 
 /** Free discovery endpoints of spec 4.2: authenticate (401), then the operation (429); nothing is metered. */
 export const discoveryRoutes: FastifyPluginAsyncZod<{
@@ -27,7 +27,10 @@ export const discoveryRoutes: FastifyPluginAsyncZod<{
         tags: ['discovery'],
         summary: 'List the seven countries',
         querystring: z.strictObject({}),
-        response: { 200: CountriesResponseSchema, ...errorResponses(401, 429) },
+        response: {
+          200: okResponse('The seven countries, code and name', CountriesResponseSchema),
+          ...errorResponses(401, 429),
+        },
       },
     },
     async (request, reply) => sendAdmitted(reply, await ops.countries(restCaller(authenticator, request))),
@@ -41,7 +44,13 @@ export const discoveryRoutes: FastifyPluginAsyncZod<{
         tags: ['discovery'],
         summary: "A country's search and count filters (the authority on which filters apply)",
         querystring: FiltersQuerySchema,
-        response: { 200: FiltersResponseSchema, ...errorResponses(401, 429, 502) },
+        response: {
+          200: okResponse(
+            "The country's filters: parameters, value types, options and ranges",
+            FiltersResponseSchema,
+          ),
+          ...errorResponses(401, 429, 502),
+        },
       },
     },
     async (request, reply) => {
@@ -61,7 +70,10 @@ export const discoveryRoutes: FastifyPluginAsyncZod<{
         tags: ['discovery'],
         summary: 'Activity-code tree (EMTAK, NACE, EVRK, PKD or SNI); leaf codes are sent as industry_codes',
         querystring: ActivitiesQuerySchema,
-        response: { 200: TreeResponseSchema, ...errorResponses(401, 429, 502) },
+        response: {
+          200: okResponse('The activity tree in the requested language', TreeResponseSchema),
+          ...errorResponses(401, 429, 502),
+        },
       },
     },
     async (request, reply) => {
@@ -84,7 +96,13 @@ export const discoveryRoutes: FastifyPluginAsyncZod<{
           "For EE/LV/FI/PL send a node's `codes` as `ehak_kood`; a parent `kood` alone matches only rows " +
           "tagged with exactly that code. For LT send a node's `locations` as `lt_locations`.",
         querystring: LocationsQuerySchema,
-        response: { 200: TreeResponseSchema, ...errorResponses(400, 401, 429, 502) },
+        response: {
+          200: okResponse(
+            'The location tree, pruned to max_depth, or the flat matches of a name search',
+            TreeResponseSchema,
+          ),
+          ...errorResponses(400, 401, 429, 502),
+        },
       },
     },
     async (request, reply) => {

@@ -16,6 +16,11 @@ const json = (description: string, schema: z.ZodType) => ({
   content: { 'application/json': { schema } },
 });
 
+/** A success response documented with what it holds (fastify-swagger says "Default Response" otherwise). */
+export function okResponse(description: string, schema: z.ZodType) {
+  return json(description, schema);
+}
+
 export function errorResponses(...codes: (keyof typeof ERRORS)[]) {
   const out: Record<number, ReturnType<typeof json>> = {
     422: json(

@@ -1,7 +1,7 @@
 import {
   CountJsonObject,
   CountResponseSchema,
-  refineFilters,
+  refineJsonFilters,
   toCountParams,
 } from '../../contract/api-schemas.ts';
 import { defineTool } from '../tool.ts';
@@ -15,14 +15,15 @@ export const countCompaniesTool = defineTool({
     'unless `status` is sent (`["__all__"]` = every status). Takes the same filters as search_companies; ' +
     "each filter's description names the countries that have it, and list_filters gives option values. " +
     'Lists are JSON arrays, booleans JSON booleans, dates YYYY-MM-DD.',
-  input: CountJsonObject.superRefine(refineFilters).transform(toCountParams),
+  input: CountJsonObject.superRefine(refineJsonFilters).transform(toCountParams),
   output: CountResponseSchema,
   metered: false,
   async run({ ops, caller }, params) {
-    const { data } = await ops.count(caller, params);
+    const { data, fresh } = await ops.count(caller, params);
+    const asOf = fresh ? `; data as of ${fresh.data_as_of}` : '';
     return {
       structured: data,
-      text: `${data.count} companies match in ${data.country} (${data.count_mode}).`,
+      text: `${data.count} companies match in ${data.country} (${data.count_mode}${asOf}).`,
     };
   },
 });

@@ -8,6 +8,11 @@ import { FREE } from './common.ts';
 /** Without a query the MCP tool cuts the tree here: sections and divisions, about 110 nodes. */
 export const ACTIVITIES_DEFAULT_DEPTH = 2;
 
+/** The tree view carries no `codes`: it says how to get the leaf codes of a branch. */
+const TREE_HINT =
+  'To filter by a branch, send its LEAF codes as industry_codes: call list_activities with ' +
+  '`query` set to the branch code (e.g. "62") to get them.';
+
 export const listActivitiesTool = defineTool({
   name: 'list_activities',
   title: 'Activity codes of a country',
@@ -41,7 +46,12 @@ export const listActivitiesTool = defineTool({
       args.query !== undefined
         ? searchTree(data, args.query, args.max_depth)
         : pruneTree(data, args.max_depth ?? ACTIVITIES_DEFAULT_DEPTH);
-    const text = args.query !== undefined && nodes.length === 0 ? 'No matching activity.' : renderTree(nodes);
+    const text =
+      args.query === undefined
+        ? `${renderTree(nodes, { codes: 'industry_codes' })}\n${TREE_HINT}`
+        : nodes.length === 0
+          ? 'No matching activity.'
+          : renderTree(nodes, { codes: 'industry_codes' });
     return { structured: { nodes }, text };
   },
 });

@@ -23,7 +23,10 @@ export const listLocationsTool = defineTool({
   async run({ ops, caller }, args) {
     const maxDepth = args.max_depth ?? (args.query === undefined ? LOCATIONS_DEFAULT_DEPTH : undefined);
     const { data } = await ops.locations(caller, { ...args, max_depth: maxDepth });
-    const text = args.query !== undefined && data.length === 0 ? 'No matching location.' : renderTree(data);
+    const text =
+      args.query !== undefined && data.length === 0
+        ? 'No matching location.'
+        : renderTree(data, { codes: 'ehak_kood', locations: 'lt_locations' });
     return { structured: { nodes: data }, text };
   },
 });

@@ -4,7 +4,8 @@ import {
   CountJsonObject,
   SearchDataSchema,
   SearchQueryObject,
-  refineFilters,
+  refineJsonFilters,
+  scalarOrList,
   toSearchParams,
   type CompanyRow,
 } from '../../contract/api-schemas.ts';
@@ -58,13 +59,11 @@ export function searchCompaniesTool(prices: Readonly<Record<string, number>>) {
         .describe(`Rows per page, 1-${MCP_MAX_PAGE_SIZE}; each returned row is charged`),
       sort_by: SearchQueryObject.shape.sort_by,
       sort_dir: SearchQueryObject.shape.sort_dir,
-      fields: z
-        .array(z.enum(ROW_FIELDS))
-        .min(1)
+      fields: scalarOrList(z.enum(ROW_FIELDS), ROW_FIELDS.length)
         .optional()
         .describe('Row fields to return besides registrikood; default all'),
     })
-      .superRefine(refineFilters)
+      .superRefine(refineJsonFilters)
       .transform((raw) => ({ params: toSearchParams(raw), fields: raw.fields })),
     output: MeteredOutput(SearchDataSchema),
     metered: true,

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../../src/config.ts';
@@ -53,6 +54,15 @@ export async function startRealServer(worldDir: string, env: Record<string, stri
   }
 }
 
+/** The real server with an admin key (never charged, never rate-limited) for the calls of a test. */
+export async function startRealServerWithAdmin(
+  worldDir: string,
+  env: Record<string, string> = {},
+): Promise<RealServer & { adminKey: string }> {
+  const server = await startRealServer(worldDir, env);
+  return { ...server, adminKey: server.wallet.createKey({ email: 'admin@test.local', kind: 'admin' }).key };
+}
+
 export interface RawResponse {
   status: number;
   headers: http.IncomingHttpHeaders;
@@ -83,6 +93,31 @@ export function rawRequest(
     );
     req.on('error', reject);
     req.end(opts.body);
+  });
+}
+
+/**
+ * Raw bytes over a socket and the raw answer, for requests no HTTP client will send (an invalid method,
+ * headers over the server's limit); the server answers those and closes the socket.
+ */
+export function rawSocketRequest(
+  url: string,
+  bytes: string,
+): Promise<{ status: number; head: string; body: string }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () => socket.write(bytes));
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    // The server may reset the socket while the rest of an oversized request is still being written.
+    socket.on('error', (err) => (chunks.length ? undefined : reject(err)));
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const split = text.indexOf('\r\n\r\n');
+      const head = split < 0 ? text : text.slice(0, split);
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0);
+      resolve({ status, head, body: split < 0 ? '' : text.slice(split + 4) });
+    });
   });
 }
 
