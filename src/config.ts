@@ -155,6 +155,8 @@ export const ConfigSchema = z
     REGDATA_SCB_FDB_PFX: z.string().min(1).optional(),
     REGDATA_SCB_FDB_PASSPHRASE: z.string().min(1).optional(),
     REGDATA_SCB_FDB_URL: z.url().default('https://privateapi.scb.se/nv0101/v1/sokpavar/'),
+    /** Where `regdata harvest SE` finds the two bulk zips (`bolagsverket/…`, `scb/…`); tests use a loopback. */
+    REGDATA_SE_BULK_URL: z.url().default('https://vardefulla-datamangder.bolagsverket.se/'),
   })
   .refine((env) => !env.REGDATA_SCB_FDB_CERT === !env.REGDATA_SCB_FDB_KEY, {
     message: 'REGDATA_SCB_FDB_CERT and REGDATA_SCB_FDB_KEY go together',
@@ -194,6 +196,7 @@ export const ConfigSchema = z
         },
       },
       se: {
+        bulkUrl: env.REGDATA_SE_BULK_URL,
         /** SCB FDB: null without a certificate (the SE harvest then fetches the bulk files only). */
         scbFdb:
           env.REGDATA_SCB_FDB_CERT || env.REGDATA_SCB_FDB_PFX

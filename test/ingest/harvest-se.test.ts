@@ -17,6 +17,9 @@ import { FdbClient, FdbError, prefixQuery } from '../../ingest/harvest/se/fdb-cl
 import { splitBolagsverketRecord } from '../../ingest/official/se/bolagsverket-file.ts';
 import { harvestSweden, SE_MANIFEST_FILE, SE_STATE_FILE } from '../../ingest/harvest/se/harvest.ts';
 import { buildTestApp } from '../helpers/app.ts';
+import { HarvestManifest } from '../../ingest/harvest/manifest.ts';
+import { harvestCommand } from '../../src/cli/commands/harvest.ts';
+import { loadConfig } from '../../src/config.ts';
 
 /*
  * `regdata harvest SE` against loopback fakes of Bolagsverket's file server and SCB's FDB service that
@@ -247,6 +250,26 @@ describe('harvest SE: the public bulk files', () => {
       const err = await harvest(path.join(tmp, 'missing'), bulk, null).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(DownloadError);
       expect((err as Error).message).toMatch(/scb_bulkfil\.zip: .* answered HTTP 404/);
+    } finally {
+      await bulk.close();
+    }
+  });
+});
+
+describe('regdata harvest SE', () => {
+  it('runs through the common command into <out>/SE/; a failed source exits 1 and is in the manifest', async () => {
+    const bulk = await bulkFake({ missing: 'bolagsverket_bulkfil.zip' });
+    try {
+      const out = path.join(tmp, 'cli');
+      const config = loadConfig({
+        REGDATA_SE_BULK_URL: bulk.url,
+        REGDATA_HARVEST_ATTEMPTS: '2',
+        REGDATA_HARVEST_BACKOFF_MS: '0',
+      });
+      expect(await harvestCommand(['SE', '--out', out], config)).toBe(1);
+      expect(bulk.hits).toEqual(['GET /bolagsverket/bolagsverket_bulkfil.zip']);
+      const [run] = new HarvestManifest(path.join(out, 'SE')).all();
+      expect([run?.outcome, run?.error]).toEqual(['interrupted', expect.stringMatching(/HTTP 404/)]);
     } finally {
       await bulk.close();
     }

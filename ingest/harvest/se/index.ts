@@ -54,7 +54,15 @@ export const harvester: CountryHarvester = {
         now: ctx.now,
         report,
         signal: ctx.signal,
-        bulk: { attempts, backoffMs },
+        bulk: {
+          attempts,
+          backoffMs,
+          urls: {
+            bolagsverket: new URL('bolagsverket/bolagsverket_bulkfil.zip', ctx.config.harvest.se.bulkUrl)
+              .href,
+            scb: new URL('scb/scb_bulkfil.zip', ctx.config.harvest.se.bulkUrl).href,
+          },
+        },
         fdb: fdb && { ...fdb, attempts, backoffMs },
       });
       entry.outcome = 'complete';
