@@ -146,6 +146,21 @@ export const ConfigSchema = z
      * Retry-After (docs/api-decisions.md); 0 = wait as long as it takes.
      */
     REGDATA_QUERY_MAX_WAIT_MS: z.coerce.number().int().min(0).default(ENGINE_DEFAULTS.maxQueueMs),
+    /**
+     * SCB Företagsregistret (FDB) client certificate for `regdata harvest SE` (optional: without it the SE
+     * harvest fetches the public bulk files only). PEM certificate + key files, or a PKCS#12 file.
+     */
+    REGDATA_SCB_FDB_CERT: z.string().min(1).optional(),
+    REGDATA_SCB_FDB_KEY: z.string().min(1).optional(),
+    REGDATA_SCB_FDB_PFX: z.string().min(1).optional(),
+    REGDATA_SCB_FDB_PASSPHRASE: z.string().min(1).optional(),
+    REGDATA_SCB_FDB_URL: z.url().default('https://privateapi.scb.se/nv0101/v1/sokpavar/'),
+    /** Where `regdata harvest SE` finds the two bulk zips (`bolagsverket/…`, `scb/…`); tests use a loopback. */
+    REGDATA_SE_BULK_URL: z.url().default('https://vardefulla-datamangder.bolagsverket.se/'),
+  })
+  .refine((env) => !env.REGDATA_SCB_FDB_CERT === !env.REGDATA_SCB_FDB_KEY, {
+    message: 'REGDATA_SCB_FDB_CERT and REGDATA_SCB_FDB_KEY go together',
+    path: ['REGDATA_SCB_FDB_KEY'],
   })
   .transform((env) => ({
     port: env.PORT,
@@ -179,6 +194,20 @@ export const ConfigSchema = z
           token: env.REGDATA_CEIDG_TOKEN ?? null,
           rate: env.REGDATA_CEIDG_RATE,
         },
+      },
+      se: {
+        bulkUrl: env.REGDATA_SE_BULK_URL,
+        /** SCB FDB: null without a certificate (the SE harvest then fetches the bulk files only). */
+        scbFdb:
+          env.REGDATA_SCB_FDB_CERT || env.REGDATA_SCB_FDB_PFX
+            ? {
+                baseUrl: env.REGDATA_SCB_FDB_URL,
+                certFile: env.REGDATA_SCB_FDB_CERT ?? null,
+                keyFile: env.REGDATA_SCB_FDB_KEY ?? null,
+                pfxFile: env.REGDATA_SCB_FDB_PFX ?? null,
+                passphrase: env.REGDATA_SCB_FDB_PASSPHRASE ?? null,
+              }
+            : null,
       },
     },
     snapshotPollMs: env.REGDATA_SNAPSHOT_POLL_MS,

@@ -25,6 +25,8 @@ export interface CsvSource {
   /** Table to create in the connection. */
   table: string;
   delimiter: string;
+  /** `''` for files that never quote, where a `"` is data (SCB's JE bulk file: `"(S-) FÖRENINGEN ...`). */
+  quote?: '"' | '';
   encoding?: TextEncoding;
   /**
    * The official header, in order; the file must carry exactly this (or one of `alternativeHeaders`). With
@@ -142,8 +144,8 @@ async function duckLoad(
   const columns = `{${fileColumns.map(([name, type]) => `${sqlString(name)}: ${sqlString(type)}`).join(', ')}}`;
   const options = [
     `delim = ${sqlString(src.delimiter)}`,
-    `quote = '"'`,
-    `escape = '"'`,
+    `quote = ${sqlString(src.quote ?? '"')}`,
+    `escape = ${sqlString(src.quote ?? '"')}`,
     'header = true',
     'auto_detect = false',
     `columns = ${columns}`,

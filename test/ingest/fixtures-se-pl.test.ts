@@ -131,8 +131,8 @@ describe('SE fixtures', () => {
       'scb_bulkfil_JE_20260605T055245_1.txt: SNI code not in the SNI tree (left out of emtak) (1)',
       'bolagsverket_bulkfil.txt: registreringsdatum or avregistreringsdatum not a date (left empty) (1)',
       'bolagsverket_bulkfil.txt: organisation not in the SCB JE file (left out) (1)',
-      'scb_foretag_20260605.json: size class (Stkl, kod) not 0-16 (left empty) (1)',
-      'scb_foretag_20260605.json: Säteskommun code not a Swedish kommun (ehak_kood left empty) (1)',
+      'scb_fdb_je_20260605_*.json: size class (Stkl, kod) not 0-16 (left empty) (1)',
+      'scb_fdb_je_20260605_*.json: Säteskommun code not a Swedish kommun (ehak_kood left empty) (1)',
       'scb_arbetsstallen_20260605.txt: workplaces for a code not in the register file (1)',
       'scb_arbetsstallen_20260605.txt: workplace without a valid CFAR number (left out) (1)',
     ]) {
@@ -250,13 +250,19 @@ describe('PL fixtures', () => {
   });
 });
 
+describe('a damaged Bolagsverket record', () => {
+  it('is rejected with its file and line; the country is still built', async () => {
+    const { report, dir } = await ingest('SE', damaged('SE', { 'bolagsverket_bulkfil.txt': 'broken' }));
+    const bad = report.rejectsOf('SE').filter((r) => r.reason.startsWith('record ends inside'));
+    expect(bad.map((r) => [r.file, r.rows, r.example])).toEqual([
+      ['bolagsverket_bulkfil.txt', 1, 'bolagsverket_bulkfil.txt line 5'],
+    ]);
+    expect((await byCode(dir)).has('5566778899')).toBe(true);
+  });
+});
+
 describe('damaged SE and PL files fail the run with the file, line and column; the live snapshot stays', () => {
   const cases: [CountryCode, Record<string, string | Buffer>, RegExp][] = [
-    [
-      'SE',
-      { 'bolagsverket_bulkfil.txt': 'broken' },
-      /^bolagsverket_bulkfil\.txt line \d+, column \d+.*(unquoted|truncated)/,
-    ],
     [
       'SE',
       { 'scb_bulkfil_JE_20260605T055245_1.txt': 'broken' },
@@ -276,8 +282,8 @@ describe('damaged SE and PL files fail the run with the file, line and column; t
     ],
     [
       'SE',
-      { 'scb_foretag_20260605.json': '' },
-      /^scb_foretag_20260605\.json line 1, column 1: the file is empty/,
+      { 'scb_fdb_je_20260605_00001.json': '' },
+      /^SE: scb_fdb_je_20260605_00001\.json is empty \(0 bytes\)/,
     ],
   ];
   it.each(cases)(
