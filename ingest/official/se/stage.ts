@@ -391,7 +391,8 @@ async function stageSweden(ctx: StageContext): Promise<StageResult> {
           asukoht,
           aadress_text: `${asukoht} || coalesce(', ' || ${blank(k('lan'))}, '')`,
           vat_active: `${k('vatCode')} = ${str(SE_VAT_REGISTERED)}`,
-          vat_number: `CASE WHEN ${k('vatCode')} = ${str(SE_VAT_REGISTERED)} AND NOT u.sole THEN 'SE' || u.code || '01' END`,
+          // SCB publishes the VAT registration (Momsstatus), not a VAT number: none is built from the code.
+          vat_number: 'NULL::VARCHAR',
           emtak: 'coalesce(a.emtak, [])',
           se_register: `{
             export_import: ${labelled('exportCode', 'exportLabel')},
