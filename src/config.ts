@@ -127,6 +127,40 @@ export const ConfigSchema = z
      */
     REGDATA_INGEST_MEMORY_LIMIT: MemorySize.default('3GB'),
     REGDATA_DUCKDB_CONNECTIONS: z.coerce.number().int().min(1).max(64).default(ENGINE_DEFAULTS.connections),
+    /** `regdata harvest PL`: the services' addresses (tests point them at loopback fakes), keys and paces. */
+    REGDATA_KRS_URL: z.url().default('https://api-krs.ms.gov.pl'),
+    REGDATA_KRS_RATE: z.coerce.number().positive().max(50).default(2),
+    REGDATA_REGON_URL: z.url().default('https://wyszukiwarkaregon.stat.gov.pl/wsBIR/UslugaBIRzewnPubl.svc'),
+    /** The BIR user key (from regon_bir@stat.gov.pl); without it the REGON part of a PL harvest is skipped. */
+    REGDATA_REGON_KEY: z.string().min(1).optional(),
+    REGDATA_REGON_RATE: z.coerce.number().positive().max(50).default(2),
+    REGDATA_CEIDG_URL: z.url().default('https://dane.biznes.gov.pl/api/ceidg/v3'),
+    /** The CEIDG bearer token (biznes.gov.pl); without it the CEIDG part of a PL harvest is skipped. */
+    REGDATA_CEIDG_TOKEN: z.string().min(1).optional(),
+    REGDATA_CEIDG_RATE: z.coerce.number().positive().max(50).default(1),
+    /** Attempts per harvest request (the first included) and the first retry delay, doubled each retry. */
+    REGDATA_HARVEST_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6),
+    REGDATA_HARVEST_BACKOFF_MS: z.coerce.number().int().min(0).default(2000),
+    /**
+     * How long a search or count may wait for a free DuckDB connection before it is answered 503 with
+     * Retry-After (docs/api-decisions.md); 0 = wait as long as it takes.
+     */
+    REGDATA_QUERY_MAX_WAIT_MS: z.coerce.number().int().min(0).default(ENGINE_DEFAULTS.maxQueueMs),
+    /**
+     * SCB Företagsregistret (FDB) client certificate for `regdata harvest SE` (optional: without it the SE
+     * harvest fetches the public bulk files only). PEM certificate + key files, or a PKCS#12 file.
+     */
+    REGDATA_SCB_FDB_CERT: z.string().min(1).optional(),
+    REGDATA_SCB_FDB_KEY: z.string().min(1).optional(),
+    REGDATA_SCB_FDB_PFX: z.string().min(1).optional(),
+    REGDATA_SCB_FDB_PASSPHRASE: z.string().min(1).optional(),
+    REGDATA_SCB_FDB_URL: z.url().default('https://privateapi.scb.se/nv0101/v1/sokpavar/'),
+    /** Where `regdata harvest SE` finds the two bulk zips (`bolagsverket/…`, `scb/…`); tests use a loopback. */
+    REGDATA_SE_BULK_URL: z.url().default('https://vardefulla-datamangder.bolagsverket.se/'),
+  })
+  .refine((env) => !env.REGDATA_SCB_FDB_CERT === !env.REGDATA_SCB_FDB_KEY, {
+    message: 'REGDATA_SCB_FDB_CERT and REGDATA_SCB_FDB_KEY go together',
+    path: ['REGDATA_SCB_FDB_KEY'],
   })
   .transform((env) => ({
     port: env.PORT,
@@ -142,8 +176,40 @@ export const ConfigSchema = z
       memoryLimit: env.REGDATA_DUCKDB_MEMORY_LIMIT,
       threads: env.REGDATA_DUCKDB_THREADS,
       connections: env.REGDATA_DUCKDB_CONNECTIONS,
+      ...(env.REGDATA_QUERY_MAX_WAIT_MS > 0 ? { maxQueueMs: env.REGDATA_QUERY_MAX_WAIT_MS } : {}),
     },
     ingest: { memoryLimit: env.REGDATA_INGEST_MEMORY_LIMIT },
+    harvest: {
+      attempts: env.REGDATA_HARVEST_ATTEMPTS,
+      backoffMs: env.REGDATA_HARVEST_BACKOFF_MS,
+      pl: {
+        krs: { url: env.REGDATA_KRS_URL, rate: env.REGDATA_KRS_RATE },
+        regon: {
+          url: env.REGDATA_REGON_URL,
+          key: env.REGDATA_REGON_KEY ?? null,
+          rate: env.REGDATA_REGON_RATE,
+        },
+        ceidg: {
+          url: env.REGDATA_CEIDG_URL,
+          token: env.REGDATA_CEIDG_TOKEN ?? null,
+          rate: env.REGDATA_CEIDG_RATE,
+        },
+      },
+      se: {
+        bulkUrl: env.REGDATA_SE_BULK_URL,
+        /** SCB FDB: null without a certificate (the SE harvest then fetches the bulk files only). */
+        scbFdb:
+          env.REGDATA_SCB_FDB_CERT || env.REGDATA_SCB_FDB_PFX
+            ? {
+                baseUrl: env.REGDATA_SCB_FDB_URL,
+                certFile: env.REGDATA_SCB_FDB_CERT ?? null,
+                keyFile: env.REGDATA_SCB_FDB_KEY ?? null,
+                pfxFile: env.REGDATA_SCB_FDB_PFX ?? null,
+                passphrase: env.REGDATA_SCB_FDB_PASSPHRASE ?? null,
+              }
+            : null,
+      },
+    },
     snapshotPollMs: env.REGDATA_SNAPSHOT_POLL_MS,
     wallet: {
       dbPath: path.resolve(env.REGDATA_WALLET_DB ?? path.join(env.REGDATA_DATA_DIR, 'wallet.db')),

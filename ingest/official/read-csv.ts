@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { CountryCode } from '../../src/contract/countries.ts';
 import { queryRows, quoteIdent, sqlPath } from '../pipeline/sql.ts';
@@ -9,6 +11,7 @@ import {
   describePosition,
   type FilePosition,
 } from './errors.ts';
+import { originalLine, salvageCsv, TruncatedCsv, type SalvageReject } from './csv-salvage.ts';
 import type { IngestReport } from './report.ts';
 import type { StageContext } from './types.ts';
 import { isBlank, positionOfByte, readHeaderFields, type TextEncoding } from './text-file.ts';
@@ -22,6 +25,8 @@ export interface CsvSource {
   /** Table to create in the connection. */
   table: string;
   delimiter: string;
+  /** `''` for files that never quote, where a `"` is data (SCB's JE bulk file: `"(S-) FÖRENINGEN ...`). */
+  quote?: '"' | '';
   encoding?: TextEncoding;
   /**
    * The official header, in order; the file must carry exactly this (or one of `alternativeHeaders`). With
@@ -48,7 +53,9 @@ export interface CsvSource {
   /** strptime format of DATE columns, e.g. '%d.%m.%Y'. */
   dateFormat?: string;
   decimalSeparator?: ',' | '.';
-  /** Share of data rows that may be rejected for bad values before the file is refused. */
+  /** Scratch folder for a salvaged file's cleaned twin (the run's work dir); default: the OS temp dir. */
+  workDir?: string;
+  /** Share of data rows that may be rejected (malformed or with bad values) before the file is refused. */
   maxRejectShare?: number;
 }
 
@@ -118,30 +125,27 @@ function checkHeader(src: CsvSource): (readonly [string, string])[] {
   return [...src.columns];
 }
 
-/**
- * Loads one official CSV into a table with DuckDB's reader: explicit dialect and column types, no sniffing,
- * streamed and parallel, never read into JS. Rows whose values do not convert are rejected and counted by
- * reason; a broken file (unterminated quote, wrong field count: truncation or a changed format) is refused
- * with the file, line and column of the first break.
- */
-export async function loadCsv(
+interface DuckLoad {
+  groups: Record<string, unknown>[];
+  rowsLoaded: number;
+  rowsRejected: number;
+}
+
+/** One read_csv of `file` into the source's table; rejects grouped by type and column. */
+async function duckLoad(
   conn: DuckDBConnection,
   src: CsvSource,
-  report: IngestReport,
-): Promise<CsvLoad> {
-  if (!fs.existsSync(src.file)) throw new MissingSourceFile(`${src.display} is missing`);
-  if (isBlank(src.file)) {
-    throw new SourceFileError(src.display, { line: 1, column: 1 }, 'the file is empty: no header line');
-  }
-  const fileColumns = checkHeader(src);
-
+  file: string,
+  fileColumns: readonly (readonly [string, string])[],
+  lineOf: (line: number) => number,
+): Promise<DuckLoad> {
   const rejects = `rejects_${src.table}`;
   const scans = `rejects_scan_${src.table}`;
   const columns = `{${fileColumns.map(([name, type]) => `${sqlString(name)}: ${sqlString(type)}`).join(', ')}}`;
   const options = [
     `delim = ${sqlString(src.delimiter)}`,
-    `quote = '"'`,
-    `escape = '"'`,
+    `quote = ${sqlString(src.quote ?? '"')}`,
+    `escape = ${sqlString(src.quote ?? '"')}`,
     'header = true',
     'auto_detect = false',
     `columns = ${columns}`,
@@ -158,14 +162,14 @@ export async function loadCsv(
     const keep = src.keep ?? (src.byName ? src.columns.map(([name]) => name) : null);
     await conn.run(
       `CREATE OR REPLACE TABLE ${quoteIdent(src.table)} AS
-       SELECT ${keep ? keep.map(quoteIdent).join(', ') : '*'} FROM read_csv(${sqlPath(src.file)}, ${options.join(', ')})`,
+       SELECT ${keep ? keep.map(quoteIdent).join(', ') : '*'} FROM read_csv(${sqlPath(file)}, ${options.join(', ')})`,
     );
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     const line = /Line: (\d+)/.exec(message)?.[1];
     throw new SourceFileError(
       src.display,
-      line ? { line: Number(line), column: 1 } : null,
+      line ? { line: lineOf(Number(line)), column: 1 } : null,
       message.split('\n')[0] ?? message,
     );
   }
@@ -184,17 +188,41 @@ export async function loadCsv(
   );
   await conn.run(`DROP TABLE IF EXISTS ${rejects}`);
   await conn.run(`DROP TABLE IF EXISTS ${scans}`);
+  return { groups, rowsLoaded, rowsRejected };
+}
 
+/**
+ * Loads one official CSV into a table with DuckDB's reader: explicit dialect and column types, no sniffing,
+ * streamed and parallel, never read into JS. Rows whose values do not convert are rejected and counted by
+ * reason. When DuckDB finds the file structurally broken (a stray quote, a wrong field count), a salvage
+ * pass (csv-salvage.ts) drops just the malformed records, each counted with its line and reason, and
+ * DuckDB reads the cleaned twin; a cut file (truncation) is refused with the file, line and column.
+ * Malformed and unconvertible rows together may be `maxRejectShare` of the file's rows before it is refused.
+ */
+export async function loadCsv(
+  conn: DuckDBConnection,
+  src: CsvSource,
+  report: IngestReport,
+): Promise<CsvLoad> {
+  if (!fs.existsSync(src.file)) throw new MissingSourceFile(`${src.display} is missing`);
+  if (isBlank(src.file)) {
+    throw new SourceFileError(src.display, { line: 1, column: 1 }, 'the file is empty: no header line');
+  }
+  const fileColumns = checkHeader(src);
+
+  let file = src.file;
+  let droppedLines: readonly number[] = [];
+  const lineOf = (line: number): number => originalLine(line, droppedLines);
   const positionOf = async (g: Record<string, unknown>): Promise<FilePosition> => {
     // line_byte_position is 1-based; the record's first physical line is what an editor shows.
-    const { line } = await positionOfByte(src.file, Math.max(0, Number(g['pos']) - 1));
+    const { line } = await positionOfByte(file, Math.max(0, Number(g['pos']) - 1));
     const column = Number(g['column_idx']);
     const name = fileColumns[column - 1]?.[0];
-    return name ? { line, column, columnName: name } : { line, column };
+    return name ? { line: lineOf(line), column, columnName: name } : { line: lineOf(line), column };
   };
-
-  const structural = groups.find((g) => STRUCTURAL.has(String(g['error_type'])));
-  if (structural) {
+  const refuseStructural = async (groups: Record<string, unknown>[]): Promise<void> => {
+    const structural = groups.find((g) => STRUCTURAL.has(String(g['error_type'])));
+    if (!structural) return;
     const type = String(structural['error_type']);
     const hint =
       type === 'UNQUOTED VALUE' || type === 'MISSING COLUMNS'
@@ -207,40 +235,94 @@ export async function loadCsv(
       await positionOf(structural),
       `${type.toLowerCase()}: ${String(structural['message'])}${hint}`,
     );
-  }
+  };
 
-  for (const g of groups) {
-    const column = String(g['column_name'] ?? `column ${String(g['column_idx'])}`);
-    const type = fileColumns[Number(g['column_idx']) - 1]?.[1] ?? 'value';
-    const where = describePosition(src.display, await positionOf(g));
-    const detail = /Could not convert string (".*?") to/.exec(String(g['message']))?.[1] ?? '';
-    report.reject(
-      src.country,
-      src.display,
-      `not a valid ${type} in ${column}`,
-      Number(g['n']),
-      'row dropped',
-      `${where}${detail ? `: ${detail}` : ''}`,
-    );
+  let load = await duckLoad(conn, src, file, fileColumns, lineOf);
+  let malformed = 0;
+  let firstMalformed: SalvageReject | null = null;
+  let scratch: string | null = null;
+  try {
+    if (load.groups.some((g) => STRUCTURAL.has(String(g['error_type'])))) {
+      scratch = fs.mkdtempSync(path.join(src.workDir ?? os.tmpdir(), 'csv-salvage-'));
+      const cleaned = path.join(scratch, path.basename(src.file));
+      let salvage;
+      try {
+        salvage = salvageCsv(src.file, cleaned, src.delimiter, fileColumns.length, src.encoding ?? 'utf-8');
+      } catch (err) {
+        if (!(err instanceof TruncatedCsv)) throw err;
+        const name = fileColumns[err.column - 1]?.[0];
+        throw new SourceFileError(
+          src.display,
+          { line: err.line, column: err.column, ...(name ? { columnName: name } : {}) },
+          err.insideQuote
+            ? 'unquoted value: the file ends inside a quoted value (a truncated or damaged file?)'
+            : 'missing columns: the file ends inside a record (a truncated or damaged file?)',
+        );
+      }
+      for (const r of salvage.rejects) {
+        report.reject(
+          src.country,
+          src.display,
+          r.reason,
+          1,
+          'row dropped',
+          `${src.display} line ${r.line}${r.detail ? `: ${r.detail}` : ''}`,
+        );
+      }
+      malformed = salvage.rejects.length;
+      firstMalformed = salvage.rejects[0] ?? null;
+      file = cleaned;
+      droppedLines = salvage.droppedLines;
+      load = await duckLoad(conn, src, file, fileColumns, lineOf);
+      // What the salvage pass let through and DuckDB still finds broken (a case the two disagree on, e.g.
+      // a lone CR) is refused as before: never load a file whose columns may be shifted.
+    }
+    await refuseStructural(load.groups);
+
+    const { groups, rowsLoaded, rowsRejected } = load;
+    for (const g of groups) {
+      const column = String(g['column_name'] ?? `column ${String(g['column_idx'])}`);
+      const type = fileColumns[Number(g['column_idx']) - 1]?.[1] ?? 'value';
+      const where = describePosition(src.display, await positionOf(g));
+      const detail = /Could not convert string (".*?") to/.exec(String(g['message']))?.[1] ?? '';
+      report.reject(
+        src.country,
+        src.display,
+        `not a valid ${type} in ${column}`,
+        Number(g['n']),
+        'row dropped',
+        `${where}${detail ? `: ${detail}` : ''}`,
+      );
+    }
+    const rejected = rowsRejected + malformed;
+    const rowsRead = rowsLoaded + rejected;
+    const share = src.maxRejectShare ?? DEFAULT_MAX_REJECT_SHARE;
+    if (rejected > 0 && rejected > share * rowsRead) {
+      const first = groups[0];
+      const limit = `more than ${(share * 100).toFixed(1)}%`;
+      if (firstMalformed) {
+        throw new RejectThresholdError(
+          `${src.display} line ${firstMalformed.line}: ${rejected} of ${rowsRead} rows rejected (${limit}): ` +
+            `${malformed} malformed, first: ${firstMalformed.reason}; ${rowsRejected} with values that do not convert`,
+        );
+      }
+      throw new RejectThresholdError(
+        `${first ? describePosition(src.display, await positionOf(first)) : src.display}: ${rowsRejected} of ` +
+          `${rowsRead} rows have values that do not convert (${limit}), ` +
+          `first: ${String(first?.['message'] ?? '')}`,
+      );
+    }
+    report.file({
+      country: src.country,
+      file: src.display,
+      rowsRead,
+      rowsLoaded,
+      bytes: fs.statSync(src.file).size,
+    });
+    return { rowsRead, rowsLoaded, rowsRejected: rejected };
+  } finally {
+    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
   }
-  const rowsRead = rowsLoaded + rowsRejected;
-  const share = src.maxRejectShare ?? DEFAULT_MAX_REJECT_SHARE;
-  if (rowsRejected > 0 && rowsRejected > share * rowsRead) {
-    const first = groups[0];
-    throw new RejectThresholdError(
-      `${first ? describePosition(src.display, await positionOf(first)) : src.display}: ${rowsRejected} of ` +
-        `${rowsRead} rows have values that do not convert (more than ${(share * 100).toFixed(1)}%), ` +
-        `first: ${String(first?.['message'] ?? '')}`,
-    );
-  }
-  report.file({
-    country: src.country,
-    file: src.display,
-    rowsRead,
-    rowsLoaded,
-    bytes: fs.statSync(src.file).size,
-  });
-  return { rowsRead, rowsLoaded, rowsRejected };
 }
 
 /**
@@ -258,7 +340,12 @@ export async function loadCsvStage(
   await ctx.report.stage(
     ctx.country,
     `read ${display}`,
-    () => loadCsv(ctx.conn, { ...spec, country: ctx.country, file, display, table }, ctx.report),
+    () =>
+      loadCsv(
+        ctx.conn,
+        { ...spec, country: ctx.country, file, display, table, workDir: ctx.workDir },
+        ctx.report,
+      ),
     (r) => r.rowsRead,
   );
   return display;

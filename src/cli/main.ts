@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { demoCommand, demoHelp } from './commands/demo.ts';
+import { harvestCommand, harvestHelp } from './commands/harvest.ts';
 import { ingestCommand, ingestHelp, officialFilesCommand, officialFilesHelp } from './commands/ingest.ts';
 import { ordersCommand, ordersHelp } from './commands/orders.ts';
 import { serveCommand, serveHelp } from './commands/serve.ts';
@@ -32,6 +33,11 @@ const COMMANDS: Record<string, Command> = {
     summary: 'ingest official register files into a new snapshot',
     help: ingestHelp,
     run: ingestCommand,
+  },
+  harvest: {
+    summary: "fetch a register's answers from its services into a folder ingest reads (PL, SE)",
+    help: harvestHelp,
+    run: harvestCommand,
   },
   'official-files': {
     summary: "write a snapshot out as the registers' official files",

@@ -330,7 +330,15 @@ const nbool = () => z.boolean().nullish();
 const ndate = () => z.iso.date().nullish();
 
 export const CountryItemSchema = z
-  .object({ code: CountrySchema, name: z.string() })
+  .object({
+    code: CountrySchema,
+    name: z.string(),
+    as_of: z.iso
+      .date()
+      .nullable()
+      .describe("The day the country's data was published into the live snapshot; null when none is loaded"),
+    companies: z.number().int().nullable().describe('Companies for sale in the live snapshot'),
+  })
   .meta({ id: 'CountryItem' });
 export const CountriesResponseSchema = z.object({ countries: z.array(CountryItemSchema) });
 
@@ -427,6 +435,10 @@ export const UsageMetaSchema = z
     credits_charged: z.number(),
     credits_reserved: z.number().nullable(),
     credit_balance: z.number(),
+    data_as_of: z.iso
+      .date()
+      .describe("The day the country's data was published into the live snapshot (as the Data-As-Of header)"),
+    snapshot_id: z.string().describe('The snapshot that answered'),
   })
   .meta({ id: 'UsageMeta' });
 

@@ -51,31 +51,63 @@ class PooledConnection {
   }
 }
 
+/** A caller waiting for a connection: the cheaper work (lower priority) first, then arrival order. */
+interface Waiter {
+  priority: number;
+  seq: number;
+  resolve: (c: PooledConnection) => void;
+  reject: (err: Error) => void;
+  timer: NodeJS.Timeout | null;
+}
+
+export interface QueueOptions {
+  /** Lower runs first when connections are busy (QUERY_PRIORITY). */
+  priority?: number;
+  /** Give up waiting after this long; `onTimeout` makes the error. */
+  maxWaitMs?: number;
+}
+
 /**
- * A small fixed pool: callers wait in FIFO order for a free connection. With two cores, two or three
- * connections keep both busy while short lookups are not stuck behind one long scan.
+ * A small fixed pool: at most `size` queries run at once, which bounds the scans that share the cores.
+ * Callers wait for a free connection cheapest first (a query narrowed by an index before a full scan),
+ * in arrival order within a priority; a caller that waits longer than its `maxWaitMs` is turned away with
+ * the pool's `onTimeout` error (503 with Retry-After), never left to a client's timeout.
  */
 export class ConnectionPool {
   private readonly idle: PooledConnection[] = [];
-  private readonly waiters: ((c: PooledConnection) => void)[] = [];
+  private readonly waiters: Waiter[] = [];
+  private seq = 0;
   private closed = false;
 
-  private constructor(private readonly all: PooledConnection[]) {
+  private constructor(
+    private readonly all: PooledConnection[],
+    private readonly onTimeout: () => Error,
+  ) {
     this.idle.push(...all);
   }
 
-  static async open(instance: DuckDBInstance, size: number, maxStatements = 256): Promise<ConnectionPool> {
+  static async open(
+    instance: DuckDBInstance,
+    size: number,
+    onTimeout: () => Error = () => new Error('timed out waiting for a connection'),
+    maxStatements = 256,
+  ): Promise<ConnectionPool> {
     const conns: PooledConnection[] = [];
     for (let i = 0; i < size; i++) conns.push(new PooledConnection(await instance.connect(), maxStatements));
-    return new ConnectionPool(conns);
+    return new ConnectionPool(conns, onTimeout);
   }
 
   get size(): number {
     return this.all.length;
   }
 
-  async query(sql: string, params: readonly DuckDBValue[] = []): Promise<Row[]> {
-    const conn = await this.acquire();
+  /** Callers waiting for a connection. */
+  get queued(): number {
+    return this.waiters.length;
+  }
+
+  async query(sql: string, params: readonly DuckDBValue[] = [], queue: QueueOptions = {}): Promise<Row[]> {
+    const conn = await this.acquire(queue);
     try {
       return await conn.query(sql, params);
     } finally {
@@ -83,22 +115,43 @@ export class ConnectionPool {
     }
   }
 
-  private acquire(): Promise<PooledConnection> {
+  private acquire(queue: QueueOptions): Promise<PooledConnection> {
     if (this.closed) return Promise.reject(new Error('connection pool is closed'));
     const conn = this.idle.pop();
     if (conn) return Promise.resolve(conn);
-    return new Promise((resolve) => this.waiters.push(resolve));
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = { priority: queue.priority ?? 0, seq: this.seq++, resolve, reject, timer: null };
+      if (queue.maxWaitMs !== undefined) {
+        waiter.timer = setTimeout(() => {
+          const i = this.waiters.indexOf(waiter);
+          if (i >= 0) this.waiters.splice(i, 1);
+          reject(this.onTimeout());
+        }, queue.maxWaitMs);
+      }
+      // Sorted insert: after every waiter of the same or a lower priority.
+      let at = this.waiters.findIndex((w) => w.priority > waiter.priority);
+      if (at < 0) at = this.waiters.length;
+      this.waiters.splice(at, 0, waiter);
+    });
   }
 
   private release(conn: PooledConnection): void {
     const next = this.waiters.shift();
-    if (next) next(conn);
-    else this.idle.push(conn);
+    if (next) {
+      if (next.timer) clearTimeout(next.timer);
+      next.resolve(conn);
+    } else {
+      this.idle.push(conn);
+    }
   }
 
   /** Call only when no query is running (the snapshot's refcount guarantees it). */
   close(): void {
     this.closed = true;
+    for (const w of this.waiters.splice(0)) {
+      if (w.timer) clearTimeout(w.timer);
+      w.reject(new Error('connection pool is closed'));
+    }
     for (const c of this.all) c.close();
   }
 }

@@ -4,4 +4,13 @@
  * pool, into which the attached serving databases are read: at scale 1 it keeps the server under 6 GiB
  * (docs/data-contract.md, Performance).
  */
-export const ENGINE_DEFAULTS = { memoryLimit: '3GB', threads: 2, connections: 3 } as const;
+export const ENGINE_DEFAULTS = {
+  memoryLimit: '3GB',
+  threads: 2,
+  connections: 3,
+  /**
+   * A search or count still waiting for a DuckDB connection after this long is answered 503 with
+   * Retry-After: a queue this long means more work arrives than the cores finish.
+   */
+  maxQueueMs: 5_000,
+} as const;

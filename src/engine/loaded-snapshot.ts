@@ -1,9 +1,10 @@
-import type { DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
 import type { CountryCode } from '../contract/countries.ts';
 import type { CountryManifest } from '../contract/data-contract.ts';
-import type { FiltersResponse, TreeNode } from '../contract/api-schemas.ts';
-import { AppError } from '../errors/app-error.ts';
+import type { CountParams, FiltersResponse, TreeNode } from '../contract/api-schemas.ts';
+import { AppError, isAppError } from '../errors/app-error.ts';
 import type { ConnectionPool, Row } from './connection-pool.ts';
+import { indexedFilters, type LookupStore } from './lookup-store.ts';
 import type { QueryContext } from './query-builder.ts';
 import { tables, type DictionaryColumn } from './tables.ts';
 
@@ -28,12 +29,56 @@ export interface CountryData {
   prunedTrees: Map<number, TreeNode[]>;
   /** Value-to-id maps of the dictionary columns (tables.ts), for IN lists over integers. */
   dictionaries: Record<DictionaryColumn, Map<string, number>>;
+  /** Documents, search rows and substring indexes, read without DuckDB (lookup-store.ts). */
+  lookups: LookupStore;
 }
 
 /** Counts remembered per snapshot: a key is ~100-500 bytes, so this bounds the cache at a few MB. */
 const COUNT_CACHE_SIZE = 10_000;
 
+/**
+ * The most rows a substring index may hand to the scan as candidates. Beyond it the term is broad and the
+ * scan (with its bigram signatures) answers it without the index; below it the scan reads only the
+ * candidates' rows. Also the bound of the candidate list bound into the statement.
+ */
+export const INDEX_CANDIDATE_LIMIT = 2000;
+
+/**
+ * Queue order of DuckDB queries when every connection is busy: a statement narrowed to index candidates
+ * reads a few rows and goes before a full scan, so a burst of heavy searches cannot starve it.
+ */
+export const QUERY_PRIORITY = { narrowed: 0, scan: 1 } as const;
+
+// eslint-disable-next-line no-control-regex
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** Folded terms remembered per snapshot (a term is short; this bounds the map at ~1 MB). */
+const FOLD_CACHE_SIZE = 10_000;
+
+/** The intersection of two ascending lists. */
+function intersectSorted(a: readonly number[], b: readonly number[]): number[] {
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i]! < b[j]!) i++;
+    else if (a[i]! > b[j]!) j++;
+    else {
+      out.push(a[i]!);
+      i++;
+      j++;
+    }
+  }
+  return out;
+}
+
 export type QueryObserver = (label: string, seconds: number) => void;
+
+/** A statement whose count identifies a cached count. */
+export interface BoundCount {
+  sql: string;
+  params: readonly DuckDBValue[];
+}
 
 /** The same folding the snapshot writer applies to `search_name` (lower(strip_accents(...))), in JS. */
 export function foldText(s: string): string {
@@ -50,14 +95,20 @@ export class LoadedSnapshot {
   private retired = false;
   private closed = false;
   private readonly counts = new Map<string, Promise<number>>();
+  private readonly folded = new Map<string, string>();
+  /** Fold queries run one at a time on their own connection (a DuckDB connection runs one query). */
+  private folding: Promise<unknown> = Promise.resolve();
   observer: QueryObserver | undefined;
 
   constructor(
     readonly id: string,
     private readonly instance: DuckDBInstance,
     private readonly pool: ConnectionPool,
+    private readonly foldConnection: DuckDBConnection,
     private readonly data: Partial<Record<CountryCode, CountryData>>,
     readonly loadMs: number,
+    /** How long a query may wait for a connection before it is turned away (undefined: no limit). */
+    private readonly maxQueueMs?: number,
   ) {}
 
   static indexLocations(tree: TreeNode[] | null): IndexedLocation[] {
@@ -88,11 +139,108 @@ export class LoadedSnapshot {
     return { tables: tables(code), dictionaries: this.country(code).dictionaries };
   }
 
-  /** Runs one bound query; DuckDB failures become 502s whose cause is logged but never shown. */
-  async query(label: string, sql: string, params: readonly DuckDBValue[] = []): Promise<Row[]> {
+  /** The country's lookup store: documents and search rows without DuckDB. */
+  lookups(code: CountryCode): LookupStore {
+    return this.country(code).lookups;
+  }
+
+  /**
+   * `lower(strip_accents(term))` exactly as DuckDB computes it, the folding of the indexed texts: a
+   * folding of our own (foldText) differs on some characters, and a term folded differently than the
+   * texts could miss rows in the index that `contains` would find. Its own connection, so a fold never
+   * waits in the pool behind a scan; remembered per snapshot.
+   */
+  async fold(terms: readonly string[]): Promise<string[]> {
+    const known = new Map<string, string>();
+    for (const t of terms) {
+      const f = this.folded.get(t);
+      if (f !== undefined) known.set(t, f);
+    }
+    for (const t of terms) {
+      // On ASCII, strip_accents changes nothing and lower() maps only A-Z, as toLowerCase() does.
+      if (!known.has(t) && ASCII.test(t)) known.set(t, t.toLowerCase());
+    }
+    const missing = [...new Set(terms.filter((t) => !known.has(t)))];
+    if (missing.length > 0) {
+      const run = this.folding.then(async () => {
+        const out: string[] = [];
+        for (const t of missing) {
+          const reader = await this.foldConnection.runAndReadAll('SELECT lower(strip_accents(?)) AS f', [t]);
+          out.push(String(reader.getRowObjectsJson()[0]?.['f']));
+        }
+        return out;
+      });
+      this.folding = run.catch(() => undefined);
+      let folded: string[];
+      try {
+        folded = await run;
+      } catch (err) {
+        throw new AppError('backend_unavailable', 'data backend temporarily unavailable', [], { cause: err });
+      }
+      if (this.folded.size + folded.length > FOLD_CACHE_SIZE) this.folded.clear();
+      missing.forEach((t, i) => {
+        known.set(t, folded[i]!);
+        this.folded.set(t, folded[i]!);
+      });
+    }
+    return terms.map((t) => known.get(t)!);
+  }
+
+  /**
+   * The query context of a search or count in which the substring indexes (lookup-store.ts) answer the
+   * company_name, person_name and location filters whose terms are selective: their `contains`
+   * predicates, which would run over every row, become one test of the rids the indexes found (exactly
+   * the rows whose folded text contains a term: see TEXT_INDEXES). A broad or short term keeps its
+   * predicate. An empty candidate list means no row can match.
+   */
+  async narrowedContext(params: CountParams): Promise<QueryContext> {
+    const base = this.context(params.country);
+    const store = this.lookups(params.country);
+    let candidates: number[] | undefined;
+    const answered = new Set<string>();
+    for (const id of indexedFilters(params.country)) {
+      const input = params.filters[id];
+      if (input === undefined) continue;
+      const values = input.kind === 'list' ? input.values : input.kind === 'scalar' ? [input.value] : [];
+      if (values.length === 0) continue;
+      const rids = store.candidates(id, await this.fold(values.map(String)), INDEX_CANDIDATE_LIMIT);
+      if (rids === null) continue;
+      answered.add(id);
+      candidates = candidates === undefined ? rids : intersectSorted(candidates, rids);
+    }
+    return candidates === undefined ? base : { ...base, candidates, answered };
+  }
+
+  /**
+   * Runs one bound query; DuckDB failures become 502s whose cause is logged but never shown. `priority`
+   * orders the waiting queries when every connection is busy (QUERY_PRIORITY); a query that waited
+   * longer than the engine's maxQueueMs is turned away with 503 (the pool's overloaded error).
+   */
+  async query(
+    label: string,
+    sql: string,
+    params: readonly DuckDBValue[] = [],
+    priority: number = QUERY_PRIORITY.scan,
+  ): Promise<Row[]> {
     const started = performance.now();
     try {
-      return await this.pool.query(sql, params);
+      return await this.pool.query(sql, params, {
+        priority,
+        ...(this.maxQueueMs !== undefined ? { maxWaitMs: this.maxQueueMs } : {}),
+      });
+    } catch (err) {
+      if (isAppError(err)) throw err;
+      throw new AppError('backend_unavailable', 'data backend temporarily unavailable', [], { cause: err });
+    } finally {
+      this.observer?.(label, (performance.now() - started) / 1000);
+    }
+  }
+
+  /** Runs one lookup in the lookup store, observed like a query; failures become 502s like DuckDB's. */
+  lookup<T>(label: string, read: () => T): T {
+    const started = performance.now();
+    try {
+      return read();
     } catch (err) {
       throw new AppError('backend_unavailable', 'data backend temporarily unavailable', [], { cause: err });
     } finally {
@@ -101,18 +249,25 @@ export class LoadedSnapshot {
   }
 
   /**
-   * A `count(*)` statement's value, cached for the life of the snapshot. A snapshot never changes, so a
+   * A `count(*)` statement's value, cached for the life of the snapshot (under `cacheAs` when given: the
+   * same count without index candidates, whose list is long and adds nothing to the key). A snapshot never changes, so a
    * cached count is exact; a search and its count, every page of one search, and clients that ask /count
    * before they search all repeat the same filter set. Concurrent identical counts share one query.
    */
-  async count(sql: string, params: readonly DuckDBValue[]): Promise<number> {
-    const key = `${sql}\u0000${JSON.stringify(params, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))}`;
+  async count(
+    sql: string,
+    params: readonly DuckDBValue[],
+    cacheAs?: BoundCount,
+    priority: number = QUERY_PRIORITY.scan,
+  ): Promise<number> {
+    const keyed = cacheAs ?? { sql, params };
+    const key = `${keyed.sql}\u0000${JSON.stringify(keyed.params, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))}`;
     let hit = this.counts.get(key);
     if (hit) {
       // Re-insert to keep the map in least-recently-used order.
       this.counts.delete(key);
     } else {
-      hit = this.query('count', sql, params).then((rows) => Number(rows[0]?.['n'] ?? 0));
+      hit = this.query('count', sql, params, priority).then((rows) => Number(rows[0]?.['n'] ?? 0));
       // A failed count is not remembered.
       hit.catch(() => this.counts.delete(key));
       if (this.counts.size >= COUNT_CACHE_SIZE) {
@@ -153,6 +308,8 @@ export class LoadedSnapshot {
     if (this.closed) return;
     this.closed = true;
     this.pool.close();
+    this.foldConnection.closeSync();
+    for (const d of Object.values(this.data)) d.lookups.close();
     this.instance.closeSync();
   }
 }

@@ -6,7 +6,6 @@ import { ACTIVE_STATUS } from '../contract/data-contract.ts';
 import { FILTERS } from '../contract/filters.ts';
 import {
   COMPANY_ROW_COLUMNS,
-  DETAIL_COLUMNS,
   DICTIONARY_COLUMNS,
   HISTORY_PERIOD_COLUMNS,
   ORDER_COLUMNS,
@@ -15,6 +14,7 @@ import {
   WORKPLACE_COLUMNS,
 } from './tables.ts';
 import { RELEASE_FREED_MEMORY, sortedList } from './batch-sql.ts';
+import { LOOKUP_FILE, REST_FIELDS, ROW_FIELDS, writeLookupStore } from './lookup-store.ts';
 
 /**
  * The serving database of one country: a DuckDB file written once per snapshot and country (at publish,
@@ -74,15 +74,16 @@ const hasFilter = (country: CountryCode, id: string) =>
  *   columns, because list predicates are ~30x slower than flat ones and text ~5x slower than integers:
  *   contact kinds, domains, the SE band with unknown as 0, dictionary ids, signatures and order ranks are
  *   computed once here, never per query;
- * - `detail`, `history`, `wpdoc` (SE): one row per for-sale company, keyed by registrikood, holding its
- *   whole answer as one compressed JSON document, so a lookup reads one row of one or two columns instead
- *   of the ~60 leaf columns of the nested fields;
+ * - the lookup store (`lookupFile`, lookup-store.ts): every for-sale company's search row, detail,
+ *   history and (SE) workplaces as JSON documents, and the trigram indexes of the substring filters, in
+ *   a SQLite file that serves lookups without queueing behind DuckDB's scans;
  * - `dict`: the value-to-id dictionaries of DICTIONARY_COLUMNS; `meta`: layout version and fingerprint.
  */
 async function buildTables(
   conn: DuckDBConnection,
   dir: string,
   country: CountryCode,
+  lookupFile: string,
   log: (msg: string) => void,
 ): Promise<void> {
   const step = async (name: string, run: () => Promise<unknown>) => {
@@ -174,13 +175,10 @@ async function buildTables(
     FROM (SELECT registrikood, unnest(emtak) AS a FROM ${companies}) JOIN co c USING (registrikood)
     ORDER BY kood, c.rid`);
 
-  await run(`
-    CREATE TABLE detail AS
-    SELECT registrikood, to_json(struct_pack(${DETAIL_COLUMNS.map(q).join(', ')}))::VARCHAR AS doc
-    FROM ${companies}`);
-  // Every for-sale company has a row (its name, and its periods or NULL), so a history is one lookup. The
-  // documents are grouped per registrikood range: an ordered list() keeps every input of a group in memory,
-  // and in one statement over LV's history that exceeded a 3 GB limit.
+  // The documents of the lookup store (lookup-store.ts): every for-sale company's search row and detail,
+  // its history periods and (SE) its workplaces, as JSON. History and workplace documents are grouped per
+  // registrikood range: an ordered list() keeps every input of a group in memory, and in one statement
+  // over LV's history that exceeded a 3 GB limit.
   await run(`CREATE TABLE scratch.hdoc (registrikood VARCHAR, doc VARCHAR)`);
   await inRanges(conn, file('history.parquet'), (range) =>
     run(
@@ -198,14 +196,7 @@ async function buildTables(
       range.params,
     ),
   );
-  await run(`
-    CREATE TABLE history AS
-    SELECT c.registrikood, c.arinimi, h.doc
-    FROM co c LEFT JOIN scratch.hdoc h USING (registrikood)
-    ORDER BY c.rid`);
-  await run('DROP TABLE scratch.hdoc');
   if (country === 'SE') {
-    // Every for-sale company has a row with its blocks and SCB source, so the workplaces answer is one lookup.
     await run(`CREATE TABLE scratch.wdoc (registrikood VARCHAR, doc VARCHAR)`);
     await inRanges(conn, file('workplaces.parquet'), (range) =>
       run(
@@ -218,27 +209,41 @@ async function buildTables(
       ),
     );
     await run(`
-      CREATE TABLE wpdoc AS
-      SELECT c.registrikood, c.marketing_optout, c.phone_optout, c.se_register.source AS source, w.doc
-      FROM ${companies} c LEFT JOIN scratch.wdoc w USING (registrikood)
-      ORDER BY c.registrikood`);
-    await run('DROP TABLE scratch.wdoc');
-    await run(`
       CREATE TABLE wp AS
       SELECT DISTINCT c.rid, w.kommun_code
       FROM read_parquet(${file('workplaces.parquet')}) w JOIN co c USING (registrikood)
       WHERE w.is_active
       ORDER BY w.kommun_code, c.rid`);
   }
-
-  // Point lookups by registrikood go through an ART index: a zonemap scan compares a whole row group of
-  // compressed codes (LV detail: 40-170 ms under load), the index finds the row in ~1 ms (docs/data-contract.md).
-  const lookups = country === 'SE' ? ['detail', 'history', 'wpdoc'] : ['detail', 'history'];
-  for (const t of lookups)
-    await step(`index ${t}`, () => conn.run(`CREATE INDEX ${t}_kood ON ${t} (registrikood)`));
-  // A page's rows are fetched by rid: without an index that is a full pass over every search-row column,
-  // decompressing the compressed texts (50 scattered PL rows: ~450 ms on the loaded machine; ~40 ms with it).
-  await step('index co', () => conn.run(`CREATE INDEX co_rid ON co (rid)`));
+  // The companies in file order beside co in rid order: the same sequence (both are the for-sale rows in
+  // registrikood order), which the CASE asserts row by row, so no join or sort of the wide documents.
+  const values = (columns: readonly string[]) =>
+    `encode(json_array(${columns.map((c) => `p.${q(c)}`).join(', ')})::VARCHAR)`;
+  const seColumns =
+    country === 'SE'
+      ? 'p.marketing_optout, p.phone_optout, p.se_register.source'
+      : 'NULL::BOOLEAN, NULL::BOOLEAN, NULL::VARCHAR';
+  const byRid = (table: string) =>
+    `SELECT c.rid, encode(d.doc) FROM ${table} d JOIN co c USING (registrikood) ORDER BY c.rid`;
+  await writeLookupStore(
+    conn,
+    lookupFile,
+    country,
+    {
+      companies: `
+        SELECT CASE WHEN c.registrikood = p.registrikood THEN c.rid
+                    ELSE error('companies out of step with co at rid ' || c.rid) END,
+          p.registrikood, ${values(ROW_FIELDS)}, ${values(REST_FIELDS)}, ${seColumns}
+        FROM (SELECT rid, registrikood FROM co) c POSITIONAL JOIN ${companies} p`,
+      history: byRid('scratch.hdoc'),
+      workplaces: country === 'SE' ? byRid('scratch.wdoc') : null,
+      texts: 'co',
+    },
+    { layoutVersion: SERVING_LAYOUT_VERSION, fingerprint: servingFingerprint(dir) },
+    step,
+  );
+  await run('DROP TABLE scratch.hdoc');
+  if (country === 'SE') await run('DROP TABLE scratch.wdoc');
 
   await run(`CREATE TABLE dict (col VARCHAR, value VARCHAR, id INTEGER)`);
   for (const c of DICTIONARY_COLUMNS) {
@@ -319,8 +324,8 @@ export interface BuildServingOptions {
 }
 
 /**
- * Writes the serving database (`<countryDir>/serving.duckdb` unless `opts.target` says otherwise) for the
- * country's Parquet files. It is written under a temporary name and renamed into place, so a reader never
+ * Writes the serving database (`<countryDir>/serving.duckdb` unless `opts.target` says otherwise) and the
+ * lookup store beside it (LOOKUP_FILE) for the country's Parquet files. It is written under a temporary name and renamed into place, so a reader never
  * attaches a half-written file and two builders racing on the same snapshot both leave a complete one.
  * Returns the file's path.
  */
@@ -331,6 +336,8 @@ export async function buildServingDatabase(
 ): Promise<string> {
   const target = opts.target ?? path.join(countryDir, SERVING_FILE);
   const tmp = `${target}.tmp-${process.pid}`;
+  const lookupTarget = path.join(path.dirname(target), LOOKUP_FILE);
+  const lookupTmp = `${lookupTarget}.tmp-${process.pid}`;
   const spill = `${tmp}.spill`;
   const scratch = `${tmp}.scratch`;
   const cleanUp = () => {
@@ -355,7 +362,7 @@ export async function buildServingDatabase(
       // Intermediate tables live in a scratch file, so the buffer manager can evict them, and the serving
       // file never carries the free blocks they would leave behind.
       await conn.run(`ATTACH ${sqlString(scratch)} AS scratch`);
-      await buildTables(conn, countryDir, country, opts.log ?? (() => {}));
+      await buildTables(conn, countryDir, country, lookupTmp, opts.log ?? (() => {}));
       await conn.run('DETACH scratch');
       const started = performance.now();
       await conn.run('CHECKPOINT');
@@ -369,11 +376,15 @@ export async function buildServingDatabase(
     instance.closeSync();
     fs.rmSync(tmp, { force: true });
     fs.rmSync(`${tmp}.wal`, { force: true });
+    fs.rmSync(lookupTmp, { force: true });
     cleanUp();
     throw err;
   }
   instance.closeSync();
   cleanUp();
+  // The lookup store first: the loader takes the pair as current only when both carry the same layout
+  // version and fingerprint, so a crash between the renames leaves at worst a pair it rebuilds.
+  fs.renameSync(lookupTmp, lookupTarget);
   fs.renameSync(tmp, target);
   return target;
 }

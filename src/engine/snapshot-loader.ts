@@ -5,9 +5,11 @@ import { COUNTRY_CODES, type CountryCode } from '../contract/countries.ts';
 import type { CountryManifest } from '../contract/data-contract.ts';
 import type { SnapshotStore } from '../contract/snapshot-store.ts';
 import type { FiltersResponse, TreeNode } from '../contract/api-schemas.ts';
+import { AppError } from '../errors/app-error.ts';
 import { ConnectionPool } from './connection-pool.ts';
 import { ENGINE_DEFAULTS } from './engine-defaults.ts';
 import { LoadedSnapshot, type CountryData } from './loaded-snapshot.ts';
+import { LOOKUP_FILE, LookupStore } from './lookup-store.ts';
 import { buildServingDatabase, macros, servingFingerprint, sqlString } from './serving-build.ts';
 import {
   DICTIONARY_COLUMNS,
@@ -26,8 +28,13 @@ export interface EngineOptions {
    * serving files are read into, and also the limit of a serving build the engine has to run itself.
    */
   memoryLimit?: string;
-  /** Connections in the pool (default 3). */
+  /** Connections in the pool (default 3): the DuckDB queries that run at once. */
   connections?: number;
+  /**
+   * How long a query may wait for a free connection before it is turned away with 503 and Retry-After
+   * (default: no limit).
+   */
+  maxQueueMs?: number;
   /** Where DuckDB may spill; default: none. */
   tempDirectory?: string;
   /** Progress of a load: each country's attach (or build) time and DuckDB's memory after it. */
@@ -40,8 +47,7 @@ function readJson<T>(file: string): T {
 
 /**
  * Reads what every search touches into DuckDB's buffer pool before the snapshot serves: the companies
- * columns filters and sorts scan (the uncompressed ones), the activity table, and the registrikood indexes
- * of the lookups. Otherwise the first requests after a start or a swap each pay for reading blocks and
+ * columns filters and sorts scan (the uncompressed ones) and the activity table. Otherwise the first requests after a start or a swap each pay for reading blocks and
  * loading an index (a tiny world's first search took ~0.5 s on a loaded machine).
  */
 async function warm(conn: DuckDBConnection, country: CountryCode): Promise<void> {
@@ -56,8 +62,6 @@ async function warm(conn: DuckDBConnection, country: CountryCode): Promise<void>
     .map((r) => `min("${String(r[0])}")`);
   if (scanned.length > 0) await conn.run(`SELECT ${scanned.join(', ')} FROM ${t.companies}`);
   await conn.run(`SELECT min(rid), min(kood) FROM ${t.activities}`);
-  const lookups = country === 'SE' ? [t.detail, t.history, t.workplaceDocs] : [t.detail, t.history];
-  for (const table of lookups) await conn.run(`SELECT doc FROM ${table} WHERE registrikood = ''`);
 }
 
 /**
@@ -79,9 +83,9 @@ function pruneServingCache(store: SnapshotStore): void {
 }
 
 /**
- * Attaches the country's serving database read-only: the one published in the snapshot (serving-build.ts)
- * or the engine's own cached build, whichever is current; when neither is, builds it into the cache.
- * Returns the dictionaries it holds.
+ * Attaches the country's serving database read-only and opens its lookup store: the pair published in the
+ * snapshot (serving-build.ts) or the engine's own cached build, whichever is current; when neither is,
+ * builds it into the cache. Returns the dictionaries the serving database holds and the lookup store.
  */
 async function attachCountry(
   conn: DuckDBConnection,
@@ -89,35 +93,45 @@ async function attachCountry(
   cacheDir: string,
   country: CountryCode,
   opts: EngineOptions,
-): Promise<Record<DictionaryColumn, Map<string, number>>> {
+): Promise<{ dictionaries: Record<DictionaryColumn, Map<string, number>>; lookups: LookupStore }> {
   const alias = servingAlias(country);
   const fingerprint = servingFingerprint(dir);
-  const cached = path.join(cacheDir, country, SERVING_FILE);
-  const attach = (file: string) => conn.run(`ATTACH ${sqlString(file)} AS ${alias} (READ_ONLY)`);
-  const current = async (file: string): Promise<boolean> => {
-    if (!fs.existsSync(file)) return false;
+  const cached = path.join(cacheDir, country);
+  const attach = (folder: string) =>
+    conn.run(`ATTACH ${sqlString(path.join(folder, SERVING_FILE))} AS ${alias} (READ_ONLY)`);
+  const isCurrent = (meta: { layoutVersion: unknown; fingerprint: unknown } | null | undefined) =>
+    meta?.layoutVersion === SERVING_LAYOUT_VERSION && meta.fingerprint === fingerprint;
+  // Both files of the folder must be of this layout and built from these Parquet files.
+  const current = async (folder: string): Promise<boolean> => {
+    const lookupFile = path.join(folder, LOOKUP_FILE);
+    if (!fs.existsSync(path.join(folder, SERVING_FILE)) || !fs.existsSync(lookupFile)) return false;
     try {
-      await attach(file);
+      if (!isCurrent(LookupStore.readMeta(lookupFile))) return false;
+      await attach(folder);
       const meta = (
         await conn.runAndReadAll(`SELECT layout_version, fingerprint FROM ${alias}.meta`)
       ).getRowObjectsJson()[0];
-      if (meta?.['layout_version'] === SERVING_LAYOUT_VERSION && meta['fingerprint'] === fingerprint) {
+      if (isCurrent({ layoutVersion: meta?.['layout_version'], fingerprint: meta?.['fingerprint'] })) {
         return true;
       }
     } catch {
-      // Unreadable (damaged, or from an incompatible DuckDB): rebuilt below like an outdated one.
+      // Unreadable (damaged, or from an incompatible DuckDB or SQLite): rebuilt below like an outdated one.
     }
     await conn.run(`DETACH DATABASE IF EXISTS ${alias}`);
     return false;
   };
-  if (!(await current(path.join(dir, SERVING_FILE))) && !(await current(cached))) {
-    fs.mkdirSync(path.dirname(cached), { recursive: true });
-    await buildServingDatabase(dir, country, {
-      ...(opts.memoryLimit ? { memoryLimit: opts.memoryLimit } : {}),
-      ...(opts.threads ? { threads: opts.threads } : {}),
-      target: cached,
-    });
-    await attach(cached);
+  let folder = dir;
+  if (!(await current(dir))) {
+    folder = cached;
+    if (!(await current(cached))) {
+      fs.mkdirSync(cached, { recursive: true });
+      await buildServingDatabase(dir, country, {
+        ...(opts.memoryLimit ? { memoryLimit: opts.memoryLimit } : {}),
+        ...(opts.threads ? { threads: opts.threads } : {}),
+        target: path.join(cached, SERVING_FILE),
+      });
+      await attach(cached);
+    }
   }
   await warm(conn, country);
   const dictionaries = Object.fromEntries(
@@ -125,7 +139,7 @@ async function attachCountry(
   ) as Record<DictionaryColumn, Map<string, number>>;
   const rows = (await conn.runAndReadAll(`SELECT col, value, id FROM ${alias}.dict`)).getRowObjectsJson();
   for (const r of rows) dictionaries[r['col'] as DictionaryColumn].set(String(r['value']), Number(r['id']));
-  return dictionaries;
+  return { dictionaries, lookups: LookupStore.open(path.join(folder, LOOKUP_FILE), country) };
 }
 
 interface LocationsJson {
@@ -137,7 +151,9 @@ interface ActivitiesJson {
   trees: Record<string, TreeNode[]>;
 }
 
-function readCountryFiles(dir: string): Omit<CountryData, 'locationIndex' | 'dictionaries' | 'prunedTrees'> {
+function readCountryFiles(
+  dir: string,
+): Omit<CountryData, 'locationIndex' | 'dictionaries' | 'prunedTrees' | 'lookups'> {
   const manifest = readJson<CountryManifest>(path.join(dir, 'manifest.json'));
   const filters = readJson<FiltersResponse>(path.join(dir, 'filters.json'));
   const activities = readJson<ActivitiesJson>(path.join(dir, 'activities.json'));
@@ -175,21 +191,30 @@ export async function loadSnapshot(
   if (opts.tempDirectory) config['temp_directory'] = opts.tempDirectory;
   const instance = await DuckDBInstance.create(':memory:', config);
   let pool: ConnectionPool | undefined;
+  let foldConnection: DuckDBConnection | undefined;
+  const data: Partial<Record<CountryCode, CountryData>> = {};
   try {
     const conn = await instance.connect();
-    const data: Partial<Record<CountryCode, CountryData>> = {};
     try {
       for (const m of macros(false)) await conn.run(m);
       for (const country of countries) {
         const countryStarted = performance.now();
         const dir = store.countryDir(snapshotId, country);
-        const dictionaries = await attachCountry(
+        const files = readCountryFiles(dir);
+        const { dictionaries, lookups } = await attachCountry(
           conn,
           dir,
           servingCacheDir(store, snapshotId),
           country,
           opts,
         );
+        data[country] = {
+          ...files,
+          dictionaries,
+          lookups,
+          locationIndex: LoadedSnapshot.indexLocations(files.tree),
+          prunedTrees: new Map(),
+        };
         if (opts.onCountryLoaded) {
           const mem = await conn.runAndReadAll(
             'SELECT sum(memory_usage_bytes)::DOUBLE AS b FROM duckdb_memory()',
@@ -200,13 +225,6 @@ export async function loadSnapshot(
             duckdbBytes: Number(mem.getRowObjectsJson()[0]?.['b'] ?? 0),
           });
         }
-        const files = readCountryFiles(dir);
-        data[country] = {
-          ...files,
-          dictionaries,
-          locationIndex: LoadedSnapshot.indexLocations(files.tree),
-          prunedTrees: new Map(),
-        };
       }
       pruneServingCache(store);
       // allowed_directories cannot be given at creation through the node API; set it before access is cut.
@@ -217,10 +235,25 @@ export async function loadSnapshot(
     } finally {
       conn.closeSync();
     }
-    pool = await ConnectionPool.open(instance, opts.connections ?? ENGINE_DEFAULTS.connections);
-    return new LoadedSnapshot(snapshotId, instance, pool, data, performance.now() - started);
+    pool = await ConnectionPool.open(
+      instance,
+      opts.connections ?? ENGINE_DEFAULTS.connections,
+      () => new AppError('overloaded', 'the service is busy; retry shortly'),
+    );
+    foldConnection = await instance.connect();
+    return new LoadedSnapshot(
+      snapshotId,
+      instance,
+      pool,
+      foldConnection,
+      data,
+      performance.now() - started,
+      opts.maxQueueMs,
+    );
   } catch (err) {
+    foldConnection?.closeSync();
     pool?.close();
+    for (const d of Object.values(data)) d.lookups.close();
     instance.closeSync();
     throw err;
   }

@@ -6,13 +6,13 @@ import {
   WorkplaceSchema,
 } from '../contract/api-schemas.ts';
 
-/** The serving database file in each country folder of a snapshot (serving-build.ts). */
+/** The serving database file in each country folder of a snapshot (serving-build.ts); beside it the lookup store (lookup-store.ts). */
 export const SERVING_FILE = 'serving.duckdb';
 /**
  * Bumped whenever the serving tables change shape or meaning: a file of another version is rebuilt
  * before it is served, so a snapshot written by an older release still serves correctly.
  */
-export const SERVING_LAYOUT_VERSION = 5;
+export const SERVING_LAYOUT_VERSION = 6;
 
 /** The alias the country's serving database is attached under. */
 export const servingAlias = (country: CountryCode) => `s_${country.toLowerCase()}`;
@@ -32,12 +32,6 @@ export const tables = (country: CountryCode) => {
     activities: `${db}.act`,
     /** SE only: (rid, kommun_code) of active workplaces. */
     workplaces: `${db}.wp`,
-    /** (registrikood, doc) with the whole detail as JSON. */
-    detail: `${db}.detail`,
-    /** (registrikood, arinimi, doc) for every for-sale company; doc holds its periods, NULL when none. */
-    history: `${db}.history`,
-    /** SE only: (registrikood, marketing_optout, phone_optout, source, doc) with the active workplaces. */
-    workplaceDocs: `${db}.wpdoc`,
   };
 };
 export type Tables = ReturnType<typeof tables>;

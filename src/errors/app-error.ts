@@ -14,7 +14,11 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   internal: 500,
   backend_unavailable: 502,
+  overloaded: 503,
 } as const;
+
+/** Seconds a client is told to wait (Retry-After) when the engine turns a query away as overloaded. */
+export const OVERLOADED_RETRY_AFTER_SECONDS = 1;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 

@@ -9,7 +9,12 @@ import type {
   RouteOptions,
 } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { isAppError, type AppError, type ValidationIssue } from '../errors/app-error.ts';
+import {
+  isAppError,
+  OVERLOADED_RETRY_AFTER_SECONDS,
+  type AppError,
+  type ValidationIssue,
+} from '../errors/app-error.ts';
 import { isRateLimitedError } from '../wallet/errors.ts';
 import { rateLimitHeaders } from '../wallet/rate-limiter.ts';
 
@@ -61,6 +66,7 @@ export function toValidationIssues(
 
 const SERVER_ERROR_DETAIL: Record<number, string> = {
   502: 'data backend temporarily unavailable; safe to retry; nothing was charged',
+  503: 'the service is busy; retry after the seconds in Retry-After; nothing was charged',
   500: 'internal server error',
 };
 
@@ -186,7 +192,10 @@ export function installErrorHandlers(app: FastifyInstance): void {
       return reply.code(422).send({ detail });
     }
     if (isAppError(err)) {
-      if (err.status >= 500) request.log.error({ err, cause: err.cause }, `request failed: ${err.code}`);
+      // An overloaded engine is a load condition, not a fault: a warning, not an error per request.
+      if (err.code === 'overloaded') request.log.warn(`request turned away: ${err.code}`);
+      else if (err.status >= 500) request.log.error({ err, cause: err.cause }, `request failed: ${err.code}`);
+      if (err.code === 'overloaded') reply.header('Retry-After', String(OVERLOADED_RETRY_AFTER_SECONDS));
       if (isRateLimitedError(err)) {
         reply.header('Retry-After', String(err.retryAfterSeconds));
         if (err.decision) reply.headers(rateLimitHeaders(err.decision));

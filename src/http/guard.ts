@@ -1,9 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors/app-error.ts';
 import type { Admitted, Caller, Metered } from '../services/operations.ts';
-import type { Authenticator, Metering, RateLimiter, UsageMeta } from '../wallet/types.ts';
+import type { Authenticator, Metering, RateLimiter } from '../wallet/types.ts';
 import { rateLimitHeaders } from '../wallet/rate-limiter.ts';
 
+/** The live snapshot's day for the answer's country, on every answer about one country (docs/api-decisions.md). */
+export const DATA_AS_OF_HEADER = 'data-as-of';
 /** The wallet parts a route needs: who is calling, may they call now, and the metered run. */
 export interface WalletParts {
   authenticator: Authenticator;
@@ -38,10 +40,14 @@ export function isAdminRequest(authenticator: Authenticator, request: FastifyReq
 /** Sets the RateLimit headers of an admitted call and returns its REST body. */
 export function sendAdmitted<T>(reply: FastifyReply, answer: Admitted<T>): T {
   if (answer.rate) reply.headers(rateLimitHeaders(answer.rate));
+  if (answer.fresh) reply.header(DATA_AS_OF_HEADER, answer.fresh.data_as_of);
   return answer.data;
 }
 
 /** A metered call's REST envelope: `{data, meta}` (spec 2.8), with the RateLimit headers set. */
-export function sendMetered<T>(reply: FastifyReply, answer: Metered<T>): { data: T; meta: UsageMeta } {
+export function sendMetered<T>(
+  reply: FastifyReply,
+  answer: Metered<T>,
+): { data: T; meta: Metered<T>['meta'] } {
   return { data: sendAdmitted(reply, answer), meta: answer.meta };
 }

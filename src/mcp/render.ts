@@ -47,9 +47,9 @@ export function renderRecord(obj: Record<string, Value>): string {
   return lines.join('\n');
 }
 
-export function renderMeta(meta: UsageMeta): string {
+export function renderMeta(meta: UsageMeta & { data_as_of: string }): string {
   const rows = meta.rows_returned === null ? '' : ` for ${meta.rows_returned} row(s)`;
-  return `Charged ${meta.credits_charged} credits${rows}; balance ${meta.credit_balance} credits.`;
+  return `Charged ${meta.credits_charged} credits${rows}; balance ${meta.credit_balance} credits. Data as of ${meta.data_as_of}.`;
 }
 
 /** Characters of codes one tree answer prints; past it, a node says how to get its codes on their own. */

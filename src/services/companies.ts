@@ -11,9 +11,8 @@ import {
 import { REGISTRATION_CODE_RULES } from '../contract/registration-codes.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { Engine } from '../engine/engine.ts';
-import { buildCountQuery, buildPageQuery, buildRowsQuery } from '../engine/query-builder.ts';
-import type { Row } from '../engine/connection-pool.ts';
-import { tables } from '../engine/tables.ts';
+import { QUERY_PRIORITY } from '../engine/loaded-snapshot.ts';
+import { buildCountQuery, buildPageQuery, indexOnlySearch } from '../engine/query-builder.ts';
 
 /**
  * Company operations of spec 4.3-4.6, shared by the REST routes and the MCP tools. They take parsed
@@ -41,9 +40,17 @@ function notFound(ref: CompanyRef): AppError {
 }
 
 export async function countCompanies(engine: Engine, params: CountParams) {
-  const count = await engine.use((snap) => {
-    const q = buildCountQuery(params, snap.context(params.country));
-    return snap.count(q.sql, q.params);
+  const count = await engine.use(async (snap) => {
+    const ctx = await snap.narrowedContext(params);
+    if (ctx.candidates?.length === 0) return 0;
+    const indexed = indexOnlySearch(params, ctx);
+    if (indexed) {
+      const q = { ...indexed, limit: 0, offset: 0 };
+      return snap.lookup('count', () => snap.lookups(params.country).search(q).total);
+    }
+    const q = buildCountQuery(params, ctx);
+    const priority = ctx.candidates ? QUERY_PRIORITY.narrowed : QUERY_PRIORITY.scan;
+    return snap.count(q.sql, q.params, buildCountQuery(params, snap.context(params.country)), priority);
   });
   return { country: params.country, count, count_mode: 'exact' };
 }
@@ -51,26 +58,33 @@ export async function countCompanies(engine: Engine, params: CountParams) {
 /**
  * One page and the total. The count is a separate statement: COUNT(*) OVER () was 4-10x slower in the
  * research on this machine and has crashed DuckDB 1.5.x. Both run at once on two pool connections, and the
- * count is cached per snapshot (the next page of the same search does not count again).
+ * count is cached per snapshot (the next page of the same search does not count again). The page's rows
+ * come from the lookup store, not DuckDB. Selective name, person or location terms are answered by their
+ * indexes (LoadedSnapshot.narrowedContext); when nothing else but a status or legal form is asked, the
+ * lookup store answers the whole search and DuckDB is not asked at all.
  */
 export async function searchCompanies(engine: Engine, params: SearchParams): Promise<SearchData> {
-  const [items, counted] = await engine.use((snap) => {
-    const ctx = snap.context(params.country);
+  const [items, counted] = await engine.use(async (snap) => {
+    const ctx = await snap.narrowedContext(params);
+    if (ctx.candidates?.length === 0) return [[], 0] as const;
+    const indexed = indexOnlySearch(params, ctx);
+    if (indexed) {
+      const store = snap.lookups(params.country);
+      const q = { ...indexed, limit: params.page_size, offset: (params.page - 1) * params.page_size };
+      const { rids, total } = snap.lookup('search', () => store.search(q));
+      return [snap.lookup('search_rows', () => store.rows(rids)), total] as const;
+    }
     const page = buildPageQuery(params, ctx);
     const count = buildCountQuery(params, ctx);
-    const rows = async (): Promise<Row[]> => {
-      const rids = (await snap.query('search', page.sql, page.params)).map((r) => Number(r['rid']));
-      if (rids.length === 0) return [];
-      const q = buildRowsQuery(rids, ctx);
-      const byRid = new Map(
-        (await snap.query('search_rows', q.sql, q.params)).map((r) => [Number(r['rid']), r]),
-      );
-      return rids.map((rid) => {
-        const { rid: _rid, ...row } = byRid.get(rid) as Row;
-        return row;
-      });
+    const priority = ctx.candidates ? QUERY_PRIORITY.narrowed : QUERY_PRIORITY.scan;
+    const rows = async (): Promise<unknown[]> => {
+      const rids = (await snap.query('search', page.sql, page.params, priority)).map((r) => Number(r['rid']));
+      return snap.lookup('search_rows', () => snap.lookups(params.country).rows(rids));
     };
-    return Promise.all([rows(), snap.count(count.sql, count.params)]);
+    return Promise.all([
+      rows(),
+      snap.count(count.sql, count.params, buildCountQuery(params, snap.context(params.country)), priority),
+    ]);
   });
   return {
     items: items as CompanyRow[],
@@ -91,22 +105,18 @@ export function initials(name: string): string {
     .join(' ');
 }
 
-/** A JSON document of the serving database (serving-build.ts), or the fallback when the company has none. */
-function parseDoc<T>(rows: Row[], fallback: T): T {
-  const doc = rows[0]?.['doc'];
-  return typeof doc === 'string' ? (JSON.parse(doc) as T) : fallback;
+/** A JSON document of the lookup store (lookup-store.ts), or the fallback when the company has none. */
+function parseDoc<T>(doc: string | null, fallback: T): T {
+  return doc === null ? fallback : (JSON.parse(doc) as T);
 }
 
 export async function getCompany(engine: Engine, ref: CompanyRef): Promise<CompanyDetail> {
   assertRegistrationCode(ref);
   return engine.use(async (snap) => {
-    // The cold table holds for-sale companies only, so no document means 404.
-    const docs = await snap.query(
-      'detail',
-      `SELECT doc FROM ${tables(ref.country).detail} WHERE registrikood = ?`,
-      [ref.registrikood],
-    );
-    const detail = parseDoc<CompanyDetail | null>(docs, null);
+    // The lookup store holds for-sale companies only, so no document means 404.
+    const detail = snap.lookup('detail', () =>
+      snap.lookups(ref.country).detail(ref.registrikood),
+    ) as CompanyDetail | null;
     if (!detail) throw notFound(ref);
     if (ref.country === 'PL') {
       // Legal persons (isiku_tyyp J) are company names, not person names, and stay as they are.
@@ -120,21 +130,18 @@ type Period = HistoryData['periods'][number];
 
 export async function getHistory(engine: Engine, ref: CompanyRef): Promise<HistoryData> {
   assertRegistrationCode(ref);
-  // One row per for-sale company: its name and its periods (NULL when it has none); no row means 404.
-  const rows = await engine.use((snap) =>
-    snap.query('history', `SELECT arinimi, doc FROM ${tables(ref.country).history} WHERE registrikood = ?`, [
-      ref.registrikood,
-    ]),
+  // Every for-sale company has a row, with its periods or none; no row means 404.
+  const company = await engine.use(async (snap) =>
+    snap.lookup('history', () => snap.lookups(ref.country).history(ref.registrikood)),
   );
-  const company = rows[0];
   if (!company) throw notFound(ref);
   // Chronological order is fixed when the document is built (serving-build.ts).
-  const periods = parseDoc<Period[]>(rows, []);
+  const periods = parseDoc<Period[]>(company.doc, []);
   const kinds = new Set(periods.map((p) => p.granularity));
   const granularity = kinds.size === 0 ? 'none' : kinds.size === 1 ? [...kinds][0]! : 'mixed';
   return {
     registrikood: ref.registrikood,
-    arinimi: (company['arinimi'] as string | null) ?? null,
+    arinimi: company.arinimi,
     country: ref.country,
     granularity,
     periods,
@@ -174,24 +181,14 @@ export function applyWorkplaceBlocks(
 
 export async function getWorkplaces(engine: Engine, ref: CompanyRef): Promise<WorkplacesData> {
   assertRegistrationCode(ref);
-  // One row per for-sale company: its blocks, its SCB source and its active workplaces; no row means 404.
-  const rows = await engine.use((snap) =>
-    snap.query(
-      'workplaces',
-      `SELECT marketing_optout, phone_optout, source, doc FROM ${tables(ref.country).workplaceDocs}
-       WHERE registrikood = ?`,
-      [ref.registrikood],
-    ),
+  // Every for-sale company has a row with its blocks, its SCB source and its active workplaces (or none).
+  const company = await engine.use(async (snap) =>
+    snap.lookup('workplaces', () => snap.lookups(ref.country).workplaces(ref.registrikood)),
   );
-  const company = rows[0];
   if (!company) throw notFound(ref);
-  const blocks = {
-    marketing_optout: company['marketing_optout'] as boolean | null,
-    phone_optout: company['phone_optout'] as boolean | null,
-  };
   return {
     registrikood: ref.registrikood,
-    workplaces: parseDoc<Workplace[]>(rows, []).map((w) => applyWorkplaceBlocks(w, blocks)),
-    source: (company['source'] as string | null) ?? SCB_ATTRIBUTION,
+    workplaces: parseDoc<Workplace[]>(company.doc, []).map((w) => applyWorkplaceBlocks(w, company)),
+    source: company.source ?? SCB_ATTRIBUTION,
   };
 }

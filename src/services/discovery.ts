@@ -6,8 +6,20 @@ import { foldText } from '../engine/loaded-snapshot.ts';
 
 /** Free discovery operations of spec 4.2, shared by the REST routes and the MCP tools. */
 
-export function listCountries() {
-  return { countries: COUNTRY_CODES.map((code) => ({ code, name: COUNTRIES[code].name })) };
+/** The seven countries with what the live snapshot holds of each: its day and the companies for sale. */
+export function listCountries(engine: Engine) {
+  const snap = engine.snapshot;
+  return {
+    countries: COUNTRY_CODES.map((code) => {
+      const manifest = snap?.countries.includes(code) ? snap.country(code).manifest : null;
+      return {
+        code,
+        name: COUNTRIES[code].name,
+        as_of: manifest ? manifest.generated_at.slice(0, 10) : null,
+        companies: manifest ? manifest.row_counts.companies_for_sale : null,
+      };
+    }),
+  };
 }
 
 /** filters.json of the live snapshot: written from the same declarations search and count validate with. */

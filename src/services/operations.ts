@@ -9,6 +9,7 @@ import type {
 import type { ChangesData, ChangesParams } from '../contract/change-schemas.ts';
 import type { CountryCode } from '../contract/countries.ts';
 import type { Engine } from '../engine/engine.ts';
+import { AppError } from '../errors/app-error.ts';
 import type {
   Channel,
   FreeOperation,
@@ -45,15 +46,36 @@ export interface Caller {
   idempotencyKey?: string;
 }
 
+/**
+ * How fresh an answer's data is: the live snapshot and the day its country was published into it (the
+ * ingest reads that night's register files). Every answer about one country carries it.
+ */
+export interface Freshness {
+  data_as_of: string;
+  snapshot_id: string;
+}
+
 /** A free operation's answer and the rate-limit state the transport may show (REST sets RateLimit headers). */
 export interface Admitted<T> {
   data: T;
   rate: RateLimitDecision | null;
+  /** Null for answers about no one country (/countries) or when no snapshot is loaded. */
+  fresh: Freshness | null;
 }
 
-/** A metered operation's answer: the envelope's `data`, the usage `meta` of spec 2.8 and the rate-limit state. */
+/**
+ * A metered operation's answer: the envelope's `data`, the usage `meta` of spec 2.8 with the data's
+ * freshness, and the rate-limit state.
+ */
 export interface Metered<T> extends Admitted<T> {
-  meta: UsageMeta;
+  meta: UsageMeta & Freshness;
+  fresh: Freshness;
+}
+
+/** What a metered run hands the ledger to keep for an idempotent replay: the answer and its freshness. */
+interface Kept<T> {
+  body: T;
+  fresh: Freshness;
 }
 
 export interface OperationsDeps {
@@ -69,6 +91,16 @@ export class Operations {
     return this.deps.engine;
   }
 
+  /** The live snapshot's freshness for a country (null when none is loaded or it lacks the country). */
+  freshness(country: CountryCode): Freshness | null {
+    const snap = this.deps.engine.snapshot;
+    if (!snap?.countries.includes(country)) return null;
+    return {
+      data_as_of: snap.country(country).manifest.generated_at.slice(0, 10),
+      snapshot_id: snap.id,
+    };
+  }
+
   /** Spends one rate-limit token (429 when empty); admin keys pass. */
   admit(caller: Caller, operation: MeteredOperation | FreeOperation): RateLimitDecision | null {
     return this.deps.rateLimiter.take(caller.principal, operation);
@@ -82,6 +114,7 @@ export class Operations {
     run: () => T | Promise<T>,
   ): Promise<Admitted<T>> {
     const rate = this.admit(caller, operation);
+    const fresh = country ? this.freshness(country) : null;
     const data = await run();
     this.deps.metering.recordFree({
       principal: caller.principal,
@@ -89,11 +122,11 @@ export class Operations {
       operation,
       country,
     });
-    return { data, rate };
+    return { data, rate, fresh };
   }
 
   countries(caller: Caller): Promise<Admitted<ReturnType<typeof listCountries>>> {
-    return this.free(caller, 'countries', null, () => listCountries());
+    return this.free(caller, 'countries', null, () => listCountries(this.deps.engine));
   }
 
   filters(caller: Caller, country: CountryCode) {
@@ -167,7 +200,7 @@ export class Operations {
     run: () => Promise<{ result: T; chargeableRows: number; rowsReturned: number }>,
   ): Promise<Metered<T>> {
     const rate = this.admit(caller, operation);
-    const { result, meta } = await this.deps.metering.runMetered(
+    const { result, meta } = await this.deps.metering.runMetered<Kept<T>>(
       {
         principal: caller.principal,
         channel: caller.channel,
@@ -179,8 +212,20 @@ export class Operations {
         // with one Idempotency-Key agree.
         fingerprint: JSON.stringify([operation, params]),
       },
-      run,
+      async () => {
+        // Read as the query starts: the engine answers it from the snapshot live at this moment.
+        const fresh = this.freshness(country);
+        const out = await run();
+        if (!fresh) throw new AppError('backend_unavailable', `no live snapshot holds ${country}`);
+        return { ...out, result: { body: out.result, fresh } };
+      },
     );
-    return { data: result, meta, rate };
+    // A replay returns what the first answer kept, its freshness included. An answer kept before answers
+    // carried their freshness (at most a day old at an upgrade) is the bare body: it gets today's.
+    const kept: Kept<T> =
+      'fresh' in result && 'body' in result
+        ? result
+        : { body: result as unknown as T, fresh: this.freshness(country)! };
+    return { data: kept.body, meta: { ...meta, ...kept.fresh }, rate, fresh: kept.fresh };
   }
 }

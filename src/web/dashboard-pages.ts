@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { COUNTRY_CODES, COUNTRIES } from '../contract/countries.ts';
+import { COUNTRY_CODES, COUNTRIES, isCountryCode } from '../contract/countries.ts';
 import { AppError, isAppError } from '../errors/app-error.ts';
 import type { Session } from '../identity/identity.ts';
 import type { Channel } from '../wallet/types.ts';
@@ -124,7 +124,42 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
           )}
         </tbody>
       </table>`;
+    // A new account has nothing to chart yet: what it needs is its first key and how to use it.
+    const base = deps.publicUrl ?? `${request.protocol}://${request.host}`;
+    const curl = `curl -H "Authorization: Bearer YOUR_KEY" "${base}/api/v1/data/companies?country=EE&page_size=5"`;
+    const mcpConfig = JSON.stringify(
+      {
+        mcpServers: {
+          regdata: { type: 'http', url: `${base}/mcp`, headers: { Authorization: 'Bearer YOUR_KEY' } },
+        },
+      },
+      null,
+      2,
+    );
+    const start =
+      wallet.accountKeys(who.accountId).length === 0
+        ? html`<section class="start" aria-labelledby="start-h">
+            <h2 id="start-h">Get started</h2>
+            <ol>
+              <li>
+                <a href="/dashboard/keys">Create your first API key</a>, or try the
+                <a href="/search">search in the app</a> (counting is free).
+              </li>
+              <li>
+                <label for="start-curl">Call the REST API with it (replace YOUR_KEY):</label>
+                <textarea id="start-curl" readonly rows="3">${curl}</textarea>
+                <button type="button" data-copy="start-curl">Copy the curl command</button>
+              </li>
+              <li>
+                <label for="start-mcp">Or add the MCP server to your assistant's configuration:</label>
+                <textarea id="start-mcp" readonly rows="10">${mcpConfig}</textarea>
+                <button type="button" data-copy="start-mcp">Copy the MCP configuration</button>
+              </li>
+            </ol>
+          </section>`
+        : '';
     const body = html`<h1>Overview</h1>
+      ${start}
       <section aria-labelledby="balance-h">
         <h2 id="balance-h">Balance</h2>
         <p class="big">
@@ -244,7 +279,7 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
                         : html`<form method="post" action="/dashboard/keys/${k.keyId}/revoke" class="inline">
                             ${csrfField(request.web.csrfToken)}
                             <button type="submit" class="danger" aria-label="Revoke key ${k.name ?? k.hint}">
-                              Revoke
+                              Revoke key
                             </button>
                           </form>`
                     }
@@ -296,22 +331,49 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
     }
   });
 
-  app.post<{ Params: { keyId: string } }>('/dashboard/keys/:keyId/revoke', async (request, reply) => {
-    const who = signedIn(request, reply);
-    if (!who) return reply;
-    try {
-      wallet.revokeAccountKey({ accountId: who.accountId, keyId: request.params.keyId });
-    } catch (err) {
-      if (isAppError(err) && err.code === 'not_found') {
+  app.post<{ Params: { keyId: string }; Body: FormBody }>(
+    '/dashboard/keys/:keyId/revoke',
+    async (request, reply) => {
+      const who = signedIn(request, reply);
+      if (!who) return reply;
+      const key = wallet
+        .accountKeys(who.accountId)
+        .find((k) => k.keyId === request.params.keyId && k.revokedAt === null);
+      // The first click only asks: revoking cannot be undone and breaks every client using the key at once.
+      if (key && formField(request.body, 'confirm') !== 'yes') {
+        const keyName = key.name ?? `rgd_…${key.hint}`;
         return sendPage(
-          reply.code(404),
-          keysPage(request, who, html`<p class="error" role="alert">No such API key.</p>`),
+          reply,
+          keysPage(
+            request,
+            who,
+            html`<section class="confirm" aria-labelledby="confirm-h">
+              <h2 id="confirm-h" tabindex="-1">Revoke key ${keyName}?</h2>
+              <p>Every program using this key gets 401 from its next call on. This cannot be undone.</p>
+              <form method="post" action="/dashboard/keys/${key.keyId}/revoke" class="row">
+                ${csrfField(request.web.csrfToken)}
+                <input type="hidden" name="confirm" value="yes" />
+                <button type="submit" class="danger">Yes, revoke key ${keyName}</button>
+                <a href="/dashboard/keys">Cancel, keep the key</a>
+              </form>
+            </section>`,
+          ),
         );
       }
-      throw err;
-    }
-    return reply.redirect('/dashboard/keys', 303);
-  });
+      try {
+        wallet.revokeAccountKey({ accountId: who.accountId, keyId: request.params.keyId });
+      } catch (err) {
+        if (isAppError(err) && err.code === 'not_found') {
+          return sendPage(
+            reply.code(404),
+            keysPage(request, who, html`<p class="error" role="alert">No such API key.</p>`),
+          );
+        }
+        throw err;
+      }
+      return reply.redirect('/dashboard/keys', 303);
+    },
+  );
 
   const billingPage = (request: FastifyRequest, who: SignedIn, notice: SafeHtml | string) => {
     const b = wallet.balance({ accountId: who.accountId });
@@ -379,8 +441,11 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
                                 name="kind"
                                 value="country"
                               /><input type="hidden" name="country" value="${c}" />
-                              <button type="submit" aria-label="Order the ${COUNTRIES[c].name} plan">
-                                ${COUNTRY_PLAN_EUR_PER_MONTH} € / month
+                              <button
+                                type="submit"
+                                aria-label="Order the ${COUNTRIES[c].name} plan, ${COUNTRY_PLAN_EUR_PER_MONTH} € per month"
+                              >
+                                Order, ${COUNTRY_PLAN_EUR_PER_MONTH} € / month
                               </button>
                             </form>`
                       }
@@ -397,7 +462,9 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
               >Unlimited API and MCP plan: every country unmetered, ${UNLIMITED_EUR_PER_MONTH} € /
               month.</span
             >
-            <button type="submit" ${b.plan === 'unlimited' ? html`disabled` : ''}>Order Unlimited</button>
+            <button type="submit" ${b.plan === 'unlimited' ? html`disabled` : ''}>
+              Order Unlimited, ${UNLIMITED_EUR_PER_MONTH} € / month
+            </button>
           </form>
         </section>
         <section aria-labelledby="orders-h">
@@ -460,6 +527,40 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
       if (kind === 'topup' && !(credits >= MIN_TOPUP_CREDITS)) {
         throw new AppError('validation_failed', `a top-up is at least ${MIN_TOPUP_CREDITS} credits`);
       }
+      if (kind !== 'topup' && kind !== 'unlimited' && kind !== 'country') {
+        throw new AppError('validation_failed', 'order kind must be topup, unlimited or country');
+      }
+      if (kind === 'country' && !isCountryCode(country)) {
+        throw new AppError('validation_failed', 'unknown country');
+      }
+      // The first click only asks: an order sends an invoice, so it must be what the customer meant.
+      if (formField(request.body, 'confirm') !== 'yes') {
+        const what = orderLabel(kind, country || null);
+        const price = kind === 'topup' ? `${formatCredits(amount)} €` : `${amount} € / month`;
+        return sendPage(
+          reply,
+          billingPage(
+            request,
+            who,
+            html`<section class="confirm" aria-labelledby="confirm-h">
+              <h2 id="confirm-h" tabindex="-1">Place this order?</h2>
+              <p>
+                ${what}: <strong>${price}</strong>. You get an invoice by the ${deps.payments.name} provider;
+                ${kind === 'topup' ? 'the credits arrive' : 'the plan starts'} when the payment is confirmed.
+              </p>
+              <form method="post" action="/dashboard/billing/orders" class="row">
+                ${csrfField(request.web.csrfToken)}
+                <input type="hidden" name="kind" value="${kind}" />
+                ${kind === 'country' ? html`<input type="hidden" name="country" value="${country}" />` : ''}
+                ${kind === 'topup' ? html`<input type="hidden" name="credits" value="${credits}" />` : ''}
+                <input type="hidden" name="confirm" value="yes" />
+                <button type="submit">Place order for ${what}, ${price}</button>
+                <a href="/dashboard/billing">Cancel</a>
+              </form>
+            </section>`,
+          ),
+        );
+      }
       const start = deps.payments.start({
         accountId: who.accountId,
         email: who.session.email,
@@ -503,7 +604,8 @@ function planLabel(plan: string): string {
 }
 
 function orderLabel(kind: string, country: string | null): string {
-  if (kind === 'topup') return 'credit top-up';
-  if (kind === 'unlimited') return 'Unlimited plan, one month';
-  return `${country ?? ''} country plan, 30 days`;
+  if (kind === 'topup') return 'Credit top-up';
+  if (kind === 'unlimited') return 'Unlimited plan';
+  const name = country && isCountryCode(country) ? COUNTRIES[country].name : (country ?? '');
+  return `${name} plan`;
 }

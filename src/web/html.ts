@@ -90,6 +90,7 @@ export function layout(opts: LayoutOptions, body: SafeHtml): string {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="csrf-token" content="${opts.csrfToken}" />
         <title>${opts.title} · regdata</title>
+        <link rel="icon" href="/static/favicon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href="/static/style.css" />
         ${opts.scripts ? html`<script type="module" src="/static/app.js"></script>` : ''}
       </head>

@@ -14,6 +14,7 @@ import { searchPages } from './search.ts';
 const STATIC: Record<string, { file: string; type: string }> = {
   'app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
   'style.css': { file: 'style.css', type: 'text/css; charset=utf-8' },
+  'favicon.svg': { file: 'favicon.svg', type: 'image/svg+xml' },
 };
 
 // The pages load nothing from elsewhere and run no inline script: a stored XSS would have nowhere to go.
@@ -69,6 +70,9 @@ export const webPlugin: FastifyPluginAsync<WebPluginOptions> = async (app, deps)
     if (!asset) return reply.code(404).send({ detail: 'not found' });
     return reply.type(asset.type).header('cache-control', 'no-cache').send(asset.body);
   });
+
+  // Browsers ask for /favicon.ico whatever the page links; one icon answers both.
+  app.get('/favicon.ico', async (_request, reply) => reply.redirect('/static/favicon.svg', 301));
 
   authPages(app, deps);
   dashboardPages(app, deps);

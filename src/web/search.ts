@@ -92,13 +92,13 @@ export function searchPages(app: FastifyInstance, deps: WebPluginOptions): void 
         <div class="row">
           <label for="page_size">Rows per page</label>
           <select id="page_size" name="page_size">
-            ${[10, 25, 50, 100].map((n) => html`<option value="${n}" ${n === 25 ? html`selected` : ''}>${n}</option>`)}
+            ${[10, 25, 50, 100].map((n) => html`<option value="${n}" ${n === 10 ? html`selected` : ''}>${n}</option>`)}
           </select>
         </div>
         <p id="count" role="status" aria-live="polite"></p>
         <p id="quote" aria-live="polite"></p>
         <div class="row">
-          <button type="submit" id="run-search" disabled>Run search</button>
+          <button type="submit" id="run-search" data-costs disabled>Run search</button>
           <button type="button" id="export-csv" disabled>Export bought rows (CSV)</button>
         </div>
       </form>

@@ -60,7 +60,11 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a real browser', () => {
         '--disable-sync',
       ],
     });
-    const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1100, height: 900 } });
+    const context = await browser.newContext({
+      baseURL: server.url,
+      viewport: { width: 1280, height: 800 },
+      locale: 'en-US',
+    });
     page = await context.newPage();
     fs.mkdirSync(SHOTS, { recursive: true });
   });
@@ -97,13 +101,27 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a real browser', () => {
     await page.waitForURL('**/dashboard');
     // Spec 5.6: 30 registration credits and the trial.
     expect(await balanceShown()).toBe(30);
+    // A new account is shown how to start: its first key, a curl to copy and the MCP configuration.
+    await page.getByRole('heading', { name: 'Get started' }).waitFor();
+    await shot('overview-new-account');
+    expect(await page.getByLabel(/Call the REST API/).inputValue()).toBe(
+      `curl -H "Authorization: Bearer YOUR_KEY" "${server.url}/api/v1/data/companies?country=EE&page_size=5"`,
+    );
+    const mcp = JSON.parse(await page.getByLabel(/MCP server/).inputValue()) as {
+      mcpServers: { regdata: { url: string } };
+    };
+    expect(mcp.mcpServers.regdata.url).toBe(`${server.url}/mcp`);
+    // The favicon is served (and /favicon.ico leads to it).
+    const icon = await fetch(`${server.url}/favicon.ico`);
+    expect([icon.status, icon.headers.get('content-type')]).toEqual([200, 'image/svg+xml']);
+    expect(await page.locator('link[rel="icon"]').getAttribute('href')).toBe('/static/favicon.svg');
     await page.getByText('Trial: REST and MCP use is unmetered').waitFor();
     const account = server.wallet.balance({ email: EMAIL });
     expect(account.plan).toBe('trial');
     expect(account.lots.map((l) => [l.source, l.amount])).toEqual([['registration', 30]]);
 
     // Create a key; it is shown once, and it works on the REST API.
-    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('link', { name: 'API keys', exact: true }).click();
     await page.getByLabel('Name').fill('e2e key');
     await page.getByRole('button', { name: 'Create API key' }).click();
     const key = await page.locator('#new-key').inputValue();
@@ -122,7 +140,8 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a real browser', () => {
     await page.getByRole('link', { name: 'Search' }).click();
     const before = await balanceShown();
     await page.getByLabel('Country').selectOption('EE');
-    await page.getByLabel('Rows per page').selectOption('10');
+    // 10 rows per page by default, so a first search spends little of the trial credits.
+    expect(await page.getByLabel('Rows per page').inputValue()).toBe('10');
     await page.getByLabel('VAT-registered').selectOption('true');
     // A location from the tree picker: the page must send the node's whole `codes` list (spec 4.2). The
     // expected count is the REST count with the codes taken from /locations directly.
@@ -156,7 +175,8 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a real browser', () => {
       `costs ${(expectedRows * price).toFixed(2)} credits for ${expectedRows} rows`,
     );
     await shot('search-form');
-    await page.getByRole('button', { name: 'Run search' }).click();
+    // A double click runs (and charges) the search once.
+    await page.getByRole('button', { name: 'Run search' }).dblclick();
     await page.locator('#charged').waitFor();
     const charged = Number((await page.locator('#charged').textContent())!.match(/Charged ([\d.]+)/)![1]);
     expect(await page.locator('#results-table tbody tr').count()).toBe(expectedRows);
@@ -169,28 +189,86 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a real browser', () => {
     const usage = server.wallet.usage({ email: EMAIL });
     expect(usage.records.filter((r) => r.operation === 'search' && r.channel === 'app').length).toBe(1);
 
-    // A company's detail view (one more row).
-    await page.locator('#results-table tbody tr').first().getByRole('button', { name: /Open/ }).click();
+    // The next page's button says what it costs before it is clicked; a double click buys it once.
+    expect(count).toBeGreaterThan(10);
+    const nextRows = Math.min(10, count - 10);
+    const nextButton = page.getByRole('button', {
+      name: `Next page (${nextRows} rows, ${(nextRows * price).toFixed(2)} credits)`,
+    });
+    await nextButton.dblclick();
+    await page.locator('#results-table caption', { hasText: 'Page 2 of' }).waitFor();
+    await page
+      .getByRole('button', { name: `Previous page (10 rows, ${(10 * price).toFixed(2)} credits)` })
+      .waitFor();
+    const spent = (expectedRows + nextRows) * price;
+    expect(server.wallet.balance({ email: EMAIL }).balance).toBeCloseTo(30 - spent, 6);
+    expect(
+      server.wallet
+        .usage({ email: EMAIL })
+        .records.filter((r) => r.operation === 'search' && r.channel === 'app').length,
+    ).toBe(2);
+
+    // A company's detail view (one more row), double-clicked: charged once.
+    await page.locator('#results-table tbody tr').first().getByRole('button', { name: /Open/ }).dblclick();
     await page.locator('#detail-h').waitFor();
     await page.getByRole('heading', { name: 'Contacts' }).waitFor();
+    // Labelled sections for people: no raw JSON and no field names.
+    for (const h of ['Identity', 'Status', 'Address', 'Contacts', 'Activities', 'People', 'Finances'])
+      await page.getByRole('heading', { name: h, exact: true }).waitFor();
+    const detailText = (await page.locator('#detail').textContent())!;
+    expect(detailText).not.toMatch(/[{}"]|_period|registrikood|latest_metrics|kmkr|null|undefined/);
     await shot('search-results');
-    expect(server.wallet.balance({ email: EMAIL }).balance).toBeCloseTo(30 - (expectedRows + 1) * price, 6);
+    expect(server.wallet.balance({ email: EMAIL }).balance).toBeCloseTo(30 - spent - price, 6);
+    expect(
+      server.wallet
+        .usage({ email: EMAIL })
+        .records.filter((r) => r.operation === 'detail' && r.channel === 'app').length,
+    ).toBe(1);
+
+    // History, once shown, cannot be bought again by another click.
+    await page.getByRole('button', { name: /^Show history/ }).click();
+    await page.getByRole('heading', { name: 'History', exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: 'History shown below' }).isDisabled()).toBe(true);
+    expect(
+      server.wallet.usage({ email: EMAIL }).records.filter((r) => r.operation === 'history').length,
+    ).toBeLessThanOrEqual(1);
 
     // The overview shows the in-app usage.
     await page.getByRole('link', { name: 'Overview' }).click();
+    expect(await page.getByRole('heading', { name: 'Get started' }).count()).toBe(0);
     await expect(page.locator('table').filter({ hasText: 'By channel' }).textContent()).resolves.toContain(
       'In-app',
     );
     await shot('overview');
 
     // Revoke the key: the API refuses it from now on.
-    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('link', { name: 'API keys', exact: true }).click();
     await page.getByRole('button', { name: /Revoke key e2e key/ }).click();
+    // The first click only asks; the key still works until the customer confirms.
+    await page.getByRole('heading', { name: 'Revoke key e2e key?' }).waitFor();
+    await shot('keys-revoke-confirm');
+    expect((await api('/api/v1/data/countries', key)).status).toBe(200);
+    await page.getByRole('button', { name: 'Yes, revoke key e2e key' }).click();
     await expect(page.locator('#keys').textContent()).resolves.toContain('revoked');
     expect((await api('/api/v1/data/countries', key)).status).toBe(401);
 
+    // Ordering a plan asks first and says what it places; nothing is ordered until confirmed.
     await page.getByRole('link', { name: 'Plans and top-ups' }).click();
     await shot('billing');
+    await page.getByRole('button', { name: 'Order the Estonia plan, 300 € per month' }).click();
+    await page.getByRole('heading', { name: 'Place this order?' }).waitFor();
+    await shot('billing-confirm');
+    expect(server.wallet.listOrders({}).filter((o) => o.email === EMAIL)).toEqual([]);
+    await page.getByRole('link', { name: 'Cancel' }).click();
+    await page.getByRole('button', { name: 'Order top-up' }).click();
+    await page.getByRole('button', { name: 'Place order for Credit top-up, 20.00 €' }).click();
+    await page.getByText(/Order ord_\w+ placed/).waitFor();
+    expect(
+      server.wallet
+        .listOrders({})
+        .filter((o) => o.email === EMAIL)
+        .map((o) => [o.kind, o.amount]),
+    ).toEqual([['topup', 20]]);
 
     // Sign out: the dashboard sends us back to sign in.
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -200,7 +278,12 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a real browser', () => {
   });
 
   it('works by keyboard alone and fits a phone screen', async () => {
-    const phone = await browser.newContext({ baseURL: server.url, viewport: { width: 390, height: 844 } });
+    // A German reader: numbers in the search come in the reader's own format.
+    const phone = await browser.newContext({
+      baseURL: server.url,
+      viewport: { width: 375, height: 812 },
+      locale: 'de-DE',
+    });
     const p = await phone.newPage();
     try {
       await p.goto('/signin');
@@ -215,11 +298,43 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a real browser', () => {
       await p.waitForURL('**/dashboard');
       for (const url of ['/dashboard', '/dashboard/keys', '/search', '/dashboard/billing']) {
         await p.goto(url);
-        // No horizontal scrolling of the page on a 390 px wide screen (wide tables scroll inside their box).
+        // No horizontal scrolling of the page on a 375 px wide screen (wide tables scroll inside their box).
         const fits = await p.evaluate('document.documentElement.scrollWidth <= window.innerWidth');
         expect({ url, fits }).toEqual({ url, fits: true });
       }
       await p.screenshot({ path: path.join(SHOTS, 'phone-billing.png'), fullPage: false });
+
+      // The count and the quote in the reader's locale (German: 1.234 and 0,20), against a REST count.
+      const accountId = server.wallet.balance({ email: EMAIL }).accountId;
+      const { key } = server.wallet.createAccountKey({ accountId, name: 'locale check' });
+      const { count } = (await (await api('/api/v1/data/count?country=EE', key)).json()) as { count: number };
+      const de = (n: number, digits = 0) =>
+        new Intl.NumberFormat('de-DE', {
+          minimumFractionDigits: digits,
+          maximumFractionDigits: digits,
+        }).format(n);
+      await p.goto('/search');
+      await p.getByLabel('Country').selectOption('EE');
+      await p.locator('#count', { hasText: `${de(count)} companies match` }).waitFor();
+      const rows = Math.min(10, count);
+      await expect(p.locator('#quote').textContent()).resolves.toContain(
+        `costs ${de(rows * server.wallet.prices.EE, 2)} credits for ${rows} rows`,
+      );
+
+      // Results on a phone are cards: every value gets the full width (a table would give each of its
+      // eight columns about 40 px, one letter per line), and the page still does not scroll sideways.
+      await p.getByRole('button', { name: 'Run search' }).click();
+      await p.locator('#charged').waitFor();
+      const widths = await p
+        .locator('#results-table tbody td')
+        .evaluateAll((tds) =>
+          tds.filter((td) => td.textContent).map((td) => td.getBoundingClientRect().width),
+        );
+      expect(widths.length).toBeGreaterThan(0);
+      expect(Math.min(...widths)).toBeGreaterThan(250);
+      expect(await p.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+      await p.locator('#results').scrollIntoViewIfNeeded();
+      await p.screenshot({ path: path.join(SHOTS, 'phone-search-results.png'), fullPage: false });
     } finally {
       await phone.close();
     }

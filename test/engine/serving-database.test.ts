@@ -5,6 +5,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, inject, it } from 'vitest';
 import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
 import { Engine } from '../../src/engine/engine.ts';
+import { LOOKUP_FILE } from '../../src/engine/lookup-store.ts';
 import { servingCacheDir } from '../../src/engine/snapshot-loader.ts';
 import { SERVING_FILE, tables } from '../../src/engine/tables.ts';
 
@@ -16,7 +17,7 @@ function copyWithoutServing(): { store: SnapshotStore; id: string; dir: string }
   const store = new SnapshotStore(dir);
   fs.cpSync(world.snapshotDir(id), store.snapshotDir(id), {
     recursive: true,
-    filter: (src) => path.basename(src) !== SERVING_FILE,
+    filter: (src) => path.basename(src) !== SERVING_FILE && path.basename(src) !== LOOKUP_FILE,
   });
   store.promote(id);
   return { store, id, dir };
@@ -60,15 +61,12 @@ describe('serving databases', () => {
             s.query('test', `SELECT registrikood FROM ${tables('LV').companies} ORDER BY rid DESC LIMIT 1`),
           )
         )[0]!['registrikood'] as string;
-        const served = await engine.use((s) =>
-          s.query(
-            'test',
-            `SELECT h.arinimi, (SELECT count(*) FROM ${tables('LV').companies})::INTEGER AS n
-             FROM ${tables('LV').history} h WHERE registrikood = ?`,
-            [code],
-          ),
-        );
-        expect(served[0]).toEqual(await parquetRow(store.file(id, 'LV', 'companies'), code));
+        const served = await engine.use(async (s) => ({
+          arinimi: s.lookups('LV').history(code)?.arinimi,
+          n: (await s.query('test', `SELECT count(*)::INTEGER AS n FROM ${tables('LV').companies}`))[0]!['n'],
+        }));
+        expect(served).toEqual(await parquetRow(store.file(id, 'LV', 'companies'), code));
+        expect(fs.existsSync(path.join(servingCacheDir(store, id), 'LV', LOOKUP_FILE))).toBe(true);
       } finally {
         engine.close();
       }

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { ingestCommand, officialFilesCommand, parseIngestCountries } from '../../src/cli/commands/ingest.ts';
 import { UsageError } from '../../src/cli/errors.ts';
@@ -115,6 +116,61 @@ describe('a good run', () => {
     expect(stdout).toMatch(/^LV\s+9\s+\d+/m);
     expect(stdout).toMatch(/rejected rows and nulled values by reason:/);
     expect(stdout).toMatch(/total time/);
+  }, 120_000);
+});
+
+describe('malformed rows', () => {
+  it('drops just the broken rows of LV register.csv, names file, line and reason, and builds the country', async () => {
+    const dataDir = freshDataDir();
+    const store = new SnapshotStore(dataDir);
+    const before = store.currentId()!;
+    const from = freshOfficial();
+    const register = path.join(from, 'LV', 'register.csv');
+    const lines = fs.readFileSync(register, 'utf8').split('\n');
+    // Two one-line records well inside the file (an even count of quotes: no multi-line value).
+    const whole = (i: number) => /^\d{11};/.test(lines[i]!) && (lines[i]!.split('"').length - 1) % 2 === 0;
+    const picks = lines.map((_, i) => i).filter((i) => i > 10 && whole(i) && whole(i + 1));
+    const quoteAt = picks[0]!;
+    const extraAt = picks[Math.floor(picks.length / 2)]!;
+    const codeOf = (i: number) => lines[i]!.slice(0, 11);
+    const broken = [codeOf(quoteAt), codeOf(extraAt)];
+    // A bare quote opening the sepa field, and a delimiter too many at the end of a row.
+    lines[quoteAt] = lines[quoteAt]!.replace(/^(\d{11});/, '$1;"');
+    lines[extraAt] = `${lines[extraAt]!.replace(/\r$/, '')};extra`;
+    fs.writeFileSync(register, lines.join('\n'));
+
+    const { code, stdout, stderr } = await run(dataDir, ['LV', '--from', from]);
+    expect(code, stderr).toBe(0);
+    const live = store.currentId()!;
+    expect(live).not.toBe(before);
+    expect(stdout).toMatch(
+      new RegExp(
+        `register\\.csv.*(a quote that is never closed|text after a closing quote).*register\\.csv line ${quoteAt + 1}\\b`,
+      ),
+    );
+    expect(stdout).toMatch(
+      new RegExp(
+        `register\\.csv.*too many fields.*register\\.csv line ${extraAt + 1}: 22 fields, the header has 21`,
+      ),
+    );
+
+    // Independent check: the companies are the live (world) snapshot's minus exactly the two broken rows.
+    const codes = async (id: string) => {
+      const instance = await DuckDBInstance.create(':memory:');
+      const conn = await instance.connect();
+      try {
+        const reader = await conn.runAndReadAll(
+          `SELECT registrikood FROM read_parquet('${store.file(id, 'LV', 'companies')}') ORDER BY 1`,
+        );
+        return reader.getRows().map((r) => String(r[0]));
+      } finally {
+        conn.closeSync();
+        instance.closeSync();
+      }
+    };
+    const was = await codes(before);
+    expect(was).toEqual(expect.arrayContaining(broken));
+    expect(await codes(live)).toEqual(was.filter((c) => !broken.includes(c)));
   }, 120_000);
 });
 

@@ -9,8 +9,9 @@ import { fixtureIngest, type Row } from './helpers/fixture-ingest.ts';
 
 /*
  * Hand-made Swedish and Polish official files (test/fixtures/official/SE, PL) with the real headers and
- * the awkward cases the formats reference lists; `<CC>/broken/` holds damaged versions, each of which must
- * fail the run naming the file, line and column while the live snapshot keeps serving.
+ * the awkward cases the formats reference lists (PL: as `regdata harvest PL` stores the services' answers);
+ * `<CC>/broken/` holds damaged versions, each of which must fail the run naming the file, line and column
+ * while the live snapshot keeps serving.
  */
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/official/', import.meta.url));
@@ -53,11 +54,7 @@ describe('SE fixtures', () => {
       'Box 1, 111 22 Stockholm, Stockholms län',
       '0180',
     ]);
-    expect([a['se_employees_band'], a['se_turnover_band'], a['vat_number']]).toEqual([
-      5,
-      6,
-      'SE556677889901',
-    ]);
+    expect([a['se_employees_band'], a['se_turnover_band'], a['vat_number']]).toEqual([5, 6, null]);
     // Reklamsparrtyp 22: both blocks.
     expect([a['marketing_optout'], a['phone_optout']]).toEqual([true, true]);
     const b = all.get('9697001239')!;
@@ -130,8 +127,8 @@ describe('SE fixtures', () => {
       'scb_bulkfil_JE_20260605T055245_1.txt: SNI code not in the SNI tree (left out of emtak) (1)',
       'bolagsverket_bulkfil.txt: registreringsdatum or avregistreringsdatum not a date (left empty) (1)',
       'bolagsverket_bulkfil.txt: organisation not in the SCB JE file (left out) (1)',
-      'scb_foretag_20260605.json: size class (Stkl, kod) not 0-16 (left empty) (1)',
-      'scb_foretag_20260605.json: Säteskommun code not a Swedish kommun (ehak_kood left empty) (1)',
+      'scb_fdb_je_20260605_*.json: size class (Stkl, kod) not 0-16 (left empty) (1)',
+      'scb_fdb_je_20260605_*.json: Säteskommun code not a Swedish kommun (ehak_kood left empty) (1)',
       'scb_arbetsstallen_20260605.txt: workplaces for a code not in the register file (1)',
       'scb_arbetsstallen_20260605.txt: workplace without a valid CFAR number (left out) (1)',
     ]) {
@@ -215,26 +212,53 @@ describe('PL fixtures', () => {
     ]);
   });
 
-  it('counts orphans, unknown PKD codes and PKD 2025 rows', () => {
+  it('counts extracts without a REGON report, unknown PKD codes and PKD 2025 rows', () => {
     const reasons = report.rejectsOf('PL').map((r) => `${r.file}: ${r.reason} (${r.rows})`);
     for (const expected of [
-      'krs_odpisy_aktualne.json: extracts for a code not in the register file (1)',
-      'ceidg_firmy.json: records for a code not in the register file (1)',
-      'regon_bir_praw.json: PKD code not in the PKD tree (left out of emtak) (1)',
-      'regon_bir_praw.json: PKD rows of another version than 2007 (skipped: no correspondence to the served PKD 2007 tree) (1)',
+      'pl_regon_*.jsonl: KRS extract without a REGON report (REGON fields left empty) (1)',
+      'pl_regon_*.jsonl: PKD code not in the PKD tree (left out of emtak) (1)',
+      'pl_regon_*.jsonl: PKD rows of another version than 2007 (skipped: no correspondence to the served PKD 2007 tree) (1)',
     ]) {
       expect(reasons).toContain(expected);
     }
+  });
+
+  it('takes a company from an extract REGON does not list, and a sole trader from CEIDG alone (held)', async () => {
+    const all = await byCode(dir);
+    const k = all.get('0000999999')!;
+    expect([k['oiguslik_vorm'], k['is_sole_trader'], k['not_for_sale']]).toEqual([null, false, false]);
+    const held = [...all.values()].filter((c) => c['is_sole_trader']);
+    expect(held.map((c) => [c['registrikood'], c['not_for_sale']]).sort()).toEqual([
+      ['000000000', true],
+      ['999999990', true],
+    ]);
+  });
+
+  it('skips an answer cut off by a killed harvest and counts it', async () => {
+    const from = damaged('PL', {});
+    const file = path.join(from, 'pl_krs_20260601T000000Z_0001.jsonl');
+    fs.appendFileSync(file, '{"key":"0000000019/P","kind":"OdpisAktualny","status":200,"body":"{\\"odp');
+    const { report: r, dir: d } = await ingest('PL', from);
+    expect(r.rejectsOf('PL').map((x) => `${x.file}: ${x.reason} (${x.rows})`)).toContain(
+      'pl_krs_*.jsonl: answer cut off at the end of a capture file (a harvest killed mid-write) (1)',
+    );
+    expect((await byCode(d)).size).toBe((await byCode(dir)).size);
+  });
+});
+
+describe('a damaged Bolagsverket record', () => {
+  it('is rejected with its file and line; the country is still built', async () => {
+    const { report, dir } = await ingest('SE', damaged('SE', { 'bolagsverket_bulkfil.txt': 'broken' }));
+    const bad = report.rejectsOf('SE').filter((r) => r.reason.startsWith('record ends inside'));
+    expect(bad.map((r) => [r.file, r.rows, r.example])).toEqual([
+      ['bolagsverket_bulkfil.txt', 1, 'bolagsverket_bulkfil.txt line 5'],
+    ]);
+    expect((await byCode(dir)).has('5566778899')).toBe(true);
   });
 });
 
 describe('damaged SE and PL files fail the run with the file, line and column; the live snapshot stays', () => {
   const cases: [CountryCode, Record<string, string | Buffer>, RegExp][] = [
-    [
-      'SE',
-      { 'bolagsverket_bulkfil.txt': 'broken' },
-      /^bolagsverket_bulkfil\.txt line \d+, column \d+.*(unquoted|truncated)/,
-    ],
     [
       'SE',
       { 'scb_bulkfil_JE_20260605T055245_1.txt': 'broken' },
@@ -254,15 +278,9 @@ describe('damaged SE and PL files fail the run with the file, line and column; t
     ],
     [
       'SE',
-      { 'scb_foretag_20260605.json': '' },
-      /^scb_foretag_20260605\.json line 1, column 1: the file is empty/,
+      { 'scb_fdb_je_20260605_00001.json': '' },
+      /^SE: scb_fdb_je_20260605_00001\.json is empty \(0 bytes\)/,
     ],
-    [
-      'PL',
-      { 'krs_odpisy_aktualne.json': 'broken' },
-      /^krs_odpisy_aktualne\.json line \d+, column \d+: the JSON ends inside a value/,
-    ],
-    ['PL', { 'regon_bir_praw.json': 'broken' }, /^regon_bir_praw\.json line \d+, column \d+: malformed JSON/],
   ];
   it.each(cases)(
     '%s %o',

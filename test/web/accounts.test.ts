@@ -89,7 +89,16 @@ describe('self-service accounts', () => {
     expect((await c.post('/dashboard/billing/orders', { kind: 'topup', credits: '19' })).statusCode).toBe(
       422,
     );
-    const placed = await c.post('/dashboard/billing/orders', { kind: 'topup', credits: '25' });
+    // The first click only asks for confirmation; nothing is ordered until the second.
+    const asked = await c.post('/dashboard/billing/orders', { kind: 'topup', credits: '25' });
+    expect(asked.statusCode).toBe(200);
+    expect(asked.body).toContain('Place order for Credit top-up, 25.00 €');
+    expect(t.wallet.listOrders({}).filter((o) => o.email === 'topup@test.local')).toEqual([]);
+    const placed = await c.post('/dashboard/billing/orders', {
+      kind: 'topup',
+      credits: '25',
+      confirm: 'yes',
+    });
     expect(placed.statusCode).toBe(200);
     const [order] = t.wallet.listOrders({ state: 'pending' }).filter((o) => o.email === 'topup@test.local');
     expect(order).toMatchObject({ kind: 'topup', amount: 25, provider: 'invoice', state: 'pending' });
@@ -111,10 +120,27 @@ describe('self-service accounts', () => {
     expect(t.wallet.balance({ email: 'topup@test.local' }).balance).toBe(55);
   });
 
+  it('revokes a key only on the second, confirming click', async () => {
+    const c = await registeredClient(t, 'revoke@test.local', 'correct horse battery');
+    await c.get('/dashboard/keys');
+    const accountId = t.wallet.balance({ email: 'revoke@test.local' }).accountId;
+    const { keyId } = t.wallet.createAccountKey({ accountId, name: 'ci' });
+    const asked = await c.post(`/dashboard/keys/${keyId}/revoke`, {});
+    expect(asked.statusCode).toBe(200);
+    expect(asked.body).toContain('Yes, revoke key ci');
+    expect(t.wallet.accountKeys(accountId).find((k) => k.keyId === keyId)!.revokedAt).toBeNull();
+    const done = await c.post(`/dashboard/keys/${keyId}/revoke`, { confirm: 'yes' });
+    expect(done.statusCode).toBe(303);
+    expect(t.wallet.accountKeys(accountId).find((k) => k.keyId === keyId)!.revokedAt).not.toBeNull();
+  });
+
   it('starts a country plan when its order is confirmed: that country is then not charged in the app', async () => {
     const c = await registeredClient(t, 'plan@test.local', 'correct horse battery');
     await c.get('/dashboard/billing');
-    await c.post('/dashboard/billing/orders', { kind: 'country', country: 'NO' });
+    const asked = await c.post('/dashboard/billing/orders', { kind: 'country', country: 'NO' });
+    expect(asked.body).toContain('Place order for Norway plan, 300 € / month');
+    expect(t.wallet.listOrders({}).filter((o) => o.email === 'plan@test.local')).toEqual([]);
+    await c.post('/dashboard/billing/orders', { kind: 'country', country: 'NO', confirm: 'yes' });
     const [order] = t.wallet.listOrders({ state: 'pending' }).filter((o) => o.email === 'plan@test.local');
     expect(order).toMatchObject({ kind: 'country', country: 'NO', amount: 300 });
     t.wallet.confirmOrder(order!.orderId);

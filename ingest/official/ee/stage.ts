@@ -62,6 +62,7 @@ async function loadRegister(ctx: StageContext): Promise<void> {
         conn,
         {
           country,
+          workDir: ctx.workDir,
           file,
           display,
           table: 'raw_lihtandmed',
@@ -276,6 +277,7 @@ async function loadTaxes(ctx: StageContext): Promise<void> {
         conn,
         {
           country,
+          workDir: ctx.workDir,
           file,
           display,
           table: 'raw_taxes',
@@ -338,6 +340,7 @@ async function loadDebtors(ctx: StageContext): Promise<boolean> {
         conn,
         {
           country,
+          workDir: ctx.workDir,
           file,
           display,
           table: 'raw_debtors',
@@ -386,6 +389,7 @@ async function loadAnnualReports(ctx: StageContext): Promise<void> {
         conn,
         {
           country,
+          workDir: ctx.workDir,
           file,
           display,
           table: 'raw_reports',
@@ -418,6 +422,7 @@ async function loadAnnualReports(ctx: StageContext): Promise<void> {
           conn,
           {
             country,
+            workDir: ctx.workDir,
             file: elements,
             display: name,
             table: `raw_elements_${i}`,

@@ -89,7 +89,7 @@ async function stageLithuania(ctx: StageContext): Promise<StageResult> {
     await report.stage(
       country,
       `read ${display}`,
-      () => loadCsv(conn, { ...spec, country, file, display, table }, report),
+      () => loadCsv(conn, { ...spec, country, file, display, table, workDir: ctx.workDir }, report),
       (r) => r.rowsRead,
     );
     return display;

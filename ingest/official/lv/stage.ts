@@ -66,7 +66,12 @@ async function read(
   await ctx.report.stage(
     ctx.country,
     `read ${display}`,
-    () => loadCsv(ctx.conn, { ...spec, country: ctx.country, file, display, table }, ctx.report),
+    () =>
+      loadCsv(
+        ctx.conn,
+        { ...spec, country: ctx.country, file, display, table, workDir: ctx.workDir },
+        ctx.report,
+      ),
     (r) => r.rowsRead,
   );
   return display;

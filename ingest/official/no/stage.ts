@@ -98,6 +98,7 @@ async function loadUnitsCsv(ctx: StageContext, file: string): Promise<string> {
         conn,
         {
           country,
+          workDir: ctx.workDir,
           file,
           display,
           table: 'raw_enheter_csv',

@@ -1,8 +1,9 @@
 import { sortedList } from '../../../src/engine/batch-sql.ts';
 import type { StageResult } from '../../pipeline/publish.ts';
 import { createActivityLeaves, createLocationLeaves } from '../activity-codes.ts';
-import { loadJsonStage } from '../read-json.ts';
-import { countNulled, keyRows, rejectOrphans } from '../rows.ts';
+import fs from 'node:fs';
+import { queryRows } from '../../pipeline/sql.ts';
+import { countNulled, keyRows } from '../rows.ts';
 import { contractCompaniesSql, createEmptyHistory, searchNameSql, searchPeopleSql } from '../stage-sql.ts';
 import type { CountryAdapter, StageContext } from '../types.ts';
 import {
@@ -15,7 +16,16 @@ import {
   PL_ROLE_TEXT,
   type PlState,
 } from './codes.ts';
-import { CEIDG_COLUMNS, KRS_ODPIS_TYPE, PKD_KEYS, PL_FILES, regonFields } from './files.ts';
+import { birField, birIsError, birRecords, createBirMacros } from './bir-sql.ts';
+import {
+  BIR_READ,
+  CEIDG_FIRMA_TYPE,
+  KRS_ODPIS_TYPE,
+  PKD_KEYS,
+  PL_CAPTURE_PREFIX,
+  PL_FILES,
+  REGON_FIELDS,
+} from './files.ts';
 
 const str = (s: string): string => `'${s.replaceAll("'", "''")}'`;
 const blank = (e: string): string => `nullif(trim(${e}), '')`;
@@ -35,42 +45,202 @@ const pkdCode = (e: string): string =>
        || '.' || substr(regexp_replace(upper(${e}), '[^0-9A-Z]', '', 'g'), 5, 1) END`;
 const krsDate = (e: string): string => `try_strptime(${blank(e)}, '%d.%m.%Y')::DATE`;
 
+/** `prefix_*.jsonl` as one name for messages about a family of capture files. */
+const family = (prefix: string): string => `${prefix}_*.jsonl`;
+
+/**
+ * Loads every capture file of a source (JSON lines, one answer each) into `table`, or an empty table when
+ * the source is absent. A last line cut by a killed harvest is skipped and counted; an answer stored as
+ * base64 (not UTF-8) is counted and left out.
+ */
+async function loadCaptures(ctx: StageContext, key: string, prefix: string, table: string): Promise<boolean> {
+  const { conn, country, report } = ctx;
+  const files = ctx.sources.many(key);
+  const name = family(prefix);
+  const columns = `{key: 'VARCHAR', kind: 'VARCHAR', status: 'INTEGER', fetched_at: 'VARCHAR', body: 'VARCHAR', body_base64: 'VARCHAR'}`;
+  if (files.length === 0) {
+    await conn.run(`CREATE OR REPLACE TEMP TABLE ${table} (key VARCHAR, kind VARCHAR, status INTEGER, fetched_at VARCHAR,
+      body VARCHAR, body_base64 VARCHAR)`);
+    return false;
+  }
+  let cut = 0;
+  let cutExample: string | null = null;
+  for (const file of files) {
+    const size = fs.statSync(file).size;
+    // A gzipped capture (an operator's archive of an old run) was whole when it was compressed.
+    if (size === 0 || file.toLowerCase().endsWith('.gz')) continue;
+    const fd = fs.openSync(file, 'r');
+    const last = Buffer.alloc(1);
+    fs.readSync(fd, last, 0, 1, size - 1);
+    fs.closeSync(fd);
+    if (last[0] !== 0x0a) {
+      cut++;
+      cutExample ??= ctx.sources.displayName(file);
+    }
+  }
+  await report.stage(
+    country,
+    `read ${name} (${files.length} file${files.length === 1 ? '' : 's'})`,
+    async () => {
+      await conn.run(`CREATE OR REPLACE TEMP TABLE ${table} AS
+        SELECT * FROM read_json([${files.map((f) => str(f)).join(', ')}], format = 'newline_delimited',
+          columns = ${columns}, ignore_errors = true, maximum_object_size = 268435456)`);
+      const n = Number((await queryRows(conn, `SELECT count(*)::BIGINT AS n FROM ${table}`))[0]?.['n'] ?? 0);
+      report.file({
+        country,
+        file: name,
+        rowsRead: n + cut,
+        rowsLoaded: n,
+        bytes: files.reduce((a, f) => a + fs.statSync(f).size, 0),
+      });
+      return n;
+    },
+    (n) => n,
+  );
+  report.reject(
+    country,
+    name,
+    'answer cut off at the end of a capture file (a harvest killed mid-write)',
+    cut,
+    'row dropped',
+    cutExample,
+  );
+  await countNulled(conn, {
+    country,
+    file: name,
+    report,
+    reason: 'answer not UTF-8 (kept as base64 by the harvest; left out)',
+    sql: `SELECT count(*) AS n, any_value(key) AS example FROM ${table} WHERE body IS NULL AND body_base64 IS NOT NULL`,
+  });
+  return true;
+}
+
 async function stagePoland(ctx: StageContext): Promise<StageResult> {
   const { conn, reference, country, report } = ctx;
   await createActivityLeaves(conn, reference);
   await createLocationLeaves(conn, reference);
+  await createBirMacros(conn);
+  const krsFile = family(PL_CAPTURE_PREFIX.krs);
+  const regonFile = family(PL_CAPTURE_PREFIX.regon);
+  const ceidgFile = family(PL_CAPTURE_PREFIX.ceidg);
 
-  const json = (key: string, table: string, columns: readonly (readonly [string, string])[]) =>
-    loadJsonStage(ctx, key, table, columns);
+  // KRS: the newest answer per number; 200 is an extract, 204 an entity removed from the register.
+  await loadCaptures(ctx, 'krs', PL_CAPTURE_PREFIX.krs, 'cap_krs');
+  await conn.run(`CREATE OR REPLACE TEMP TABLE pl_krs_all AS
+    SELECT * FROM (
+      SELECT lpad(trim(split_part(key, '/', 1)), 10, '0') AS code, status, fetched_at,
+        CASE WHEN status = 200 THEN TRY_CAST(TRY_CAST(body AS JSON) AS STRUCT(odpis ${KRS_ODPIS_TYPE})).odpis END AS odpis
+      FROM cap_krs WHERE kind = 'OdpisAktualny' AND status IN (200, 204) AND body IS NOT NULL)
+    QUALIFY row_number() OVER (PARTITION BY code ORDER BY status = 200 DESC, fetched_at DESC) = 1`);
+  await conn.run(`DELETE FROM pl_krs_all WHERE code IN (
+    SELECT lpad(trim(split_part(key, '/', 1)), 10, '0') FROM cap_krs WHERE kind = 'OdpisAktualny' AND status IN (200, 204)
+    QUALIFY row_number() OVER (PARTITION BY lpad(trim(split_part(key, '/', 1)), 10, '0') ORDER BY fetched_at DESC) = 1
+      AND status = 204)`);
+  await conn.run('DROP TABLE cap_krs');
+  await countNulled(conn, {
+    country,
+    file: krsFile,
+    report,
+    reason: 'answer is not an OdpisAktualny JSON (left out)',
+    sql: `SELECT count(*) AS n, any_value(code) AS example FROM pl_krs_all WHERE status = 200 AND odpis.naglowekA.numerKRS IS NULL`,
+  });
+  await conn.run(`CREATE OR REPLACE TEMP TABLE pl_krs AS
+    SELECT code, odpis FROM pl_krs_all WHERE status = 200 AND odpis.naglowekA.numerKRS IS NOT NULL`);
+  await conn.run('DROP TABLE pl_krs_all');
 
-  // REGON: every unit. KRS entities are keyed by their KRS number, the others by REGON.
-  const regonColumns = (p: 'praw' | 'fiz') => {
+  // REGON BIR: each unit's reports (newest answer per unit and report), one MAP per <dane> record.
+  const haveRegon = await loadCaptures(ctx, 'regon', PL_CAPTURE_PREFIX.regon, 'cap_regon');
+  await conn.run(`CREATE OR REPLACE TEMP TABLE pl_bir AS
+    SELECT trim(key) AS regon, kind, body FROM cap_regon
+    WHERE status = 200 AND body IS NOT NULL AND kind IN (${Object.values(BIR_READ).map(str).join(', ')})
+    QUALIFY row_number() OVER (PARTITION BY trim(key), kind ORDER BY fetched_at DESC) = 1`);
+  await conn.run('DROP TABLE cap_regon');
+  const report1 = (kind: string) =>
+    `(SELECT regon, body FROM pl_bir WHERE kind = ${str(kind)} AND NOT ${birIsError('body')})`;
+  const pkdOf = (kind: string, p: 'praw' | 'fiz') => {
     const k = PKD_KEYS[p];
-    return [
-      ...regonFields(p).map((f) => [f, 'VARCHAR'] as const),
-      ['pkd', `STRUCT("${k.kod}" VARCHAR, "${k.main}" VARCHAR, "${k.version}" VARCHAR)[]`] as const,
-    ];
+    return `(SELECT regon, list_transform(list_filter(${birRecords('body')}, r -> strpos(r, '&lt;${k.kod}&gt;') > 0),
+      r -> {kod: ${birField('r', k.kod)}, main: ${birField('r', k.main)}, version: ${birField('r', k.version)}}) AS pkd
+      FROM pl_bir WHERE kind = ${str(kind)})`;
   };
-  const praw = await json('regonPraw', 'raw_praw', regonColumns('praw'));
-  const fiz = await json('regonFiz', 'raw_fiz', regonColumns('fiz'));
-  const generic = (p: 'praw' | 'fiz') => {
-    const k = PKD_KEYS[p];
-    const fields = regonFields('praw').map((f) => f.replace(/^praw_/, ''));
-    return `SELECT ${fields
-      .map((f) => (p === 'fiz' && f === 'numerWRejestrzeEwidencji' ? `NULL AS ${f}` : `"${p}_${f}" AS ${f}`))
-      .join(', ')}, ${p === 'fiz'} AS sole, ${str(p === 'praw' ? praw : fiz)} AS regon_file,
-      list_transform(pkd, r -> {kod: r."${k.kod}", main: r."${k.main}", version: r."${k.version}"}) AS pkd
-    FROM raw_${p}`;
+  const spellings: Record<string, string[]> = {
+    dataSkresleniaZRegon: ['dataSkresleniaZRegon', 'dataSkresleniazRegon'],
+    numerWRejestrzeEwidencji: ['numerWRejestrzeEwidencji', 'numerWrejestrzeEwidencji'],
+    adresStronyinternetowej: ['adresStronyinternetowej', 'adresStronyInternetowej'],
   };
-  await conn.run(`CREATE OR REPLACE TEMP TABLE raw_units AS ${generic('praw')} UNION ALL ${generic('fiz')}`);
-  await conn.run('DROP TABLE raw_praw');
-  await conn.run('DROP TABLE raw_fiz');
+  const field = (body: string, p: string, f: string) => {
+    const names = (spellings[f] ?? [f]).map((n) => `${p}_${n}`);
+    // Sole traders' deletion date is per activity in the CEIDG report.
+    if (f === 'dataSkresleniaZRegon' && p === 'fiz') {
+      names.push('fiz_dataSkresleniazRegonDzialalnosci', 'fiz_dataSkresleniaZRegonDzialalnosci');
+    }
+    return birField(body, ...names);
+  };
+  const unitColumns = REGON_FIELDS.map((f) => `${f} VARCHAR`).join(', ');
+  // regon_report: the unit has a REGON report; pkd is NULL without a PKD report answer (not known, not none).
+  await conn.run(`CREATE OR REPLACE TEMP TABLE raw_units (${unitColumns}, sole BOOLEAN,
+    pkd STRUCT(kod VARCHAR, main VARCHAR, version VARCHAR)[], regon_report BOOLEAN)`);
+  await conn.run(`INSERT INTO raw_units
+    SELECT ${REGON_FIELDS.map((f) => field('u.body', 'praw', f)).join(', ')}, false, k.pkd, true
+    FROM ${report1(BIR_READ.praw)} u LEFT JOIN ${pkdOf(BIR_READ.prawPkd, 'praw')} k USING (regon)
+    WHERE strpos(u.body, '&lt;praw_regon9&gt;') > 0`);
+  // Sole traders: the CEIDG activity report (address, dates, contacts) over the general one (NIP, form).
+  await conn.run(`INSERT INTO raw_units
+    SELECT ${REGON_FIELDS.map((f) => (f === 'numerWRejestrzeEwidencji' ? 'NULL' : `coalesce(${field('c.body', 'fiz', f)}, ${field('o.body', 'fiz', f)})`)).join(', ')},
+      true, k.pkd, true
+    FROM ${report1(BIR_READ.fizOgolne)} o FULL JOIN ${report1(BIR_READ.fizCeidg)} c USING (regon)
+      LEFT JOIN ${pkdOf(BIR_READ.fizPkd, 'fiz')} k USING (regon)
+    WHERE strpos(coalesce(c.body, '') || coalesce(o.body, ''), '&lt;fiz_regon9&gt;') > 0`);
+  await conn.run('DROP TABLE pl_bir');
+
+  // CEIDG: list entries and details; the details (contacts) win, then the newest answer.
+  const haveCeidg = await loadCaptures(ctx, 'ceidg', PL_CAPTURE_PREFIX.ceidg, 'cap_ceidg');
+  await conn.run(`CREATE OR REPLACE TEMP TABLE pl_ceidg AS
+    SELECT * FROM (
+      SELECT trim(f.wlasciciel.regon) AS code, f.nazwa AS nazwa, f.wlasciciel AS wlasciciel, f.status AS status,
+        f.dataRozpoczecia AS dataRozpoczecia, f.email AS email, f.www AS www, f.telefon AS telefon,
+        coalesce(f.adresDzialalnosci, f.adresDzialanosci) AS adres, kind, fetched_at
+      FROM (SELECT kind, fetched_at, unnest(coalesce(j.firmy, j.firma)) AS f FROM (
+        SELECT kind, fetched_at,
+          TRY_CAST(TRY_CAST(body AS JSON) AS STRUCT(firmy ${CEIDG_FIRMA_TYPE}[], firma ${CEIDG_FIRMA_TYPE}[])) AS j
+        FROM cap_ceidg WHERE status = 200 AND kind IN ('firmy', 'firma') AND body IS NOT NULL)))
+    WHERE code IS NOT NULL AND code <> ''
+    QUALIFY row_number() OVER (PARTITION BY code ORDER BY kind = 'firma' DESC, fetched_at DESC) = 1`);
+  await conn.run('DROP TABLE cap_ceidg');
+
+  // Companies come from KRS alone: an extract without a REGON unit is a unit of its own, its address,
+  // REGON and NIP read from the extract; a CEIDG trader without a REGON report likewise.
+  const a = 'k.odpis.dane.dzial1';
+  const krsOnly: Record<string, string> = {
+    regon9: `left(${blank(`${a}.danePodmiotu.identyfikatory.regon`)}, 9)`,
+    nip: blank(`${a}.danePodmiotu.identyfikatory.nip`),
+    nazwa: blank(`${a}.danePodmiotu.nazwa`),
+    numerWRejestrzeEwidencji: 'k.code',
+    adSiedzKodPocztowy: `${a}.siedzibaIAdres.adres.kodPocztowy`,
+    adSiedzMiejscowosc_Nazwa: `${a}.siedzibaIAdres.adres.miejscowosc`,
+    adSiedzUlica_Nazwa: `${a}.siedzibaIAdres.adres.ulica`,
+    adSiedzNumerNieruchomosci: `${a}.siedzibaIAdres.adres.nrDomu`,
+    adSiedzNumerLokalu: `${a}.siedzibaIAdres.adres.nrLokalu`,
+    adSiedzWojewodztwo_Nazwa: `${a}.siedzibaIAdres.siedziba.wojewodztwo`,
+  };
+  await conn.run(`INSERT INTO raw_units
+    SELECT ${REGON_FIELDS.map((f) => krsOnly[f] ?? 'NULL').join(', ')}, false, NULL, false
+    FROM pl_krs k WHERE NOT EXISTS (SELECT 1 FROM raw_units u WHERE lpad(trim(u.numerWRejestrzeEwidencji), 10, '0') = k.code)`);
+  const ceidgOnly: Record<string, string> = {
+    regon9: 'c.code',
+    nip: blank('c.wlasciciel.nip'),
+    nazwa: blank('c.nazwa'),
+  };
+  await conn.run(`INSERT INTO raw_units
+    SELECT ${REGON_FIELDS.map((f) => ceidgOnly[f] ?? 'NULL').join(', ')}, true, NULL, false
+    FROM pl_ceidg c WHERE NOT EXISTS (SELECT 1 FROM raw_units u WHERE u.sole AND trim(u.regon9) = c.code)`);
+
   await keyRows(conn, {
     country,
     from: 'raw_units',
     to: 'ingest_register',
     codeSql: `CASE WHEN ${blank('numerWRejestrzeEwidencji')} IS NOT NULL THEN lpad(trim(numerWRejestrzeEwidencji), 10, '0') ELSE trim(regon9) END`,
-    file: praw,
+    file: haveRegon ? regonFile : krsFile,
     report,
     checkRule: true,
   });
@@ -81,7 +251,7 @@ async function stagePoland(ctx: StageContext): Promise<StageResult> {
     WITH rows AS (
       SELECT code, k, r.kod AS raw, ${pkdCode('r.kod')} AS kood, r.main = '1' AS is_main,
         coalesce(${blank('r.version')}, ${str(PL_PKD_VERSION)}) AS version
-      FROM (SELECT code, unnest(pkd) AS r, generate_subscripts(pkd, 1) AS k FROM ingest_register)
+      FROM (SELECT code, unnest(pkd) AS r, generate_subscripts(pkd, 1) AS k FROM ingest_register WHERE pkd IS NOT NULL)
     )
     SELECT code,
       ${sortedList('{kood: r.kood, label: l.label, is_main: r.is_main}', ['NOT r.is_main', 'r.k'], served)} AS emtak,
@@ -91,14 +261,14 @@ async function stagePoland(ctx: StageContext): Promise<StageResult> {
     FROM rows r LEFT JOIN activity_leaves l USING (kood) GROUP BY code`);
   await countNulled(conn, {
     country,
-    file: praw,
+    file: regonFile,
     report,
     reason: `PKD rows of another version than ${PL_PKD_VERSION} (skipped: no correspondence to the served PKD 2007 tree)`,
     sql: `SELECT sum(other_version) AS n, NULL AS example FROM pl_emtak`,
   });
   await countNulled(conn, {
     country,
-    file: praw,
+    file: regonFile,
     report,
     reason: 'PKD code not in the PKD tree (left out of emtak)',
     sql: `SELECT sum(unknown) AS n, any_value(example) FILTER (WHERE unknown > 0) AS example FROM pl_emtak`,
@@ -106,35 +276,31 @@ async function stagePoland(ctx: StageContext): Promise<StageResult> {
   const teryt = `trim(u.adSiedzWojewodztwo_Symbol) || trim(u.adSiedzPowiat_Symbol) || trim(u.adSiedzGmina_Symbol)`;
   await countNulled(conn, {
     country,
-    file: praw,
+    file: regonFile,
     report,
     reason: 'TERYT gmina code not in the location tree (ehak_kood left empty)',
     sql: `SELECT count(*) AS n, any_value(${teryt}) AS example FROM ingest_register u
           WHERE ${teryt} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM location_leaves l WHERE l.kood = ${teryt})`,
   });
+  if (haveRegon) {
+    await countNulled(conn, {
+      country,
+      file: krsFile,
+      report,
+      reason: 'KRS entity in REGON without an extract (KRS fields left empty)',
+      sql: `SELECT count(*) AS n, any_value(code) AS example FROM ingest_register u
+          WHERE ${blank('u.numerWRejestrzeEwidencji')} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM pl_krs k WHERE k.code = u.code)`,
+    });
+    await countNulled(conn, {
+      country,
+      file: regonFile,
+      report,
+      reason: 'KRS extract without a REGON report (REGON fields left empty)',
+      sql: `SELECT count(*) AS n, any_value(code) AS example FROM ingest_register u WHERE NOT u.regon_report AND NOT u.sole`,
+    });
+  }
 
   // KRS extracts: names, registration, capital, board, filed statements, proceedings.
-  const krs = await json('krs', 'raw_krs', [['odpis', KRS_ODPIS_TYPE]]);
-  await conn.run(`CREATE OR REPLACE TEMP TABLE pl_krs AS
-    SELECT * FROM (SELECT lpad(trim(odpis.naglowekA.numerKRS), 10, '0') AS code, odpis FROM raw_krs)
-    QUALIFY row_number() OVER (PARTITION BY code ORDER BY code) = 1`);
-  await conn.run('DROP TABLE raw_krs');
-  await rejectOrphans(conn, {
-    country,
-    table: 'pl_krs',
-    codeSql: 't.code',
-    file: krs,
-    report,
-    what: 'extracts',
-  });
-  await countNulled(conn, {
-    country,
-    file: krs,
-    report,
-    reason: 'KRS entity in REGON without an extract (KRS fields left empty)',
-    sql: `SELECT count(*) AS n, any_value(code) AS example FROM ingest_register u
-          WHERE ${blank('u.numerWRejestrzeEwidencji')} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM pl_krs k WHERE k.code = u.code)`,
-  });
   const d = 'k.odpis.dane';
   const closed = `year(${krsDate('k.odpis.naglowekA.stanZDnia')}) - 1`;
   const forYear = (list: string) =>
@@ -163,28 +329,17 @@ async function stagePoland(ctx: StageContext): Promise<StageResult> {
     FROM pl_krs k`);
   await conn.run('DROP TABLE pl_krs');
 
-  // CEIDG: the sole traders' names, start dates, addresses, contacts and status.
-  const ceidg = await json('ceidg', 'raw_ceidg', CEIDG_COLUMNS);
-  await conn.run(`CREATE OR REPLACE TEMP TABLE pl_ceidg AS
-    SELECT * FROM (SELECT trim(wlasciciel.regon) AS code, *, coalesce(adresDzialalnosci, adresDzialanosci) AS adres FROM raw_ceidg)
-    QUALIFY row_number() OVER (PARTITION BY code ORDER BY code) = 1`);
-  await conn.run('DROP TABLE raw_ceidg');
-  await rejectOrphans(conn, {
-    country,
-    table: 'pl_ceidg',
-    codeSql: 't.code',
-    file: ceidg,
-    report,
-    what: 'records',
-  });
   await countNulled(conn, {
     country,
-    file: ceidg,
+    file: ceidgFile,
     report,
     reason: 'CEIDG status not a known value (REGON dates used)',
     sql: `SELECT count(*) AS n, any_value(status) AS example FROM pl_ceidg
           WHERE trim(status) NOT IN (${Object.keys(PL_CEIDG_STATES).map(str).join(', ')})`,
   });
+  // Activity codes are REGON's; the contract's list is never NULL, so a unit without a PKD answer has [].
+  const emtakSql = 'coalesce(e.emtak, [])';
+  void haveCeidg;
 
   await createEmptyHistory((sql) => conn.run(sql));
   await report.stage(country, 'build companies', async () => {
@@ -199,9 +354,10 @@ async function stagePoland(ctx: StageContext): Promise<StageResult> {
       WHEN u.sole AND ${ceidgKnown} THEN ${caseOf('trim(c.status)', pick(PL_CEIDG_STATES, field))}
       WHEN ${inKrs} THEN ${caseOf(krsState, pick(PL_KRS_STATES, field))}
       ELSE ${caseOf(regonState, pick(PL_REGON_STATES, field))} END`;
-    const regonAddress = `${blank('u.adSiedzUlica_Nazwa')} || ' ' || trim(u.adSiedzNumerNieruchomosci)
+    // A village address has no street: `8, 82-200 Grobelno`.
+    const regonAddress = `coalesce(${blank('u.adSiedzUlica_Nazwa')} || ' ', '') || trim(u.adSiedzNumerNieruchomosci)
       || coalesce('/' || ${blank('u.adSiedzNumerLokalu')}, '') || ', ' || ${postcode('u.adSiedzKodPocztowy')} || ' ' || trim(u.adSiedzMiejscowosc_Nazwa)`;
-    const ceidgAddress = `${blank('c.adres.ulica')} || ' ' || trim(c.adres.budynek) || coalesce('/' || ${blank('c.adres.lokal')}, '')
+    const ceidgAddress = `coalesce(${blank('c.adres.ulica')} || ' ', '') || trim(c.adres.budynek) || coalesce('/' || ${blank('c.adres.lokal')}, '')
       || ', ' || coalesce(${blank('c.adres.kodPocztowy')}, ${blank('c.adres.kod')}) || ' ' || trim(c.adres.miasto)`;
     const asukoht = `CASE WHEN u.sole AND c.code IS NOT NULL THEN ${ceidgAddress} ELSE ${regonAddress} END`;
     const woj = `lower(CASE WHEN u.sole AND c.code IS NOT NULL THEN ${blank('c.adres.wojewodztwo')} ELSE ${blank('u.adSiedzWojewodztwo_Nazwa')} END)`;
@@ -242,10 +398,10 @@ async function stagePoland(ctx: StageContext): Promise<StageResult> {
             CASE WHEN len(list_filter(${phones}, x -> regexp_full_match(x, '${PL_MOBILE_PATTERN}'))) > 0
               THEN {liik: 'MOB', sisu: list_filter(${phones}, x -> regexp_full_match(x, '${PL_MOBILE_PATTERN}'))[1], "source": ${src}} END
           ], x -> x IS NOT NULL)`,
-          emtak: 'coalesce(e.emtak, [])',
+          emtak: emtakSql,
           people,
           annual_report_filed: `CASE WHEN ${inKrs} THEN k.filed END`,
-          annual_report_audited: `CASE WHEN ${inKrs} THEN CASE WHEN k.filed THEN k.audited ELSE false END END`,
+          annual_report_audited: `CASE WHEN ${inKrs} THEN CASE WHEN k.filed THEN k.audited WHEN NOT k.filed THEN false END END`,
           pl_regon: blank('u.regon9'),
           pl_nip: blank('u.nip'),
           is_sole_trader: 'u.sole',

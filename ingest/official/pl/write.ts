@@ -1,10 +1,14 @@
+import fs from 'node:fs';
 import path from 'node:path';
-import { writeJsonArray } from '../write-helpers.ts';
+import { sqlPath } from '../../pipeline/sql.ts';
 import { isoDate, type WriterContext } from '../writer-context.ts';
-import { PL_FILE_NAMES } from './files.ts';
+import { PL_CAPTURE_PREFIX } from './files.ts';
 
 /*
- * Poland's official files from a canonical snapshot, with the reference's quirks: KRS extracts as nested
+ * Poland's sources from a canonical snapshot, in the form `regdata harvest PL` stores them: JSON-lines
+ * capture files, one answer per line with the body as the service sends it (KRS OdpisAktualny JSON, REGON
+ * BIR MTOM/SOAP answers with the report as escaped XML, CEIDG v3 pages and details). The bodies carry the
+ * reference's quirks: KRS extracts as nested
  * JSON with dd.mm.yyyy dates, share capital with a decimal comma (and spaces between thousands for large
  * amounts), board members split into `nazwisko` / `imiona`, prokurenci apart, dzial6 entries only where a
  * proceeding runs, an older year's financial-statement mention beside the latest one and no auditor
@@ -22,8 +26,10 @@ export async function writePlOfficial(ctx: WriterContext): Promise<string[]> {
   const today = isoDate(asOf);
   const closedYear = asOf.getUTCFullYear() - 1;
   const written: string[] = [];
-  const out = (name: string) => {
-    const file = path.join(outDir, name);
+  const run = `${today.replaceAll('-', '')}T050305Z`;
+  const fetchedAt = `${today}T05:03:05.000Z`;
+  const out = (prefix: string) => {
+    const file = path.join(outDir, `${prefix}_${run}_0001.jsonl`);
     written.push(file);
     return file;
   };
@@ -48,9 +54,14 @@ export async function writePlOfficial(ctx: WriterContext): Promise<string[]> {
     `{dataZlozenia: ${pl(`make_date(${y} + 1, 6, 20)`)}, zaOkresOdDo: 'OD 01.01.' || ${y} || ' DO 31.12.' || ${y}}`;
   const capital = `CASE WHEN kapital_amount >= 1000000 THEN replace(replace(format('{:,.2f}', kapital_amount), ',', ' '), '.', ',')
     ELSE replace(printf('%.2f', kapital_amount), '.', ',') END`;
-  await writeJsonArray(
+  await writeCaptures(
     conn,
-    `SELECT {
+    `SELECT registrikood || '/' || CASE WHEN oiguslik_vorm IN ('148', '155') THEN 'S' ELSE 'P' END AS key,
+       'OdpisAktualny' AS kind,
+       '${KRS_URL}/api/krs/OdpisAktualny/' || registrikood || '?rejestr=' || CASE WHEN oiguslik_vorm IN ('148', '155') THEN 'S' ELSE 'P' END
+         || '&format=json' AS url,
+       200 AS status, 'application/json; charset=utf-8' AS content_type, '${fetchedAt}' AS fetched_at,
+       CAST(to_json({odpis: {
        rodzaj: 'Aktualny',
        naglowekA: {rejestr: CASE WHEN oiguslik_vorm IN ('148', '155') THEN 'RejS' ELSE 'RejP' END, numerKRS: registrikood,
          dataCzasOdpisu: ${pl(`DATE '${today}'`)} || ' 05:03:05', stanZDnia: ${pl(`DATE '${today}'`)},
@@ -93,70 +104,205 @@ export async function writePlOfficial(ctx: WriterContext): Promise<string[]> {
            WHEN 'T' THEN json_object('postepowanieRestrukturyzacyjne', json_object('dataOtwarcia', ${pl(`DATE '${today}' - 60`)}))
            ELSE json_object() END
        }
-     } AS odpis
+     }}) AS VARCHAR) AS body
      FROM w_pl WHERE krs ORDER BY registrikood`,
-    out(PL_FILE_NAMES.krs),
+    out(PL_CAPTURE_PREFIX.krs),
   );
 
-  // REGON BIR1 reports, legal persons and sole traders, each with its PKD report rows.
-  const regon = (p: 'praw' | 'fiz') => {
-    const undotted = `replace(e.kood, '.', '')`;
-    const pkdRow =
-      p === 'praw'
-        ? (version: string, kood: string) =>
-            `{praw_pkdKod: ${kood}, praw_pkdNazwa: e.label, praw_pkdPrzewazajace: CASE WHEN e.is_main THEN '1' ELSE '0' END, praw_pkdWersja: '${version}'}`
-        : (_version: string, kood: string) =>
-            `{fiz_pkd_Kod: ${kood}, fiz_pkd_Nazwa: e.label, fiz_pkd_Przewazajace: CASE WHEN e.is_main THEN '1' ELSE '0' END}`;
-    const suspended = `staatus = 'S'`;
-    const resumed = `staatus = 'R' AND ${h('resumed', 20)} = 0`;
-    return `SELECT
-       pl_regon AS ${p}_regon9, pl_regon || '00000' AS ${p}_regon14, pl_nip AS ${p}_nip, '' AS ${p}_statusNip,
-       arinimi AS ${p}_nazwa, ${p === 'praw' ? `CASE WHEN krs THEN registrikood ELSE '' END AS praw_numerWRejestrzeEwidencji,` : ''}
-       strftime(esmaregistreerimise_kpv, '%Y-%m-%d') AS ${p}_dataPowstania,
-       strftime(esmaregistreerimise_kpv, '%Y-%m-%d') AS ${p}_dataRozpoczeciaDzialalnosci,
-       strftime(esmaregistreerimise_kpv + 3, '%Y-%m-%d') AS ${p}_dataWpisuDoRegon,
-       CASE WHEN ${suspended} THEN strftime(DATE '${today}' - 90 - ${h('susp', 300)}::INTEGER, '%Y-%m-%d')
-         WHEN ${resumed} THEN '2020-03-01' ELSE '' END AS ${p}_dataZawieszeniaDzialalnosci,
-       CASE WHEN ${resumed} THEN '2020-09-01' ELSE '' END AS ${p}_dataWznowieniaDzialalnosci,
-       CASE WHEN staatus = 'K' THEN strftime(least(esmaregistreerimise_kpv + 400 + ${h('skr', 4000)}::INTEGER, DATE '${today}'), '%Y-%m-%d') ELSE '' END
-         AS ${p}_dataSkresleniaZRegon,
-       'PL' AS ${p}_adSiedzKraj_Symbol,
-       substr(ehak_kood, 1, 2) AS ${p}_adSiedzWojewodztwo_Symbol, substr(ehak_kood, 3, 2) AS ${p}_adSiedzPowiat_Symbol,
-       substr(ehak_kood, 5, 3) AS ${p}_adSiedzGmina_Symbol, a.pc1 || a.pc2 AS ${p}_adSiedzKodPocztowy,
-       lpad(CAST(${h('simc', 1000000)} AS VARCHAR), 7, '0') AS ${p}_adSiedzMiejscowosc_Symbol,
-       a.town AS ${p}_adSiedzMiejscowosc_Nazwa, a.street AS ${p}_adSiedzUlica_Nazwa, a.nr AS ${p}_adSiedzNumerNieruchomosci,
-       '' AS ${p}_adSiedzNumerLokalu, upper(woj) AS ${p}_adSiedzWojewodztwo_Nazwa,
-       coalesce(phones, '') AS ${p}_numerTelefonu, '' AS ${p}_numerWewnetrznyTelefonu, '' AS ${p}_numerFaksu,
-       coalesce(email, '') AS ${p}_adresEmail, coalesce(www, '') AS ${p}_adresStronyinternetowej,
-       oiguslik_vorm AS ${p}_szczegolnaFormaPrawna_Symbol, oiguslik_vorm_tekstina AS ${p}_szczegolnaFormaPrawna_Nazwa,
-       list_concat(
-         list_transform(emtak, e -> ${pkdRow('2007', `CASE WHEN ${h('dots', 3)} = 0 THEN e.kood ELSE ${undotted} END`)}),
-         CASE WHEN ${p === 'praw'} AND ${h('pkd25', 8)} = 0 THEN list_transform(emtak[1:1], e -> ${pkdRow('2025', undotted)}) ELSE [] END
-       ) AS pkd
-     FROM w_pl WHERE ${p === 'praw' ? 'NOT is_sole_trader' : 'is_sole_trader'} ORDER BY pl_regon`;
-  };
-  await writeJsonArray(conn, regon('praw'), out(PL_FILE_NAMES.regonPraw));
-  await writeJsonArray(conn, regon('fiz'), out(PL_FILE_NAMES.regonFiz));
+  // REGON BIR: per unit the full reports the harvest asks for, each an MTOM answer as BIR sends it.
+  const undotted = `replace(e.kood, '.', '')`;
+  const suspended = `staatus = 'S'`;
+  const resumed = `staatus = 'R' AND ${h('resumed', 20)} = 0`;
+  const iso = (e: string) => `strftime(${e}, '%Y-%m-%d')`;
+  const common = (p: 'praw' | 'fiz'): [string, string][] => [
+    [`${p}_dataPowstania`, iso('esmaregistreerimise_kpv')],
+    [`${p}_dataRozpoczeciaDzialalnosci`, iso('esmaregistreerimise_kpv')],
+    [
+      `${p}_dataZawieszeniaDzialalnosci`,
+      `CASE WHEN ${suspended} THEN ${iso(`DATE '${today}' - 90 - ${h('susp', 300)}::INTEGER`)} WHEN ${resumed} THEN '2020-03-01' END`,
+    ],
+    [`${p}_dataWznowieniaDzialalnosci`, `CASE WHEN ${resumed} THEN '2020-09-01' END`],
+    [
+      p === 'praw' ? 'praw_dataSkresleniaZRegon' : 'fiz_dataSkresleniazRegonDzialalnosci',
+      `CASE WHEN staatus = 'K' THEN ${iso(`least(esmaregistreerimise_kpv + 400 + ${h('skr', 4000)}::INTEGER, DATE '${today}')`)} END`,
+    ],
+    [`${p}_adSiedzKraj_Symbol`, `'PL'`],
+    [`${p}_adSiedzWojewodztwo_Symbol`, 'substr(ehak_kood, 1, 2)'],
+    [`${p}_adSiedzPowiat_Symbol`, 'substr(ehak_kood, 3, 2)'],
+    [`${p}_adSiedzGmina_Symbol`, 'substr(ehak_kood, 5, 3)'],
+    [`${p}_adSiedzKodPocztowy`, 'a.pc1 || a.pc2'],
+    [`${p}_adSiedzMiejscowosc_Symbol`, `lpad(CAST(${h('simc', 1000000)} AS VARCHAR), 7, '0')`],
+    [`${p}_adSiedzUlica_Symbol`, `lpad(CAST(${h('ulic', 100000)} AS VARCHAR), 5, '0')`],
+    [`${p}_adSiedzNumerNieruchomosci`, 'a.nr'],
+    [`${p}_adSiedzNumerLokalu`, 'NULL'],
+    [`${p}_numerTelefonu`, 'phones'],
+    [`${p}_numerFaksu`, 'NULL'],
+    [`${p}_adresEmail`, 'email'],
+    [`${p}_adresStronyinternetowej`, 'www'],
+    [`${p}_adSiedzKraj_Nazwa`, `'POLSKA'`],
+    [`${p}_adSiedzWojewodztwo_Nazwa`, 'upper(woj)'],
+    [`${p}_adSiedzMiejscowosc_Nazwa`, 'a.town'],
+    [`${p}_adSiedzUlica_Nazwa`, 'a.street'],
+  ];
+  const prawFields: [string, string][] = [
+    ['praw_regon9', 'pl_regon'],
+    ['praw_nip', 'pl_nip'],
+    ['praw_statusNip', 'NULL'],
+    ['praw_nazwa', 'arinimi'],
+    ['praw_nazwaSkrocona', 'NULL'],
+    ['praw_numerWRejestrzeEwidencji', 'CASE WHEN krs THEN registrikood END'],
+    ...common('praw'),
+    ['praw_podstawowaFormaPrawna_Symbol', `CASE WHEN krs THEN '1' ELSE '2' END`],
+    ['praw_szczegolnaFormaPrawna_Symbol', 'oiguslik_vorm'],
+    ['praw_szczegolnaFormaPrawna_Nazwa', 'oiguslik_vorm_tekstina'],
+    ['praw_liczbaJednLokalnych', `'0'`],
+  ];
+  const fizOgolne: [string, string][] = [
+    ['fiz_regon9', 'pl_regon'],
+    ['fiz_nip', 'pl_nip'],
+    ['fiz_statusNip', 'NULL'],
+    ['fiz_nazwisko', `split_part(arinimi, ' ', 2)`],
+    ['fiz_imie1', `split_part(arinimi, ' ', 1)`],
+    ['fiz_nazwa', 'arinimi'],
+    ['fiz_podstawowaFormaPrawna_Symbol', `'9'`],
+    ['fiz_szczegolnaFormaPrawna_Symbol', 'oiguslik_vorm'],
+    ['fiz_szczegolnaFormaPrawna_Nazwa', 'oiguslik_vorm_tekstina'],
+  ];
+  const fizCeidg: [string, string][] = [
+    ['fiz_regon9', 'pl_regon'],
+    ['fiz_nazwa', 'arinimi'],
+    ...common('fiz'),
+  ];
+  const pkdRows = (p: 'praw' | 'fiz') =>
+    `list_concat(
+       list_transform(emtak, e -> ${birRecord(
+         p === 'praw'
+           ? [
+               ['praw_pkdKod', `CASE WHEN ${h('dots', 3)} = 0 THEN e.kood ELSE ${undotted} END`],
+               ['praw_pkdNazwa', 'e.label'],
+               ['praw_pkdPrzewazajace', `CASE WHEN e.is_main THEN '1' ELSE '0' END`],
+               ['praw_pkdWersja', `'2007'`],
+             ]
+           : [
+               ['fiz_pkd_Kod', `CASE WHEN ${h('dots', 3)} = 0 THEN e.kood ELSE ${undotted} END`],
+               ['fiz_pkd_Nazwa', 'e.label'],
+               ['fiz_pkd_Przewazajace', `CASE WHEN e.is_main THEN '1' ELSE '0' END`],
+             ],
+       )}),
+       CASE WHEN ${p === 'praw'} AND ${h('pkd25', 8)} = 0 THEN list_transform(emtak[1:1], e -> ${birRecord([
+         ['praw_pkdKod', undotted],
+         ['praw_pkdNazwa', 'e.label'],
+         ['praw_pkdPrzewazajace', `CASE WHEN e.is_main THEN '1' ELSE '0' END`],
+         ['praw_pkdWersja', `'2025'`],
+       ])}) ELSE [] END)`;
+  const reports = (p: 'praw' | 'fiz'): [string, string][] =>
+    p === 'praw'
+      ? [
+          ['BIR11OsPrawna', `[${birRecord(prawFields)}]`],
+          ['BIR11OsPrawnaPkd', pkdRows('praw')],
+        ]
+      : [
+          ['BIR11OsFizycznaDaneOgolne', `[${birRecord(fizOgolne)}]`],
+          ['BIR11OsFizycznaDzialalnoscCeidg', `[${birRecord(fizCeidg)}]`],
+          ['BIR11OsFizycznaPkd', pkdRows('fiz')],
+        ];
+  const regonLines = (p: 'praw' | 'fiz') =>
+    reports(p)
+      .map(
+        ([report, records], i) => `SELECT pl_regon AS key, ${str(report)} AS kind, ${str(REGON_URL)} AS url,
+           'DanePobierzPelnyRaport' AS action, 200 AS status,
+           'multipart/related; type="application/xop+xml"; start="<http://tempuri.org/0>"; boundary="uuid:' || md5(pl_regon) || '+id=${i + 1}"; start-info="application/soap+xml"' AS content_type,
+           '${fetchedAt}' AS fetched_at, ${mtomSql(`md5(pl_regon)`, String(i + 1), records)} AS body, pl_regon AS o, ${i} AS r
+         FROM w_pl WHERE ${p === 'praw' ? 'NOT is_sole_trader' : 'is_sole_trader'}`,
+      )
+      .join(' UNION ALL ');
+  await writeCaptures(
+    conn,
+    `SELECT key, kind, url, action, status, content_type, fetched_at, body FROM (
+       ${regonLines('praw')} UNION ALL ${regonLines('fiz')}) ORDER BY o, r`,
+    out(PL_CAPTURE_PREFIX.regon),
+  );
 
-  // CEIDG: sole traders as the paged API returns them.
+  // CEIDG: v3 pages of 25 sole traders (the list form), then each one's details.
   const oldSpelling = `${h('sic', 3)} = 0`;
   const address = `{ulica: a.street, budynek: a.nr, lokal: NULL, miasto: a.town,
     kod: CASE WHEN ${oldSpelling} THEN a.pc1 || '-' || a.pc2 END,
-    kodPocztowy: CASE WHEN NOT ${oldSpelling} THEN a.pc1 || '-' || a.pc2 END, wojewodztwo: woj, kraj: 'Polska'}`;
-  await writeJsonArray(
+    kodPocztowy: CASE WHEN NOT ${oldSpelling} THEN a.pc1 || '-' || a.pc2 END, wojewodztwo: woj, kraj: 'PL'}`;
+  await conn.run(`CREATE OR REPLACE TEMP TABLE w_ceidg AS
+    SELECT md5(pl_regon) AS id, (row_number() OVER (ORDER BY pl_regon) - 1) // 25 AS page, pl_regon,
+      arinimi AS nazwa,
+      CASE WHEN NOT ${oldSpelling} THEN ${address} END AS adresDzialalnosci,
+      CASE WHEN ${oldSpelling} THEN ${address} END AS adresDzialanosci,
+      {imie: split_part(arinimi, ' ', 1), nazwisko: split_part(arinimi, ' ', 2), nip: pl_nip, regon: pl_regon} AS wlasciciel,
+      emtak, ${h('pkdobj', 2)} = 0 AS pkd_strings,
+      strftime(esmaregistreerimise_kpv, '%Y-%m-%d') AS dataRozpoczecia,
+      CASE WHEN staatus = 'S' THEN strftime(DATE '${today}' - 100, '%Y-%m-%d') END AS dataZawieszenia,
+      CASE WHEN staatus = 'K' THEN strftime(DATE '${today}' - 500, '%Y-%m-%d') END AS dataWykreslenia,
+      source_status AS status, email, www, phones AS telefon
+    FROM w_pl WHERE is_sole_trader`);
+  const link = `'${CEIDG_URL}/firma/' || id`;
+  const pageUrl = (n: string) => `'${CEIDG_URL}/firmy?page=' || ${n} || '&limit=25'`;
+  await writeCaptures(
     conn,
-    `SELECT md5(pl_regon) AS id, arinimi AS nazwa,
-       CASE WHEN NOT ${oldSpelling} THEN ${address} END AS adresDzialalnosci,
-       CASE WHEN ${oldSpelling} THEN ${address} END AS adresDzialanosci,
-       {imie: split_part(arinimi, ' ', 1), nazwisko: split_part(arinimi, ' ', 2), nip: pl_nip, regon: pl_regon} AS wlasciciel,
-       CASE WHEN ${h('pkdobj', 2)} = 0 THEN to_json(list_transform(emtak, e -> replace(e.kood, '.', '')))
-         ELSE to_json(list_transform(emtak, e -> {kod: replace(e.kood, '.', ''), opis: e.label, przewazajacy: e.is_main})) END AS pkd,
-       strftime(esmaregistreerimise_kpv, '%Y-%m-%d') AS dataRozpoczecia,
-       CASE WHEN staatus = 'S' THEN strftime(DATE '${today}' - 100, '%Y-%m-%d') END AS dataZawieszenia,
-       CASE WHEN staatus = 'K' THEN strftime(DATE '${today}' - 500, '%Y-%m-%d') END AS dataWykreslenia,
-       source_status AS status, email, www, phones AS telefon
-     FROM w_pl WHERE is_sole_trader ORDER BY pl_regon`,
-    out(PL_FILE_NAMES.ceidg),
+    `SELECT key, kind, url, status, content_type, fetched_at, body FROM (
+       SELECT CAST(page AS VARCHAR) AS key, 'firmy' AS kind, ${pageUrl('page')} AS url, 200 AS status,
+         'application/json; charset=utf-8' AS content_type, '${fetchedAt}' AS fetched_at,
+         CAST(to_json({
+           firmy: list({id: id, nazwa: nazwa, adresDzialalnosci: adresDzialalnosci, adresDzialanosci: adresDzialanosci,
+             wlasciciel: wlasciciel, dataRozpoczecia: dataRozpoczecia, status: status, link: ${link}} ORDER BY pl_regon),
+           count: (SELECT count(*) FROM w_ceidg),
+           links: {next: CASE WHEN page < (SELECT max(page) FROM w_ceidg) THEN ${pageUrl('page + 1')} END, self: ${pageUrl('page')}}
+         }) AS VARCHAR) AS body, page AS o, '' AS r
+       FROM w_ceidg GROUP BY page
+       UNION ALL
+       SELECT id, 'firma', ${link}, 200, 'application/json; charset=utf-8', '${fetchedAt}',
+         CAST(to_json({firma: [{id: id, nazwa: nazwa, adresDzialalnosci: adresDzialalnosci, adresDzialanosci: adresDzialanosci,
+           wlasciciel: wlasciciel,
+           pkd: CASE WHEN pkd_strings THEN to_json(list_transform(emtak, e -> replace(e.kood, '.', '')))
+             ELSE to_json(list_transform(emtak, e -> {kod: replace(e.kood, '.', ''), opis: e.label, przewazajacy: e.is_main})) END,
+           dataRozpoczecia: dataRozpoczecia, dataZawieszenia: dataZawieszenia, dataWykreslenia: dataWykreslenia,
+           status: status, email: email, www: www, telefon: telefon, link: ${link}}]}) AS VARCHAR), page, pl_regon
+       FROM w_ceidg) ORDER BY o, r`,
+    out(PL_CAPTURE_PREFIX.ceidg),
   );
-  return written;
+  return written.filter((f) => fs.existsSync(f));
+}
+
+const KRS_URL = 'https://api-krs.ms.gov.pl';
+const REGON_URL = 'https://wyszukiwarkaregon.stat.gov.pl/wsBIR/UslugaBIRzewnPubl.svc';
+const CEIDG_URL = 'https://dane.biznes.gov.pl/api/ceidg/v3';
+const str = (s: string): string => `'${s.replaceAll("'", "''")}'`;
+
+/** Capture lines (newline-delimited JSON, the select's columns in order) as the harvest writes them. */
+async function writeCaptures(conn: WriterContext['conn'], select: string, file: string): Promise<void> {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  await conn.run(`COPY (${select}) TO ${sqlPath(file)} (FORMAT json)`);
+}
+
+/**
+ * SQL of one BIR `<dane>` record as it sits inside the SOAP result: the inner XML escaped once more, one
+ * element per line with BIR's `&#xD;` line ends, `<x />` for an empty value.
+ */
+function birRecord(fields: readonly (readonly [string, string])[]): string {
+  const esc = (v: string) =>
+    `replace(replace(replace(${v}, '&', '&amp;amp;'), '<', '&amp;lt;'), '>', '&amp;gt;')`;
+  const parts = fields.map(
+    ([name, expr]) =>
+      `CASE WHEN nullif(CAST(${expr} AS VARCHAR), '') IS NULL THEN '&lt;${name} /&gt;'
+        ELSE '&lt;${name}&gt;' || ${esc(`CAST(${expr} AS VARCHAR)`)} || '&lt;/${name}&gt;' END`,
+  );
+  return `'&lt;dane&gt;&#xD;\n    ' || ${parts.join(` || '&#xD;\n    ' || `)} || '&#xD;\n  &lt;/dane&gt;'`;
+}
+
+/** SQL of a whole DanePobierzPelnyRaport answer: the MTOM part around the envelope (CRLF between parts). */
+function mtomSql(uuid: string, id: string, records: string): string {
+  const crlf = `chr(13) || chr(10)`;
+  const boundary = `'--uuid:' || ${uuid} || '+id=${id}'`;
+  return `${crlf} || ${boundary} || ${crlf} || 'Content-ID: <http://tempuri.org/0>' || ${crlf}
+    || 'Content-Transfer-Encoding: 8bit' || ${crlf}
+    || 'Content-Type: application/xop+xml;charset=utf-8;type="application/soap+xml"' || ${crlf} || ${crlf}
+    || '<s:Envelope xmlns:s="http://www.w3.org/2003/05/soap-envelope" xmlns:a="http://www.w3.org/2005/08/addressing"><s:Header><a:Action s:mustUnderstand="1">http://CIS/BIR/PUBL/2014/07/IUslugaBIRzewnPubl/DanePobierzPelnyRaportResponse</a:Action></s:Header><s:Body><DanePobierzPelnyRaportResponse xmlns="http://CIS/BIR/PUBL/2014/07"><DanePobierzPelnyRaportResult>'
+    || '&lt;root&gt;&#xD;\n  ' || array_to_string(${records}, '&#xD;\n  ') || '&#xD;\n&lt;/root&gt;'
+    || '</DanePobierzPelnyRaportResult></DanePobierzPelnyRaportResponse></s:Body></s:Envelope>'
+    || ${crlf} || ${boundary} || '--' || ${crlf}`;
 }

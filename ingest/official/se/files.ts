@@ -2,14 +2,15 @@ import { fixed } from '../links.ts';
 import type { OfficialFile } from '../types.ts';
 
 /*
- * Sweden's official files (registry-formats.md section 7). Bolagsverket's bulk file and SCB's JE bulk file
- * have confirmed headers (7.1) and are read strictly. The SCB Företagsregistret extracts (size class,
- * turnover class, the other company categories; CFAR workplaces) come from SCB's FDB service, whose JE
- * response keys are partly confirmed (7.3) and whose workplace column list was not seen: both are read
- * by name, and the unconfirmed names and codings live in the tables below (docs/ingest.md lists them).
+ * Sweden's official files (registry-formats.md section 7). The two public bulk files (Bolagsverket's and
+ * SCB's JE file) are the principal source: confirmed headers (7.1), read as published (see
+ * bolagsverket-file.ts for Bolagsverket's quoting; SCB's file ends every line with a tab and never quotes).
+ * The optional enrichments come from SCB's FDB service: its JE answers as `regdata harvest SE` stores them
+ * (keys partly confirmed, 7.3) and CFAR workplaces (column list not seen, read by name); the unconfirmed
+ * names and codings live in the tables below (docs/ingest.md lists them).
  */
 
-/** 7.1 `bolagsverket_bulkfil.txt`: UTF-8, `;`, every field quoted, `$` sub-fields, `|` repeats. */
+/** 7.1 `bolagsverket_bulkfil.txt`: UTF-8, `;`, every data field quoted (inner quotes bare), `$` sub-fields, `|` repeats. */
 export const BOLAGSVERKET_HEADER = [
   'organisationsidentitet',
   'namnskyddslopnummer',
@@ -24,7 +25,7 @@ export const BOLAGSVERKET_HEADER = [
   'postadress',
 ] as const;
 
-/** 7.1 `scb_bulkfil_JE_<YYYYMMDDTHHMMSS>_<n>.txt`: ISO-8859-1, TAB, 34 columns. */
+/** 7.1 `scb_bulkfil_JE_<YYYYMMDDTHHMMSS>_<n>.txt`: ISO-8859-1, TAB, 34 columns (and a trailing tab). */
 const JE_FIELDS = [
   'COAdress',
   'Foretagsnamn',
@@ -51,9 +52,12 @@ export const SCB_JE_HEADER = [
 ] as const;
 
 /**
- * The FDB JE extract (`scb_foretag_<date>.json`): one object per JE unit as the FDB API returns it. The
- * keys marked confirmed are in registry-formats.md 7.3; the others follow the API's `<category>, kod` /
- * `<category>` pattern for categories whose ids are confirmed but whose response keys were not seen.
+ * The FDB JE answers (`scb_fdb_je_<YYYYMMDD>_<nnnnn>.json`): each file is one `api/Je/HamtaForetag` response
+ * body as the harvest received it, a JSON array of flat objects whose keys are SCB's Swedish labels
+ * (`<variable>` for the text, `<variable>, kod` for the code). Keys marked confirmed are in
+ * registry-formats.md 7.3 or in several independent public clients of the API (test/fixtures/real/SE/
+ * SOURCES.md); the others follow the `<category>, kod` pattern for categories whose ids are confirmed but
+ * whose response keys were not seen.
  */
 export const FDB_KEYS = {
   orgnr: 'PeOrgNr', // confirmed
@@ -65,14 +69,14 @@ export const FDB_KEYS = {
   kommunCode: 'Säteskommun, kod', // confirmed
   kommun: 'Säteskommun', // confirmed
   lan: 'Säteslän', // confirmed
-  vatCode: 'Momsstatus, kod', // unconfirmed key (category "Momsstatus" confirmed)
-  turnoverCode: 'Omsättningsklass grov, kod', // unconfirmed key (category confirmed, 13 classes)
-  turnoverLabel: 'Omsättningsklass grov',
+  vatCode: 'Momsstatus, kod', // confirmed key; coding 1 = registered unconfirmed
+  turnoverCode: 'Stkl, oms, kod', // confirmed key; band boundaries unconfirmed
+  turnoverLabel: 'Storleksklass, oms', // confirmed
   smeCode: 'Anställda SME, kod', // unconfirmed key (category confirmed)
   smeLabel: 'Anställda SME',
   ownerCode: 'Ägarkontroll, kod', // unconfirmed key (category confirmed, 6 values)
   ownerLabel: 'Ägarkontroll',
-  exportCode: 'Export/import, kod', // unconfirmed: no such category id was seen
+  exportCode: 'Export/import, kod', // unconfirmed: clients read one key, `Export/Importmarkering`
   exportLabel: 'Export/import',
   listingCode: 'Börsnotering, kod', // unconfirmed: no such category id was seen
   listingLabel: 'Börsnotering',
@@ -111,7 +115,8 @@ export const SE_FILE_NAMES = {
   bolagsverketMember: 'bolagsverket_bulkfil.txt',
   scb: 'scb_bulkfil.zip',
   scbMember: (stamp: string) => `scb_bulkfil_JE_${stamp}_1.txt`,
-  fdb: (date: string) => `scb_foretag_${date}.json`,
+  /** One FDB `HamtaForetag` answer of a harvest: its date and its 1-based number in the harvest. */
+  fdb: (date: string, n: number) => `scb_fdb_je_${date}_${String(n).padStart(5, '0')}.json`,
   cfar: (date: string) => `scb_arbetsstallen_${date}.txt`,
 } as const;
 
@@ -135,21 +140,24 @@ export const SE_FILES: readonly OfficialFile[] = [
     minBytes: 1_000_000,
   },
   {
-    // Fetched from the FDB API (certificate authentication, 2,000 rows a request), so no public URL: the
-    // operator's FDB export job saves it into the download folder.
+    // Harvested from the FDB API (`regdata harvest SE`, client certificate, 2,000 rows an answer): one
+    // file per answer, so no public URL.
     key: 'fdb',
-    title: 'SCB Företagsregistret JE extract (scb_foretag_<date>.json)',
-    match: /^scb_foretag_\d{8}\.json$/,
-    required: true,
+    title: 'SCB Företagsregistret (FDB) JE answers (scb_fdb_je_<date>_<n>.json)',
+    match: /^scb_fdb_je_\d{8}_\d{5}\.json$/,
+    many: true,
+    required: false,
+    adds: 'size and turnover bands, VAT status, seat kommun and län, the se_register categories (SCB FDB)',
     downloads: async () => [],
-    minBytes: 1_000_000,
+    minBytes: 2,
   },
   {
     key: 'cfar',
     title: 'SCB CFAR workplaces (scb_arbetsstallen_<date>.txt)',
     match: /^scb_arbetsstallen_\d{8}\.txt$/,
-    required: true,
+    required: false,
+    adds: 'workplaces (SCB CFAR)',
     downloads: async () => [],
-    minBytes: 1_000_000,
+    minBytes: 1_000,
   },
 ];

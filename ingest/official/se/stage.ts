@@ -1,8 +1,12 @@
 import { SCB_ATTRIBUTION } from '../../../src/services/companies.ts';
 import type { StageResult } from '../../pipeline/publish.ts';
 import { createActivityLeaves, createLocationLeaves } from '../activity-codes.ts';
-import { loadCsvStage } from '../read-csv.ts';
-import { loadJsonStage } from '../read-json.ts';
+import { loadCsv, loadCsvStage } from '../read-csv.ts';
+import { loadJson } from '../read-json.ts';
+import { readHeaderFields } from '../text-file.ts';
+import { normaliseBolagsverket } from './bolagsverket-file.ts';
+import path from 'node:path';
+import { queryRows } from '../../pipeline/sql.ts';
 import { countNulled, keyRows, rejectOrphans } from '../rows.ts';
 import { contractCompaniesSql, createEmptyHistory, searchNameSql } from '../stage-sql.ts';
 import type { CountryAdapter, StageContext } from '../types.ts';
@@ -42,13 +46,21 @@ async function stageSweden(ctx: StageContext): Promise<StageResult> {
 
   // SCB JE: every unit, legal persons under `16` + organisation number, sole traders (JurForm 10) under
   // the owner's personal number, which joins the other files and is never kept.
+  // The real file ends its header and every row with a tab: a 35th, empty column (SOURCES.md).
+  const scbFile = ctx.sources.one('scb')!;
+  const trailing = readHeaderFields(scbFile, '\t', 'latin-1').at(-1) === '';
+  const scbHeader = trailing ? [...SCB_JE_HEADER, ''] : SCB_JE_HEADER;
   const scb = await csv('scb', 'raw_scb', {
     delimiter: '\t',
+    quote: '',
     encoding: 'latin-1',
-    header: SCB_JE_HEADER,
-    columns: varchars(SCB_JE_HEADER),
+    header: scbHeader,
+    columns: varchars(trailing ? [...SCB_JE_HEADER, 'trailing_tab'] : SCB_JE_HEADER),
     keep: [
       'FtgStat',
+      'Gatuadress',
+      'PostNr',
+      'PostOrt',
       'JurForm',
       'Namn',
       'Ng1',
@@ -106,6 +118,22 @@ async function stageSweden(ctx: StageContext): Promise<StageResult> {
     sql: `SELECT count(*) AS n, any_value(FtgStat) AS example FROM se_units
           WHERE trim(coalesce(FtgStat, '')) NOT IN (${Object.keys(SE_FTGSTAT).map(str).join(', ')})`,
   });
+  // A JurForm SCB's list does not have: the code is kept, its label left NULL, counted per code.
+  for (const r of await queryRows(
+    conn,
+    `SELECT trim(JurForm) AS jf, count(*)::BIGINT AS n, min(code) AS example FROM se_units
+     WHERE ${blank('JurForm')} IS NOT NULL AND trim(JurForm) NOT IN (${Object.keys(SE_JURFORM).map(str).join(', ')})
+     GROUP BY 1 ORDER BY 1`,
+  )) {
+    report.reject(
+      country,
+      scb,
+      `unmapped JurForm code ${String(r['jf'])}`,
+      Number(r['n']),
+      'value nulled',
+      String(r['example']),
+    );
+  }
   await conn.run(`CREATE OR REPLACE TEMP TABLE se_activity AS
     WITH codes AS (
       SELECT pe, k, regexp_replace(coalesce(ng, ''), '[^0-9]', '', 'g') AS kood
@@ -125,19 +153,38 @@ async function stageSweden(ctx: StageContext): Promise<StageResult> {
 
   // Bolagsverket: names (current, and trade names under their own type), registration, deregistration
   // and ongoing proceedings. An organisation may span several rows and `|`-separated repeats.
-  const bv = await csv('bolagsverket', 'raw_bv', {
-    delimiter: ';',
-    header: BOLAGSVERKET_HEADER,
-    columns: varchars(BOLAGSVERKET_HEADER),
-    keep: [
-      'organisationsidentitet',
-      'organisationsnamn',
-      'avregistreringsdatum',
-      'avregistreringsorsak',
-      'pagandeAvvecklingsEllerOmstruktureringsforfarande',
-      'registreringsdatum',
-    ],
-  });
+  const bvFile = ctx.sources.one('bolagsverket')!;
+  const bv = ctx.sources.displayName(bvFile);
+  const bvCsv = path.join(ctx.workDir, 'bolagsverket_bulkfil.rfc4180.csv');
+  await report.stage(
+    country,
+    `split ${bv}`,
+    () => normaliseBolagsverket(country, bvFile, bv, bvCsv, report),
+    (r) => r.rows + r.rejected,
+  );
+  await report.stage(country, `read ${bv}`, () =>
+    loadCsv(
+      conn,
+      {
+        country,
+        file: bvCsv,
+        display: bv,
+        table: 'raw_bv',
+        delimiter: ';',
+        header: BOLAGSVERKET_HEADER,
+        columns: varchars(BOLAGSVERKET_HEADER),
+        keep: [
+          'organisationsidentitet',
+          'organisationsnamn',
+          'avregistreringsdatum',
+          'avregistreringsorsak',
+          'pagandeAvvecklingsEllerOmstruktureringsforfarande',
+          'registreringsdatum',
+        ],
+      },
+      report,
+    ),
+  );
   const main = str(`${SE_NAME_TYPES.main}-ORGNAM`);
   const trade = str(`${SE_NAME_TYPES.trade}-ORGNAM`);
   await conn.run(`CREATE OR REPLACE TEMP TABLE se_bv AS
@@ -193,8 +240,35 @@ async function stageSweden(ctx: StageContext): Promise<StageResult> {
   });
 
   // SCB Företagsregistret extract: size and turnover class, the labelled categories, seat and address.
+  // Optional: without the FDB answers the size and turnover bands and the se_register categories stay NULL.
   const keys = Object.values(FDB_KEYS);
-  const fdb = await loadJsonStage(ctx, 'fdb', 'raw_fdb', varchars(keys));
+  // Only the newest harvest: an older one left in the folder would bring back companies since gone.
+  const fdbDate = (f: string) => /_(\d{8})_\d+\.json$/.exec(ctx.sources.displayName(f))?.[1] ?? '';
+  const fdbAll = ctx.sources.many('fdb');
+  const fdbNewest = fdbAll.map(fdbDate).sort().at(-1);
+  const fdbFiles = fdbAll.filter((f) => fdbDate(f) === fdbNewest);
+  const fdb = fdbFiles.length
+    ? ctx.sources.displayName(fdbFiles[0]!).replace(/_\d+\.json$/, '_*.json')
+    : 'fdb';
+  await conn.run(`CREATE OR REPLACE TEMP TABLE raw_fdb (${keys.map((k) => `"${k}" VARCHAR`).join(', ')})`);
+  for (const [i, file] of fdbFiles.entries()) {
+    const display = ctx.sources.displayName(file);
+    await report.stage(
+      country,
+      `read ${display}`,
+      async () => {
+        const r = await loadJson(
+          conn,
+          { country, file, display, table: `raw_fdb_${i}`, columns: varchars(keys) },
+          report,
+        );
+        await conn.run(`INSERT INTO raw_fdb SELECT * FROM raw_fdb_${i}`);
+        await conn.run(`DROP TABLE raw_fdb_${i}`);
+        return r;
+      },
+      (r) => r.rowsRead,
+    );
+  }
   const k = (name: keyof typeof FDB_KEYS) => `f."${FDB_KEYS[name]}"`;
   await conn.run(`CREATE OR REPLACE TEMP TABLE se_fdb AS
     SELECT * FROM (SELECT trim(f."${FDB_KEYS.orgnr}") AS pe, * FROM raw_fdb f)
@@ -225,13 +299,21 @@ async function stageSweden(ctx: StageContext): Promise<StageResult> {
   });
 
   // Workplaces (CFAR): read by name, their column list being unconfirmed.
-  const cfar = await csv('cfar', 'raw_cfar', {
-    delimiter: '\t',
-    encoding: 'latin-1',
-    header: CFAR_HEADER,
-    byName: true,
-    columns: varchars(CFAR_HEADER),
-  });
+  // Optional as well: without it the country has no workplaces.
+  const cfar = ctx.sources.one('cfar')
+    ? await csv('cfar', 'raw_cfar', {
+        delimiter: '\t',
+        encoding: 'latin-1',
+        header: CFAR_HEADER,
+        byName: true,
+        columns: varchars(CFAR_HEADER),
+      })
+    : 'cfar';
+  if (cfar === 'cfar') {
+    await conn.run(
+      `CREATE OR REPLACE TEMP TABLE raw_cfar (${CFAR_HEADER.map((k) => `"${k}" VARCHAR`).join(', ')})`,
+    );
+  }
   await conn.run(`CREATE OR REPLACE TEMP TABLE se_cfar AS
     SELECT CASE WHEN regexp_full_match(trim(PeOrgNr), '16\\d{10}') THEN substr(trim(PeOrgNr), 3) ELSE trim(PeOrgNr) END AS code,
       TRY_CAST(CFARNr AS INTEGER) AS cfar_nr, rowid AS file_row, *
@@ -266,8 +348,8 @@ async function stageSweden(ctx: StageContext): Promise<StageResult> {
       row_number() OVER (PARTITION BY w.code ORDER BY trim(Huvudarbetsstalle) = '1' DESC, w.file_row) = 1 AS is_main,
       trim(ArbstStatus) = '1' AS is_active,
       ${blank('BesGatuadress')} AS visit_address, ${postcode('BesPostNr')} AS visit_postcode,
-      ${blank('BesPostOrt')} AS visit_town, ${blank('Gatuadress')} AS postal_address,
-      ${postcode('w.PostNr')} AS postal_code, ${blank('PostOrt')} AS postal_town,
+      ${blank('BesPostOrt')} AS visit_town, ${blank('w.Gatuadress')} AS postal_address,
+      ${postcode('w.PostNr')} AS postal_code, ${blank('w.PostOrt')} AS postal_town,
       coalesce(${blank('Kommun')}, '') AS kommun_code, ${blank('KommunNamn')} AS kommun_name,
       list_filter([w.Ng1, w.Ng2, w.Ng3, w.Ng4, w.Ng5], x -> ${blank('x')} IS NOT NULL) AS activity_codes,
       coalesce(TRY_CAST(Stkl AS INTEGER), 0) AS employees_band_code,
@@ -289,7 +371,9 @@ async function stageSweden(ctx: StageContext): Promise<StageResult> {
     const labelled = (code: keyof typeof FDB_KEYS, label: keyof typeof FDB_KEYS) =>
       `CASE WHEN ${blank(k(code))} IS NOT NULL OR ${blank(k(label))} IS NOT NULL
         THEN {code: ${blank(k(code))}, label: ${blank(k(label))}} END`;
-    const asukoht = `${blank(k('postAddress'))} || ', ' || ${blank(k('postCode'))} || ' ' || ${blank(k('postTown'))}`;
+    // The FDB answer's address where there is one (mixed case), else the JE bulk file's (capitals).
+    const asukoht = `coalesce(${blank(k('postAddress'))} || ', ' || ${blank(k('postCode'))} || ' ' || ${blank(k('postTown'))},
+      ${blank('u.Gatuadress')} || ', ' || ${postcode('u.PostNr')} || ' ' || ${blank('u.PostOrt')})`;
     await conn.run(
       contractCompaniesSql(
         {
@@ -307,7 +391,8 @@ async function stageSweden(ctx: StageContext): Promise<StageResult> {
           asukoht,
           aadress_text: `${asukoht} || coalesce(', ' || ${blank(k('lan'))}, '')`,
           vat_active: `${k('vatCode')} = ${str(SE_VAT_REGISTERED)}`,
-          vat_number: `CASE WHEN ${k('vatCode')} = ${str(SE_VAT_REGISTERED)} AND NOT u.sole THEN 'SE' || u.code || '01' END`,
+          // SCB publishes the VAT registration (Momsstatus), not a VAT number: none is built from the code.
+          vat_number: 'NULL::VARCHAR',
           emtak: 'coalesce(a.emtak, [])',
           se_register: `{
             export_import: ${labelled('exportCode', 'exportLabel')},

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { SE_EMPLOYEE_BANDS } from '../../../src/contract/data-contract.ts';
+import { sqlPath } from '../../pipeline/sql.ts';
 import { writeCsv, writeJsonArray, zipInPlace } from '../write-helpers.ts';
 import { isoDate, type WriterContext } from '../writer-context.ts';
 import { BOLAGSVERKET_HEADER, CFAR_HEADER, FDB_KEYS, SCB_JE_HEADER, SE_FILE_NAMES } from './files.ts';
@@ -18,6 +19,36 @@ import { SE_NAME_TYPES, seReklamCode } from './codes.ts';
  * documented two-digit code and as the bare `1` real samples show; the FDB extract as JSON with keys holding
  * spaces, commas and Swedish letters and the size class as a number.
  */
+
+/** Rows of one FDB `HamtaForetag` answer at most (SCB's cap). */
+const FDB_PAGE_ROWS = 2000;
+
+/**
+ * A text file of raw lines: `header`, then one line per row of `select` with its fields joined by
+ * `delimiter` (NULL as empty) and wrapped in `wrap` on both sides, with no quoting or escaping at all, as
+ * Bolagsverket (every field in `"`, inner quotes left bare) and SCB (no quotes, a `"` is data) write.
+ */
+async function writeRaw(
+  conn: WriterContext['conn'],
+  select: string,
+  file: string,
+  opts: { header: readonly string[]; delimiter: string; wrap?: string },
+): Promise<void> {
+  const body = `${file}.body`;
+  const n = opts.header.length;
+  const wrap = (opts.wrap ?? '').replaceAll("'", "''");
+  const join = `${wrap}${opts.delimiter}${wrap}`.replaceAll("'", "''");
+  const cols = Array.from({ length: n }, (_, i) => `coalesce(CAST(c${i + 1} AS VARCHAR), '')`);
+  await conn.run(
+    `COPY (SELECT '${wrap}' || concat_ws('${join}', ${cols.join(', ')}) || '${wrap}'
+           FROM (${select}) AS t(${Array.from({ length: n }, (_, i) => `c${i + 1}`).join(', ')}))
+     TO ${sqlPath(body)} (FORMAT csv, HEADER false, QUOTE '', ESCAPE '', DELIMITER chr(31))`,
+  );
+  const out = fs.createWriteStream(file);
+  out.write(`${opts.header.join(opts.delimiter)}\n`);
+  await pipeline(fs.createReadStream(body), out);
+  fs.rmSync(body);
+}
 
 const h = (salt: string, n: number, key = 'registrikood'): string => `(hash(${key}, '${salt}') % ${n})`;
 const compact = (date: Date): string => isoDate(date).replaceAll('-', '');
@@ -76,7 +107,7 @@ export async function writeSeOfficial(ctx: WriterContext): Promise<string[]> {
   const trade = (t: string) =>
     `${t} || '$${SE_NAME_TYPES.trade}-ORGNAM$' || strftime(esmaregistreerimise_kpv + 400, '%Y-%m-%d')`;
   const inline = `${h('inline', 2)} = 0`;
-  await writeCsv(
+  await writeRaw(
     conn,
     `WITH base AS (
        SELECT *, CASE WHEN registrikood = '' THEN pe_org_nr || '$PERSON-IDORG' ELSE registrikood || '$ORGNR-IDORG' END AS ident
@@ -84,7 +115,7 @@ export async function writeSeOfficial(ctx: WriterContext): Promise<string[]> {
      )
      SELECT ident, CASE WHEN registrikood = '' THEN '1' ELSE '' END, 'SE-LAND',
        ${names} || CASE WHEN len(se_register.trade_names) > 0 AND ${inline}
-         THEN '|' || array_to_string(list_transform(se_register.trade_names, t -> ${trade('t')}), '|') ELSE '' END,
+         THEN '|' || array_to_string(list_transform(se_register.trade_names, t -> ${trade('t')}), '|') ELSE '' END AS names,
        -- Only AB-ORGFO is confirmed (7.1); the ingest takes the legal form from SCB's JurForm.
        CASE WHEN oiguslik_vorm IN ('49', '41', '42') THEN 'AB-ORGFO' ELSE '' END,
        CASE WHEN staatus = 'K' THEN strftime(least(esmaregistreerimise_kpv + 300 + ${h('avreg', 5000)}::INTEGER, DATE '${isoDate(asOf)}'), '%Y-%m-%d') ELSE '' END,
@@ -102,14 +133,14 @@ export async function writeSeOfficial(ctx: WriterContext): Promise<string[]> {
      FROM (SELECT *, unnest(se_register.trade_names) AS t FROM base WHERE NOT (${inline}))
      ORDER BY 1, 2`,
     bv,
-    { delimiter: ';', header: BOLAGSVERKET_HEADER, forceQuote: [...BOLAGSVERKET_HEADER] },
+    { header: BOLAGSVERKET_HEADER, delimiter: ';', wrap: '"' },
   );
   written.pop();
   await zipInPlace(bv, out(SE_FILE_NAMES.bolagsverket));
 
   // SCB JE bulk file: ISO-8859-1, tab, 34 columns; names and addresses in capitals as SCB writes them.
   const je = path.join(outDir, SE_FILE_NAMES.scbMember(`${compact(asOf)}T055245`));
-  await writeCsv(
+  await writeRaw(
     conn,
     `SELECT '1', '', '',
        CASE WHEN staatus IN ('L', 'N', 'R') THEN '1' WHEN staatus = 'K' THEN '9' ELSE source_status END,
@@ -117,10 +148,11 @@ export async function writeSeOfficial(ctx: WriterContext): Promise<string[]> {
        emtak[1].kood, emtak[2].kood, emtak[3].kood, emtak[4].kood, emtak[5].kood,
        pe_org_nr, a.pc1 || a.pc2, upper(a.town), strftime(se_register.activity_start_date, '%Y%m%d'),
        ${seReklamCode('marketing_optout', 'phone_optout', h('bare', 2))},
-       ${Array.from({ length: 16 }, () => `'1'`).join(', ')}
+       ${Array.from({ length: 16 }, () => `'1'`).join(', ')}, ''
      FROM w_se ORDER BY pe_org_nr`,
     je,
-    { delimiter: '\t', header: SCB_JE_HEADER },
+    // The real header and rows end with a tab: an empty 35th field.
+    { delimiter: '\t', header: [...SCB_JE_HEADER, ''] },
   );
   await toLatin1(je);
   await zipInPlace(je, out(SE_FILE_NAMES.scb));
@@ -131,10 +163,10 @@ export async function writeSeOfficial(ctx: WriterContext): Promise<string[]> {
   const bands = SE_EMPLOYEE_BANDS.map((b) => `WHEN ${b.code} THEN '${b.label.replaceAll("'", "''")}'`).join(
     ' ',
   );
-  await writeJsonArray(
-    conn,
-    `SELECT pe_org_nr AS "${FDB_KEYS.orgnr}", arinimi AS "Företagsnamn",
-       se_employees_band AS "${FDB_KEYS.sizeCode}", CASE se_employees_band ${bands} END AS "${FDB_KEYS.sizeLabel}",
+  await conn.run(`CREATE OR REPLACE TEMP TABLE w_fdb AS
+    SELECT (row_number() OVER (ORDER BY "${FDB_KEYS.orgnr}") - 1) // ${FDB_PAGE_ROWS} AS page, * FROM (
+    SELECT pe_org_nr AS "${FDB_KEYS.orgnr}", arinimi AS "Företagsnamn",
+       CAST(se_employees_band AS VARCHAR) AS "${FDB_KEYS.sizeCode}", CASE se_employees_band ${bands} END AS "${FDB_KEYS.sizeLabel}",
        a.street AS "${FDB_KEYS.postAddress}", a.pc1 || ' ' || a.pc2 AS "${FDB_KEYS.postCode}", a.town AS "${FDB_KEYS.postTown}",
        ehak_kood AS "${FDB_KEYS.kommunCode}", ehak_nimetus AS "${FDB_KEYS.kommun}",
        substr(aadress_text, length(asukoht) + 3) AS "${FDB_KEYS.lan}",
@@ -146,9 +178,17 @@ export async function writeSeOfficial(ctx: WriterContext): Promise<string[]> {
        ${labelled(FDB_KEYS.ownerCode, FDB_KEYS.ownerLabel, 'owner_category')},
        ${labelled(FDB_KEYS.exportCode, FDB_KEYS.exportLabel, 'export_import')},
        ${labelled(FDB_KEYS.listingCode, FDB_KEYS.listingLabel, 'listing')}
-     FROM w_se ORDER BY pe_org_nr`,
-    out(SE_FILE_NAMES.fdb(compact(asOf))),
-  );
+     FROM w_se)`);
+  // One file per answer of at most 2,000 rows, every value a string, as the harvest stores them.
+  const pages = Number((await conn.runAndReadAll('SELECT count(DISTINCT page) FROM w_fdb')).getRows()[0]![0]);
+  for (let p = 0; p < pages; p++) {
+    await writeJsonArray(
+      conn,
+      `SELECT * EXCLUDE (page) FROM w_fdb WHERE page = ${p} ORDER BY "${FDB_KEYS.orgnr}"`,
+      out(SE_FILE_NAMES.fdb(compact(asOf), p + 1)),
+    );
+  }
+  await conn.run('DROP TABLE w_fdb');
 
   // CFAR workplaces: ISO-8859-1, tab, postcodes without their space.
   const cfar = out(SE_FILE_NAMES.cfar(compact(asOf)));

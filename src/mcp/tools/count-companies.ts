@@ -19,10 +19,11 @@ export const countCompaniesTool = defineTool({
   output: CountResponseSchema,
   metered: false,
   async run({ ops, caller }, params) {
-    const { data } = await ops.count(caller, params);
+    const { data, fresh } = await ops.count(caller, params);
+    const asOf = fresh ? `; data as of ${fresh.data_as_of}` : '';
     return {
       structured: data,
-      text: `${data.count} companies match in ${data.country} (${data.count_mode}).`,
+      text: `${data.count} companies match in ${data.country} (${data.count_mode}${asOf}).`,
     };
   },
 });

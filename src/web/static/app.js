@@ -59,7 +59,52 @@ async function api(path, body) {
   return data;
 }
 
-const credits = (n) => Number(n).toFixed(2);
+// Numbers in the reader's own locale (thousands separators, decimal mark), money with its currency.
+const LOCALE = navigator.language || undefined;
+const creditFormat = new Intl.NumberFormat(LOCALE, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const credits = (n) => creditFormat.format(Number(n));
+const count = (n) => new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 1 }).format(Number(n));
+const money = (n, currency) =>
+  new Intl.NumberFormat(LOCALE, { style: 'currency', currency, maximumFractionDigits: 0 }).format(Number(n));
+// Spec 2.2: annual-report figures are in EUR except Norway's, which are NOK; quarterly turnover is EUR.
+const reportCurrency = (cc) => (cc === 'NO' ? 'NOK' : 'EUR');
+const MONTHS = new Intl.DateTimeFormat(LOCALE, { month: 'long', year: 'numeric', timeZone: 'UTC' });
+/** A metrics period {year, quarter, month} as people write it: "2026 Q1", "March 2026", "2025". */
+function periodLabel(p) {
+  if (!p || typeof p.year !== 'number') return '';
+  if (p.quarter > 0) return `${p.year} Q${p.quarter}`;
+  if (p.month > 0) return MONTHS.format(new Date(Date.UTC(p.year, p.month - 1, 1)));
+  return String(p.year);
+}
+
+// Order and revoke forms post once: a double click would otherwise place two orders. Disabled after the
+// submit event, so the browser has already taken the form's data.
+for (const f of document.querySelectorAll('form[method="post"]')) {
+  f.addEventListener('submit', () => {
+    setTimeout(() => {
+      for (const b of f.querySelectorAll('button[type="submit"]')) b.disabled = true;
+    }, 0);
+  });
+}
+
+/**
+ * Runs one call that costs credits, with every costing button (data-costs) disabled until it answers. A
+ * second click while one runs is dropped, so a double click is charged once.
+ */
+let costlyRunning = false;
+async function costly(fn) {
+  if (costlyRunning) return;
+  costlyRunning = true;
+  const held = [...document.querySelectorAll('button[data-costs]')].filter((b) => !b.disabled);
+  for (const b of held) b.disabled = true;
+  try {
+    await fn();
+  } finally {
+    costlyRunning = false;
+    // A button whose answer is on the page already (data-done) stays disabled: clicking again would pay twice.
+    for (const b of held) if (!b.hasAttribute('data-done')) b.disabled = false;
+  }
+}
 
 const form = document.getElementById('search-form');
 if (form) initSearch();
@@ -151,12 +196,12 @@ function initSearch() {
       });
       if (seq !== countSeq) return;
       showError(null);
-      countOut.textContent = `${res.count} companies match (counting is free).`;
+      countOut.textContent = `${count(res.count)} companies match (counting is free).`;
       const q = res.quote;
       quoteOut.textContent = q.waived_by
         ? `Running this search costs nothing (${q.waived_by}).`
         : `Running this search costs ${credits(q.credits_first_page)} credits for ${q.rows_first_page} rows ` +
-          `(${q.price} per row; ${credits(q.credits_reserved)} reserved while it runs). Balance ${credits(q.balance)}.`;
+          `(${new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 6 }).format(q.price)} per row; ${credits(q.credits_reserved)} reserved while it runs). Balance ${credits(q.balance)}.`;
       runButton.disabled = res.count === 0;
     } catch (err) {
       if (seq !== countSeq) return;
@@ -167,9 +212,12 @@ function initSearch() {
     }
   }
 
-  async function runSearch() {
+  function runSearch() {
+    return costly(searchPage);
+  }
+
+  async function searchPage() {
     showError(null);
-    runButton.disabled = true;
     try {
       const res = await api('/app/api/search', {
         params: {
@@ -188,8 +236,6 @@ function initSearch() {
       renderResults(res);
     } catch (err) {
       showError(err);
-    } finally {
-      runButton.disabled = false;
     }
   }
 
@@ -203,6 +249,13 @@ function initSearch() {
     ['last_quarter_employees_number', 'Employees', 'last_quarter_employees'],
   ];
 
+  function cellText(field, v) {
+    if (v === null || v === undefined) return '';
+    if (field === 'annual_revenue' && typeof v === 'number') return money(v, reportCurrency(country.value));
+    if (typeof v === 'number') return count(v);
+    return String(v);
+  }
+
   function renderResults(res) {
     const { data, meta } = res;
     const pages = Math.max(1, Math.ceil(data.total / data.page_size));
@@ -215,6 +268,7 @@ function initSearch() {
         {
           type: 'button',
           class: 'link',
+          'data-costs': true,
           'aria-label': `Sort by ${label} ${dir === 'asc' ? 'ascending' : 'descending'} (runs the search again)`,
           onclick: () => {
             state = { page: 1, sort_by: key, sort_dir: dir };
@@ -256,13 +310,13 @@ function initSearch() {
           el(
             'tr',
             {},
-            COLUMNS.map(([field]) => el('td', {}, row[field] ?? '')),
+            COLUMNS.map(([field, label]) => el('td', { 'data-label': label }, cellText(field, row[field]))),
             el(
               'td',
               {},
               el(
                 'button',
-                { type: 'button', onclick: () => openDetail(row.registrikood) },
+                { type: 'button', 'data-costs': true, onclick: () => openDetail(row.registrikood) },
                 'Open',
                 el('span', { class: 'sr' }, ` ${row.arinimi ?? row.registrikood}`),
               ),
@@ -271,6 +325,11 @@ function initSearch() {
         ),
       ),
     );
+    // What the neighbouring pages cost, said on their buttons before anyone clicks.
+    const free = meta.rows_returned > 0 && meta.credits_charged === 0;
+    const cost = (rows) =>
+      `${rows} rows, ${free ? 'free' : `${credits(rows * priceOf(country.value))} credits`}`;
+    const nextRows = Math.max(0, Math.min(data.page_size, data.total - data.page * data.page_size));
     const nav = el(
       'p',
       { class: 'row' },
@@ -278,30 +337,27 @@ function initSearch() {
         'button',
         {
           type: 'button',
+          'data-costs': true,
           disabled: data.page <= 1,
           onclick: () => {
             state = { ...state, page: data.page - 1 };
             runSearch();
           },
         },
-        'Previous page',
+        data.page <= 1 ? 'Previous page' : `Previous page (${cost(data.page_size)})`,
       ),
       el(
         'button',
         {
           type: 'button',
+          'data-costs': true,
           disabled: data.page >= pages,
           onclick: () => {
             state = { ...state, page: data.page + 1 };
             runSearch();
           },
         },
-        'Next page',
-      ),
-      el(
-        'span',
-        {},
-        `Each page is charged like this one (up to ${credits(Number(pageSize.value) * priceOf(country.value))} credits).`,
+        nextRows === 0 ? 'Next page' : `Next page (${cost(nextRows)})`,
       ),
     );
     results.replaceChildren(
@@ -315,7 +371,11 @@ function initSearch() {
     );
   }
 
-  async function openDetail(code) {
+  function openDetail(code) {
+    return costly(() => detailOf(code));
+  }
+
+  async function detailOf(code) {
     const cc = country.value;
     showError(null);
     try {
@@ -341,42 +401,105 @@ function initSearch() {
             )
           : el('p', {}, 'None published.'),
       );
-    const metrics = d.latest_metrics
-      ? el(
-          'dl',
-          {},
-          Object.entries(d.latest_metrics).flatMap(([k, v]) => [
-            el('dt', {}, k),
-            el('dd', {}, typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v ?? '—')),
-          ]),
-        )
-      : el('p', {}, 'No metrics.');
+    const cur = reportCurrency(cc);
+    const yesNo = (v) => (v === true ? 'yes' : v === false ? 'no' : null);
+    /** A titled section of label/value pairs; pairs without a value are left out, never shown as "null". */
+    const facts = (title, pairs) => {
+      const shown = pairs.filter(([, v]) => v !== null && v !== undefined && v !== '');
+      return el(
+        'section',
+        { class: 'facts' },
+        el('h3', {}, title),
+        shown.length
+          ? el(
+              'dl',
+              {},
+              shown.flatMap(([k, v]) => [el('dt', {}, k), el('dd', {}, v)]),
+            )
+          : el('p', {}, 'None published.'),
+      );
+    };
+    const amount = (v, currency) => (typeof v === 'number' ? money(v, currency) : null);
+    const m = d.latest_metrics ?? {};
+    const withPeriod = (value, period) => (value === null ? null : `${value}${period ? ` (${period})` : ''}`);
+    const se = d.se_register;
+    const coded = (c) => (c && (c.label || c.code) ? (c.label ?? c.code) : null);
+    const CONTACT_KINDS = { WWW: 'Website', EMAIL: 'E-mail', TEL: 'Phone', MOB: 'Mobile', DOMAIN: 'Domain' };
     const historyBox = el('div', {});
     const workplacesBox = el('div', {});
     const price = priceOf(cc);
     detail.replaceChildren(
       el('h2', { tabindex: '-1', id: 'detail-h' }, d.arinimi ?? d.registrikood),
-      el(
-        'p',
-        {},
-        `Charged ${credits(meta.credits_charged)} credits. ${d.registrikood} · ${d.staatus_tekstina ?? d.staatus ?? ''} · ${d.aadress_text ?? ''}`,
-      ),
-      list('Contacts', d.contacts, (c) => `${c.liik}: ${c.sisu}`),
-      list('People', d.people, (p) => `${p.nimi ?? ''} ${p.roll_tekstina ?? p.roll ?? ''}`),
+      el('p', {}, `Charged ${credits(meta.credits_charged)} credits.`),
+      facts('Identity', [
+        ['Registry code', d.registrikood],
+        ['Legal form', [d.oiguslik_vorm, d.oigusliku_vormi_alaliik].filter(Boolean).join(', ') || null],
+        ['VAT number', d.vat_number ?? d.kmkr_nr],
+        ['VAT-registered', yesNo(d.vat_active)],
+        ['Share capital', d.kapital],
+      ]),
+      facts('Status', [
+        ['Register status', d.staatus_tekstina ?? d.staatus],
+        ['Registered', d.esmaregistreerimise_kpv],
+        ['On the tax-debtor list', yesNo(d.has_tax_debt)],
+      ]),
+      facts('Address', [
+        ['Address', d.aadress_text],
+        ['Area', d.ehak_nimetus],
+      ]),
+      list('Contacts', d.contacts, (c) => `${CONTACT_KINDS[c.liik] ?? c.liik}: ${c.sisu}`),
       list('Activities', d.emtak, (a) => `${a.kood} ${a.label ?? ''}${a.is_main ? ' (main)' : ''}`),
-      el('section', {}, el('h3', {}, 'Latest metrics'), metrics),
+      list('People', d.people, (p) =>
+        [p.nimi, p.roll_tekstina ?? p.roll, p.algus_kpv ? `since ${p.algus_kpv}` : null]
+          .filter(Boolean)
+          .join(', '),
+      ),
+      facts('Finances', [
+        ['Turnover', withPeriod(amount(m.turnover, 'EUR'), periodLabel(m.turnover_period))],
+        [
+          'Employees',
+          withPeriod(
+            typeof m.employees === 'number' ? count(m.employees) : null,
+            periodLabel(m.employees_period),
+          ),
+        ],
+        ['Turnover, last 4 quarters', amount(d.last_4_quarters_turnover_sum, 'EUR')],
+        ['Revenue (annual report)', amount(d.annual_revenue, cur)],
+        ['Net profit (annual report)', amount(d.annual_net_profit, cur)],
+        ['Equity (annual report)', amount(d.annual_equity, cur)],
+        ['Total assets (annual report)', amount(d.annual_total_assets, cur)],
+      ]),
+      se
+        ? facts('Swedish register', [
+            ['Size class', coded(se.sme_class)],
+            ['Turnover class', coded(se.turnover_class)],
+            ['Owner category', coded(se.owner_category)],
+            ['Export and import', coded(se.export_import)],
+            ['Listing', coded(se.listing)],
+            ['Activity started', se.activity_start_date],
+            ['Trade names', se.trade_names?.length ? se.trade_names.join(', ') : null],
+          ])
+        : '',
       el(
         'p',
         { class: 'row' },
         el(
           'button',
-          { type: 'button', onclick: () => loadHistory(cc, d.registrikood, historyBox) },
+          {
+            type: 'button',
+            'data-costs': true,
+            onclick: (e) => costly(() => loadHistory(cc, d.registrikood, historyBox, e.currentTarget)),
+          },
           `Show history (up to ${credits(price)} credits)`,
         ),
         cc === 'SE'
           ? el(
               'button',
-              { type: 'button', onclick: () => loadWorkplaces(d.registrikood, workplacesBox) },
+              {
+                type: 'button',
+                'data-costs': true,
+                onclick: () => costly(() => loadWorkplaces(d.registrikood, workplacesBox)),
+              },
               `Show workplaces (up to ${credits(price)} credits)`,
             )
           : null,
@@ -387,11 +510,14 @@ function initSearch() {
     document.getElementById('detail-h').focus();
   }
 
-  async function loadHistory(cc, code, box) {
+  async function loadHistory(cc, code, box, button) {
     try {
       const res = await api('/app/api/company', { country: cc, registrikood: code, part: 'history' });
       setBalance(res.meta.credit_balance);
       const periods = res.data.periods;
+      button.setAttribute('data-done', '');
+      button.disabled = true;
+      button.textContent = 'History shown below';
       box.replaceChildren(
         el('h3', {}, 'History'),
         el('p', {}, `Charged ${credits(res.meta.credits_charged)} credits.`),
@@ -476,8 +602,8 @@ function initSearch() {
             'tr',
             {},
             el('th', { scope: 'row' }, p.period),
-            el('td', {}, p.turnover ?? '—'),
-            el('td', {}, p.employees ?? '—'),
+            el('td', {}, typeof p.turnover === 'number' ? money(p.turnover, 'EUR') : '—'),
+            el('td', {}, typeof p.employees === 'number' ? count(p.employees) : '—'),
           ),
         ),
       ),

@@ -1,0 +1,152 @@
+import fs from 'node:fs';
+import { once } from 'node:events';
+import { StringDecoder } from 'node:string_decoder';
+import type { CountryCode } from '../../../src/contract/countries.ts';
+import { SourceFileError } from '../errors.ts';
+import type { IngestReport } from '../report.ts';
+import { BOLAGSVERKET_HEADER } from './files.ts';
+
+/*
+ * Bolagsverket's bulk file is not RFC 4180: the header is bare (`a;b;c`), every data field is wrapped in
+ * double quotes, and quotes inside a value are NOT doubled (a real row: `"Ensillre Väglyseförening
+ * "Ljuspunkten" med firma Ljuspunkten.$FORETAGSNAMN-ORGNAM$1985-10-01"`, registry-formats.md 7.1 and
+ * test/fixtures/real/SE/SOURCES.md). A CSV reader stops at the bare quote, so the file is split here on
+ * what does separate fields, `";"`, and written out again as plain CSV for DuckDB. A record that does not
+ * come to exactly 11 fields is rejected with its line; it never shifts the columns of its neighbours.
+ */
+
+const FIELDS = BOLAGSVERKET_HEADER.length;
+/** The first field of every record: `"<number>$<TYPE>-IDORG"` (ORGNR, PERSON, ...). */
+const RECORD_START = /^"[^";]*\$[A-Z]+-IDORG";/;
+/** A record spread over more lines than this is taken as damaged rather than as a value with line breaks. */
+const MAX_LINES = 50;
+
+export interface BolagsverketSplit {
+  rows: number;
+  rejected: number;
+}
+
+const csvField = (v: string): string => `"${v.replaceAll('"', '""')}"`;
+
+/** The fields of one record's text (its lines joined with `\n`), or why it is not one. */
+export function splitBolagsverketRecord(text: string): string[] | string {
+  if (!text.startsWith('"')) return 'record does not start with a double quote';
+  if (!text.endsWith('"') || text.length < 2) {
+    return 'record ends inside a quoted value (a truncated file?)';
+  }
+  const fields = text.slice(1, -1).split('";"');
+  if (fields.length !== FIELDS) return `record with ${fields.length} fields, expected ${FIELDS}`;
+  return fields;
+}
+
+/**
+ * Rewrites `file` (Bolagsverket's bulk text, UTF-8) as an RFC 4180 `;` file at `out` with the same header,
+ * streamed. Bad records are counted in the report with their first line; NUL bytes are dropped and counted.
+ */
+export async function normaliseBolagsverket(
+  country: CountryCode,
+  file: string,
+  display: string,
+  out: string,
+  report: IngestReport,
+): Promise<BolagsverketSplit> {
+  const input = fs.createReadStream(file, { highWaterMark: 1 << 20 });
+  const output = fs.createWriteStream(out);
+  const decoder = new StringDecoder('utf8');
+  let pending = '';
+  let lineNo = 0;
+  let header = true;
+  let buf: string[] = [];
+  let bufStart = 0;
+  let rows = 0;
+  let rejected = 0;
+  let nuls = 0;
+  let nulExample: string | null = null;
+  let chunkOut: string[] = [];
+
+  const reject = (reason: string, line: number) => {
+    rejected++;
+    report.reject(country, display, reason, 1, 'row dropped', `${display} line ${line}`);
+  };
+  const emit = (fields: string[]) => {
+    rows++;
+    chunkOut.push(fields.map(csvField).join(';'));
+  };
+  const flushRecord = (final: boolean): void => {
+    if (buf.length === 0) return;
+    const text = buf.join('\n');
+    const parsed = splitBolagsverketRecord(text);
+    if (typeof parsed !== 'string') {
+      emit(parsed);
+      buf = [];
+      return;
+    }
+    // Too few fields, or a last value still open, and still room: a value with a line break.
+    const open = text.startsWith('"') && text.slice(1).split('";"').length < FIELDS;
+    if (!final && open && buf.length < MAX_LINES) return;
+    reject(parsed, bufStart);
+    buf = [];
+  };
+  const onLine = (raw: string): void => {
+    lineNo++;
+    let line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (line.includes('\u0000')) {
+      nuls++;
+      nulExample ??= `${display} line ${lineNo}`;
+      line = line.replaceAll('\u0000', '');
+    }
+    if (header) {
+      header = false;
+      const found = line.replace(/^\uFEFF/, '').split(';');
+      const expected = BOLAGSVERKET_HEADER as readonly string[];
+      if (found.length !== expected.length || found.some((f, i) => f !== expected[i])) {
+        const i = found.findIndex((f, k) => f !== expected[k]);
+        const column = i === -1 ? found.length + 1 : i + 1;
+        throw new SourceFileError(
+          display,
+          { line: 1, column },
+          `header column is "${found[column - 1] ?? ''}", expected "${expected[column - 1] ?? '(end of line)'}"`,
+        );
+      }
+      chunkOut.push(BOLAGSVERKET_HEADER.join(';'));
+      return;
+    }
+    // A line that opens a new record ends whatever was pending: an unfinished record is damaged.
+    if (buf.length > 0 && RECORD_START.test(line)) flushRecord(true);
+    if (buf.length === 0) {
+      if (line === '') return;
+      bufStart = lineNo;
+    }
+    buf.push(line);
+    flushRecord(false);
+  };
+
+  const write = async () => {
+    if (chunkOut.length === 0) return;
+    const text = chunkOut.join('\n') + '\n';
+    chunkOut = [];
+    if (!output.write(text)) await once(output, 'drain');
+  };
+
+  for await (const chunk of input) {
+    pending += decoder.write(chunk as Buffer);
+    let idx = pending.indexOf('\n');
+    let start = 0;
+    while (idx !== -1) {
+      onLine(pending.slice(start, idx));
+      start = idx + 1;
+      idx = pending.indexOf('\n', start);
+    }
+    pending = pending.slice(start);
+    await write();
+  }
+  pending += decoder.end();
+  if (pending !== '') onLine(pending);
+  if (header) throw new SourceFileError(display, { line: 1, column: 1 }, 'the file is empty: no header line');
+  flushRecord(true);
+  await write();
+  output.end();
+  await once(output, 'finish');
+  if (nuls > 0) report.reject(country, display, 'NUL byte in a value', nuls, 'value nulled', nulExample);
+  return { rows, rejected };
+}

@@ -1,0 +1,177 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { CountQuerySchema, SearchQuerySchema } from '../../src/contract/api-schemas.ts';
+import type { CountryCode } from '../../src/contract/countries.ts';
+import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
+import { Engine } from '../../src/engine/engine.ts';
+import { indexedFilters, type IndexedFilter } from '../../src/engine/lookup-store.ts';
+import { indexOnlySearch } from '../../src/engine/query-builder.ts';
+import { countCompanies, searchCompanies } from '../../src/services/companies.ts';
+import { Oracle } from '../helpers/oracle.ts';
+
+/**
+ * The substring indexes of the lookup store must not change a single answer: every term, narrowed by its
+ * trigram index or not, counts and lists exactly the companies whose text contains it, computed here
+ * straight from the Parquet files with the contract's definitions of the folded texts.
+ */
+
+const COUNTRIES: CountryCode[] = ['EE', 'LV', 'LT', 'NO', 'FI', 'PL', 'SE'];
+
+/** The folded text each filter matches, from the contract columns (docs/data-contract.md). */
+const TEXT: Record<IndexedFilter, string> = {
+  company_name: `lower(strip_accents(arinimi))`,
+  person_name: `search_people`,
+  location: `lower(strip_accents(concat_ws(' | ', ehak_nimetus, aadress_text)))`,
+};
+
+/** A small seeded generator, so a failure names a term that reproduces. */
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+let engine: Engine;
+let oracle: Oracle;
+
+beforeAll(async () => {
+  const dataDir = inject('testDataDir');
+  engine = await Engine.open(new SnapshotStore(dataDir), { connections: 2 });
+  oracle = await Oracle.open(dataDir);
+});
+afterAll(() => {
+  engine.close();
+  oracle.close();
+});
+
+/** Terms drawn from the country's real texts: pieces of 1-8 characters, re-cased and re-accented. */
+async function termsFor(country: CountryCode, filter: IndexedFilter, seed: number): Promise<string[]> {
+  const texts = (
+    await oracle.rows(
+      `SELECT ${TEXT[filter]} AS t FROM ${oracle.file(country, 'companies')}
+       WHERE NOT not_for_sale AND ${TEXT[filter]} <> '' ORDER BY hash(registrikood) LIMIT 40`,
+    )
+  ).map((r) => String(r['t']));
+  const next = rng(seed);
+  const terms: string[] = [];
+  for (const text of texts) {
+    const chars = [...text];
+    const len = 1 + Math.floor(next() * 8);
+    const start = Math.floor(next() * Math.max(1, chars.length - len));
+    const piece = chars.slice(start, start + len).join('');
+    terms.push(next() < 0.5 ? piece.toUpperCase() : piece);
+  }
+  // Accented and special forms: folded like the texts, quotes are not FTS5 syntax, and a term that no
+  // text holds.
+  terms.push('ÕÜÄ', 'Ščė', 'Ø', 'Straße', '"', 'a"b', 'oü"', 'zzqxzzqx', ' | ');
+  return terms;
+}
+
+describe('substring indexes', () => {
+  for (const country of COUNTRIES) {
+    for (const filter of indexedFilters(country)) {
+      it(`${country} ${filter}: every term counts and lists exactly what contains finds`, async () => {
+        const terms = await termsFor(country, filter, COUNTRIES.indexOf(country) * 7 + filter.length);
+        let narrowed = 0;
+        for (const term of terms) {
+          const where = `staatus = 'R' AND contains(${TEXT[filter]}, lower(strip_accents(?)))`;
+          const expected = await oracle.matching(country, where, [term], 20);
+          const query = { country, [filter]: filter === 'company_name' ? [term] : term };
+          const count = await countCompanies(engine, CountQuerySchema.parse(query));
+          expect({ term, count: count.count }).toEqual({ term, count: expected.count });
+          const page = await searchCompanies(
+            engine,
+            SearchQuerySchema.parse({ ...query, page_size: 20, sort_by: 'registrikood' }),
+          );
+          expect({ term, codes: page.items.map((i) => i.registrikood) }).toEqual({
+            term,
+            codes: expected.codes,
+          });
+          const ctx = await engine.use((s) => s.narrowedContext(CountQuerySchema.parse(query)));
+          if (ctx.candidates) narrowed++;
+          // Terms under three characters cannot use trigrams: they are left to the scan.
+          if ([...term].length < 3) expect(ctx.candidates).toBeUndefined();
+        }
+        // Most drawn terms are long and selective enough for the index (the test world is small).
+        expect(narrowed).toBeGreaterThan(terms.length / 3);
+      });
+    }
+  }
+
+  it('orders and filters an index-answered search like the scan: sort keys, directions, statuses, legal forms', async () => {
+    const forms = await oracle.rows(
+      `SELECT oiguslik_vorm AS f FROM ${oracle.file('EE', 'companies')} WHERE NOT not_for_sale
+       GROUP BY 1 ORDER BY count(*) DESC LIMIT 2`,
+    );
+    const form = String(forms[0]!['f']);
+    const terms = (await termsFor('EE', 'company_name', 3)).filter((t) => [...t].length >= 3).slice(0, 8);
+    const cases = [
+      { sort_by: 'company_name', sort_dir: 'desc', order: 'arinimi DESC NULLS LAST, registrikood DESC' },
+      {
+        sort_by: 'annual_revenue',
+        sort_dir: 'asc',
+        order: 'annual_revenue ASC NULLS LAST, registrikood ASC',
+      },
+      { sort_by: 'registration_code', sort_dir: 'desc', order: 'registrikood DESC' },
+    ];
+    let indexOnly = 0;
+    for (const term of terms) {
+      for (const [i, c] of cases.entries()) {
+        const statusSql = i === 0 ? 'true' : i === 1 ? `staatus IN ('R', 'L')` : `staatus = 'R'`;
+        const query = {
+          country: 'EE',
+          company_name: [term],
+          ...(i === 0 ? { status: ['__all__'] } : i === 1 ? { status: ['R', 'L'] } : {}),
+          ...(i === 2 ? { legal_form: [form] } : {}),
+          sort_by: c.sort_by,
+          sort_dir: c.sort_dir,
+          page_size: 5,
+          page: 2,
+        };
+        const where = `NOT not_for_sale AND ${statusSql} AND ${i === 2 ? 'oiguslik_vorm = ? AND ' : ''}
+          contains(lower(strip_accents(arinimi)), lower(strip_accents(?)))`;
+        const params = i === 2 ? [form, term] : [term];
+        const from = `FROM ${oracle.file('EE', 'companies')} WHERE ${where}`;
+        const expected = {
+          total: await oracle.scalar<number>(`SELECT count(*)::INTEGER ${from}`, params),
+          codes: (
+            await oracle.rows(`SELECT registrikood ${from} ORDER BY ${c.order} LIMIT 5 OFFSET 5`, params)
+          ).map((r) => String(r['registrikood'])),
+        };
+        const parsed = SearchQuerySchema.parse(query);
+        const page = await searchCompanies(engine, parsed);
+        expect({ term, i, total: page.total, codes: page.items.map((r) => r.registrikood) }).toEqual({
+          term,
+          i,
+          ...expected,
+        });
+        const ctx = await engine.use((s) => s.narrowedContext(parsed));
+        if (indexOnlySearch(parsed, ctx)) indexOnly++;
+      }
+    }
+    expect(indexOnly).toBeGreaterThan(0);
+  });
+
+  it('leaves a broad term to the scan: more matches than the limit give no candidates', async () => {
+    const store = engine.snapshot!.lookups('PL');
+    const common = await oracle.scalar<string>(
+      `SELECT mode(substr(lower(strip_accents(arinimi)), 1, 3)) FROM ${oracle.file('PL', 'companies')}
+       WHERE NOT not_for_sale`,
+    );
+    const [folded] = await engine.snapshot!.fold([common]);
+    const all = store.candidates('company_name', [folded!], 1_000_000);
+    expect(all).not.toBeNull();
+    expect(all!.length).toBeGreaterThan(2);
+    expect(store.candidates('company_name', [folded!], all!.length - 1)).toBeNull();
+    expect(store.candidates('company_name', [folded!], all!.length)).toEqual(all);
+  });
+
+  it('folds terms exactly as DuckDB folds the indexed texts', async () => {
+    const terms = ['ÕUN', 'Straße', 'ŁÓDŹ', 'İstanbul', 'ΣΟΦΙΑ', 'Ǆ', 'Tallinn AS', 'ABC "x" | 12'];
+    const expected = await Promise.all(
+      terms.map((t) => oracle.scalar<string>('SELECT lower(strip_accents(?))', [t])),
+    );
+    expect(await engine.snapshot!.fold(terms)).toEqual(expected);
+  });
+});

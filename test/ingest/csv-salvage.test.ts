@@ -1,0 +1,277 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { originalLine, salvageCsv, TruncatedCsv } from '../../ingest/official/csv-salvage.ts';
+import { RejectThresholdError, SourceFileError } from '../../ingest/official/errors.ts';
+import { loadCsv } from '../../ingest/official/read-csv.ts';
+import { IngestReport } from '../../ingest/official/report.ts';
+
+let dir: string;
+let instance: DuckDBInstance;
+let conn: DuckDBConnection;
+let seq = 0;
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-salvage-'));
+  instance = await DuckDBInstance.create(':memory:');
+  conn = await instance.connect();
+});
+afterAll(() => {
+  conn.closeSync();
+  instance.closeSync();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function write(content: string | Buffer): string {
+  const file = path.join(dir, `in-${++seq}.csv`);
+  fs.writeFileSync(file, content);
+  return file;
+}
+
+function salvage(content: string | Buffer, fields = 3, delimiter = ';') {
+  const file = write(content);
+  const cleaned = `${file}.clean`;
+  const result = salvageCsv(file, cleaned, delimiter, fields, 'utf-8');
+  return { ...result, cleaned: fs.readFileSync(cleaned, 'utf8') };
+}
+
+function truncation(content: string): TruncatedCsv {
+  try {
+    salvage(content);
+  } catch (err) {
+    if (err instanceof TruncatedCsv) return err;
+    throw err;
+  }
+  throw new Error('not refused as truncated');
+}
+
+describe('salvageCsv: one malformed record costs one line', () => {
+  it('an unclosed quote drops its own line only (DuckDB swallows the rest of the file)', () => {
+    const r = salvage('a;b;c\n1;x;y\n2;"bad;z\n3;p;q\n4;r;s\n');
+    expect(r.rejects).toEqual([{ line: 3, reason: 'a quote that is never closed', column: 2, detail: '' }]);
+    expect(r.cleaned).toBe('a;b;c\n1;x;y\n3;p;q\n4;r;s\n');
+    expect(r.records).toBe(3);
+  });
+
+  it('a stray quote that a later quote "closes" is text after a closing quote', () => {
+    const r = salvage('a;b;c\n1;"x;y\n2;"p";q\n3;r;s\n');
+    expect(r.rejects.map((x) => [x.line, x.reason])).toEqual([[2, 'text after a closing quote']]);
+    expect(r.cleaned).toBe('a;b;c\n2;"p";q\n3;r;s\n');
+  });
+
+  it('wrong field counts, with the counts in the detail', () => {
+    const r = salvage('a;b;c\n1;x;y;w\n2;p\n3;r;s\n');
+    expect(r.rejects).toEqual([
+      { line: 2, reason: 'too many fields', column: 4, detail: '4 fields, the header has 3' },
+      { line: 3, reason: 'too few fields', column: 2, detail: '2 fields, the header has 3' },
+    ]);
+    expect(r.cleaned).toBe('a;b;c\n3;r;s\n');
+  });
+
+  it('keeps what DuckDB accepts: multi-line quoted values, doubled quotes, CRLF, a trailing delimiter, a quote inside an unquoted value, spaces around quotes, blank lines', () => {
+    const body =
+      'a;b;c\r\n1;"Tartu mnt 1,\r\nTallinn; Harju";y\r\n2;"UAB ""Foo""";q\r\n3;x;y;\r\n\r\n4;x"y;z\r\n5; "s" ;t\r\n6;"";" "\r\n';
+    const r = salvage(body);
+    expect(r.rejects).toEqual([]);
+    expect(r.cleaned).toBe(body);
+    expect(r.records).toBe(6);
+  });
+
+  it('text other than spaces after a closing quote, and invalid UTF-8', () => {
+    const r = salvage(
+      Buffer.concat([
+        Buffer.from('a;b;c\n1;"x"\t;y\n2;'),
+        Buffer.from([0xc3, 0x28]),
+        Buffer.from(';z\n3;o;k\n'),
+      ]),
+    );
+    expect(r.rejects.map((x) => [x.line, x.reason])).toEqual([
+      [2, 'text after a closing quote'],
+      [3, 'invalid UTF-8'],
+    ]);
+    expect(r.cleaned).toBe('a;b;c\n3;o;k\n');
+  });
+
+  it('a record longer than DuckDB allows is given up without holding the file', () => {
+    const r = salvage(`a;b;c\n1;"${'x'.repeat(3 << 20)}\n2;o;k\n`);
+    expect(r.rejects.map((x) => [x.line, x.reason])).toEqual([[2, 'record longer than 2 MiB']]);
+    expect(r.cleaned).toBe('a;b;c\n2;o;k\n');
+  });
+
+  it('refuses a cut file: the last line malformed with no final newline, or open in a quote', () => {
+    expect(truncation('a;b;c\n1;x;y\n2;"cut of')).toMatchObject({ line: 3, column: 2, insideQuote: true });
+    expect(truncation('a;b;c\n1;x;y\n2;"cut of\n')).toMatchObject({ line: 3, insideQuote: true });
+    expect(truncation('a;b;c\n1;x;y\n2;x')).toMatchObject({ line: 3, column: 2, insideQuote: false });
+    // Cut inside a multi-line value: the value's first line is dropped, its tail is the cut last record.
+    expect(truncation('a;b;c\n1;x;y\n2;"Tartu mnt 1,\nKesklinna')).toMatchObject({ line: 4 });
+    // A malformed last line with its newline is an ordinary reject, and so is a stray quote mid-file.
+    expect(salvage('a;b;c\n1;x;y\n2;x\n').rejects.map((x) => x.line)).toEqual([3]);
+    expect(salvage('a;b;c\n1;"x;y\n2;x;z').rejects.map((x) => x.line)).toEqual([2]);
+  });
+
+  it('maps lines of the cleaned file back to the original', () => {
+    // original 1..8, lines 3 and 4 and 7 dropped: cleaned 1,2,3,4,5 = original 1,2,5,6,8
+    expect([1, 2, 3, 4, 5].map((l) => originalLine(l, [3, 4, 7]))).toEqual([1, 2, 5, 6, 8]);
+  });
+});
+
+// Valid values: quoted ones start with a letter, so a stray quote earlier in the file can never pair with a
+// valid record's opening quote into something well-formed (that would be a genuine multi-line value).
+const plain = fc.stringMatching(/^[a-z0-9 ]{0,6}$/);
+const quoted = fc
+  .tuple(
+    fc.stringMatching(/^[a-zA-Z]$/),
+    fc.array(fc.constantFrom('a', 'Õ', ';', ' ', '""', '\n', '\r\n'), { maxLength: 6 }),
+  )
+  .map(([head, rest]) => `"${head}${rest.join('')}"`);
+const field = fc.oneof(plain, quoted);
+const FIELDS = 4;
+const validRecord = fc.array(field, { minLength: FIELDS, maxLength: FIELDS });
+const brokenLine = fc.oneof(
+  // an unquoted delimiter too many (or a shifted row)
+  fc
+    .array(fc.stringMatching(/^[a-z]{1,4}$/), { minLength: FIELDS + 2, maxLength: FIELDS + 4 })
+    .map((f) => f.join(';')),
+  fc
+    .array(fc.stringMatching(/^[a-z]{1,4}$/), { minLength: 1, maxLength: FIELDS - 1 })
+    .map((f) => f.join(';')),
+  // a stray quote opening a field that never closes on its line
+  fc
+    .tuple(fc.integer({ min: 0, max: FIELDS - 1 }), fc.stringMatching(/^[a-z; ]{0,8}$/))
+    .map(([at, text]) => [...Array.from({ length: at }, () => 'v'), `"${text}`].join(';')),
+);
+
+describe('salvageCsv property: exactly the injected lines are dropped', () => {
+  it('random valid records with broken lines injected', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.oneof(
+            { arbitrary: validRecord.map((v) => ({ valid: v })), weight: 4 },
+            brokenLine.map((b) => ({ broken: b })),
+          ),
+          {
+            maxLength: 30,
+          },
+        ),
+        validRecord,
+        // One line ending per file (DuckDB reads a file with one), CRLF or LF.
+        fc.constantFrom('\n', '\r\n'),
+        async (items, last, eol) => {
+          let text = `h1;h2;h3;h4${eol}`;
+          let expected = text;
+          let line = 2;
+          const brokenAt: number[] = [];
+          const rows: string[][] = [];
+          for (const item of [...items, { valid: last }]) {
+            if ('broken' in item) {
+              text += `${item.broken}${eol}`;
+              brokenAt.push(line++);
+            } else {
+              const fields = item.valid;
+              const record = fields.join(';') + eol;
+              text += record;
+              expected += record;
+              line += record.split('\n').length - 1;
+              rows.push(fields);
+            }
+          }
+          const r = salvage(text, FIELDS);
+          expect(r.rejects.map((x) => x.line)).toEqual(brokenAt);
+          expect(r.droppedLines).toEqual(brokenAt);
+          expect(r.cleaned).toBe(expected);
+          expect(r.records).toBe(rows.length);
+
+          // DuckDB reads the cleaned file into exactly the valid records' fields.
+          const file = write(r.cleaned);
+          const read = await conn.runAndReadAll(
+            `SELECT * FROM read_csv('${file}', delim = ';', quote = '"', escape = '"', header = true,
+               auto_detect = false, columns = {'h1': 'VARCHAR', 'h2': 'VARCHAR', 'h3': 'VARCHAR', 'h4': 'VARCHAR'})`,
+          );
+          const unquote = (f: string): string | null => {
+            const v = f.startsWith('"') ? f.slice(1, -1).replaceAll('""', '"') : f;
+            return v === '' ? null : v;
+          };
+          expect(read.getRows()).toEqual(rows.map((f) => f.map(unquote)));
+        },
+      ),
+      { numRuns: 150 },
+    );
+  }, 120_000);
+});
+
+describe('loadCsv salvages a structurally broken file', () => {
+  const HEADER = ['kood', 'nimi', 'kpv'];
+  const COLUMNS = [
+    ['kood', 'VARCHAR'],
+    ['nimi', 'VARCHAR'],
+    ['kpv', 'DATE'],
+  ] as const;
+  const load = (file: string, report: IngestReport, maxRejectShare?: number) =>
+    loadCsv(
+      conn,
+      {
+        country: 'EE',
+        file,
+        display: 'x.csv',
+        table: `t_${seq}`,
+        delimiter: ';',
+        header: HEADER,
+        columns: COLUMNS,
+        dateFormat: '%d.%m.%Y',
+        workDir: dir,
+        ...(maxRejectShare === undefined ? {} : { maxRejectShare }),
+      },
+      report,
+    );
+
+  it('drops the malformed rows with file, line and reason, and names later bad values by their original line', async () => {
+    const lines = ['kood;nimi;kpv'];
+    for (let i = 0; i < 400; i++) lines.push(`${i};"n ${i}";01.01.2024`);
+    lines[10] = '9;"stray;01.01.2024';
+    lines[20] = '19;a;b;01.01.2024';
+    lines[300] = '299;bad date;31.02.2024';
+    const file = write(lines.join('\n') + '\n');
+    const report = new IngestReport();
+    const result = await load(file, report);
+    expect(result).toEqual({ rowsRead: 400, rowsLoaded: 397, rowsRejected: 3 });
+    const rejects = report.rejectsOf('EE').map((r) => [r.reason, r.rows, r.example]);
+    expect(rejects).toEqual([
+      ['text after a closing quote', 1, 'x.csv line 11'],
+      ['too many fields', 1, 'x.csv line 21: 4 fields, the header has 3'],
+      ['not a valid DATE in kpv', 1, 'x.csv line 301, column 3 (kpv): "31.02.2024"'],
+    ]);
+    const kept = await conn.runAndReadAll(`SELECT kood FROM t_${seq} ORDER BY kood::INT`);
+    const codes = kept.getRows().map((r) => Number(r[0]));
+    expect(codes).toEqual(Array.from({ length: 400 }, (_, i) => i).filter((i) => ![9, 19, 299].includes(i)));
+    expect(fs.readdirSync(dir).filter((f) => f.startsWith('csv-salvage-'))).toEqual([]);
+  });
+
+  it('malformed and unconvertible rows together over the share refuse the file', async () => {
+    const file = write('kood;nimi;kpv\n1;a;01.01.2024\n2;"b;01.01.2024\n3;c;31.02.2024\n4;d;01.01.2024\n');
+    const err = await load(file, new IngestReport(), 0.4).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RejectThresholdError);
+    expect((err as Error).message).toBe(
+      'x.csv line 3: 2 of 4 rows rejected (more than 40.0%): 1 malformed, first: a quote that is never closed; 1 with values that do not convert',
+    );
+    // At 50% the same two rejects are allowed.
+    await expect(load(file, new IngestReport(), 0.5)).resolves.toMatchObject({
+      rowsLoaded: 2,
+      rowsRejected: 2,
+    });
+  });
+
+  it('still refuses a truncated file with its line and column', async () => {
+    const file = write('kood;nimi;kpv\n1;a;01.01.2024\n2;"b\n3;c;01.01.2024\n4;"cut o');
+    const err = await load(file, new IngestReport()).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SourceFileError);
+    expect((err as Error).message).toMatch(/^x\.csv line 5, column 2 \(nimi\): unquoted value/);
+    // After a legit multi-line value too.
+    const cut = write('kood;nimi;kpv\n1;"a";02.01.2024\n2;"multi\nline";03.01.2024\n3;"cut of');
+    const err2 = await load(cut, new IngestReport()).catch((e: unknown) => e);
+    expect((err2 as Error).message).toMatch(/^x\.csv line 5, column 2 \(nimi\): unquoted value/);
+  });
+});
