@@ -30,7 +30,14 @@ interface Item {
 
 interface Body {
   data: { items: Item[]; page: number; page_size: number; total: number };
-  meta: { rows_returned: number; credits_charged: number; credits_reserved: number; credit_balance: number };
+  meta: {
+    rows_returned: number;
+    credits_charged: number;
+    credits_reserved: number;
+    credit_balance: number;
+    data_as_of: string;
+    snapshot_id: string;
+  };
   detail: { param: string; msg: string; type: string }[];
 }
 
@@ -173,6 +180,8 @@ describe('GET /api/v1/data/changes', () => {
     expect(micro(res.body.meta.credits_charged)).toBe(micro(all.length * PRICE));
     expect(micro(res.body.meta.credits_reserved)).toBe(micro(500 * PRICE));
     expect(res.body.meta.rows_returned).toBe(all.length);
+    // Freshness (issue 19 item 4): the live snapshot is the second one, published on day 2.
+    expect(res.body.meta).toMatchObject({ data_as_of: day(2), snapshot_id: second });
     const after = server.wallet.balance({ email }).balance;
     expect(micro(before - after)).toBe(micro(all.length * PRICE));
     expect(micro(res.body.meta.credit_balance)).toBe(micro(after));
