@@ -215,6 +215,10 @@ export interface components {
     CountryItem: {
       code: components['schemas']['Country'];
       name: string;
+      /** @description The day the country's data was published into the live snapshot; null when none is loaded */
+      as_of: string | null;
+      /** @description Companies for sale in the live snapshot */
+      companies: number | null;
     };
     FilterSpec: {
       param?: string | null;
@@ -288,6 +292,13 @@ export interface components {
       credits_charged: number;
       credits_reserved: number | null;
       credit_balance: number;
+      /**
+       * Format: date
+       * @description The day the country's data was published into the live snapshot (as the Data-As-Of header)
+       */
+      data_as_of: string;
+      /** @description The snapshot that answered */
+      snapshot_id: string;
     };
     CompanyDetail: {
       registrikood: string;
