@@ -65,6 +65,8 @@ export const CARRIED: Partial<Record<CountryCode, CountryRules>> = {
     emtak: { expr: 'x.emtak[1:1]', where: 'len(i.emtak) > 0' },
   },
   NO: {
+    // The register publishes the VAT registration, not a VAT number, and none is built from the code.
+    vat_number: 'not carried',
     // BRREG writes poststed in capitals; the world spells the town as the kommune's name.
     asukoht: { expr: 'upper(x.asukoht)' },
     aadress_text: { expr: 'upper(x.aadress_text)' },
@@ -81,6 +83,8 @@ export const CARRIED: Partial<Record<CountryCode, CountryRules>> = {
     search_people: { expr: `list_sort(string_split(x.search_people, ' | '))` },
   },
   FI: {
+    // The register publishes the VAT registration, not a VAT number, and none is built from the code.
+    vat_number: 'not carried',
     // PRH writes post-office names in capitals; the world spells the town as the kunta's name.
     asukoht: { expr: 'upper(x.asukoht)' },
     aadress_text: { expr: 'upper(x.aadress_text)' },
@@ -98,6 +102,8 @@ export const CARRIED: Partial<Record<CountryCode, CountryRules>> = {
     contacts: 'not carried',
   },
   SE: {
+    // The register publishes the VAT registration, not a VAT number, and none is built from the code.
+    vat_number: 'not carried',
     // No Swedish register file publishes company contacts (SCB's workplaces carry phone and e-mail).
     contacts: 'not carried',
   },

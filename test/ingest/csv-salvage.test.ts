@@ -143,20 +143,28 @@ const brokenLine = fc.oneof(
     .tuple(fc.integer({ min: 0, max: FIELDS - 1 }), fc.stringMatching(/^[a-z; ]{0,8}$/))
     .map(([at, text]) => [...Array.from({ length: at }, () => 'v'), `"${text}`].join(';')),
 );
+/**
+ * Two stray quotes in one file can pair up into a valid quoted value spanning the lines between them (`v;"ab`
+ * … `";x`): a real multi-line value looks exactly the same, so such a file is no counterexample.
+ */
+const strayQuotes = (items: ({ valid: string[] } | { broken: string })[]): number =>
+  items.filter((i) => 'broken' in i && i.broken.includes('"')).length;
 
 describe('salvageCsv property: exactly the injected lines are dropped', () => {
   it('random valid records with broken lines injected', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(
-          fc.oneof(
-            { arbitrary: validRecord.map((v) => ({ valid: v })), weight: 4 },
-            brokenLine.map((b) => ({ broken: b })),
-          ),
-          {
-            maxLength: 30,
-          },
-        ),
+        fc
+          .array(
+            fc.oneof(
+              { arbitrary: validRecord.map((v) => ({ valid: v })), weight: 4 },
+              brokenLine.map((b) => ({ broken: b })),
+            ),
+            {
+              maxLength: 30,
+            },
+          )
+          .filter((items) => strayQuotes(items) <= 1),
         validRecord,
         // One line ending per file (DuckDB reads a file with one), CRLF or LF.
         fc.constantFrom('\n', '\r\n'),
