@@ -1,3 +1,4 @@
+import type { CountryManifest } from '../../src/contract/data-contract.ts';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { CountryCode } from '../../src/contract/countries.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
@@ -51,6 +52,8 @@ describe('company detail', () => {
         credits_charged: 0,
         credits_reserved: expect.any(Number),
         credit_balance: expect.any(Number),
+        data_as_of: oracle.json<CountryManifest>(country, 'manifest').generated_at.slice(0, 10),
+        snapshot_id: oracle.json<CountryManifest>(country, 'manifest').snapshot_id,
       });
       // Internal serving columns never leak.
       expect(Object.keys(data).filter((k) => /^(rid|f_|d_|o_|sig_|search_|not_for_sale)/.test(k))).toEqual(

@@ -1,3 +1,4 @@
+import type { CountryManifest } from '../../src/contract/data-contract.ts';
 import { listValue } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { COUNTRIES, COUNTRY_CODES } from '../../src/contract/countries.ts';
@@ -27,7 +28,15 @@ describe('discovery endpoints', () => {
     const res = await t.get('/api/v1/data/countries');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
-      countries: COUNTRY_CODES.map((code) => ({ code, name: COUNTRIES[code].name })),
+      countries: COUNTRY_CODES.map((code) => {
+        const manifest = oracle.json<CountryManifest>(code, 'manifest');
+        return {
+          code,
+          name: COUNTRIES[code].name,
+          as_of: manifest.generated_at.slice(0, 10),
+          companies: manifest.row_counts.companies_for_sale,
+        };
+      }),
     });
   });
 
