@@ -262,7 +262,7 @@ describe('damaged SE and PL files fail the run with the file, line and column; t
     [
       'SE',
       { 'scb_bulkfil_JE_20260605T055245_1.txt': 'broken' },
-      /^scb_bulkfil_JE_20260605T055245_1\.txt line 4, column \d+.*missing columns/,
+      /^scb_bulkfil_JE_20260605T055245_1\.txt line 4: 1 of 3 rows rejected .*too few fields/,
     ],
     [
       'SE',
