@@ -87,13 +87,17 @@ export async function writeChanges(conn: DuckDBConnection, input: ChangeInput): 
         ON o.registrikood = n.registrikood
       WHERE o.h IS DISTINCT FROM n.h`);
     const which = fields.map((f) => `CASE WHEN o.${f} IS DISTINCT FROM n.${f} THEN '${f.slice(1, -1)}' END`);
-    current = `SELECT k.registrikood, k.change,
-        CASE WHEN k.change = 'changed' THEN list_filter([${which.join(', ')}], x -> x IS NOT NULL)
-             ELSE []::VARCHAR[] END AS fields,
+    // The changed rows are joined whole with plain equalities only: a one-sided condition in ON (such as
+    // `AND k.change = 'changed'`) makes DuckDB plan a nested-loop join, which ran for over 10 minutes on
+    // 1.16M changed NO rows.
+    current = `SELECT k.registrikood, k.change, list_filter([${which.join(', ')}], x -> x IS NOT NULL) AS fields,
         r.snapshot_id, r.as_of
-      FROM change_keys k CROSS JOIN change_run r
-        LEFT JOIN ${forSale(prev.companies)} o ON o.registrikood = k.registrikood AND k.change = 'changed'
-        LEFT JOIN ${forSale(input.companies)} n ON n.registrikood = k.registrikood AND k.change = 'changed'`;
+      FROM (SELECT * FROM change_keys WHERE change = 'changed') k CROSS JOIN change_run r
+        JOIN ${forSale(prev.companies)} o ON o.registrikood = k.registrikood
+        JOIN ${forSale(input.companies)} n ON n.registrikood = k.registrikood
+      UNION ALL
+      SELECT k.registrikood, k.change, []::VARCHAR[] AS fields, r.snapshot_id, r.as_of
+      FROM (SELECT * FROM change_keys WHERE change <> 'changed') k CROSS JOIN change_run r`;
   }
   await conn.run(
     `COPY (SELECT * FROM (${history} UNION ALL ${current}) ORDER BY as_of, snapshot_id, registrikood)
