@@ -6,6 +6,7 @@ import type { Mailer } from '../identity/mailer.ts';
 import type { PaymentProvider } from '../identity/payments.ts';
 import type { Operations } from '../services/operations.ts';
 import type { Wallet } from '../wallet/wallet.ts';
+import { throttleKey } from './client-key.ts';
 import { parseCookies, serializeCookie } from './cookies.ts';
 
 /** What the dashboard plugin is built from (src/web/from-config.ts makes it from the config). */
@@ -126,8 +127,9 @@ export function baseUrl(deps: WebDeps, request: FastifyRequest): string {
 
 /**
  * The client address for throttles and the sign-in delays: the socket's, or behind proxies named by
- * REGDATA_TRUST_PROXY the address they forwarded (fastify's trustProxy resolves request.ip).
+ * REGDATA_TRUST_PROXY the address they forwarded (fastify's trustProxy resolves request.ip); an IPv6
+ * client is counted by its /64 (client-key.ts).
  */
 export function clientAddress(request: FastifyRequest): string {
-  return request.ip || 'unknown';
+  return request.ip ? throttleKey(request.ip) : 'unknown';
 }
