@@ -198,10 +198,15 @@ function fsyncFile(file: string): void {
   }
 }
 
-/** Flushes a folder's entries (and its subfolders'), so renamed or created files survive a power cut. */
-export function fsyncDir(dir: string): void {
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    if (entry.isDirectory()) fsyncDir(path.join(dir, entry.name));
+/**
+ * Flushes a folder's entries (and, when `recursive`, its subfolders'), so renamed or created files survive a
+ * power cut.
+ */
+export function fsyncDir(dir: string, recursive = true): void {
+  if (recursive) {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) fsyncDir(path.join(dir, entry.name));
+    }
   }
   fsyncFile(dir);
 }

@@ -11,7 +11,7 @@ import {
   verifySnapshotFolder,
   type VerifyResult,
 } from './snapshot-checksums.ts';
-import { assertSnapshotId, SnapshotStore } from './snapshot-store.ts';
+import { assertSnapshotId, SNAPSHOT_ID, SnapshotStore } from './snapshot-store.ts';
 
 /**
  * Copies a snapshot between data folders of different machines: `regdata snapshots pull|push`. A copy goes
@@ -250,7 +250,7 @@ export async function adoptStaging(
   const m = STAGING.exec(stagingName);
   if (!m) throw new SnapshotTransferError(`not a staging folder name: ${stagingName}`);
   const id = m[1]!;
-  assertSnapshotId(id);
+  if (!SNAPSHOT_ID.test(id)) throw new SnapshotTransferError(`not a staging folder name: ${stagingName}`);
   const staging = path.join(store.snapshotsDir, stagingName);
   if (!fs.existsSync(staging)) throw new SnapshotTransferError(`no staging folder ${staging}`);
   let verify: VerifyResult;
@@ -274,7 +274,7 @@ export async function adoptStaging(
     fs.rmSync(staging, { recursive: true, force: true });
   } else {
     fs.renameSync(staging, store.snapshotDir(id));
-    fsyncDir(store.snapshotsDir);
+    fsyncDir(store.snapshotsDir, false);
   }
   const promote = opts.promote ?? true;
   if (promote) store.promote(id);
@@ -327,7 +327,11 @@ export async function pullSnapshot(
     }
   } catch (err) {
     fs.rmSync(staging, { recursive: true, force: true });
-    throw err;
+    if (err instanceof SnapshotTransferError) throw err;
+    // A file system error (no space, permissions, a link in the source): one clear line, nothing promoted.
+    throw new SnapshotTransferError(
+      `copying snapshot ${id} failed, nothing promoted: ${(err as Error).message}`,
+    );
   }
   const adopted = await adoptStaging(store, stagingName, { promote, ...(opts.log && { log: opts.log }) });
   return { snapshotId: id, copied: true, promoted: adopted.promoted, verify: adopted.verify };
