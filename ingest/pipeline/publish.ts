@@ -4,6 +4,12 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { COUNTRY_CODES, type CountryCode } from '../../src/contract/countries.ts';
 import { CONTRACT_VERSION, type CountryManifest } from '../../src/contract/data-contract.ts';
 import { newSnapshotId, type SnapshotStore } from '../../src/contract/snapshot-store.ts';
+import {
+  computeSnapshotChecksums,
+  manifestChecksums,
+  SNAPSHOT_INFO_FILE,
+  type SnapshotChecksums,
+} from '../../src/contract/snapshot-checksums.ts';
 import { loadReference } from '../reference/index.ts';
 import type { CountryReference } from '../reference/types.ts';
 import { auditCountry } from './audit.ts';
@@ -50,6 +56,11 @@ export interface SnapshotInfo {
   contract_version: string;
   created_at: string;
   countries: CountryCode[];
+  /**
+   * Size and SHA-256 of every file in the snapshot (derived serving files too), by relative path: what
+   * `regdata snapshots pull|push` verifies a copy against. Absent in snapshots published before it.
+   */
+  files?: SnapshotChecksums;
 }
 
 /**
@@ -145,13 +156,28 @@ export async function publishSnapshot(opts: PublishOptions): Promise<PublishResu
     }
   }
 
+  // Contract files were hashed into their manifests as they were written, and carried-over files (the same
+  // inodes) in the live snapshot's snapshot.json: only the rest is read again here.
+  const known: SnapshotChecksums = { ...manifestChecksums(partialDir) };
+  if (carriedOver.length > 0 && liveId) {
+    let liveFiles: SnapshotChecksums = {};
+    try {
+      liveFiles = readSnapshotInfo(store, liveId).files ?? {};
+    } catch {
+      // A live snapshot without a readable snapshot.json: its carried-over files are simply hashed again.
+    }
+    for (const [rel, sum] of Object.entries(liveFiles)) {
+      if ((carriedOver as string[]).includes(rel.split('/')[0]!)) known[rel] = sum;
+    }
+  }
   const info: SnapshotInfo = {
     snapshot_id: snapshotId,
     contract_version: CONTRACT_VERSION,
     created_at: now().toISOString(),
     countries: COUNTRY_CODES.filter((c) => fs.existsSync(path.join(partialDir, c))),
+    files: await computeSnapshotChecksums(partialDir, known),
   };
-  fs.writeFileSync(path.join(partialDir, 'snapshot.json'), `${JSON.stringify(info, null, 2)}\n`);
+  fs.writeFileSync(path.join(partialDir, SNAPSHOT_INFO_FILE), `${JSON.stringify(info, null, 2)}\n`);
   fs.renameSync(partialDir, store.snapshotDir(snapshotId));
   if (opts.promote ?? true) {
     store.promote(snapshotId);

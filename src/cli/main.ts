@@ -28,7 +28,11 @@ interface Command {
 
 const COMMANDS: Record<string, Command> = {
   demo: { summary: 'build a synthetic world snapshot (demo data)', help: demoHelp, run: demoCommand },
-  snapshots: { summary: 'list, promote or roll back snapshots', help: snapshotsHelp, run: snapshotsCommand },
+  snapshots: {
+    summary: 'list, promote, roll back, pull or push snapshots',
+    help: snapshotsHelp,
+    run: snapshotsCommand,
+  },
   ingest: {
     summary: 'ingest official register files into a new snapshot',
     help: ingestHelp,
