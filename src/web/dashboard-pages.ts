@@ -442,8 +442,7 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
                                 value="country"
                               /><input type="hidden" name="country" value="${c}" />
                               <button type="submit">
-                                Order<span class="sr"> the ${COUNTRIES[c].name} plan</span>,
-                                ${COUNTRY_PLAN_EUR_PER_MONTH} € / month
+                                Order ${COUNTRIES[c].name} plan, ${COUNTRY_PLAN_EUR_PER_MONTH} € / month
                               </button>
                             </form>`
                       }
