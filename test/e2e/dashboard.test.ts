@@ -168,7 +168,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a real browser', () => {
       const nav = performance.getEntriesByType('navigation')[0];
       const res = performance.getEntriesByType('resource');
       const sum = (re) => res.filter((r) => re.test(new URL(r.name).pathname)).reduce((s, r) => s + r.decodedBodySize, 0);
-      return { html: nav ? nav.decodedBodySize : 0, js: sum(/\.m?js$/), css: sum(/\.css$/) };
+      return { html: nav ? nav.decodedBodySize : 0, js: sum(/[.]m?js$/), css: sum(/[.]css$/) };
     })()`);
     pageWeights.push({ size: size.name, page: label, ...weight });
     const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
