@@ -629,7 +629,12 @@ function initSearch() {
         ['Legal form', [d.oiguslik_vorm, d.oigusliku_vormi_alaliik].filter(Boolean).join(', ') || null],
         ['VAT number', d.vat_number ?? d.kmkr_nr],
         ['VAT-registered', yesNo(d.vat_active)],
-        ['Share capital', d.kapital],
+        [
+          'Share capital',
+          typeof d.kapital_amount === 'number' && d.kapital_currency
+            ? money(d.kapital_amount, d.kapital_currency)
+            : d.kapital,
+        ],
       ]),
       facts('Status', [
         ['Register status', d.staatus_tekstina ?? d.staatus],
