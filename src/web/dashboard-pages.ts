@@ -11,7 +11,8 @@ import {
 } from '../wallet/wallet.ts';
 import { stackedBars } from './charts.ts';
 import type { WebDeps } from './context.ts';
-import { csrfField, formatCredits, formatDate, html, layout, type SafeHtml } from './html.ts';
+import { FormOnce } from './form-once.ts';
+import { creditsHtml, csrfField, formatCredits, formatDate, html, layout, type SafeHtml } from './html.ts';
 import { formField, sendPage, type FormBody } from './respond.ts';
 
 const DAY_MS = 86_400_000;
@@ -39,6 +40,7 @@ export function signedIn(request: FastifyRequest, reply: FastifyReply): SignedIn
 /** Overview (balance, lots, trial, usage chart), API keys, and plans and top-ups. */
 export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
   const { wallet } = deps;
+  const orderTokens = new FormOnce();
   const page = (request: FastifyRequest, who: SignedIn, title: string, active: string, body: SafeHtml) =>
     layout(
       { title, email: who.session.email, csrfToken: request.web.csrfToken, active, scripts: true },
@@ -119,7 +121,7 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
                 <th scope="row">${k}</th>
                 <td>${t.requests}</td>
                 <td>${t.rows}</td>
-                <td>${formatCredits(t.credits)}</td>
+                <td>${creditsHtml(t.credits)}</td>
               </tr>`,
           )}
         </tbody>
@@ -162,10 +164,8 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
       ${start}
       <section aria-labelledby="balance-h">
         <h2 id="balance-h">Balance</h2>
-        <p class="big">
-          <span id="balance" data-balance="${b.balance}">${formatCredits(b.balance)}</span> credits
-        </p>
-        ${b.pending > 0 ? html`<p>${formatCredits(b.pending)} credits held by calls in progress.</p>` : ''}
+        <p class="big"><span id="balance">${creditsHtml(b.balance)}</span> credits</p>
+        ${b.pending > 0 ? html`<p>${creditsHtml(b.pending)} credits held by calls in progress.</p>` : ''}
         <p>
           Plan: <strong>${planLabel(b.plan)}</strong>${
             b.subscriptions.filter((s) => s.active).length
@@ -196,11 +196,11 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
               (l) =>
                 html`<tr>
                   <th scope="row">${l.source}</th>
-                  <td>${formatCredits(l.amount)}</td>
-                  <td>${formatCredits(l.spent)}</td>
-                  <td>${formatCredits(l.remaining)}</td>
+                  <td>${creditsHtml(l.amount)}</td>
+                  <td>${creditsHtml(l.spent)}</td>
+                  <td>${creditsHtml(l.remaining)}</td>
                   <td>
-                    ${l.expiresAt ? formatDate(l.expiresAt) : 'never'}${l.expired > 0 ? html` (expired: ${formatCredits(l.expired)})` : ''}
+                    ${l.expiresAt ? formatDate(l.expiresAt) : 'never'}${l.expired > 0 ? html` (expired: ${creditsHtml(l.expired)})` : ''}
                   </td>
                 </tr>`,
             )}
@@ -387,8 +387,8 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
       html`<h1>Plans and top-ups</h1>
         ${notice}
         <p>
-          Plan: <strong>${planLabel(b.plan)}</strong>. Balance: ${formatCredits(b.balance)} credits (1 credit
-          = 1 euro).
+          Plan: <strong>${planLabel(b.plan)}</strong>. Balance: ${creditsHtml(b.balance)} credits (1 credit =
+          1 euro).
         </p>
         <section aria-labelledby="topup-h">
           <h2 id="topup-h">Top up credits</h2>
@@ -441,11 +441,8 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
                                 name="kind"
                                 value="country"
                               /><input type="hidden" name="country" value="${c}" />
-                              <button
-                                type="submit"
-                                aria-label="Order the ${COUNTRIES[c].name} plan, ${COUNTRY_PLAN_EUR_PER_MONTH} € per month"
-                              >
-                                Order, ${COUNTRY_PLAN_EUR_PER_MONTH} € / month
+                              <button type="submit">
+                                Order ${COUNTRIES[c].name} plan, ${COUNTRY_PLAN_EUR_PER_MONTH} € / month
                               </button>
                             </form>`
                       }
@@ -493,7 +490,7 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
                   html`<tr>
                     <td>${o.orderId}</td>
                     <td>${orderLabel(o.kind, o.country)}</td>
-                    <td>${formatCredits(o.amount)} €</td>
+                    <td>${creditsHtml(o.amount)} €</td>
                     <td>${o.reference}</td>
                     <td>${o.state}</td>
                     <td>${formatDate(o.createdAt)}</td>
@@ -554,10 +551,31 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
                 ${kind === 'country' ? html`<input type="hidden" name="country" value="${country}" />` : ''}
                 ${kind === 'topup' ? html`<input type="hidden" name="credits" value="${credits}" />` : ''}
                 <input type="hidden" name="confirm" value="yes" />
+                <input type="hidden" name="_once" value="${orderTokens.issue(who.accountId)}" />
                 <button type="submit">Place order for ${what}, ${price}</button>
                 <a href="/dashboard/billing">Cancel</a>
               </form>
             </section>`,
+          ),
+        );
+      }
+      // Spent before anything is awaited: of two identical POSTs only the first reaches the provider.
+      const once = formField(request.body, '_once');
+      const spent = orderTokens.spend(once, who.accountId);
+      if (spent.state === 'used') {
+        request.log.info({ kind }, 'repeated order POST: nothing ordered');
+        const notice = spent.outcome ?? 'This order was already sent; it is listed once under Orders.';
+        return sendPage(reply, billingPage(request, who, html`<p class="ok" role="status">${notice}</p>`));
+      }
+      if (spent.state === 'unknown') {
+        return sendPage(
+          reply.code(409),
+          billingPage(
+            request,
+            who,
+            html`<p class="error" role="alert">
+              This confirmation has expired or is not yours, so nothing was ordered. Please order again.
+            </p>`,
           ),
         );
       }
@@ -576,14 +594,9 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
         reference: start.reference,
       });
       request.log.info({ order: order.orderId, kind, amount }, 'order placed');
-      return sendPage(
-        reply,
-        billingPage(
-          request,
-          who,
-          html`<p class="ok" role="status">Order ${order.orderId} placed. ${start.instructions}</p>`,
-        ),
-      );
+      const placed = `Order ${order.orderId} placed. ${start.instructions}`;
+      orderTokens.record(once, placed);
+      return sendPage(reply, billingPage(request, who, html`<p class="ok" role="status">${placed}</p>`));
     } catch (err) {
       if (!isAppError(err) || err.status >= 500) throw err;
       const text = err.message;

@@ -113,6 +113,14 @@ export function formatCredits(n: number): string {
   return n.toFixed(2);
 }
 
+/**
+ * An amount of credits as the page's script rewrites it in the reader's locale (thousands separators and
+ * decimal mark from the browser's language); without the script it reads as 1234.50.
+ */
+export function creditsHtml(n: number): SafeHtml {
+  return html`<span data-credits="${n}">${formatCredits(n)}</span>`;
+}
+
 export function formatDate(iso: string | null): string {
   return iso ? iso.replace('T', ' ').slice(0, 16) + ' UTC' : '—';
 }

@@ -5,6 +5,13 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildWebApp, Client, linkToken, registeredClient, type WebTestApp } from './web-app.ts';
 
 const run = promisify(execFile);
+
+/** The single-use token of a confirmation page's form (what the browser would post back). */
+function onceToken(page: string): string {
+  const m = /name="_once" value="([A-Za-z0-9_-]+)"/.exec(page);
+  if (!m) throw new Error('the confirmation page carries no _once token');
+  return m[1]!;
+}
 const CLI = path.resolve('bin/regdata.mjs');
 
 /** Self-service accounts and billing on the real app, checked against the wallet's own records. */
@@ -98,6 +105,7 @@ describe('self-service accounts', () => {
       kind: 'topup',
       credits: '25',
       confirm: 'yes',
+      _once: onceToken(asked.body),
     });
     expect(placed.statusCode).toBe(200);
     const [order] = t.wallet.listOrders({ state: 'pending' }).filter((o) => o.email === 'topup@test.local');
@@ -120,6 +128,47 @@ describe('self-service accounts', () => {
     expect(t.wallet.balance({ email: 'topup@test.local' }).balance).toBe(55);
   });
 
+  it('places an order once when its confirmation is posted twice, one after the other or at once', async () => {
+    const c = await registeredClient(t, 'twice@test.local', 'correct horse battery');
+    await c.get('/dashboard/billing');
+    const mine = () => t.wallet.listOrders({}).filter((o) => o.email === 'twice@test.local');
+    const asked = await c.post('/dashboard/billing/orders', { kind: 'country', country: 'EE' });
+    const form = { kind: 'country', country: 'EE', confirm: 'yes', _once: onceToken(asked.body) };
+    const first = await c.post('/dashboard/billing/orders', form);
+    const second = await c.post('/dashboard/billing/orders', form);
+    expect([first.statusCode, second.statusCode]).toEqual([200, 200]);
+    expect(mine().map((o) => [o.kind, o.country, o.amount])).toEqual([['country', 'EE', 300]]);
+    // The repeat shows the first POST's answer (what a double-clicking browser ends up displaying).
+    expect(second.body).toContain(`Order ${mine()[0]!.orderId} placed`);
+
+    // Two POSTs of one confirmation in flight together: still one order.
+    const again = await c.post('/dashboard/billing/orders', { kind: 'topup', credits: '40' });
+    const topup = { kind: 'topup', credits: '40', confirm: 'yes', _once: onceToken(again.body) };
+    const both = await Promise.all([
+      c.post('/dashboard/billing/orders', topup),
+      c.post('/dashboard/billing/orders', topup),
+    ]);
+    expect(both.map((r) => r.statusCode)).toEqual([200, 200]);
+    expect(
+      mine()
+        .filter((o) => o.kind === 'topup')
+        .map((o) => o.amount),
+    ).toEqual([40]);
+
+    // A confirmation without its token, or with a made-up one, orders nothing.
+    for (const _once of [undefined, 'not-a-token-we-issued']) {
+      const res = await c.post('/dashboard/billing/orders', {
+        kind: 'unlimited',
+        confirm: 'yes',
+        ...(_once && { _once }),
+      });
+      expect(res.statusCode).toBe(409);
+    }
+    expect(mine().filter((o) => o.kind === 'unlimited')).toEqual([]);
+    // No credits move until an operator confirms a payment.
+    expect(t.wallet.balance({ email: 'twice@test.local' }).balance).toBe(30);
+  });
+
   it('revokes a key only on the second, confirming click', async () => {
     const c = await registeredClient(t, 'revoke@test.local', 'correct horse battery');
     await c.get('/dashboard/keys');
@@ -131,7 +180,12 @@ describe('self-service accounts', () => {
     expect(t.wallet.accountKeys(accountId).find((k) => k.keyId === keyId)!.revokedAt).toBeNull();
     const done = await c.post(`/dashboard/keys/${keyId}/revoke`, { confirm: 'yes' });
     expect(done.statusCode).toBe(303);
-    expect(t.wallet.accountKeys(accountId).find((k) => k.keyId === keyId)!.revokedAt).not.toBeNull();
+    const revokedAt = t.wallet.accountKeys(accountId).find((k) => k.keyId === keyId)!.revokedAt;
+    expect(revokedAt).not.toBeNull();
+    // A repeated confirming POST (double submit) changes nothing and lands on the same list.
+    const repeat = await c.post(`/dashboard/keys/${keyId}/revoke`, { confirm: 'yes' });
+    expect(repeat.statusCode).toBe(303);
+    expect(t.wallet.accountKeys(accountId).find((k) => k.keyId === keyId)!.revokedAt).toBe(revokedAt);
   });
 
   it('starts a country plan when its order is confirmed: that country is then not charged in the app', async () => {
@@ -140,7 +194,12 @@ describe('self-service accounts', () => {
     const asked = await c.post('/dashboard/billing/orders', { kind: 'country', country: 'NO' });
     expect(asked.body).toContain('Place order for Norway plan, 300 € / month');
     expect(t.wallet.listOrders({}).filter((o) => o.email === 'plan@test.local')).toEqual([]);
-    await c.post('/dashboard/billing/orders', { kind: 'country', country: 'NO', confirm: 'yes' });
+    await c.post('/dashboard/billing/orders', {
+      kind: 'country',
+      country: 'NO',
+      confirm: 'yes',
+      _once: onceToken(asked.body),
+    });
     const [order] = t.wallet.listOrders({ state: 'pending' }).filter((o) => o.email === 'plan@test.local');
     expect(order).toMatchObject({ kind: 'country', country: 'NO', amount: 300 });
     t.wallet.confirmOrder(order!.orderId);

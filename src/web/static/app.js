@@ -77,6 +77,10 @@ function periodLabel(p) {
   return String(p.year);
 }
 
+for (const node of document.querySelectorAll('[data-credits]')) {
+  node.textContent = credits(node.getAttribute('data-credits'));
+}
+
 // Order and revoke forms post once: a double click would otherwise place two orders. Disabled after the
 // submit event, so the browser has already taken the form's data.
 for (const f of document.querySelectorAll('form[method="post"]')) {
@@ -119,17 +123,35 @@ function initSearch() {
   const runButton = document.getElementById('run-search');
   const exportButton = document.getElementById('export-csv');
   const errorOut = document.getElementById('search-error');
+  const loosenPane = document.getElementById('loosen');
+  const loosenDrawer = document.getElementById('loosen-drawer');
+  /** Where the no-match advice goes: beside the count, or at the drawer's top while the drawer covers it. */
+  const loosenOut = {
+    replaceChildren(...nodes) {
+      const open = phone.matches && panel.classList.contains('open');
+      loosenPane.replaceChildren(...(open ? [] : nodes));
+      loosenDrawer.replaceChildren(...(open ? nodes : []));
+    },
+  };
   const results = document.getElementById('results');
   const detail = document.getElementById('detail');
   const balanceOut = document.getElementById('balance');
+  const panel = document.getElementById('filter-panel');
+  const openFilters = document.getElementById('open-filters');
+  const closeFilters = document.getElementById('close-filters');
+  const pane = document.querySelector('.results-pane');
+  const drawerStatus = document.getElementById('drawer-status');
 
-  /** Getters of the current filter values: [param, value | values][] per field. */
+  /** The filter controls: { label, get() -> [param, value][], clear(), group }. */
   let fields = [];
   /** Rows bought in this visit, by country and code, for the CSV export (exporting costs nothing). */
   const bought = new Map();
   let state = { page: 1, sort_by: 'registrikood', sort_dir: 'asc' };
   let countTimer = null;
   let countSeq = 0;
+  let loadSeq = 0;
+  /** Location trees by country (free to fetch), for the pickers and for "town, region" in the results. */
+  const trees = new Map();
 
   const showError = (err) => {
     errorOut.hidden = !err;
@@ -138,77 +160,208 @@ function initSearch() {
   const setBalance = (b) => {
     balanceOut.textContent = credits(b);
   };
-  const priceOf = (cc) => boot.countries.find((c) => c.code === cc)?.price ?? 0;
+  const countryInfo = (cc) => boot.countries.find((c) => c.code === cc);
+  const priceOf = (cc) => countryInfo(cc)?.price ?? 0;
 
-  function params() {
+  function params(skip) {
     const out = {};
-    for (const get of fields) {
-      for (const [param, value] of get()) {
+    for (const f of fields) {
+      if (f === skip) continue;
+      for (const [param, value] of f.get()) {
         if (value === '' || (Array.isArray(value) && value.length === 0)) continue;
         out[param] = value;
       }
     }
     return out;
   }
+  const isSet = (f) => f.get().some(([, v]) => v !== '' && !(Array.isArray(v) && v.length === 0));
 
-  country.addEventListener('change', async () => {
+  // On a phone the filters are a drawer over the results; the rest of the page is inert while it is open.
+  const phone = window.matchMedia('(max-width: 40rem)');
+  function setDrawer(open) {
+    panel.classList.toggle('open', open);
+    openFilters.setAttribute('aria-expanded', String(open));
+    pane.inert = open && phone.matches;
+    if (open) document.getElementById('filters-h').focus();
+    else if (phone.matches) openFilters.focus();
+  }
+  openFilters.addEventListener('click', () => setDrawer(true));
+  closeFilters.addEventListener('click', () => setDrawer(false));
+  panel.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && panel.classList.contains('open')) setDrawer(false);
+  });
+  phone.addEventListener('change', () => {
+    if (!phone.matches) pane.inert = false;
+  });
+  function updateFilterBadge() {
+    const n = fields.filter(isSet).length;
+    openFilters.textContent = n ? `Filters (${n} set)` : 'Filters';
+    for (const det of filtersBox.querySelectorAll('details[data-group]')) {
+      const set = fields.filter((f) => f.group === det.dataset.group && isSet(f)).length;
+      det.querySelector('.group-count').textContent = set ? ` (${set} set)` : '';
+    }
+  }
+
+  /**
+   * Builds the form for the chosen country. Each load is numbered: a country changed again before the
+   * filters arrived drops the older answer, so two loads never both add their fields. The form carries
+   * data-loaded="<country>" once its fields are in place (what a test or an assistive tool can wait on).
+   */
+  async function loadCountry() {
+    const seq = ++loadSeq;
+    const cc = country.value;
     fields = [];
     filtersBox.replaceChildren();
+    form.removeAttribute('data-loaded');
     results.replaceChildren();
     detail.replaceChildren();
-    countOut.textContent = '';
+    loosenOut.replaceChildren();
+    countOut.textContent = cc ? 'Counting…' : 'Choose a country to count companies (counting is free).';
     quoteOut.textContent = '';
+    drawerStatus.textContent = countOut.textContent;
     runButton.disabled = true;
     showError(null);
-    if (!country.value) return;
+    updateFilterBadge();
+    if (!cc) return;
+    filtersBox.setAttribute('aria-busy', 'true');
     try {
-      const spec = await api(`/app/api/filters?country=${country.value}`);
-      for (const f of spec.filters) filtersBox.append(buildField(f, country.value));
+      const spec = await api(`/app/api/filters?country=${cc}`);
+      if (seq !== loadSeq) return;
+      filtersBox.replaceChildren(...buildGroups(spec.filters, cc));
+      form.setAttribute('data-loaded', cc);
+      updateFilterBadge();
       scheduleCount();
     } catch (err) {
-      showError(err);
+      if (seq === loadSeq) showError(err);
+    } finally {
+      if (seq === loadSeq) filtersBox.removeAttribute('aria-busy');
     }
-  });
+  }
 
+  country.addEventListener('change', loadCountry);
   form.addEventListener('input', scheduleCount);
   form.addEventListener('change', scheduleCount);
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     state = { ...state, page: 1 };
+    if (panel.classList.contains('open')) setDrawer(false);
     runSearch();
   });
   exportButton.addEventListener('click', exportCsv);
+  // A country chosen before this script ran (a slow load, or the browser restoring the form) had no
+  // listener to hear its change event: load it now, or the filters would never appear.
+  if (country.value) loadCountry();
 
   function scheduleCount(e) {
     if (e && e.target === country) return;
+    updateFilterBadge();
     clearTimeout(countTimer);
     // Debounced: typing a name sends one count when the typing pauses, not one per key.
     countTimer = setTimeout(updateCount, 300);
   }
 
+  async function countOf(p) {
+    return api('/app/api/count', {
+      params: { country: country.value, ...p },
+      page_size: Number(pageSize.value),
+    });
+  }
+
   async function updateCount() {
-    if (!country.value) return;
+    if (!country.value || form.getAttribute('data-loaded') !== country.value) return;
     const seq = ++countSeq;
     try {
-      const res = await api('/app/api/count', {
-        params: { country: country.value, ...params() },
-        page_size: Number(pageSize.value),
-      });
+      const res = await countOf(params());
       if (seq !== countSeq) return;
       showError(null);
-      countOut.textContent = `${count(res.count)} companies match (counting is free).`;
+      countOut.textContent = res.count === 1 ? '1 company matches.' : `${count(res.count)} companies match.`;
       const q = res.quote;
-      quoteOut.textContent = q.waived_by
-        ? `Running this search costs nothing (${q.waived_by}).`
-        : `Running this search costs ${credits(q.credits_first_page)} credits for ${q.rows_first_page} rows ` +
-          `(${new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 6 }).format(q.price)} per row; ${credits(q.credits_reserved)} reserved while it runs). Balance ${credits(q.balance)}.`;
+      quoteOut.textContent =
+        res.count === 0
+          ? 'Nothing to buy: counting is free.'
+          : q.waived_by
+            ? `The first ${q.rows_first_page} rows cost nothing (${q.waived_by}).`
+            : `The first ${q.rows_first_page} rows cost ${credits(q.credits_first_page)} credits ` +
+              `(${new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 6 }).format(q.price)} a row). Counting is free.`;
       runButton.disabled = res.count === 0;
+      runButton.textContent =
+        res.count === 0 || q.waived_by
+          ? 'Run search'
+          : `Run search (${credits(q.credits_first_page)} credits)`;
+      // The drawer covers the count bar on a phone, so it repeats the count and the cost at its top.
+      drawerStatus.textContent = `${countOut.textContent} ${quoteOut.textContent}`;
+      if (res.count === 0) suggestLoosening(seq);
+      else loosenOut.replaceChildren();
     } catch (err) {
       if (seq !== countSeq) return;
       countOut.textContent = '';
       quoteOut.textContent = '';
       runButton.disabled = true;
       showError(err);
+    }
+  }
+
+  /**
+   * No match: count again without each filter that is set (counting is free) and offer to clear the ones
+   * that would bring companies back, most first.
+   */
+  async function suggestLoosening(seq) {
+    const set = fields.filter(isSet).slice(0, 8);
+    if (!set.length) {
+      loosenOut.replaceChildren(el('p', {}, 'No companies of this country are for sale yet.'));
+      return;
+    }
+    try {
+      const counts = await Promise.all(set.map((f) => countOf(params(f)).then((r) => r.count)));
+      if (seq !== countSeq) return;
+      const helps = set
+        .map((f, i) => ({ f, n: counts[i] }))
+        .filter((x) => x.n > 0)
+        .sort((a, b) => b.n - a.n)
+        .slice(0, 3);
+      loosenOut.replaceChildren(
+        el(
+          'div',
+          { class: 'loosen' },
+          el('h2', {}, 'No companies match'),
+          helps.length
+            ? el(
+                'p',
+                {},
+                set.length === 1
+                  ? 'This filter leaves nothing. Clear it to see companies:'
+                  : 'Loosen one filter. Clearing it would find:',
+              )
+            : el('p', {}, 'No single filter is to blame: clear several, or start again with fewer.'),
+          helps.length
+            ? el(
+                'ul',
+                {},
+                helps.map(({ f, n }) =>
+                  el(
+                    'li',
+                    {},
+                    el(
+                      'button',
+                      {
+                        type: 'button',
+                        class: 'secondary',
+                        onclick: () => {
+                          f.clear();
+                          scheduleCount();
+                        },
+                      },
+                      `Clear ${f.label}`,
+                    ),
+                    ` ${n === 1 ? '1 company' : `${count(n)} companies`}`,
+                  ),
+                ),
+              )
+            : null,
+        ),
+      );
+    } catch {
+      // The suggestion is a help, not a result: without it the count still says there is no match.
     }
   }
 
@@ -233,18 +386,46 @@ function initSearch() {
         bought.set(`${country.value}:${row.registrikood}`, { country: country.value, ...row });
       exportButton.disabled = bought.size === 0;
       setBalance(res.meta.credit_balance);
-      renderResults(res);
+      const places = await placeNames(country.value).catch(() => null);
+      renderResults(res, places);
     } catch (err) {
       showError(err);
     }
   }
 
+  /** The location tree of a country (free), fetched once per visit. */
+  function treeOf(cc, kind) {
+    const key = `${kind}:${cc}`;
+    if (!trees.has(key)) {
+      const path =
+        kind === 'locations' ? `/app/api/locations?country=${cc}` : `/app/api/activities?country=${cc}`;
+      const p = api(path);
+      p.catch(() => trees.delete(key));
+      trees.set(key, p);
+    }
+    return trees.get(key);
+  }
+
+  /** Location code -> "town, region" from the location tree, where the country has one. */
+  async function placeNames(cc) {
+    if (!countryInfo(cc)?.hasLocationTree) return null;
+    const roots = await treeOf(cc, 'locations');
+    const out = new Map();
+    const walk = (n, top) => {
+      const region = top ?? n;
+      out.set(n.kood, region === n ? n.label : `${n.label}, ${region.label}`);
+      for (const c of n.children ?? []) walk(c, region);
+    };
+    for (const r of roots) walk(r, null);
+    return out;
+  }
+
   const COLUMNS = [
-    ['registrikood', 'Code', 'registrikood'],
     ['arinimi', 'Name', 'company_name'],
+    ['registrikood', 'Code', 'registrikood'],
     ['oiguslik_vorm', 'Legal form', null],
     ['esmaregistreerimise_kpv', 'Registered', 'registered_date'],
-    ['asukoht', 'Location', null],
+    ['place', 'Location', null],
     ['annual_revenue', 'Revenue', 'annual_revenue'],
     ['last_quarter_employees_number', 'Employees', 'last_quarter_employees'],
   ];
@@ -256,7 +437,13 @@ function initSearch() {
     return String(v);
   }
 
-  function renderResults(res) {
+  /** Town and region of a row: from the location tree by code, else the municipality the row names. */
+  function placeOf(row, places) {
+    const fromTree = row.ehak_kood && places ? places.get(row.ehak_kood) : null;
+    return fromTree ?? row.ehak_nimetus ?? null;
+  }
+
+  function renderResults(res, places) {
     const { data, meta } = res;
     const pages = Math.max(1, Math.ceil(data.total / data.page_size));
     const sortButton = (label, key) => {
@@ -310,7 +497,13 @@ function initSearch() {
           el(
             'tr',
             {},
-            COLUMNS.map(([field, label]) => el('td', { 'data-label': label }, cellText(field, row[field]))),
+            COLUMNS.map(([field, label]) =>
+              el(
+                'td',
+                { 'data-label': label },
+                cellText(field, field === 'place' ? placeOf(row, places) : row[field]),
+              ),
+            ),
             el(
               'td',
               {},
@@ -436,7 +629,12 @@ function initSearch() {
         ['Legal form', [d.oiguslik_vorm, d.oigusliku_vormi_alaliik].filter(Boolean).join(', ') || null],
         ['VAT number', d.vat_number ?? d.kmkr_nr],
         ['VAT-registered', yesNo(d.vat_active)],
-        ['Share capital', d.kapital],
+        [
+          'Share capital',
+          typeof d.kapital_amount === 'number' && d.kapital_currency
+            ? money(d.kapital_amount, d.kapital_currency)
+            : d.kapital,
+        ],
       ]),
       facts('Status', [
         ['Register status', d.staatus_tekstina ?? d.staatus],
@@ -521,7 +719,9 @@ function initSearch() {
       box.replaceChildren(
         el('h3', {}, 'History'),
         el('p', {}, `Charged ${credits(res.meta.credits_charged)} credits.`),
-        periods.length ? historyChart(periods) : el('p', {}, 'No history for this company (not charged).'),
+        ...(periods.length
+          ? [historyChart(periods), historyTable(periods)]
+          : [el('p', {}, 'No history for this company (not charged).')]),
       );
     } catch (err) {
       showError(err);
@@ -581,10 +781,30 @@ function initSearch() {
       line.setAttribute('class', cls);
       svg.append(line);
     }
-    const table = el(
+    return el(
+      'figure',
+      { class: 'chart small' },
+      svg,
+      el(
+        'figcaption',
+        {},
+        el('span', { class: 'legend' }, el('span', { class: 'swatch line-a' }), 'turnover'),
+        ' ',
+        el(
+          'span',
+          { class: 'legend' },
+          el('span', { class: 'swatch line-b' }),
+          'employees (each scaled to its own maximum; the figures are in the table)',
+        ),
+      ),
+    );
+  }
+
+  function historyTable(periods) {
+    return el(
       'table',
-      {},
-      el('caption', {}, 'History'),
+      { class: 'history' },
+      el('caption', {}, 'History by period'),
       el(
         'thead',
         {},
@@ -607,24 +827,6 @@ function initSearch() {
           ),
         ),
       ),
-    );
-    return el(
-      'figure',
-      { class: 'chart' },
-      svg,
-      el(
-        'figcaption',
-        {},
-        el('span', { class: 'legend' }, el('span', { class: 'swatch line-a' }), 'turnover'),
-        ' ',
-        el(
-          'span',
-          { class: 'legend' },
-          el('span', { class: 'swatch line-b' }),
-          'employees (each scaled to its own maximum)',
-        ),
-      ),
-      el('details', {}, el('summary', {}, 'Table'), table),
     );
   }
 
@@ -649,118 +851,195 @@ function initSearch() {
     a.remove();
   }
 
-  /** One filter spec of /filters as labelled form controls; returns the element and registers its getter. */
-  function buildField(f, cc) {
+  /** The country's filters as collapsible groups (details/summary: keyboard and screen readers for free). */
+  function buildGroups(specs, cc) {
+    const pres = boot.presentation;
+    const boxes = new Map();
+    for (const g of pres.groups) {
+      const det = el(
+        'details',
+        { 'data-group': g.id, open: g.open },
+        el('summary', {}, g.title, el('span', { class: 'group-count' })),
+        el('div', { class: 'group-body' }),
+      );
+      boxes.set(g.id, det);
+    }
+    for (const f of specs) {
+      const key = f.param ?? f.param_min ?? f.param_from;
+      const p = pres.byParam[key] ?? { group: 'more', label: null, hint: null };
+      const label =
+        key === 'industry_codes'
+          ? `Activity (${countryInfo(cc)?.industrySystem ?? ''})`
+          : (p.label ?? f.label);
+      // The API's own note is for programmers; the page shows its plain hint, or a bare unit such as "EUR".
+      const hint = p.hint ?? (/^[A-Z]{3}$/.test(f.note ?? '') ? `Amounts in ${f.note}.` : null);
+      const before = fields.length;
+      const node = buildField(f, cc, label, hint);
+      for (const field of fields.slice(before)) field.group = p.group;
+      (boxes.get(p.group) ?? boxes.get('more')).querySelector('.group-body').append(node);
+    }
+    return [...boxes.values()].filter((d) => d.querySelector('.group-body').childElementCount > 0);
+  }
+
+  /** One filter spec of /filters as labelled form controls; registers its field(s) and returns the element. */
+  function buildField(f, cc, label, hint) {
     const id = `f-${f.param ?? f.param_min ?? f.param_from}`;
-    const note = f.note ? el('small', { id: `${id}-note` }, f.note) : null;
-    const described = f.note ? `${id}-note` : null;
+    const note = hint ? el('small', { id: `${id}-note` }, hint) : null;
+    const described = hint ? `${id}-note` : null;
     switch (f.type) {
       case 'text': {
-        const input = el('input', { id, type: 'text', 'aria-describedby': described });
-        fields.push(() => [[f.param, input.value.trim()]]);
-        return el('div', { class: 'field' }, el('label', { for: id }, f.label), input, note);
+        const input = el('input', { id, type: 'text', 'aria-describedby': described, autocomplete: 'off' });
+        fields.push({
+          label,
+          get: () => [[f.param, input.value.trim()]],
+          clear: () => {
+            input.value = '';
+          },
+        });
+        return el('div', { class: 'field' }, el('label', { for: id }, label), input, note);
       }
       case 'boolean': {
         const select = el(
           'select',
           { id, 'aria-describedby': described },
-          el('option', { value: '' }, 'any'),
-          el('option', { value: 'true' }, 'yes'),
-          el('option', { value: 'false' }, 'no'),
+          el('option', { value: '' }, 'Any'),
+          el('option', { value: 'true' }, 'Yes'),
+          el('option', { value: 'false' }, 'No'),
         );
-        fields.push(() => [[f.param, select.value]]);
-        return el('div', { class: 'field' }, el('label', { for: id }, f.label), select, note);
+        fields.push({
+          label,
+          get: () => [[f.param, select.value]],
+          clear: () => {
+            select.value = '';
+          },
+        });
+        return el('div', { class: 'field' }, el('label', { for: id }, label), select, note);
       }
       case 'select':
       case 'multi_select': {
-        const multi = f.type === 'multi_select' || f.multi;
+        const options = (f.options ?? []).map((o) => ({
+          key: String(o.value),
+          // The register's own code beside its name ("Osaühing (OÜ)"), never an internal marker.
+          label:
+            String(o.value) === o.label || String(o.value).startsWith('__')
+              ? o.label
+              : `${o.label} (${o.value})`,
+          values: [String(o.value)],
+          search: `${o.label} ${o.value}`,
+        }));
+        if (f.type === 'multi_select' || f.multi) {
+          return chipPicker({
+            id,
+            label,
+            note,
+            param: f.param,
+            source: async () => options,
+            browse: options.length <= 12,
+          });
+        }
         const select = el(
           'select',
-          {
-            id,
-            multiple: multi,
-            size: multi ? Math.min(6, f.options.length) : null,
-            'aria-describedby': described,
+          { id, 'aria-describedby': described },
+          el('option', { value: '' }, 'Any'),
+          options.map((o) => el('option', { value: o.key }, o.label)),
+        );
+        fields.push({
+          label,
+          get: () => [[f.param, select.value]],
+          clear: () => {
+            select.value = '';
           },
-          multi ? null : el('option', { value: '' }, 'any'),
-          (f.options ?? []).map((o) =>
-            el('option', { value: o.value }, `${o.label}${o.value !== o.label ? ` (${o.value})` : ''}`),
-          ),
-        );
-        fields.push(() => [
-          [f.param, multi ? [...select.selectedOptions].map((o) => o.value) : select.value],
-        ]);
-        return el(
-          'div',
-          { class: 'field' },
-          el('label', { for: id }, f.label, multi ? ' (several allowed)' : ''),
-          select,
-          note,
-        );
+        });
+        return el('div', { class: 'field' }, el('label', { for: id }, label), select, note);
       }
       case 'number_range':
       case 'date_range': {
         const [pa, pb] = f.type === 'number_range' ? [f.param_min, f.param_max] : [f.param_from, f.param_to];
         const type = f.type === 'number_range' ? 'number' : 'date';
-        const a = el('input', { id: `${id}-a`, type, step: type === 'number' ? 'any' : null });
-        const b = el('input', { id: `${id}-b`, type, step: type === 'number' ? 'any' : null });
-        fields.push(() => [
-          [pa, a.value],
-          [pb, b.value],
-        ]);
+        const a = el('input', {
+          id: `${id}-a`,
+          type,
+          step: type === 'number' ? 'any' : null,
+          'aria-describedby': described,
+        });
+        const b = el('input', {
+          id: `${id}-b`,
+          type,
+          step: type === 'number' ? 'any' : null,
+          'aria-describedby': described,
+        });
+        fields.push({
+          label,
+          get: () => [
+            [pa, a.value],
+            [pb, b.value],
+          ],
+          clear: () => {
+            a.value = '';
+            b.value = '';
+          },
+        });
+        const words = type === 'number' ? ['at least', 'at most'] : ['from', 'to'];
         return el(
           'fieldset',
           { class: 'field range' },
-          el('legend', {}, f.label),
-          el('label', { for: `${id}-a` }, type === 'number' ? 'min' : 'from'),
+          el('legend', {}, label),
+          el('label', { for: `${id}-a` }, words[0], el('span', { class: 'sr' }, ` (${label})`)),
           a,
-          el('label', { for: `${id}-b` }, type === 'number' ? 'max' : 'to'),
+          el('label', { for: `${id}-b` }, words[1], el('span', { class: 'sr' }, ` (${label})`)),
           b,
           note,
         );
       }
       case 'tree':
-        return treePicker(f, cc, id, note);
+        return treePicker(f, cc, id, label, note);
       default:
-        return el('p', {}, `${f.label}: not offered in the app (use the API).`);
+        return el('p', {}, `${label}: not offered in the app yet.`);
     }
   }
 
+  const fold = (s) =>
+    String(s ?? '')
+      .normalize('NFD')
+      .replace(/\p{M}/gu, '')
+      .toLowerCase();
+
   /**
-   * Tree filters (activities, locations). Picking a node sends what spec 4.2 says matches its whole subtree:
-   * a location node's `codes` (EE/LV/FI/PL) or `locations` (LT); for activities the node and every
-   * descendant code, since a parent code alone matches only rows tagged with exactly it.
+   * A picker that searches by name and shows the chosen items as removable chips. `source()` gives the
+   * items { key, label, detail?, values, search }; picking one adds its `values` to the parameter.
+   * With `browse`, the first items are listed before anything is typed.
    */
-  function treePicker(f, cc, id, note) {
-    const isLocations = (f.options_url ?? '').includes('/locations');
+  function chipPicker({ id, label, note, param, source, browse }) {
     const chosen = new Map();
-    const chips = el('ul', { class: 'chips', 'aria-label': `${f.label}: chosen` });
-    const valuesOf = (node) => {
-      if (isLocations) return node.locations ?? node.codes ?? [node.kood];
-      const out = [];
-      const walk = (n) => {
-        out.push(n.kood);
-        for (const c of n.children ?? []) walk(c);
-      };
-      walk(node);
-      return out;
-    };
+    const listId = `${id}-matches`;
+    const chips = el('ul', { class: 'chips', 'aria-label': `${label}: chosen` });
+    const matches = el('ul', { class: 'matches', id: listId, 'aria-label': `${label}: matches` });
+    const input = el('input', {
+      id,
+      type: 'search',
+      autocomplete: 'off',
+      'aria-describedby': note ? `${id}-note` : null,
+      'aria-controls': listId,
+    });
     const renderChips = () => {
       chips.replaceChildren(
-        ...[...chosen.values()].map((n) =>
+        ...[...chosen.values()].map((item) =>
           el(
             'li',
             {},
-            `${n.kood} ${n.label} `,
+            item.label,
             el(
               'button',
               {
                 type: 'button',
-                'aria-label': `Remove ${n.label}`,
+                class: 'chip-remove',
+                'aria-label': `Remove ${item.label}`,
                 onclick: () => {
-                  chosen.delete(n.kood);
+                  chosen.delete(item.key);
                   renderChips();
+                  showMatches();
                   scheduleCount();
+                  input.focus();
                 },
               },
               '×',
@@ -769,80 +1048,132 @@ function initSearch() {
         ),
       );
     };
-    fields.push(() => [[f.param, [...new Set([...chosen.values()].flatMap(valuesOf))]]]);
-    const search = el('input', {
-      id,
-      type: 'search',
-      placeholder: 'type to filter, then pick',
-      'aria-describedby': note ? `${id}-note` : null,
-    });
-    const tree = el('div', { class: 'tree' });
-    let roots = null;
-    const pick = (node) => {
-      chosen.set(node.kood, node);
-      renderChips();
-      scheduleCount();
+    const field = {
+      label,
+      get: () => [[param, [...new Set([...chosen.values()].flatMap((i) => i.values))]]],
+      clear: () => {
+        chosen.clear();
+        renderChips();
+      },
     };
-    const nodeItem = (node) => {
-      const pickButton = el(
-        'button',
-        { type: 'button', class: 'link', onclick: () => pick(node) },
-        `${node.kood} ${node.label}`,
-      );
-      if (!node.children || node.children.length === 0) return el('li', {}, pickButton);
-      const sub = el('ul', {});
-      const det = el(
-        'details',
-        {},
-        el('summary', {}, el('span', { class: 'sr' }, 'Expand '), `${node.kood}`),
-        sub,
-      );
-      // Children are built when opened: the EE location tree has thousands of nodes.
-      det.addEventListener('toggle', () => {
-        if (det.open && !sub.childElementCount) sub.append(...node.children.map(nodeItem));
-      });
-      return el('li', {}, det, ' ', pickButton);
-    };
-    const load = async () => {
-      if (roots) return roots;
-      const path = isLocations ? `/app/api/locations?country=${cc}` : `/app/api/activities?country=${cc}`;
-      roots = await api(path);
-      return roots;
-    };
-    const show = async () => {
+    fields.push(field);
+    let items = null;
+    async function showMatches() {
       try {
-        const all = await load();
-        const q = search.value.trim().toLowerCase();
-        if (q.length < 2) {
-          tree.replaceChildren(el('ul', {}, all.map(nodeItem)));
-          return;
-        }
-        const hits = [];
-        const walk = (n) => {
-          if (hits.length >= 50) return;
-          if (`${n.kood} ${n.label}`.toLowerCase().includes(q)) hits.push(n);
-          for (const c of n.children ?? []) walk(c);
-        };
-        all.forEach(walk);
-        tree.replaceChildren(el('ul', {}, hits.map(nodeItem)));
+        items = items ?? (await source());
+        const q = fold(input.value.trim());
+        const hits =
+          q.length >= 2 || browse
+            ? items
+                .filter((i) => !chosen.has(i.key) && (q.length < 2 || fold(i.search).includes(q)))
+                .slice(0, 30)
+            : [];
+        matches.replaceChildren(
+          ...hits.map((item) =>
+            el(
+              'li',
+              {},
+              el(
+                'button',
+                {
+                  type: 'button',
+                  class: 'match',
+                  'data-key': item.key,
+                  onclick: (e) => {
+                    chosen.set(item.key, item);
+                    renderChips();
+                    scheduleCount();
+                    // Focus stays in the list (the next match), so several can be picked by keyboard.
+                    const li = e.currentTarget.parentElement;
+                    const next =
+                      li.nextElementSibling?.querySelector('button') ??
+                      li.previousElementSibling?.querySelector('button');
+                    li.remove();
+                    (next ?? input).focus();
+                  },
+                },
+                el('span', { class: 'sr' }, 'Add '),
+                item.label,
+                item.detail ? el('small', {}, ` ${item.detail}`) : null,
+              ),
+            ),
+          ),
+        );
+        if (q.length >= 2 && !hits.length)
+          matches.replaceChildren(el('li', { class: 'none' }, 'Nothing found.'));
       } catch (err) {
         showError(err);
       }
-    };
-    search.addEventListener('focus', show, { once: true });
-    search.addEventListener('input', (e) => {
+    }
+    // A short list (statuses, most legal forms) is shown at once; a long one or a tree waits for a word.
+    if (browse) showMatches();
+    else input.addEventListener('focus', () => showMatches(), { once: true });
+    input.addEventListener('input', (e) => {
+      // Typing a search word is not a filter change: no count until something is picked.
       e.stopPropagation();
-      show();
+      showMatches();
+    });
+    input.addEventListener('keydown', (e) => {
+      if (e.key === 'ArrowDown') {
+        matches.querySelector('button')?.focus();
+        e.preventDefault();
+      }
+    });
+    matches.addEventListener('keydown', (e) => {
+      const li = e.target.closest('li');
+      if (!li) return;
+      if (e.key === 'ArrowDown') li.nextElementSibling?.querySelector('button')?.focus();
+      else if (e.key === 'ArrowUp') (li.previousElementSibling?.querySelector('button') ?? input).focus();
+      else return;
+      e.preventDefault();
     });
     return el(
       'fieldset',
-      { class: 'field tree-field' },
-      el('legend', {}, f.label),
-      el('label', { for: id }, 'Find'),
-      search,
-      tree,
+      { class: 'field picker' },
+      el('legend', {}, label),
       chips,
+      el('label', { for: id }, 'Find by name'),
+      input,
+      matches,
       note,
     );
+  }
+
+  /**
+   * Tree filters (activities, locations), searched by name. Picking a node sends what spec 4.2 says
+   * matches its whole subtree: a location node's codes (EE/LV/FI/PL) or name variants (LT); for an
+   * activity the node and every code under it, since a parent code alone matches only rows tagged with it.
+   */
+  function treePicker(f, cc, id, label, note) {
+    const isLocations = (f.options_url ?? '').includes('/locations');
+    const source = async () => {
+      const roots = await treeOf(cc, isLocations ? 'locations' : 'activities');
+      const out = [];
+      const walk = (n, path) => {
+        const values = isLocations ? (n.locations ?? n.codes ?? [n.kood]) : [];
+        if (!isLocations) {
+          const all = (m) => {
+            values.push(m.kood);
+            for (const c of m.children ?? []) all(c);
+          };
+          all(n);
+        }
+        out.push({
+          key: n.kood,
+          // Activities carry their code (people look them up by it); places are known by name and region.
+          label: isLocations ? n.label : `${n.kood} ${n.label}`,
+          detail: isLocations && path.length ? `(${path.join(', ')})` : null,
+          values,
+          search: isLocations ? n.label : `${n.kood} ${n.label}`,
+          depth: path.length,
+        });
+        for (const c of n.children ?? [])
+          walk(c, isLocations ? [n.label, ...path].slice(0, 2) : [...path, n.kood]);
+      };
+      for (const r of roots) walk(r, []);
+      // Broad items first, so a region is offered before the villages that share its name.
+      return out.sort((a, b) => a.depth - b.depth);
+    };
+    return chipPicker({ id, label, note, param: f.param, source, browse: false });
   }
 }
