@@ -208,8 +208,10 @@ export async function loadSnapshot(
           country,
           opts,
         );
+        const changesFile = store.file(snapshotId, country, 'changes');
         data[country] = {
           ...files,
+          ...(files.manifest.changes && fs.existsSync(changesFile) && { changesFile }),
           dictionaries,
           lookups,
           locationIndex: LoadedSnapshot.indexLocations(files.tree),
