@@ -228,11 +228,13 @@ export class LoadedSnapshot {
     sql: string,
     params: readonly DuckDBValue[] = [],
     priority: number = QUERY_PRIORITY.scan,
+    keep = true,
   ): Promise<Row[]> {
     const started = performance.now();
     try {
       return await this.pool.query(sql, params, {
         priority,
+        keep,
         ...(this.maxQueueMs !== undefined ? { maxWaitMs: this.maxQueueMs } : {}),
       });
     } catch (err) {

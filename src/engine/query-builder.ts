@@ -257,12 +257,34 @@ export function buildCountQuery(params: CountParams, ctx: QueryContext): BoundSq
  */
 export function buildPageQuery(params: SearchParams, ctx: QueryContext): BoundSql {
   const where = buildWhere(params, ctx);
-  const dir = params.sort_dir === 'desc' ? 'DESC' : 'ASC';
-  const field = SORT_FIELDS[params.sort_by];
-  const order = field === 'registrikood' ? `rid ${dir}` : `"o_${field}" ${dir} NULLS LAST, rid ${dir}`;
+  const order = orderBy(params);
   return {
     sql: `SELECT rid FROM ${ctx.tables.companies} WHERE ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`,
     params: [...where.params, params.page_size, (params.page - 1) * params.page_size],
+  };
+}
+
+function orderBy(params: Pick<SearchParams, 'sort_by' | 'sort_dir'>): string {
+  const dir = params.sort_dir === 'desc' ? 'DESC' : 'ASC';
+  const field = SORT_FIELDS[params.sort_by];
+  return field === 'registrikood' ? `rid ${dir}` : `"o_${field}" ${dir} NULLS LAST, rid ${dir}`;
+}
+
+/**
+ * Every matching row's `columns` (search-row columns: fixed names, never from a request), in the order of
+ * buildPageQuery, at most `limit` of them: the query an export hands to DuckDB's COPY.
+ */
+export function buildExportQuery(
+  params: Omit<SearchParams, 'page' | 'page_size'>,
+  ctx: QueryContext,
+  columns: readonly string[],
+  limit: number,
+): BoundSql {
+  const where = buildWhere(params, ctx);
+  const list = columns.map((c) => `"${c}"`).join(', ');
+  return {
+    sql: `SELECT ${list} FROM ${ctx.tables.companies} WHERE ${where.sql} ORDER BY ${orderBy(params)} LIMIT ?`,
+    params: [...where.params, limit],
   };
 }
 
