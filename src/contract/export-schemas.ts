@@ -98,24 +98,22 @@ export const EstimateQuerySchema = EstimateQueryObject.transform(
   }),
 );
 
-export const EstimateDataSchema = z
-  .object({
-    country: CountrySchema,
-    operation: z.enum(ESTIMATE_OPERATIONS),
-    rows: z.number().int().describe('The rows the call would reserve (its own reserve rule)'),
-    unit_price: z.number().describe("The country's row price in credits"),
-    credits_needed: z
-      .number()
-      .describe('What the call would reserve: rows x unit_price, or 0 when a waiver applies'),
-    credit_balance: z.number().describe('Credits available now'),
-    waived: z.boolean(),
-    waiver: z
-      .enum(['admin', 'unlimited', 'subscription', 'trial'])
-      .nullable()
-      .describe('Why the call would be free, or null'),
-    would_succeed: z
-      .boolean()
-      .describe('Whether the balance covers credits_needed now (false: the call would answer 402)'),
-  })
-  .meta({ id: 'Estimate' });
+export const EstimateDataSchema = z.object({
+  country: CountrySchema,
+  operation: z.enum(ESTIMATE_OPERATIONS),
+  rows: z.number().int().describe('The rows the call would reserve (its own reserve rule)'),
+  unit_price: z.number().describe("The country's row price in credits"),
+  credits_needed: z
+    .number()
+    .describe('What the call would reserve: rows x unit_price, or 0 when a waiver applies'),
+  credit_balance: z.number().describe('Credits available now'),
+  waived: z.boolean(),
+  waiver: z
+    .enum(['admin', 'unlimited', 'subscription', 'trial'])
+    .nullable()
+    .describe('Why the call would be free, or null'),
+  would_succeed: z
+    .boolean()
+    .describe('Whether the balance covers credits_needed now (false: the call would answer 402)'),
+});
 export type EstimateData = z.output<typeof EstimateDataSchema>;
