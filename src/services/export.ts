@@ -58,13 +58,13 @@ export interface ExportSink {
 }
 
 /** Counts the rows complete in the bytes sent so far. */
-interface RowCounter {
+export interface RowCounter {
   /** Feeds the next chunk that was sent; returns the rows complete so far. */
   sent(chunk: Buffer): number;
 }
 
 /** RFC 4180 as DuckDB writes it: `"` opens and closes a quoted value, `""` inside one is a quote. */
-function csvCounter(): RowCounter {
+export function csvCounter(): RowCounter {
   let quoted = false;
   let lines = 0;
   return {
@@ -80,7 +80,7 @@ function csvCounter(): RowCounter {
   };
 }
 
-function ndjsonCounter(): RowCounter {
+export function ndjsonCounter(): RowCounter {
   let lines = 0;
   return {
     sent(chunk) {
@@ -91,7 +91,7 @@ function ndjsonCounter(): RowCounter {
 }
 
 /** `groups`: each row group's rows and the offset of the byte after its last column chunk. */
-function parquetCounter(groups: readonly { rows: number; end: number }[]): RowCounter {
+export function parquetCounter(groups: readonly { rows: number; end: number }[]): RowCounter {
   let offset = 0;
   return {
     sent(chunk) {

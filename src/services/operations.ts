@@ -256,17 +256,7 @@ export class Operations {
    * answers the first call's meta, as a search replay does.
    */
   async export(caller: Caller, params: ExportParams, sink: ExportSink): Promise<ExportDone> {
-    const limits = this.deps.exports ?? DEFAULT_EXPORT_OPTIONS;
-    if (params.max_rows > limits.maxRows) {
-      throw validationError([
-        {
-          loc: ['query', 'max_rows'],
-          param: 'max_rows',
-          msg: `max_rows is at most ${limits.maxRows} on this server`,
-          type: 'too_big',
-        },
-      ]);
-    }
+    const limits = this.exportLimits(params);
     const rate = this.admit(caller, 'export');
     const reserveRows = await this.exportRows(params);
     let ran = false;
@@ -293,6 +283,22 @@ export class Operations {
       await streamExport(written, params.format, sink, params.country, rate);
     }
     return { meta: { ...meta, ...result.fresh } };
+  }
+
+  /** The server's export limits; a max_rows above its cap (configuration, not the schema) is a 422. */
+  private exportLimits(params: ExportParams): ExportOptions {
+    const limits = this.deps.exports ?? DEFAULT_EXPORT_OPTIONS;
+    if (params.max_rows > limits.maxRows) {
+      throw validationError([
+        {
+          loc: ['query', 'max_rows'],
+          param: 'max_rows',
+          msg: `max_rows is at most ${limits.maxRows} on this server`,
+          type: 'too_big',
+        },
+      ]);
+    }
+    return limits;
   }
 
   /** An export's reserve rule: min(matching rows, max_rows); the count is free and cached. */
@@ -336,17 +342,7 @@ export class Operations {
         return parseRest(ChangesQuerySchema, req.rest).page_size;
       case 'export': {
         const params = parseRest(ExportQuerySchema, req.rest);
-        const max = (this.deps.exports ?? DEFAULT_EXPORT_OPTIONS).maxRows;
-        if (params.max_rows > max) {
-          throw validationError([
-            {
-              loc: ['query', 'max_rows'],
-              param: 'max_rows',
-              msg: `max_rows is at most ${max}`,
-              type: 'too_big',
-            },
-          ]);
-        }
+        this.exportLimits(params);
         return this.exportRows(params);
       }
       case 'detail':
