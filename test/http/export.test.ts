@@ -394,7 +394,7 @@ describe('GET /api/v1/data/estimate', () => {
     }
   });
 
-  it('is the MCP tool estimate_cost, on the same wallet', async () => {
+  it('is the MCP tool estimate_cost, on the same wallet; argument errors are located in arguments', async () => {
     const { key } = newKey(10);
     const client = await connectClient(new URL(`${server.url}/mcp`), key);
     try {
@@ -407,6 +407,25 @@ describe('GET /api/v1/data/estimate', () => {
       expect(micro((result.structuredContent as { credits_needed: number }).credits_needed)).toBe(
         micro(20 * PRICE),
       );
+      const bad = (await client.callTool({
+        name: 'estimate_cost',
+        arguments: { operation: 'export', country: 'EE', format: 'csv', page: 2 },
+      })) as CallToolResult;
+      expect(bad.isError).toBe(true);
+      const failure = JSON.parse((bad.content[0] as { text: string }).text) as {
+        status: number;
+        detail: { loc: string[]; type: string }[];
+      };
+      expect(failure.status).toBe(422);
+      expect(failure.detail[0]).toMatchObject({ loc: ['arguments', 'page'], type: 'unknown_parameter' });
+      const tooOld = (await client.callTool({
+        name: 'count_companies',
+        arguments: { country: 'EE', updated_since: '2000-01-01' },
+      })) as CallToolResult;
+      expect(JSON.parse((tooOld.content[0] as { text: string }).text)).toMatchObject({
+        status: 422,
+        detail: [{ loc: ['arguments', 'updated_since'], type: 'history_too_old' }],
+      });
     } finally {
       await client.close();
     }
