@@ -12,10 +12,11 @@ import { installQueryNormalisation } from './http/query-params.ts';
 import { changeRoutes } from './http/routes/changes.ts';
 import { companyRoutes } from './http/routes/companies.ts';
 import { discoveryRoutes } from './http/routes/discovery.ts';
+import { exportRoutes } from './http/routes/export.ts';
 import { healthRoutes } from './http/routes/health.ts';
 import { mcpRoutes } from './mcp/plugin.ts';
 import type { RequestGuardOptions } from './mcp/request-guard.ts';
-import { Operations } from './services/operations.ts';
+import { Operations, type ExportOptions } from './services/operations.ts';
 import type { WebDeps } from './web/context.ts';
 import { webPlugin } from './web/plugin.ts';
 
@@ -36,6 +37,8 @@ export interface AppDeps {
    * serves `app.metricsRegistry` on a listener of its own (REGDATA_METRICS_PORT).
    */
   metrics?: 'admin' | 'separate';
+  /** The export's max_rows cap and hold timeout (config.export); default DEFAULT_EXPORT_OPTIONS. */
+  exports?: ExportOptions;
 }
 
 declare module 'fastify' {
@@ -115,11 +118,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     engine: deps.engine,
     rateLimiter: deps.wallet.rateLimiter,
     metering: deps.wallet.metering,
+    ...(deps.exports && { exports: deps.exports }),
   });
   const routeDeps = { prefix: API_PREFIX, ops, authenticator: deps.wallet.authenticator };
   await app.register(discoveryRoutes, routeDeps);
   await app.register(companyRoutes, routeDeps);
   await app.register(changeRoutes, routeDeps);
+  await app.register(exportRoutes, routeDeps);
   if (deps.web) await app.register(webPlugin, { ...deps.web, ops });
   await app.register(mcpRoutes, {
     ops,

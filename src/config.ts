@@ -1,8 +1,10 @@
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { COUNTRY_CODES, type CountryCode } from './contract/countries.ts';
 import { ENGINE_DEFAULTS } from './engine/engine-defaults.ts';
+import { MAX_EXPORT_RESERVE_ROWS } from './wallet/types.ts';
 import { isLoopbackHost } from './http/loopback.ts';
 
 /** `EE=0.04,SE=0.24`: per-country row prices in credits overriding the spec 8.2 defaults. */
@@ -96,6 +98,12 @@ export const ConfigSchema = z
     REGDATA_RATE_LIMIT_BURST: z.coerce.number().int().positive().default(60),
     REGDATA_WALLET_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).default(30_000),
     REGDATA_HOLD_TIMEOUT_MS: z.coerce.number().int().positive().default(300_000),
+    /** The largest `max_rows` an export accepts (issue 19); its default max_rows is 100,000. */
+    REGDATA_EXPORT_MAX_ROWS: z.coerce.number().int().min(1).max(MAX_EXPORT_RESERVE_ROWS).default(1_000_000),
+    /** Where DuckDB writes an export before it is streamed out (the only folder it may write to). */
+    REGDATA_EXPORT_DIR: z.string().min(1).optional(),
+    /** How long an export's hold may stay pending: the time a slow client may take to read it. */
+    REGDATA_EXPORT_HOLD_TIMEOUT_MS: z.coerce.number().int().positive().default(3_600_000),
     /** Browser origins allowed to call /mcp (`https://app.example.com`); empty: no request with an Origin. */
     REGDATA_MCP_ALLOWED_ORIGINS: CommaList,
     /** Host names /mcp answers to (`api.example.com`); empty: any, but only loopback names on loopback. */
@@ -177,6 +185,11 @@ export const ConfigSchema = z
       threads: env.REGDATA_DUCKDB_THREADS,
       connections: env.REGDATA_DUCKDB_CONNECTIONS,
       ...(env.REGDATA_QUERY_MAX_WAIT_MS > 0 ? { maxQueueMs: env.REGDATA_QUERY_MAX_WAIT_MS } : {}),
+      exportDirectory: exportDir(env.REGDATA_EXPORT_DIR),
+    },
+    export: {
+      maxRows: env.REGDATA_EXPORT_MAX_ROWS,
+      holdTimeoutMs: env.REGDATA_EXPORT_HOLD_TIMEOUT_MS,
     },
     ingest: { memoryLimit: env.REGDATA_INGEST_MEMORY_LIMIT },
     harvest: {
@@ -234,6 +247,11 @@ export const ConfigSchema = z
   }));
 
 export type Config = z.output<typeof ConfigSchema>;
+
+/** The export folder: configured, or one per user in the system's temporary folder. */
+function exportDir(configured: string | undefined): string {
+  return path.resolve(configured ?? path.join(os.tmpdir(), 'regdata-export'));
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = ConfigSchema.safeParse(env);

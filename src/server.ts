@@ -50,6 +50,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
     logger: { level: config.logLevel },
     trustProxy: config.trustProxy,
     metrics: config.metricsPort === null ? 'admin' : 'separate',
+    exports: config.export,
   });
   const metrics = config.metricsPort === null ? null : metricsApp(app.metricsRegistry);
   const snap = engine.snapshot;

@@ -194,11 +194,31 @@ const PAGING_SHAPE = {
   sort_dir: z.enum(['asc', 'desc']).default('asc'),
 };
 
+/**
+ * Issue 19: only the companies added or changed by a snapshot published on or after a day, from the change
+ * history every snapshot keeps (changes.parquet). Not a filter of filters.ts: it is the same for every
+ * country and reads the history, not a column of the companies.
+ */
+const UPDATED_SINCE_SHAPE = {
+  updated_since: z.iso
+    .date()
+    .optional()
+    .describe(
+      'Only companies added or changed in a snapshot published on or after this day (YYYY-MM-DD); a day ' +
+        'before the kept change history is a 422 naming the oldest date available',
+    ),
+};
+
 /** Raw (wire) objects: what OpenAPI documents and what the MCP layer can reuse field by field. */
-export const CountQueryObject = z.strictObject({ country: CountrySchema, ...filterShape() });
+export const CountQueryObject = z.strictObject({
+  country: CountrySchema,
+  ...filterShape(),
+  ...UPDATED_SINCE_SHAPE,
+});
 export const SearchQueryObject = z.strictObject({
   country: CountrySchema,
   ...filterShape(),
+  ...UPDATED_SINCE_SHAPE,
   ...PAGING_SHAPE,
 });
 
@@ -206,7 +226,11 @@ export const SearchQueryObject = z.strictObject({
  * The same filters as JSON arguments (the MCP tools): typed booleans and numbers, no deprecated aliases.
  * Parse with `.superRefine(refineFilters).transform(toCountParams)` like the query objects below.
  */
-export const CountJsonObject = z.strictObject({ country: CountrySchema, ...filterShape('json') });
+export const CountJsonObject = z.strictObject({
+  country: CountrySchema,
+  ...filterShape('json'),
+  ...UPDATED_SINCE_SHAPE,
+});
 
 type RawQuery = Record<string, unknown> & { country: CountryCode };
 
@@ -282,6 +306,8 @@ export function refineJsonFilters(raw: RawQuery, ctx: z.RefinementCtx): void {
 export interface CountParams {
   country: CountryCode;
   filters: FilterValues;
+  /** YYYY-MM-DD: only companies added or changed by a snapshot published on or after it (issue 19). */
+  updated_since?: string;
 }
 export interface SearchParams extends CountParams {
   page: number;
@@ -293,6 +319,7 @@ export interface SearchParams extends CountParams {
 export const toCountParams = (raw: RawQuery): CountParams => ({
   country: raw.country,
   filters: toFilterValues(raw),
+  ...(typeof raw['updated_since'] === 'string' && { updated_since: raw['updated_since'] }),
 });
 
 export const toSearchParams = (raw: RawQuery): SearchParams => ({

@@ -21,7 +21,17 @@ class PooledConnection {
     private readonly maxStatements: number,
   ) {}
 
-  async query(sql: string, params: readonly DuckDBValue[]): Promise<Row[]> {
+  async query(sql: string, params: readonly DuckDBValue[], keep = true): Promise<Row[]> {
+    if (!keep) {
+      // A statement that is never run again (an export names its own file): not worth a cache slot.
+      const once = await this.connection.prepare(sql);
+      try {
+        if (params.length > 0) once.bind([...params]);
+        return (await once.runAndReadAll()).getRowObjectsJson() as Row[];
+      } finally {
+        once.destroySync();
+      }
+    }
     let stmt = this.statements.get(sql);
     if (stmt) {
       // Re-insert to keep the map in least-recently-used order.
@@ -65,6 +75,8 @@ export interface QueueOptions {
   priority?: number;
   /** Give up waiting after this long; `onTimeout` makes the error. */
   maxWaitMs?: number;
+  /** False for a statement run once: prepared, run and dropped, not kept in the connection's cache. */
+  keep?: boolean;
 }
 
 /**
@@ -109,7 +121,7 @@ export class ConnectionPool {
   async query(sql: string, params: readonly DuckDBValue[] = [], queue: QueueOptions = {}): Promise<Row[]> {
     const conn = await this.acquire(queue);
     try {
-      return await conn.query(sql, params);
+      return await conn.query(sql, params, queue.keep ?? true);
     } finally {
       this.release(conn);
     }

@@ -1,7 +1,7 @@
 import type { SnapshotStore } from '../contract/snapshot-store.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { LoadedSnapshot, QueryObserver } from './loaded-snapshot.ts';
-import { loadSnapshot, type EngineOptions } from './snapshot-loader.ts';
+import { exportDirectory, loadSnapshot, type EngineOptions } from './snapshot-loader.ts';
 
 /**
  * The refcounted holder of the live snapshot. Every request runs inside `use`, which pins the snapshot it
@@ -34,6 +34,11 @@ export class Engine {
       engine.lastLoadError = err instanceof Error ? err : new Error(String(err));
     }
     return engine;
+  }
+
+  /** The one folder the snapshots' DuckDB may write to (exports). */
+  get exportDirectory(): string {
+    return exportDirectory(this.options);
   }
 
   get snapshot(): LoadedSnapshot | null {

@@ -31,6 +31,8 @@ export interface CountryData {
   dictionaries: Record<DictionaryColumn, Map<string, number>>;
   /** Documents, search rows and substring indexes, read without DuckDB (lookup-store.ts). */
   lookups: LookupStore;
+  /** The change history (changes.parquet) when the snapshot has one, for `updated_since`. */
+  changesFile?: string;
 }
 
 /** Counts remembered per snapshot: a key is ~100-500 bytes, so this bounds the cache at a few MB. */
@@ -136,7 +138,12 @@ export class LoadedSnapshot {
 
   /** Table names and dictionaries of one country, for the query builder. */
   context(code: CountryCode): QueryContext {
-    return { tables: tables(code), dictionaries: this.country(code).dictionaries };
+    const d = this.country(code);
+    return {
+      tables: tables(code),
+      dictionaries: d.dictionaries,
+      ...(d.changesFile !== undefined && { changesFile: d.changesFile }),
+    };
   }
 
   /** The country's lookup store: documents and search rows without DuckDB. */
@@ -221,11 +228,13 @@ export class LoadedSnapshot {
     sql: string,
     params: readonly DuckDBValue[] = [],
     priority: number = QUERY_PRIORITY.scan,
+    keep = true,
   ): Promise<Row[]> {
     const started = performance.now();
     try {
       return await this.pool.query(sql, params, {
         priority,
+        keep,
         ...(this.maxQueueMs !== undefined ? { maxWaitMs: this.maxQueueMs } : {}),
       });
     } catch (err) {

@@ -30,6 +30,11 @@ export interface QueryContext {
    */
   candidates?: readonly number[];
   answered?: ReadonlySet<string>;
+  /**
+   * The country's change history (changes.parquet) for `updated_since`, or absent when the snapshot has
+   * none: then no company was added or changed within the history, and `updated_since` matches nothing.
+   */
+  changesFile?: string;
 }
 
 type FilterId = FilterDef['id'];
@@ -209,6 +214,16 @@ export function buildWhere(params: CountParams, ctx: QueryContext): BoundSql {
     parts.push('rid IN (SELECT unnest(?::INTEGER[]))');
     values.push(`[${ctx.candidates.join(',')}]`);
   }
+  if (params.updated_since !== undefined) {
+    if (ctx.changesFile === undefined) return NO_MATCH;
+    // The history lists every snapshot's additions and changes; a company changed and later removed is
+    // not in the companies table, so the semi-join keeps only what can be sold today.
+    parts.push(
+      `registrikood IN (SELECT registrikood FROM read_parquet(?)
+        WHERE change IN ('added', 'changed') AND as_of >= CAST(? AS DATE))`,
+    );
+    values.push(ctx.changesFile, params.updated_since);
+  }
   // f_active is staatus = 'R' computed at load: a boolean scans ~5x faster than a text comparison.
   if (params.filters['status'] === undefined) parts.push('f_active');
   // Filters in declaration order, so the same request always yields the same statement text (one prepare).
@@ -242,12 +257,34 @@ export function buildCountQuery(params: CountParams, ctx: QueryContext): BoundSq
  */
 export function buildPageQuery(params: SearchParams, ctx: QueryContext): BoundSql {
   const where = buildWhere(params, ctx);
-  const dir = params.sort_dir === 'desc' ? 'DESC' : 'ASC';
-  const field = SORT_FIELDS[params.sort_by];
-  const order = field === 'registrikood' ? `rid ${dir}` : `"o_${field}" ${dir} NULLS LAST, rid ${dir}`;
+  const order = orderBy(params);
   return {
     sql: `SELECT rid FROM ${ctx.tables.companies} WHERE ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`,
     params: [...where.params, params.page_size, (params.page - 1) * params.page_size],
+  };
+}
+
+function orderBy(params: Pick<SearchParams, 'sort_by' | 'sort_dir'>): string {
+  const dir = params.sort_dir === 'desc' ? 'DESC' : 'ASC';
+  const field = SORT_FIELDS[params.sort_by];
+  return field === 'registrikood' ? `rid ${dir}` : `"o_${field}" ${dir} NULLS LAST, rid ${dir}`;
+}
+
+/**
+ * Every matching row's `columns` (search-row columns: fixed names, never from a request), in the order of
+ * buildPageQuery, at most `limit` of them: the query an export hands to DuckDB's COPY.
+ */
+export function buildExportQuery(
+  params: Omit<SearchParams, 'page' | 'page_size'>,
+  ctx: QueryContext,
+  columns: readonly string[],
+  limit: number,
+): BoundSql {
+  const where = buildWhere(params, ctx);
+  const list = columns.map((c) => `"${c}"`).join(', ');
+  return {
+    sql: `SELECT ${list} FROM ${ctx.tables.companies} WHERE ${where.sql} ORDER BY ${orderBy(params)} LIMIT ?`,
+    params: [...where.params, limit],
   };
 }
 
@@ -266,6 +303,8 @@ export function indexOnlySearch(
   ctx: QueryContext,
 ): Omit<IndexedSearch, 'limit' | 'offset'> | null {
   if (!ctx.candidates || !ctx.answered) return null;
+  // The lookup store knows nothing of the change history.
+  if (params.updated_since !== undefined) return null;
   let statuses: string[] | null = [ACTIVE_STATUS];
   let legalForms: string[] | null = null;
   for (const [id, input] of Object.entries(params.filters)) {

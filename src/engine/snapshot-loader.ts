@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { COUNTRY_CODES, type CountryCode } from '../contract/countries.ts';
@@ -37,9 +38,17 @@ export interface EngineOptions {
   maxQueueMs?: number;
   /** Where DuckDB may spill; default: none. */
   tempDirectory?: string;
+  /**
+   * The one folder DuckDB may write to: exports are written there and streamed out (issue 19). Default:
+   * `regdata-export` in the system's temporary folder.
+   */
+  exportDirectory?: string;
   /** Progress of a load: each country's attach (or build) time and DuckDB's memory after it. */
   onCountryLoaded?: (info: { country: CountryCode; ms: number; duckdbBytes: number }) => void;
 }
+
+export const exportDirectory = (opts: EngineOptions): string =>
+  path.resolve(opts.exportDirectory ?? path.join(os.tmpdir(), 'regdata-export'));
 
 function readJson<T>(file: string): T {
   return JSON.parse(fs.readFileSync(file, 'utf8')) as T;
@@ -208,8 +217,10 @@ export async function loadSnapshot(
           country,
           opts,
         );
+        const changesFile = store.file(snapshotId, country, 'changes');
         data[country] = {
           ...files,
+          ...(files.manifest.changes && fs.existsSync(changesFile) && { changesFile }),
           dictionaries,
           lookups,
           locationIndex: LoadedSnapshot.indexLocations(files.tree),
@@ -229,7 +240,11 @@ export async function loadSnapshot(
       pruneServingCache(store);
       // allowed_directories cannot be given at creation through the node API; set it before access is cut.
       // The attached files stay readable through their open handles.
-      await conn.run(`SET allowed_directories = [${sqlString(root + path.sep)}]`);
+      const exportDir = exportDirectory(opts);
+      fs.mkdirSync(exportDir, { recursive: true });
+      await conn.run(
+        `SET allowed_directories = [${sqlString(root + path.sep)}, ${sqlString(exportDir + path.sep)}]`,
+      );
       await conn.run('SET enable_external_access = false');
       await conn.run('SET lock_configuration = true');
     } finally {

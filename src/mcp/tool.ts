@@ -136,12 +136,20 @@ function withIdempotencyKey(ctx: ToolContext, meta: Record<string, unknown> | un
   return { ...ctx, caller: { ...ctx.caller, idempotencyKey: key } };
 }
 
-/** The wallet's Idempotency-Key issues located where MCP carries the key. */
+/**
+ * A service's 422 issues located where MCP carries the value: the wallet's Idempotency-Key issues at the
+ * `_meta` key, issues about a query parameter (a too-old `updated_since`, an estimate's parameters) in
+ * `arguments`.
+ */
 function renameIdempotencyIssues(err: unknown): unknown {
   if (!isAppError(err) || err.code !== 'validation_failed') return err;
-  if (!err.issues.some((i) => i.param === 'Idempotency-Key')) return err;
+  if (!err.issues.some((i) => i.param === 'Idempotency-Key' || i.loc[0] === 'query')) return err;
   const issues = err.issues.map((i) =>
-    i.param === 'Idempotency-Key' ? { ...i, loc: IDEMPOTENCY_LOC, param: IDEMPOTENCY_META_KEY } : i,
+    i.param === 'Idempotency-Key'
+      ? { ...i, loc: IDEMPOTENCY_LOC, param: IDEMPOTENCY_META_KEY }
+      : i.loc[0] === 'query'
+        ? { ...i, loc: ['arguments', ...i.loc.slice(1)] }
+        : i,
   );
   return validationError(issues);
 }

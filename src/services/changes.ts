@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import type { ChangeItem, ChangesData, ChangesParams } from '../contract/change-schemas.ts';
 import type { CountryCode } from '../contract/countries.ts';
 import { validationError } from '../errors/app-error.ts';
+import type { CountParams } from '../contract/api-schemas.ts';
 import type { Engine } from '../engine/engine.ts';
+import type { LoadedSnapshot } from '../engine/loaded-snapshot.ts';
 
 /**
  * The change feed of issue 19: pages of a country's changes.parquet, which every snapshot carries with the
@@ -24,17 +26,28 @@ export function historySince(manifest: { generated_at: string; changes?: { since
   return manifest.changes?.since ?? manifest.generated_at.slice(0, 10);
 }
 
-function tooOld(param: 'since' | 'since_snapshot', country: CountryCode, oldest: string) {
+function tooOld(param: 'since' | 'since_snapshot' | 'updated_since', country: CountryCode, oldest: string) {
+  const hint = param === 'updated_since' ? 'updated_since' : 'since';
   return validationError([
     {
       loc: ['query', param],
       param,
       msg:
         `the change history of ${country} starts on ${oldest}; the oldest date available is ${oldest} ` +
-        `(send since=${oldest} or later)`,
+        `(send ${hint}=${oldest} or later)`,
       type: 'history_too_old',
     },
   ]);
+}
+
+/**
+ * `updated_since` of search, count and export reads the same kept history as the feed, so a day before it
+ * is the same 422: the answer would silently miss the changes nobody kept.
+ */
+export function assertUpdatedSince(snap: LoadedSnapshot, params: CountParams): void {
+  if (params.updated_since === undefined) return;
+  const oldest = historySince(snap.country(params.country).manifest);
+  if (params.updated_since < oldest) throw tooOld('updated_since', params.country, oldest);
 }
 
 export async function listChanges(engine: Engine, params: ChangesParams): Promise<ChangesData> {

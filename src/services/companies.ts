@@ -13,6 +13,7 @@ import { AppError } from '../errors/app-error.ts';
 import type { Engine } from '../engine/engine.ts';
 import { QUERY_PRIORITY } from '../engine/loaded-snapshot.ts';
 import { buildCountQuery, buildPageQuery, indexOnlySearch } from '../engine/query-builder.ts';
+import { assertUpdatedSince } from './changes.ts';
 
 /**
  * Company operations of spec 4.3-4.6, shared by the REST routes and the MCP tools. They take parsed
@@ -41,6 +42,7 @@ function notFound(ref: CompanyRef): AppError {
 
 export async function countCompanies(engine: Engine, params: CountParams) {
   const count = await engine.use(async (snap) => {
+    assertUpdatedSince(snap, params);
     const ctx = await snap.narrowedContext(params);
     if (ctx.candidates?.length === 0) return 0;
     const indexed = indexOnlySearch(params, ctx);
@@ -65,6 +67,7 @@ export async function countCompanies(engine: Engine, params: CountParams) {
  */
 export async function searchCompanies(engine: Engine, params: SearchParams): Promise<SearchData> {
   const [items, counted] = await engine.use(async (snap) => {
+    assertUpdatedSince(snap, params);
     const ctx = await snap.narrowedContext(params);
     if (ctx.candidates?.length === 0) return [[], 0] as const;
     const indexed = indexOnlySearch(params, ctx);

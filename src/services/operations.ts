@@ -1,21 +1,33 @@
-import type {
-  CompanyDetail,
-  CountParams,
-  HistoryData,
-  SearchData,
-  SearchParams,
-  WorkplacesData,
+import { z } from 'zod';
+import {
+  CompanyPathSchema,
+  CountrySchema,
+  SearchQuerySchema,
+  WorkplacesQuerySchema,
+  type CompanyDetail,
+  type CountParams,
+  type HistoryData,
+  type SearchData,
+  type SearchParams,
+  type WorkplacesData,
 } from '../contract/api-schemas.ts';
-import type { ChangesData, ChangesParams } from '../contract/change-schemas.ts';
+import { ChangesQuerySchema, type ChangesData, type ChangesParams } from '../contract/change-schemas.ts';
+import {
+  ExportQuerySchema,
+  type EstimateData,
+  type EstimateRequest,
+  type ExportParams,
+} from '../contract/export-schemas.ts';
 import type { CountryCode } from '../contract/countries.ts';
 import type { Engine } from '../engine/engine.ts';
-import { AppError } from '../errors/app-error.ts';
+import { AppError, validationError, type ValidationIssue } from '../errors/app-error.ts';
 import type {
   Channel,
   FreeOperation,
   Metering,
   MeteredOperation,
   Principal,
+  Quote,
   RateLimitDecision,
   RateLimiter,
   UsageMeta,
@@ -30,6 +42,7 @@ import {
   type CompanyRef,
 } from './companies.ts';
 import { listChanges } from './changes.ts';
+import { streamExport, writeExport, type ExportSink } from './export.ts';
 import { listActivities, listCountries, listFilters, listLocations } from './discovery.ts';
 
 /**
@@ -72,16 +85,61 @@ export interface Metered<T> extends Admitted<T> {
   fresh: Freshness;
 }
 
+/** The detail, history and workplaces parameters as an estimate takes them: the path parameter in the query. */
+const CompanyRefSchema = z.strictObject({
+  country: CountrySchema,
+  registrikood: CompanyPathSchema.shape.registrikood,
+});
+const WorkplacesRefSchema = CompanyRefSchema.extend({ country: WorkplacesQuerySchema.shape.country });
+
+/** An operation's own schema over the rest of an estimate's query: its 422s are the call's 422s. */
+function parseRest<T>(schema: z.ZodType<T>, rest: Record<string, unknown>): T {
+  const parsed = schema.safeParse(rest);
+  if (parsed.success) return parsed.data;
+  const issues: ValidationIssue[] = [];
+  for (const i of parsed.error.issues) {
+    if (i.code === 'unrecognized_keys') {
+      for (const key of i.keys) {
+        issues.push({ loc: ['query', key], param: key, msg: 'unknown parameter', type: 'unknown_parameter' });
+      }
+      continue;
+    }
+    const custom = i.code === 'custom' ? (i.params as { type?: unknown } | undefined)?.type : undefined;
+    issues.push({
+      loc: ['query', ...i.path.map((p) => (typeof p === 'number' ? p : String(p)))],
+      param: String(i.path[0] ?? ''),
+      msg: i.message,
+      type: typeof custom === 'string' ? custom : i.code,
+    });
+  }
+  throw validationError(issues);
+}
+
 /** What a metered run hands the ledger to keep for an idempotent replay: the answer and its freshness. */
 interface Kept<T> {
   body: T;
   fresh: Freshness;
 }
 
+export interface ExportOptions {
+  /** The largest max_rows accepted (REGDATA_EXPORT_MAX_ROWS). */
+  maxRows: number;
+  /** How long an export's hold may stay pending (REGDATA_EXPORT_HOLD_TIMEOUT_MS). */
+  holdTimeoutMs: number;
+}
+
+export const DEFAULT_EXPORT_OPTIONS: ExportOptions = { maxRows: 1_000_000, holdTimeoutMs: 3_600_000 };
+
+/** An export's answer once its body is out: the usage meta the transport appends (trailer or last line). */
+export interface ExportDone {
+  meta: UsageMeta & Freshness;
+}
+
 export interface OperationsDeps {
   engine: Engine;
   rateLimiter: RateLimiter;
   metering: Metering;
+  exports?: ExportOptions;
 }
 
 export class Operations {
@@ -189,6 +247,115 @@ export class Operations {
       const result = await listChanges(this.deps.engine, params);
       return { result, chargeableRows: result.items.length, rowsReturned: result.items.length };
     });
+  }
+
+  /**
+   * Issue 19: every matching row to `sink`. Reserves min(total, max_rows) rows before the first byte (or
+   * 402 and nothing runs), charges the rows the connection accepted and releases the rest. With an
+   * Idempotency-Key, a repeat of a finished export streams the same number of rows again, free, and
+   * answers the first call's meta, as a search replay does.
+   */
+  async export(caller: Caller, params: ExportParams, sink: ExportSink): Promise<ExportDone> {
+    const limits = this.exportLimits(params);
+    const rate = this.admit(caller, 'export');
+    const reserveRows = await this.exportRows(params);
+    let ran = false;
+    const { result, meta } = await this.deps.metering.runMetered<Kept<{ rows: number }>>(
+      {
+        principal: caller.principal,
+        channel: caller.channel,
+        operation: 'export',
+        country: params.country,
+        reserveRows,
+        holdTimeoutMs: limits.holdTimeoutMs,
+        ...(caller.idempotencyKey !== undefined && { idempotencyKey: caller.idempotencyKey }),
+        fingerprint: JSON.stringify(['export', params]),
+      },
+      async () => {
+        ran = true;
+        const written = await writeExport(this.deps.engine, params, reserveRows);
+        const rows = await streamExport(written, params.format, sink, params.country, rate);
+        return { result: { body: { rows }, fresh: written.fresh }, chargeableRows: rows, rowsReturned: rows };
+      },
+    );
+    if (!ran) {
+      const written = await writeExport(this.deps.engine, params, result.body.rows);
+      await streamExport(written, params.format, sink, params.country, rate);
+    }
+    return { meta: { ...meta, ...result.fresh } };
+  }
+
+  /** The server's export limits; a max_rows above its cap (configuration, not the schema) is a 422. */
+  private exportLimits(params: ExportParams): ExportOptions {
+    const limits = this.deps.exports ?? DEFAULT_EXPORT_OPTIONS;
+    if (params.max_rows > limits.maxRows) {
+      throw validationError([
+        {
+          loc: ['query', 'max_rows'],
+          param: 'max_rows',
+          msg: `max_rows is at most ${limits.maxRows} on this server`,
+          type: 'too_big',
+        },
+      ]);
+    }
+    return limits;
+  }
+
+  /** An export's reserve rule: min(matching rows, max_rows); the count is free and cached. */
+  private async exportRows(params: ExportParams): Promise<number> {
+    const { count } = await countCompanies(this.deps.engine, params);
+    return Math.min(count, params.max_rows);
+  }
+
+  /**
+   * Issue 19: what a call would reserve now, by that operation's own reserve rule and its own parameter
+   * schema (so an estimate accepts exactly what the call accepts), with the waivers applied.
+   */
+  estimate(caller: Caller, req: EstimateRequest): Promise<Admitted<EstimateData>> {
+    return this.free(caller, 'estimate', req.country, async () => {
+      const rows = await this.reserveRule(req);
+      const quote: Quote = await this.deps.metering.quote({
+        principal: caller.principal,
+        channel: caller.channel,
+        country: req.country,
+        reserveRows: rows,
+      });
+      return {
+        country: req.country,
+        operation: req.operation,
+        rows,
+        unit_price: quote.unitPrice,
+        credits_needed: quote.needed,
+        credit_balance: quote.balance,
+        waived: quote.waiver !== null,
+        waiver: quote.waiver,
+        would_succeed: quote.needed <= quote.balance,
+      };
+    });
+  }
+
+  private async reserveRule(req: EstimateRequest): Promise<number> {
+    switch (req.operation) {
+      case 'search':
+        return parseRest(SearchQuerySchema, req.rest).page_size;
+      case 'changes':
+        return parseRest(ChangesQuerySchema, req.rest).page_size;
+      case 'export': {
+        const params = parseRest(ExportQuerySchema, req.rest);
+        this.exportLimits(params);
+        return this.exportRows(params);
+      }
+      case 'detail':
+      case 'history':
+      case 'workplaces': {
+        const ref = parseRest(
+          req.operation === 'workplaces' ? WorkplacesRefSchema : CompanyRefSchema,
+          req.rest,
+        );
+        assertRegistrationCode(ref);
+        return 1;
+      }
+    }
   }
 
   private async metered<T>(

@@ -15,7 +15,16 @@ import type { Ledger } from './ledger.ts';
 import { microToCredits, type Micro, type PriceTable } from './money.ts';
 import type { Sweeper } from './sweeper.ts';
 import type { FreeReason, UsageLog } from './usage.ts';
-import type { FreeCall, Metering, MeteredCall, MeteredOutcome, Principal, UsageMeta } from './types.ts';
+import {
+  MAX_EXPORT_RESERVE_ROWS,
+  type FreeCall,
+  type Metering,
+  type MeteredCall,
+  type MeteredOutcome,
+  type Principal,
+  type Quote,
+  type UsageMeta,
+} from './types.ts';
 
 /** Spec 4.3 caps page_size at 500; a larger reserve is a caller bug, not a customer request. */
 export const MAX_RESERVE_ROWS = 10_000;
@@ -199,7 +208,7 @@ export class WalletMetering implements Metering {
         country: call.country,
         unitPrice,
         reservedRows: call.reserveRows,
-        timeoutAt: now + this.options.holdTimeoutMs,
+        timeoutAt: now + (call.holdTimeoutMs ?? this.options.holdTimeoutMs),
       },
       now,
     );
@@ -303,6 +312,23 @@ export class WalletMetering implements Metering {
     });
   }
 
+  quote(call: Pick<MeteredCall, 'principal' | 'channel' | 'country' | 'reserveRows'>): Quote {
+    const now = this.clock();
+    const account = this.accounts.get(call.principal.accountId);
+    if (!account) throw new AppError('unauthorized', 'API key has no account');
+    // The same decision begin() takes, read without reserving.
+    const reason = freeReason(call.principal, planName(account, now), call, (c) =>
+      this.accounts.hasActiveSubscription(account.id, c, now),
+    );
+    const unitPrice = this.options.prices[call.country];
+    return {
+      unitPrice: microToCredits(unitPrice),
+      needed: reason ? 0 : microToCredits(unitPrice * call.reserveRows),
+      balance: microToCredits(this.ledger.available(account.id, now)),
+      waiver: reason,
+    };
+  }
+
   recordFree(call: FreeCall): void {
     // Not money: committed without the fsync (a power cut may lose the last few of these lines, never a
     // ledger entry), so a free count costs a WAL append rather than a disk flush.
@@ -356,7 +382,7 @@ export function freeReason(
   plan: 'payg' | 'trial' | 'unlimited',
   call: Pick<MeteredCall, 'channel' | 'country'>,
   subscribed: (country: CountryCode) => boolean,
-): FreeReason | null {
+): Quote['waiver'] {
   if (principal.kind === 'admin') return 'admin';
   if (plan === 'unlimited') return 'unlimited';
   if (subscribed(call.country)) return 'subscription';
@@ -386,8 +412,9 @@ function fingerprintMismatch(): AppError {
 }
 
 function validateCall(call: MeteredCall): void {
-  if (!Number.isInteger(call.reserveRows) || call.reserveRows < 0 || call.reserveRows > MAX_RESERVE_ROWS) {
-    throw new AppError('internal', `reserveRows must be an integer in 0..${MAX_RESERVE_ROWS}`);
+  const max = call.operation === 'export' ? MAX_EXPORT_RESERVE_ROWS : MAX_RESERVE_ROWS;
+  if (!Number.isInteger(call.reserveRows) || call.reserveRows < 0 || call.reserveRows > max) {
+    throw new AppError('internal', `reserveRows must be an integer in 0..${max}`);
   }
   if (call.idempotencyKey !== undefined && !isValidIdempotencyKey(call.idempotencyKey)) {
     throw new AppError('validation_failed', 'Idempotency-Key must be 1-255 printable ASCII characters', [

@@ -8,8 +8,11 @@ import type { CountryCode } from '../contract/countries.ts';
 
 export type KeyKind = 'standard' | 'admin';
 export type Channel = 'rest' | 'mcp' | 'app';
-export type MeteredOperation = 'search' | 'detail' | 'history' | 'workplaces' | 'changes';
-export type FreeOperation = 'countries' | 'filters' | 'activities' | 'locations' | 'count';
+export type MeteredOperation = 'search' | 'detail' | 'history' | 'workplaces' | 'changes' | 'export';
+export type FreeOperation = 'countries' | 'filters' | 'activities' | 'locations' | 'count' | 'estimate';
+
+/** An export reserves up to its max_rows (capped by REGDATA_EXPORT_MAX_ROWS, itself at most this). */
+export const MAX_EXPORT_RESERVE_ROWS = 10_000_000;
 
 export interface Principal {
   keyId: string;
@@ -52,6 +55,11 @@ export interface MeteredCall {
   reserveRows: number;
   /** Optional Idempotency-Key header value. */
   idempotencyKey?: string;
+  /**
+   * How long the hold may stay pending before the sweeper voids it (default: the wallet's hold timeout).
+   * An export streams for as long as its client reads, longer than a page of search ever takes.
+   */
+  holdTimeoutMs?: number;
   /** Canonical form of the request's parameters; the same idempotency key with another fingerprint is a 422. */
   fingerprint: string;
 }
@@ -75,7 +83,18 @@ export interface FreeCall {
   rowsReturned?: number | null;
 }
 
+/** What a metered call would reserve now (the free cost estimate of issue 19), in credits. */
+export interface Quote {
+  unitPrice: number;
+  /** rows x unitPrice, or 0 when a waiver applies. */
+  needed: number;
+  balance: number;
+  waiver: 'admin' | 'unlimited' | 'subscription' | 'trial' | null;
+}
+
 export interface Metering {
+  /** The reserve `call` would make now and whether a waiver applies; reserves nothing. */
+  quote(call: Pick<MeteredCall, 'principal' | 'channel' | 'country' | 'reserveRows'>): Quote;
   /** Records a free call in usage_records (spec 8: a usage record per request); charges nothing. */
   recordFree(call: FreeCall): void;
   /**

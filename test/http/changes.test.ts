@@ -265,6 +265,63 @@ describe('GET /api/v1/data/changes', () => {
   });
 });
 
+describe('updated_since on search, count and export', () => {
+  /** The edits' oracle: codes added or changed on or after a day, from the expected items, not the file. */
+  const touched = (from: string) =>
+    [
+      ...new Set(
+        [...expectedFirst, ...expectedSecond]
+          .filter((i) => i.as_of >= from && i.change !== 'removed')
+          .map((i) => i.registrikood),
+      ),
+    ].sort();
+  // e was removed on day 2 and is not for sale: no search can return it.
+  const api = async (route: string, query: string, key: string) => {
+    const res = await rawRequest(`${server.url}/api/v1/data/${route}?${query}`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    return { status: res.status, body: res.body };
+  };
+
+  it('keeps exactly the companies added or changed from that day on', async () => {
+    // Enough for the hold of a 500-row page.
+    const { key } = newKey(100);
+    for (const from of [day(0), day(1), day(2)]) {
+      const q = `country=EE&status=__all__&updated_since=${from}`;
+      const search = await api('companies', `${q}&page_size=500`, key);
+      expect(search.status, from).toBe(200);
+      const data = (JSON.parse(search.body) as { data: { items: { registrikood: string }[]; total: number } })
+        .data;
+      expect(data.items.map((r) => r.registrikood).sort(), from).toEqual(touched(from));
+      expect(data.total).toBe(touched(from).length);
+      const count = JSON.parse((await api('count', q, key)).body) as { count: number };
+      expect(count.count, from).toBe(touched(from).length);
+      const exported = await api('companies/export', `${q}&format=ndjson`, key);
+      const lines = exported.body.trimEnd().split('\n').slice(0, -1);
+      expect(lines.map((l) => (JSON.parse(l) as { registrikood: string }).registrikood).sort()).toEqual(
+        touched(from),
+      );
+    }
+    const later = JSON.parse((await api('count', `country=EE&updated_since=${day(3)}`, key)).body) as {
+      count: number;
+    };
+    expect(later.count).toBe(0);
+  });
+
+  it('answers 422 naming the oldest date for a day before the kept history, and charges nothing', async () => {
+    const { key, email } = newKey(10);
+    const before = server.wallet.balance({ email }).balance;
+    for (const route of ['companies', 'count']) {
+      const res = await api(route, `country=EE&updated_since=${day(-1)}`, key);
+      expect(res.status, route).toBe(422);
+      const issue = (JSON.parse(res.body) as Body).detail[0];
+      expect(issue).toMatchObject({ param: 'updated_since', type: 'history_too_old' });
+      expect(issue?.msg).toContain(`oldest date available is ${day(0)}`);
+    }
+    expect(server.wallet.balance({ email }).balance).toBe(before);
+  });
+});
+
 describe('MCP list_changes', () => {
   it('answers what REST answers, charges the same, and names the date range', async () => {
     const { key, email } = newKey(10);

@@ -57,17 +57,19 @@ describe('OpenAPI document', () => {
     expect(doc.info.version).toBe('1.1.0');
   });
 
-  it('describes the public API only: the nine operations of spec 4.1, the change feed and /healthz, one GET each', () => {
+  it('describes the public API only: the nine operations of spec 4.1, those of issue 19 and /healthz, one GET each', () => {
     expect(Object.keys(doc.paths).sort()).toEqual(
       [
         '/api/v1/data/activities',
         '/api/v1/data/changes',
         '/api/v1/data/companies',
+        '/api/v1/data/companies/export',
         '/api/v1/data/companies/{registrikood}',
         '/api/v1/data/companies/{registrikood}/history',
         '/api/v1/data/companies/{registrikood}/workplaces',
         '/api/v1/data/count',
         '/api/v1/data/countries',
+        '/api/v1/data/estimate',
         '/api/v1/data/filters',
         '/api/v1/data/locations',
         '/healthz',

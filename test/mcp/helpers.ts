@@ -67,4 +67,5 @@ export const TOOL_NAMES = [
   'get_company_history',
   'get_company_workplaces',
   'list_changes',
+  'estimate_cost',
 ];

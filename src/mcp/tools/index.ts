@@ -1,5 +1,6 @@
 import type { ToolDef } from '../tool.ts';
 import { countCompaniesTool } from './count-companies.ts';
+import { estimateCostTool } from './estimate-cost.ts';
 import { getCompanyHistoryTool } from './get-company-history.ts';
 import { getCompanyWorkplacesTool } from './get-company-workplaces.ts';
 import { getCompanyTool } from './get-company.ts';
@@ -11,8 +12,8 @@ import { listLocationsTool } from './list-locations.ts';
 import { searchCompaniesTool } from './search-companies.ts';
 
 /**
- * The nine tools of spec part 1 and the change feed of issue 19, in the order an agent uses them; metered
- * descriptions carry the prices.
+ * The nine tools of spec part 1, the change feed and the cost estimate of issue 19, in the order an agent
+ * uses them; metered descriptions carry the prices. The export has no tool (docs/api-decisions.md).
  */
 export function buildTools(prices: Readonly<Record<string, number>>): ToolDef[] {
   return [
@@ -26,5 +27,6 @@ export function buildTools(prices: Readonly<Record<string, number>>): ToolDef[] 
     getCompanyHistoryTool(prices),
     getCompanyWorkplacesTool(prices),
     listChangesTool(prices),
+    estimateCostTool,
   ];
 }

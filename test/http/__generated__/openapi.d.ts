@@ -198,6 +198,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/data/companies/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Every company matching the search filters as one CSV, NDJSON or Parquet file (metered per row)
+     * @description The search rows of every matching company, sorted like /companies, at most `max_rows`. Before the first byte it reserves min(matching rows, max_rows) at the country row price (402 and nothing runs when the balance cannot cover it); it charges the rows the connection accepted and releases the rest, so a download cut short costs only what was sent (a Parquet row counts once its whole row group of 10,240 rows is sent). The usage `meta` comes after the body: for ndjson as a last line `{"meta": {...}}`, for csv and parquet in the HTTP trailer `regdata-meta` (JSON). Idempotency-Key works as on search: a repeat streams the same rows again without a second charge.
+     */
+    get: operations['exportCompanies'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/data/estimate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * What a metered call would reserve now (free, rate-limited)
+     * @description Send `operation` and that operation’s own parameters (detail, history and workplaces take the registration code as `registrikood`); they are validated as the call validates them. `rows` and `credits_needed` follow the operation’s reserve rule: page_size for search and changes, min(matching rows, max_rows) for export, 1 for detail, history and workplaces; a waiver (admin key, Unlimited plan, country subscription, trial) makes credits_needed 0.
+     */
+    get: operations['estimateCost'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -972,6 +1012,8 @@ export interface operations {
         annual_report_audited?: boolean;
         /** @description Has a workplace in kommun. SCB kommun codes; finds companies with an active workplace there. Countries: SE. */
         se_workplace_kommun?: string[];
+        /** @description Only companies added or changed in a snapshot published on or after this day (YYYY-MM-DD); a day before the kept change history is a 422 naming the oldest date available */
+        updated_since?: string;
       };
       header?: never;
       path?: never;
@@ -1165,6 +1207,8 @@ export interface operations {
         annual_report_audited?: boolean;
         /** @description Has a workplace in kommun. SCB kommun codes; finds companies with an active workplace there. Countries: SE. */
         se_workplace_kommun?: string[];
+        /** @description Only companies added or changed in a snapshot published on or after this day (YYYY-MM-DD); a day before the kept change history is a 422 naming the oldest date available */
+        updated_since?: string;
         /** @description Page number, from 1 */
         page?: number;
         /** @description Rows per page, 1-500 */
@@ -1590,6 +1634,316 @@ export interface operations {
       };
       /** @description Insufficient wallet credits; nothing was run */
       402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Invalid or unknown parameter (unsupported country, misspelt filter, out-of-bounds value); nothing run or charged */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded; slow down and retry */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Data backend temporarily unavailable; safe to retry; nothing charged */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  exportCompanies: {
+    parameters: {
+      query: {
+        country: components['schemas']['CountryInput'];
+        /** @description Company name contains. Case- and accent-insensitive partial match; several values match any of them. Countries: all countries. */
+        company_name?: string[];
+        /**
+         * @deprecated
+         * @description Deprecated Estonian-named alias of `company_name`.
+         */
+        arinimi?: string[];
+        /** @description Registration code. Exact registration code. Countries: all countries. */
+        registration_code?: string;
+        /**
+         * @deprecated
+         * @description Deprecated Estonian-named alias of `registration_code`.
+         */
+        registrikood?: string;
+        /** @description Activity codes. Leaf codes from /activities; a company matches when any of its activity codes is sent. Countries: all countries. */
+        industry_codes?: string[];
+        /**
+         * @deprecated
+         * @description Deprecated Estonian-named alias of `industry_codes`.
+         */
+        emtak_codes?: string[];
+        /** @description Legal form. Countries: all countries. */
+        legal_form?: string[];
+        /**
+         * @deprecated
+         * @description Deprecated Estonian-named alias of `legal_form`.
+         */
+        oiguslik_vorm?: string[];
+        /** @description Status. Omitted: active (R) only. `__all__`: every status. Countries: all countries. */
+        status?: string[];
+        /**
+         * @deprecated
+         * @description Deprecated Estonian-named alias of `status`.
+         */
+        staatus?: string[];
+        /** @description Share capital. Countries: EE, LV, NO, PL. */
+        share_capital_min?: number;
+        /**
+         * @deprecated
+         * @description Deprecated Estonian-named alias of `share_capital_min`.
+         */
+        kapital_min?: number;
+        /** @description Share capital. Countries: EE, LV, NO, PL. */
+        share_capital_max?: number;
+        /**
+         * @deprecated
+         * @description Deprecated Estonian-named alias of `share_capital_max`.
+         */
+        kapital_max?: number;
+        /** @description First registration date. YYYY-MM-DD, inclusive. Countries: all countries. */
+        registered_from?: string;
+        /**
+         * @deprecated
+         * @description Deprecated Estonian-named alias of `registered_from`.
+         */
+        esmaregistreerimise_from?: string;
+        /** @description First registration date. YYYY-MM-DD, inclusive. Countries: all countries. */
+        registered_to?: string;
+        /**
+         * @deprecated
+         * @description Deprecated Estonian-named alias of `registered_to`.
+         */
+        esmaregistreerimise_to?: string;
+        /** @description Location (free text). Case- and accent-insensitive partial match on municipality, county and address. Countries: NO, SE. */
+        location?: string;
+        /** @description Location. Send a node's `codes` array (repeat the parameter); a parent code alone matches only rows tagged with exactly that code. Countries: EE, LV, FI, PL. */
+        ehak_kood?: string[];
+        /** @description Location. Send a node's `locations` array (repeat the parameter); the node's `kood` does not match. Countries: LT. */
+        lt_locations?: string[];
+        /** @description VAT-registered. Countries: all countries. */
+        vat_active?: boolean;
+        /** @description Has e-mail. Countries: all countries. */
+        has_email?: boolean;
+        /** @description Has website. Countries: all countries. */
+        has_website?: boolean;
+        /** @description Has phone. Countries: all countries. */
+        has_phone?: boolean;
+        /** @description Has any contact. Countries: all countries. */
+        has_contact?: boolean;
+        /** @description Has registered domain. Registry-sourced domains, separate from websites. Countries: EE, FI. */
+        has_domain?: boolean;
+        /** @description Tax debt. true: on the public tax-debtor list; false: not on it. Countries: EE. */
+        has_tax_debt?: boolean;
+        /** @description Exclude postal marketing blocks. Countries: SE. */
+        exclude_marketing_optout?: boolean;
+        /** @description Exclude telephone marketing blocks. Countries: SE. */
+        exclude_phone_optout?: boolean;
+        /** @description Employees (SCB size class). 0 = unknown, never treated as zero employees. Countries: SE. */
+        employees_band?: number[];
+        /** @description Turnover (SCB class). Countries: SE. */
+        turnover_band?: number[];
+        /** @description Annual revenue. Countries: EE, NO, LV. */
+        annual_revenue_min?: number;
+        /** @description Annual revenue. Countries: EE, NO, LV. */
+        annual_revenue_max?: number;
+        /** @description Annual net profit. Negative = loss; min 0 = profitable only. Countries: EE, NO, LV. */
+        annual_net_profit_min?: number;
+        /** @description Annual net profit. Negative = loss; min 0 = profitable only. Countries: EE, NO, LV. */
+        annual_net_profit_max?: number;
+        /** @description Annual equity. Countries: EE, NO, LV. */
+        annual_equity_min?: number;
+        /** @description Annual equity. Countries: EE, NO, LV. */
+        annual_equity_max?: number;
+        /** @description Annual total assets. Countries: EE, NO, LV. */
+        annual_total_assets_min?: number;
+        /** @description Annual total assets. Countries: EE, NO, LV. */
+        annual_total_assets_max?: number;
+        /** @description Last quarter turnover (EUR). Countries: EE, LV, LT. */
+        last_quarter_turnover_min?: number;
+        /** @description Last quarter turnover (EUR). Countries: EE, LV, LT. */
+        last_quarter_turnover_max?: number;
+        /** @description Trailing four-quarter turnover (EUR). Countries: EE, LV, LT. */
+        last_4_quarters_turnover_sum_min?: number;
+        /** @description Trailing four-quarter turnover (EUR). Countries: EE, LV, LT. */
+        last_4_quarters_turnover_sum_max?: number;
+        /** @description Employees, latest period. Countries: EE, LV, LT, NO. */
+        last_quarter_employees_min?: number;
+        /** @description Employees, latest period. Countries: EE, LV, LT, NO. */
+        last_quarter_employees_max?: number;
+        /** @description Quarter-over-quarter turnover growth (%). Countries: EE, LV, LT. */
+        last_quarter_turnover_growth_pct_min?: number;
+        /** @description Quarter-over-quarter turnover growth (%). Countries: EE, LV, LT. */
+        last_quarter_turnover_growth_pct_max?: number;
+        /** @description Person (board member / representative). Partial, case- and accent-insensitive match on names of publicly registered people. Countries: EE, LV, NO, FI, PL. */
+        person_name?: string;
+        /** @description Annual report filed. KRS entities: true = a financial statement was filed for the latest closed year. Countries: PL. */
+        annual_report_filed?: boolean;
+        /** @description Annual report audited. Countries: PL. */
+        annual_report_audited?: boolean;
+        /** @description Has a workplace in kommun. SCB kommun codes; finds companies with an active workplace there. Countries: SE. */
+        se_workplace_kommun?: string[];
+        /** @description Only companies added or changed in a snapshot published on or after this day (YYYY-MM-DD); a day before the kept change history is a 422 naming the oldest date available */
+        updated_since?: string;
+        /** @description Sort key; ties are broken by registrikood so paging is stable */
+        sort_by?:
+          | 'registrikood'
+          | 'registration_code'
+          | 'arinimi'
+          | 'company_name'
+          | 'esmaregistreerimise_kpv'
+          | 'registered_date'
+          | 'kapital'
+          | 'share_capital'
+          | 'annual_revenue'
+          | 'last_quarter_turnover'
+          | 'last_quarter_employees_number'
+          | 'last_quarter_employees'
+          | 'last_4_quarters_turnover_sum';
+        sort_dir?: 'asc' | 'desc';
+        /** @description `csv` (RFC 4180, header row), `ndjson` (one JSON object a line) or `parquet` */
+        format: 'csv' | 'ndjson' | 'parquet';
+        /** @description The most rows to export (default 100000; the largest accepted is the server's REGDATA_EXPORT_MAX_ROWS, 1,000,000 unless configured). The reserve is min(matching rows, max_rows) x the row price */
+        max_rows?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The rows, streamed (chunked); the usage meta follows the body */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': string;
+          'application/x-ndjson': string;
+          'application/vnd.apache.parquet': string;
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient wallet credits; nothing was run */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Invalid or unknown parameter (unsupported country, misspelt filter, out-of-bounds value); nothing run or charged */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded; slow down and retry */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Data backend temporarily unavailable; safe to retry; nothing charged */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  estimateCost: {
+    parameters: {
+      query: {
+        /** @description The operation to price */
+        operation: 'search' | 'export' | 'changes' | 'detail' | 'history' | 'workplaces';
+        country: components['schemas']['CountryInput'];
+        /** @description detail, history, workplaces: the registration code (the path parameter of the call) */
+        registrikood?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The estimate */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            country: components['schemas']['Country'];
+            /** @enum {string} */
+            operation: 'search' | 'export' | 'changes' | 'detail' | 'history' | 'workplaces';
+            /** @description The rows the call would reserve (its own reserve rule) */
+            rows: number;
+            /** @description The country's row price in credits */
+            unit_price: number;
+            /** @description What the call would reserve: rows x unit_price, or 0 when a waiver applies */
+            credits_needed: number;
+            /** @description Credits available now */
+            credit_balance: number;
+            waived: boolean;
+            /** @description Why the call would be free, or null */
+            waiver: ('admin' | 'unlimited' | 'subscription' | 'trial') | null;
+            /** @description Whether the balance covers credits_needed now (false: the call would answer 402) */
+            would_succeed: boolean;
+          };
+        };
+      };
+      /** @description Malformed registration code, or a country without a location tree */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
         headers: {
           [name: string]: unknown;
         };

@@ -1,0 +1,204 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ExportFormat, ExportParams } from '../contract/export-schemas.ts';
+import type { Engine } from '../engine/engine.ts';
+import { buildExportQuery } from '../engine/query-builder.ts';
+import { sqlString } from '../engine/serving-build.ts';
+import { COMPANY_ROW_COLUMNS } from '../engine/tables.ts';
+import { QUERY_PRIORITY } from '../engine/loaded-snapshot.ts';
+import type { RateLimitDecision } from '../wallet/types.ts';
+import { assertUpdatedSince } from './changes.ts';
+
+/**
+ * The export of issue 19: every matching search row, in search order, written by DuckDB's own CSV, JSON
+ * or Parquet writer (COPY) into a file of its own in the export folder, then streamed to the client in
+ * 64 KiB chunks. The result never sits in memory: DuckDB writes it to disk, and the file is read a chunk
+ * at a time, each chunk sent once the previous one was accepted by the connection.
+ *
+ * What was "written to the connection" is counted from the bytes the socket accepted: a CSV row once its
+ * terminating newline is out (quoted newlines inside a value do not end a row), an NDJSON row once its
+ * newline is, and a Parquet row once the whole row group holding it is (a row group is the smallest part
+ * of a Parquet file that can be decoded; see ROW_GROUP_ROWS).
+ */
+
+/** Rows per Parquet row group: the step in which a cut-short Parquet download is charged. */
+export const ROW_GROUP_ROWS = 10_240;
+/** Bytes read from the export file and written to the connection at a time. */
+const CHUNK_BYTES = 64 * 1024;
+
+export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = {
+  csv: 'text/csv; charset=utf-8',
+  ndjson: 'application/x-ndjson',
+  parquet: 'application/vnd.apache.parquet',
+};
+
+const COPY_OPTIONS: Record<ExportFormat, string> = {
+  csv: 'FORMAT csv, HEADER true',
+  // DuckDB's JSON writer writes newline-delimited JSON: one object a line, newlines inside values escaped.
+  ndjson: 'FORMAT json',
+  parquet: `FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${ROW_GROUP_ROWS}`,
+};
+
+const EXTENSIONS: Record<ExportFormat, string> = { csv: 'csv', ndjson: 'ndjson', parquet: 'parquet' };
+
+export interface ExportHead {
+  contentType: string;
+  filename: string;
+  format: ExportFormat;
+  fresh: WrittenExport['fresh'];
+  rate: RateLimitDecision | null;
+}
+
+/** Where an export goes: the transport (REST) implements it; the service never sees a socket. */
+export interface ExportSink {
+  /** Before the first byte: the response head (REST: status, headers). */
+  start(head: ExportHead): void;
+  /** Resolves true once the connection accepted the chunk, false when the client is gone. */
+  write(chunk: Buffer): Promise<boolean>;
+}
+
+/** Counts the rows complete in the bytes sent so far. */
+export interface RowCounter {
+  /** Feeds the next chunk that was sent; returns the rows complete so far. */
+  sent(chunk: Buffer): number;
+}
+
+/** RFC 4180 as DuckDB writes it: `"` opens and closes a quoted value, `""` inside one is a quote. */
+export function csvCounter(): RowCounter {
+  let quoted = false;
+  let lines = 0;
+  return {
+    sent(chunk) {
+      for (let i = 0; i < chunk.length; i++) {
+        const b = chunk[i];
+        if (b === 0x22) quoted = !quoted;
+        else if (b === 0x0a && !quoted) lines++;
+      }
+      // The first line is the header.
+      return Math.max(0, lines - 1);
+    },
+  };
+}
+
+export function ndjsonCounter(): RowCounter {
+  let lines = 0;
+  return {
+    sent(chunk) {
+      for (let i = chunk.indexOf(0x0a); i >= 0; i = chunk.indexOf(0x0a, i + 1)) lines++;
+      return lines;
+    },
+  };
+}
+
+/** `groups`: each row group's rows and the offset of the byte after its last column chunk. */
+export function parquetCounter(groups: readonly { rows: number; end: number }[]): RowCounter {
+  let offset = 0;
+  return {
+    sent(chunk) {
+      offset += chunk.length;
+      let rows = 0;
+      for (const g of groups) if (g.end <= offset) rows += g.rows;
+      return rows;
+    },
+  };
+}
+
+export interface WrittenExport {
+  dir: string;
+  file: string;
+  rows: number;
+  counter: RowCounter;
+  fresh: { data_as_of: string; snapshot_id: string };
+}
+
+/**
+ * Runs the export's COPY on the live snapshot: at most `limit` rows into a new folder of the engine's
+ * export folder (the only one its DuckDB may write to). The caller streams the file and removes the folder.
+ */
+export async function writeExport(
+  engine: Engine,
+  params: ExportParams,
+  limit: number,
+): Promise<WrittenExport> {
+  return engine.use(async (snap) => {
+    assertUpdatedSince(snap, params);
+    const fresh = {
+      data_as_of: snap.country(params.country).manifest.generated_at.slice(0, 10),
+      snapshot_id: snap.id,
+    };
+    const ctx = await snap.narrowedContext(params);
+    const dir = fs.mkdtempSync(path.join(engine.exportDirectory, 'export-'));
+    try {
+      const file = path.join(dir, `rows.${EXTENSIONS[params.format]}`);
+      const q = buildExportQuery(params, ctx, COMPANY_ROW_COLUMNS, limit);
+      // The file name is made here, never from a request; every value of the query is bound.
+      const copied = await snap.query(
+        'export',
+        `COPY (${q.sql}) TO ${sqlString(file)} (${COPY_OPTIONS[params.format]})`,
+        q.params,
+        ctx.candidates ? QUERY_PRIORITY.narrowed : QUERY_PRIORITY.scan,
+        false,
+      );
+      const rows = Number(copied[0]?.['Count'] ?? 0);
+      let counter: RowCounter;
+      if (params.format === 'parquet') {
+        const groups = await snap.query(
+          'export',
+          `SELECT row_group_num_rows::INTEGER AS rows,
+             max(coalesce(dictionary_page_offset, data_page_offset) + total_compressed_size)::BIGINT AS "end"
+           FROM parquet_metadata(?) GROUP BY row_group_id, row_group_num_rows ORDER BY row_group_id`,
+          [file],
+          QUERY_PRIORITY.narrowed,
+          false,
+        );
+        counter = parquetCounter(groups.map((g) => ({ rows: Number(g['rows']), end: Number(g['end']) })));
+      } else {
+        counter = params.format === 'csv' ? csvCounter() : ndjsonCounter();
+      }
+      return { dir, file, rows, counter, fresh };
+    } catch (err) {
+      fs.rmSync(dir, { recursive: true, force: true });
+      throw err;
+    }
+  });
+}
+
+/**
+ * Streams a written export to the sink and removes its folder. Returns the rows the connection accepted
+ * (all of them unless the client went away first).
+ */
+export async function streamExport(
+  written: WrittenExport,
+  format: ExportFormat,
+  sink: ExportSink,
+  country: string,
+  rate: RateLimitDecision | null,
+): Promise<number> {
+  try {
+    sink.start({
+      contentType: EXPORT_CONTENT_TYPES[format],
+      filename: `regdata-${country}-${written.fresh.snapshot_id}.${EXTENSIONS[format]}`,
+      format,
+      fresh: written.fresh,
+      rate,
+    });
+    const handle = await fs.promises.open(written.file, 'r');
+    let sent = 0;
+    try {
+      for (;;) {
+        // A new buffer per chunk: the connection may still hold the previous one.
+        const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+        const { bytesRead } = await handle.read(chunk, 0, CHUNK_BYTES, null);
+        if (bytesRead === 0) break;
+        const part = chunk.subarray(0, bytesRead);
+        if (!(await sink.write(part))) break;
+        sent = written.counter.sent(part);
+      }
+    } finally {
+      await handle.close();
+    }
+    return Math.min(sent, written.rows);
+  } finally {
+    fs.rmSync(written.dir, { recursive: true, force: true });
+  }
+}

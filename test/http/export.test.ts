@@ -1,0 +1,433 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import { startServer, type StartedServer } from '../../src/server.ts';
+import { connectClient } from '../mcp/helpers.ts';
+
+/*
+ * Issue 19, the export and the cost estimate against the real server on a real socket. The oracle of an
+ * export is search itself: every page of the same filters and sort, concatenated. CSV is read back with
+ * the small RFC 4180 reader below and Parquet with a DuckDB of the test's own; neither is code under test.
+ * Charges are checked against the price set here and the wallet's own ledger audit.
+ */
+
+const PRICE = 0.05;
+const micro = (credits: number) => Math.round(credits * 1e6);
+type Row = Record<string, unknown>;
+
+let tmp: string;
+let server: StartedServer;
+let base: string;
+
+beforeAll(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-test-export-'));
+  const dataDir = path.join(tmp, 'data');
+  fs.cpSync(inject('testDataDir'), dataDir, { recursive: true });
+  server = await startServer(
+    loadConfig({
+      PORT: '0',
+      REGDATA_DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      REGDATA_WALLET_SWEEP_INTERVAL_MS: '0',
+      REGDATA_PRICES: `EE=${PRICE},PL=${PRICE}`,
+      REGDATA_EXPORT_MAX_ROWS: '200000',
+      REGDATA_EXPORT_DIR: path.join(tmp, 'exports'),
+    }),
+    { handleSignals: false, engine: { connections: 2 } },
+  );
+  base = `${server.url}/api/v1/data`;
+}, 180_000);
+
+afterAll(async () => {
+  await server?.close();
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+let keys = 0;
+function newKey(credits: number, plan: 'payg' | 'trial' | 'unlimited' = 'payg') {
+  const email = `export-${++keys}@test.local`;
+  return { key: server.wallet.createKey({ email, kind: 'standard', plan, credits }).key, email };
+}
+const balance = (email: string) => server.wallet.balance({ email }).balance;
+
+interface Got {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  trailers: NodeJS.Dict<string>;
+  body: Buffer;
+}
+
+function get(pathAndQuery: string, key: string, headers: Record<string, string> = {}): Promise<Got> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(
+      `${base}${pathAndQuery}`,
+      { headers: { authorization: `Bearer ${key}`, ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            trailers: res.trailers,
+            body: Buffer.concat(chunks),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+  });
+}
+
+const json = (g: Got) => JSON.parse(g.body.toString('utf8')) as Row & { detail?: unknown };
+
+/** Every page of a search, concatenated: the oracle of an export with the same filters. */
+async function allPages(query: string, key: string): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (let page = 1; ; page++) {
+    const res = json(await get(`/companies?${query}&page=${page}&page_size=500`, key));
+    const data = res['data'] as { items: Row[]; total: number };
+    rows.push(...data.items);
+    if (rows.length >= data.total || data.items.length === 0) return rows;
+  }
+}
+
+/** RFC 4180: quoted values may hold commas, quotes ("") and newlines; an unquoted empty value is null. */
+function parseCsv(text: string): (string | null)[][] {
+  const records: (string | null)[][] = [];
+  let record: (string | null)[] = [];
+  let i = 0;
+  while (i < text.length) {
+    let value: string | null;
+    if (text[i] === '"') {
+      let out = '';
+      i++;
+      for (;;) {
+        const q = text.indexOf('"', i);
+        out += text.slice(i, q);
+        if (text[q + 1] === '"') {
+          out += '"';
+          i = q + 2;
+        } else {
+          i = q + 1;
+          break;
+        }
+      }
+      value = out;
+    } else {
+      let end = i;
+      while (end < text.length && text[end] !== ',' && text[end] !== '\n') end++;
+      value = end === i ? null : text.slice(i, end);
+      i = end;
+    }
+    record.push(value);
+    if (text[i] === ',') i++;
+    else {
+      records.push(record);
+      record = [];
+      i++;
+    }
+  }
+  return records;
+}
+
+/** A search row's value as the CSV writes it: numbers compared as numbers, null as an unquoted empty. */
+function sameCell(cell: string | null, value: unknown): boolean {
+  if (value === null || value === undefined) return cell === null;
+  if (typeof value === 'number') return cell !== null && Number(cell) === value;
+  return cell === String(value);
+}
+
+async function readParquet(bytes: Buffer): Promise<Row[]> {
+  const file = path.join(tmp, `read-${Date.now()}-${Math.random()}.parquet`);
+  fs.writeFileSync(file, bytes);
+  const db = await DuckDBInstance.create(':memory:');
+  const conn = await db.connect();
+  try {
+    const reader = await conn.runAndReadAll(`SELECT * FROM read_parquet('${file}')`);
+    return reader.getRowObjectsJson() as Row[];
+  } finally {
+    conn.closeSync();
+    db.closeSync();
+  }
+}
+
+describe('GET /api/v1/data/companies/export', () => {
+  const filters = 'country=EE&status=__all__&sort_by=company_name&sort_dir=desc';
+
+  it('equals the concatenation of every search page, in every format, and charges rows x price', async () => {
+    const { key, email } = newKey(1000);
+    const expected = await allPages(filters, key);
+    expect(expected.length).toBeGreaterThan(100);
+    const columns = Object.keys(expected[0]!);
+
+    const before = balance(email);
+    const nd = await get(`/companies/export?${filters}&format=ndjson`, key);
+    expect(nd.status).toBe(200);
+    expect(nd.headers['content-type']).toBe('application/x-ndjson');
+    expect(nd.headers['data-as-of']).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    const lines = nd.body.toString('utf8').trimEnd().split('\n');
+    const meta = (JSON.parse(lines.pop()!) as { meta: Record<string, number> }).meta;
+    expect(lines.map((l) => JSON.parse(l) as Row)).toEqual(expected);
+    expect(meta['rows_returned']).toBe(expected.length);
+    expect(micro(meta['credits_charged']!)).toBe(micro(expected.length * PRICE));
+    expect(micro(meta['credits_reserved']!)).toBe(micro(expected.length * PRICE));
+    expect(micro(before - balance(email))).toBe(micro(expected.length * PRICE));
+
+    const csv = await get(`/companies/export?${filters}&format=csv`, key);
+    expect(csv.status).toBe(200);
+    expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
+    const [header, ...records] = parseCsv(csv.body.toString('utf8'));
+    expect(header).toEqual(columns);
+    expect(records).toHaveLength(expected.length);
+    records.forEach((record, r) =>
+      columns.forEach((c, i) =>
+        expect(sameCell(record[i]!, expected[r]![c]), `row ${r} ${c}: ${record[i]}`).toBe(true),
+      ),
+    );
+    const csvMeta = JSON.parse(csv.trailers['regdata-meta']!) as Record<string, number>;
+    expect(csvMeta['rows_returned']).toBe(expected.length);
+
+    const pq = await get(`/companies/export?${filters}&format=parquet`, key);
+    expect(pq.status).toBe(200);
+    expect(pq.headers['content-type']).toBe('application/vnd.apache.parquet');
+    const parquetRows = await readParquet(pq.body);
+    expect(parquetRows).toHaveLength(expected.length);
+    parquetRows.forEach((row, r) =>
+      columns.forEach((c) => {
+        const want = expected[r]![c];
+        const got = row[c];
+        expect(typeof want === 'number' ? Number(got) : got, `row ${r} ${c}`).toEqual(want ?? null);
+      }),
+    );
+    expect(JSON.parse(pq.trailers['regdata-meta']!)).toMatchObject({ rows_returned: expected.length });
+    expect(micro(before - balance(email))).toBe(micro(3 * expected.length * PRICE));
+    expect(server.wallet.audit().accounts.every((a) => a.conserved)).toBe(true);
+  });
+
+  it('stops at max_rows and reserves min(total, max_rows)', async () => {
+    const { key, email } = newKey(100);
+    const expected = (await allPages(filters, key)).slice(0, 7);
+    const before = balance(email);
+    const res = await get(`/companies/export?${filters}&format=ndjson&max_rows=7`, key);
+    const lines = res.body.toString('utf8').trimEnd().split('\n');
+    const meta = (JSON.parse(lines.pop()!) as { meta: Record<string, number> }).meta;
+    expect(lines.map((l) => JSON.parse(l) as Row)).toEqual(expected);
+    expect(micro(meta['credits_reserved']!)).toBe(micro(7 * PRICE));
+    expect(micro(before - balance(email))).toBe(micro(7 * PRICE));
+  });
+
+  it('answers 402 with the spec message before any byte, and charges nothing', async () => {
+    const { key, email } = newKey(PRICE * 3);
+    const before = balance(email);
+    const res = await get(`/companies/export?country=EE&format=csv`, key);
+    expect(res.status).toBe(402);
+    expect(res.headers['content-type']).toMatch(/application\/json/);
+    expect(json(res).detail).toMatch(/insufficient/i);
+    expect(balance(email)).toBe(before);
+  });
+
+  it('rejects unknown and out-of-bounds parameters with 422 and runs nothing', async () => {
+    const { key, email } = newKey(10);
+    const before = balance(email);
+    const cases: [string, string][] = [
+      ['country=EE&format=csv&page=2', 'page'],
+      ['country=EE&format=csv&page_size=10', 'page_size'],
+      ['country=EE&format=xlsx', 'format'],
+      ['country=EE', 'format'],
+      ['country=EE&format=csv&max_rows=0', 'max_rows'],
+      ['country=EE&format=csv&max_rows=200001', 'max_rows'],
+      ['country=EE&format=csv&se_workplace_kommun=0180', 'se_workplace_kommun'],
+      ['country=EE&format=csv&updated_since=2000-01-01', 'updated_since'],
+    ];
+    for (const [query, param] of cases) {
+      const res = await get(`/companies/export?${query}`, key);
+      expect(res.status, query).toBe(422);
+      expect(
+        (json(res).detail as { param: string }[]).map((d) => d.param),
+        query,
+      ).toContain(param);
+    }
+    expect(balance(email)).toBe(before);
+  });
+
+  it('repeats an export with the same Idempotency-Key without a second charge', async () => {
+    const { key, email } = newKey(100);
+    const before = balance(email);
+    const headers = { 'idempotency-key': 'export-retry-1' };
+    const once = await get(`/companies/export?${filters}&format=ndjson&max_rows=5`, key, headers);
+    const again = await get(`/companies/export?${filters}&format=ndjson&max_rows=5`, key, headers);
+    expect(again.body.toString('utf8')).toBe(once.body.toString('utf8'));
+    expect(micro(before - balance(email))).toBe(micro(5 * PRICE));
+    const other = await get(`/companies/export?${filters}&format=csv&max_rows=5`, key, headers);
+    expect(other.status).toBe(422);
+  });
+
+  it('charges only the rows the connection took when the client goes away, and releases the rest', async () => {
+    const { key, email } = newKey(100_000);
+    const query = 'country=PL&status=__all__&format=csv';
+    const total = (json(await get(`/count?country=PL&status=__all__`, key)) as { count: number }).count;
+    const before = balance(email);
+    // Read the head and the first chunk of the body, then cut the connection.
+    const received = await new Promise<string>((resolve, reject) => {
+      const req = http.get(`${base}/companies/export?${query}`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      req.on('response', (res) => {
+        res.once('data', (chunk: Buffer) => {
+          req.destroy();
+          resolve(chunk.toString('utf8'));
+        });
+      });
+      req.on('error', (err) => (req.destroyed ? undefined : reject(err)));
+    });
+    // The settle follows the server's noticing the closed socket: wait for the usage record.
+    let record: ReturnType<typeof server.wallet.usage>['records'][number] | undefined;
+    for (let i = 0; i < 100 && !record; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      record = server.wallet.usage({ email }).records.find((r) => r.operation === 'export');
+    }
+    expect(record).toBeDefined();
+    const charged = record!.rowsReturned!;
+    const clientRows = parseCsv(received).length - 2; // less the header and the cut-off last record
+    expect(charged).toBeGreaterThanOrEqual(clientRows);
+    expect(charged).toBeLessThan(total);
+    expect(micro(record!.creditsReserved)).toBe(micro(total * PRICE));
+    expect(micro(record!.creditsCharged)).toBe(micro(charged * PRICE));
+    // Exactly the sent rows were taken; the rest of the hold went back.
+    expect(micro(before - balance(email))).toBe(micro(charged * PRICE));
+    const audit = server.wallet.audit();
+    expect(audit.accounts.every((a) => a.conserved)).toBe(true);
+    expect(audit.usageMismatches).toEqual([]);
+    expect(server.wallet.balance({ email }).pending).toBe(0);
+  });
+});
+
+describe('GET /api/v1/data/estimate', () => {
+  it('equals what the call then reserves, for every metered operation', async () => {
+    const { key } = newKey(1000);
+    const est = async (q: string) => (await get(`/estimate?${q}`, key)).body;
+    const code = ((await allPages('country=EE', key))[0] as { registrikood: string }).registrikood;
+    const cases: [string, string, (g: Got) => number][] = [
+      [
+        'operation=search&country=EE&page_size=7',
+        '/companies?country=EE&page_size=7',
+        (g) => (json(g)['meta'] as { credits_reserved: number }).credits_reserved,
+      ],
+      [
+        'operation=export&country=EE&status=__all__&format=ndjson&max_rows=9',
+        '/companies/export?country=EE&status=__all__&format=ndjson&max_rows=9',
+        (g) =>
+          (
+            JSON.parse(g.body.toString('utf8').trimEnd().split('\n').pop()!) as {
+              meta: { credits_reserved: number };
+            }
+          ).meta.credits_reserved,
+      ],
+      [
+        'operation=export&country=EE&format=csv&company_name=zzzzqqqq',
+        '/companies/export?country=EE&format=csv&company_name=zzzzqqqq',
+        (g) => (JSON.parse(g.trailers['regdata-meta']!) as { credits_reserved: number }).credits_reserved,
+      ],
+      [
+        `operation=detail&country=EE&registrikood=${code}`,
+        `/companies/${code}?country=EE`,
+        (g) => (json(g)['meta'] as { credits_reserved: number }).credits_reserved,
+      ],
+    ];
+    for (const [estimateQuery, call, reserved] of cases) {
+      const e = JSON.parse((await est(estimateQuery)).toString('utf8')) as Record<string, unknown>;
+      expect(e, estimateQuery).toMatchObject({
+        country: 'EE',
+        waived: false,
+        waiver: null,
+        would_succeed: true,
+      });
+      expect(micro(e['credits_needed'] as number)).toBe(micro((e['rows'] as number) * PRICE));
+      expect(micro(reserved(await get(call, key))), estimateQuery).toBe(micro(e['credits_needed'] as number));
+    }
+  });
+
+  it('applies waivers, says when the balance falls short, and is free', async () => {
+    const poor = newKey(PRICE * 3);
+    const short = json(await get('/estimate?operation=search&country=EE&page_size=4', poor.key));
+    expect(short).toMatchObject({ rows: 4, would_succeed: false, waived: false });
+    expect(micro(balance(poor.email))).toBe(micro(PRICE * 3));
+    const trial = newKey(0, 'trial');
+    expect(json(await get('/estimate?operation=search&country=EE', trial.key))).toMatchObject({
+      rows: 50,
+      credits_needed: 0,
+      waived: true,
+      waiver: 'trial',
+      would_succeed: true,
+    });
+    const unlimited = newKey(0, 'unlimited');
+    expect(
+      json(await get('/estimate?operation=changes&country=EE&since=2026-01-01', unlimited.key)),
+    ).toMatchObject({ waiver: 'unlimited', credits_needed: 0 });
+  });
+
+  it("validates the operation's own parameters with 422", async () => {
+    const { key } = newKey(10);
+    const cases: [string, string][] = [
+      ['operation=search&country=EE&format=csv', 'format'],
+      ['operation=export&country=EE', 'format'],
+      ['operation=changes&country=EE', 'since'],
+      ['operation=detail&country=EE', 'registrikood'],
+      ['operation=workplaces&country=EE&registrikood=10000000', 'country'],
+      ['operation=buy&country=EE', 'operation'],
+      ['operation=search&country=EE&bogus=1', 'bogus'],
+    ];
+    for (const [query, param] of cases) {
+      const res = await get(`/estimate?${query}`, key);
+      expect(res.status, query).toBe(422);
+      expect(
+        (json(res).detail as { param: string }[]).map((d) => d.param),
+        query,
+      ).toContain(param);
+    }
+  });
+
+  it('is the MCP tool estimate_cost, on the same wallet; argument errors are located in arguments', async () => {
+    const { key } = newKey(10);
+    const client = await connectClient(new URL(`${server.url}/mcp`), key);
+    try {
+      const result = (await client.callTool({
+        name: 'estimate_cost',
+        arguments: { operation: 'search', country: 'EE', page_size: 20 },
+      })) as CallToolResult;
+      expect(result.isError ?? false).toBe(false);
+      expect(result.structuredContent).toMatchObject({ rows: 20, would_succeed: true, credit_balance: 10 });
+      expect(micro((result.structuredContent as { credits_needed: number }).credits_needed)).toBe(
+        micro(20 * PRICE),
+      );
+      const bad = (await client.callTool({
+        name: 'estimate_cost',
+        arguments: { operation: 'export', country: 'EE', format: 'csv', page: 2 },
+      })) as CallToolResult;
+      expect(bad.isError).toBe(true);
+      const failure = JSON.parse((bad.content[0] as { text: string }).text) as {
+        status: number;
+        detail: { loc: string[]; type: string }[];
+      };
+      expect(failure.status).toBe(422);
+      expect(failure.detail[0]).toMatchObject({ loc: ['arguments', 'page'], type: 'unknown_parameter' });
+      const tooOld = (await client.callTool({
+        name: 'count_companies',
+        arguments: { country: 'EE', updated_since: '2000-01-01' },
+      })) as CallToolResult;
+      expect(JSON.parse((tooOld.content[0] as { text: string }).text)).toMatchObject({
+        status: 422,
+        detail: [{ loc: ['arguments', 'updated_since'], type: 'history_too_old' }],
+      });
+    } finally {
+      await client.close();
+    }
+  });
+});
