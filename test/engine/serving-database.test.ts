@@ -48,8 +48,6 @@ describe('serving databases', () => {
     }
   });
 
-  // Each builds the seven countries' serving databases (twice in the first): minutes on a loaded
-  // two-core machine, beyond the default 60 s.
   it('are built into the data folder, never into the snapshot, when a snapshot has none', async () => {
     const { store, id, dir } = copyWithoutServing();
     try {
@@ -81,7 +79,7 @@ describe('serving databases', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
-  }, 180_000);
+  });
 
   it('are rebuilt when the Parquet files changed, so a broken file is never masked', async () => {
     const { store, id, dir } = copyWithoutServing();
@@ -94,5 +92,5 @@ describe('serving databases', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
-  }, 180_000);
+  });
 });
