@@ -14,8 +14,8 @@ import { InProcessEngine } from './engine-timing.ts';
 import { disagreement, HttpTarget, type Answer } from './http-target.ts';
 import { ensurePgLoaded } from './postgres/load.ts';
 import { checkTargets, gitCommit, machine, markdown, writeResult, type BenchResult } from './report.ts';
-import { runLoad, type LoadRun } from './stats.ts';
-import { buildWorkload, type BenchQuery } from './workload.ts';
+import { runLoad, runUnderScanLoad, type LoadRun, type ScanLoadRun } from './stats.ts';
+import { buildWorkload, HEAVY_CLASSES, LOOKUP_CLASSES, type BenchQuery } from './workload.ts';
 import { prepareData } from './world.ts';
 
 export const BENCH_ROOT = path.dirname(fileURLToPath(import.meta.url));
@@ -81,22 +81,34 @@ async function answers(queries: BenchQuery[], answer: (q: BenchQuery) => Promise
 
 /**
  * The request lists of one run: `probe` is answered by every target before timing (compared, and the
- * warm-up); `timed[i]` is the list of the i-th concurrency. The lists are disjoint slices of one seeded
- * draw, the same for every target. Each concurrency gets its own list because a server answers a
- * repeated filter set from its count cache: replaying the c=1 list at c=4 would time cache hits.
+ * warm-up); `timed[i]` is the list of the i-th concurrency; `scanLoad` the list of the "lookups under scan
+ * load" run (its lookups, and its heavy searches for the scan clients). The lists are disjoint slices of
+ * one seeded draw, the same for every target. Each concurrency gets its own list because a server answers
+ * a repeated filter set from its count cache: replaying the c=1 list at c=4 would time cache hits.
  */
 export function splitLists(
   queries: readonly BenchQuery[],
   verify: number,
   requests: number,
   lists: number,
-): { probe: BenchQuery[]; timed: BenchQuery[][] } {
+): { probe: BenchQuery[]; timed: BenchQuery[][]; scanLoad: { lookups: BenchQuery[]; heavy: BenchQuery[] } } {
   const probe = queries.slice(0, verify);
   const timed = Array.from({ length: lists }, (_, i) =>
     queries.slice(verify + i * requests, verify + (i + 1) * requests),
   );
-  return { probe, timed };
+  const rest = queries.slice(verify + lists * requests, verify + (lists + 1) * requests);
+  return {
+    probe,
+    timed,
+    scanLoad: {
+      lookups: rest.filter((q) => LOOKUP_CLASSES.includes(q.cls)),
+      heavy: rest.filter((q) => HEAVY_CLASSES.includes(q.cls)),
+    },
+  };
 }
+
+/** Clients sending heavy searches in the "lookups under scan load" run (issue 17). */
+export const SCAN_CLIENTS = 4;
 
 async function timedRuns(
   opts: BenchOptions,
@@ -116,6 +128,23 @@ async function timedRuns(
     runs.push(run);
   }
   return runs;
+}
+
+async function scanLoadRun(
+  opts: BenchOptions,
+  who: string,
+  list: { lookups: BenchQuery[]; heavy: BenchQuery[] },
+  exec: (q: BenchQuery) => Promise<number>,
+): Promise<ScanLoadRun> {
+  const run = await runUnderScanLoad(list.lookups, list.heavy, SCAN_CLIENTS, opts.maxSeconds, exec);
+  const f = (cls: string) => run.lookups.groups[`class:${cls}`];
+  opts.log(
+    `${who} lookups under ${SCAN_CLIENTS} scan clients: ${run.lookups.requests} lookups, detail p95 ` +
+      `${f('detail')?.p95 ?? '–'} ms, history p95 ${f('history')?.p95 ?? '–'} ms; ` +
+      `${run.scans.requests} heavy searches meanwhile, p95 ${run.scans.groups['all']?.p95 ?? '–'} ms`,
+  );
+  for (const e of [...run.lookups.errorSamples, ...run.scans.errorSamples]) opts.log(`  ${e}`);
+  return run;
 }
 
 /**
@@ -164,11 +193,16 @@ export async function runBench(
   try {
     opts.log(`snapshot ${data.snapshotId} (${data.sourceDir}); building the workload ...`);
     const workload = await buildWorkload(data.snapshotDir, {
-      requests: opts.verify + opts.requests * opts.concurrency.length,
+      requests: opts.verify + opts.requests * (opts.concurrency.length + 1),
       seed: opts.seed,
     });
     const queries = workload.queries;
-    const { probe, timed } = splitLists(queries, opts.verify, opts.requests, opts.concurrency.length);
+    const { probe, timed, scanLoad } = splitLists(
+      queries,
+      opts.verify,
+      opts.requests,
+      opts.concurrency.length,
+    );
     const maxC = Math.max(...opts.concurrency);
     const agreement: Record<string, Agreement> = {};
 
@@ -179,13 +213,18 @@ export async function runBench(
     opts.log('starting the API server (regdata serve) ...');
     const server = await startApiServer(data.runDir, logFile);
     let apiRuns: LoadRun[];
+    let apiScanLoad: ScanLoadRun;
     let apiAnswers: Map<number, Answer>;
     const afterLoad = processMemory(server.pid);
     opts.log(
       `API ready after ${(server.readyMs / 1000).toFixed(1)} s, RSS ${((afterLoad?.rss ?? 0) / 2 ** 30).toFixed(2)} GiB`,
     );
     let afterRun: ReturnType<typeof processMemory>;
-    const api = new HttpTarget(server.url, { authorization: `Bearer ${key}` }, maxC);
+    const api = new HttpTarget(
+      server.url,
+      { authorization: `Bearer ${key}` },
+      Math.max(maxC, SCAN_CLIENTS + 1),
+    );
     const servingDirs = [data.snapshotDir, path.join(data.runDir, 'serving-cache')];
     try {
       opts.log(
@@ -193,6 +232,7 @@ export async function runBench(
       );
       apiAnswers = await answers(probe, (q) => api.answer(q));
       apiRuns = await timedRuns(opts, 'API', timed, (q) => api.exec(q));
+      apiScanLoad = await scanLoadRun(opts, 'API', scanLoad, (q) => api.exec(q));
       afterRun = processMemory(server.pid);
     } finally {
       await api.close();
@@ -204,11 +244,13 @@ export async function runBench(
     opts.log('opening the engine in-process ...');
     const engine = await InProcessEngine.open(data.runDir);
     let engineRuns: LoadRun[];
+    let engineScanLoad: ScanLoadRun;
     try {
       engine.prepare(queries);
       warmPageCache(servingDirs);
       agreement['API vs engine'] = compare(apiAnswers, await answers(probe, (q) => engine.answer(q)), probe);
       engineRuns = await timedRuns(opts, 'engine', timed, (q) => engine.exec(q));
+      engineScanLoad = await scanLoadRun(opts, 'engine', scanLoad, (q) => engine.exec(q));
     } finally {
       engine.close();
     }
@@ -226,12 +268,15 @@ export async function runBench(
       });
       const peer = await spawnServer({
         args: ['--import', 'tsx', path.join(BENCH_ROOT, 'postgres', 'peer-server.ts')],
-        env: { REGDATA_BENCH_PG_URL: opts.pgUrl, REGDATA_BENCH_PG_POOL: String(2 * maxC) },
+        env: {
+          REGDATA_BENCH_PG_URL: opts.pgUrl,
+          REGDATA_BENCH_PG_POOL: String(2 * Math.max(maxC, SCAN_CLIENTS + 1)),
+        },
         port: await freePort(),
         logFile: path.join(data.runDir, 'peer.log'),
         readyTimeoutMs: 60_000,
       });
-      const target = new HttpTarget(peer.url, {}, maxC);
+      const target = new HttpTarget(peer.url, {}, Math.max(maxC, SCAN_CLIENTS + 1));
       try {
         agreement['API vs PostgreSQL'] = compare(
           apiAnswers,
@@ -244,6 +289,7 @@ export async function runBench(
           size_bytes: loaded.sizeBytes,
           reused: loaded.reused,
           runs: await timedRuns(opts, 'PostgreSQL', timed, (q) => target.exec(q)),
+          scan_load: await scanLoadRun(opts, 'PostgreSQL', scanLoad, (q) => target.exec(q)),
         };
       } finally {
         await target.close();
@@ -278,8 +324,9 @@ export async function runBench(
             ? Math.round((balanceBefore - balanceAfter) * 100) / 100
             : null,
         runs: apiRuns,
+        scan_load: apiScanLoad,
       },
-      engine: { load_ms: Math.round(engine.loadMs), runs: engineRuns },
+      engine: { load_ms: Math.round(engine.loadMs), runs: engineRuns, scan_load: engineScanLoad },
       postgres,
       agreement,
     };

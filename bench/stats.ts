@@ -125,3 +125,72 @@ export async function runLoad(
     errorSamples,
   };
 }
+
+/** The "lookups under scan load" run: one client's lookups while other clients send only heavy searches. */
+export interface ScanLoadRun {
+  /** Clients sending heavy searches the whole time. */
+  scanClients: number;
+  /** The lookups (detail, history, and their 404s), sent one at a time by one more client. */
+  lookups: LoadRun;
+  /** The heavy searches sent meanwhile (each client cycles through the list). */
+  scans: LoadRun;
+}
+
+/**
+ * One client sends `lookups` one after the other while `scanClients` clients send only `heavy` searches,
+ * cycling through them, until the lookups are done (or the time cap). What it measures is whether a
+ * lookup waits behind scans: the lookups' latencies, with the scan clients' figures beside them.
+ */
+export async function runUnderScanLoad(
+  lookups: readonly BenchQuery[],
+  heavy: readonly BenchQuery[],
+  scanClients: number,
+  maxSeconds: number,
+  exec: (q: BenchQuery) => Promise<number>,
+): Promise<ScanLoadRun> {
+  let done = false;
+  let next = 0;
+  const scanRecorder = new Recorder();
+  const scanErrors: string[] = [];
+  const started = performance.now();
+  const scanner = async () => {
+    while (!done && heavy.length > 0) {
+      const q = heavy[next++ % heavy.length] as BenchQuery;
+      const t0 = performance.now();
+      let status: number;
+      try {
+        status = await exec(q);
+      } catch (err) {
+        status = -1;
+        if (scanErrors.length < 5) scanErrors.push(`#${q.id} ${q.cls} ${q.country}: ${String(err)}`);
+      }
+      if (status !== q.expect && status !== -1 && scanErrors.length < 5) {
+        scanErrors.push(`#${q.id} ${q.cls} ${q.country}: status ${status}, expected ${q.expect}`);
+      }
+      scanRecorder.record(q, (performance.now() - t0) * 1000, status === q.expect);
+    }
+  };
+  const scanning = Promise.all(Array.from({ length: scanClients }, scanner));
+  let lookupRun: LoadRun;
+  try {
+    // Let the scans start before the first lookup, so every lookup meets the load.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    lookupRun = await runLoad(lookups, 1, maxSeconds, exec);
+  } finally {
+    done = true;
+    await scanning;
+  }
+  const wallSeconds = (performance.now() - started) / 1000;
+  return {
+    scanClients,
+    lookups: lookupRun,
+    scans: {
+      concurrency: scanClients,
+      requests: next,
+      wallSeconds: Math.round(wallSeconds * 100) / 100,
+      capped: lookupRun.capped,
+      groups: scanRecorder.figures(wallSeconds),
+      errorSamples: scanErrors,
+    },
+  };
+}

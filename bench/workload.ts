@@ -22,7 +22,8 @@ import { Rng } from './rng.ts';
 export const CLASS_WEIGHTS = {
   name: 18,
   person: 5,
-  combined: 20,
+  combined: 15,
+  many_codes: 5,
   broad: 8,
   sorted: 10,
   later_page: 5,
@@ -40,10 +41,22 @@ export const SEARCH_CLASSES: readonly QueryClass[] = [
   'name',
   'person',
   'combined',
+  'many_codes',
   'broad',
   'sorted',
   'later_page',
 ];
+
+/** Lookups by registration code: what the "lookups under scan load" run times. */
+export const LOOKUP_CLASSES: readonly QueryClass[] = [
+  'detail',
+  'detail_missing',
+  'history',
+  'history_missing',
+];
+
+/** Searches that scan (no index narrows them): what the scan clients of that run send. */
+export const HEAVY_CLASSES: readonly QueryClass[] = ['broad', 'sorted', 'later_page', 'many_codes'];
 
 export type Operation = 'search' | 'count' | 'detail' | 'history';
 /** Query-string values: a repeatable parameter is an array (sent repeated). */
@@ -99,6 +112,10 @@ interface Subtree {
 
 interface Picks {
   has: Set<string>;
+  /** Divisions of the activity tree above real companies' activities, each as its leaf codes. */
+  divisions: Subtree[];
+  /** Top-level location nodes (counties) above real companies' locations, as sent (`codes`, LT `locations`). */
+  counties: { param: string; values: string[] }[];
   fragments: string[];
   people: string[];
   forms: string[];
@@ -234,11 +251,14 @@ async function pickValues(
     `SELECT a.kood FROM (SELECT unnest(emtak) AS a FROM ${active} ${sample(400)}) WHERE a.is_main`,
   );
   const activities: Subtree[] = [];
+  const divisions = new Map<string, Subtree>();
   for (const code of used) {
     const p = pathTo(activityTree, (n) => n.kood === code);
     // Depth 1 is a section (hundreds of leaves); users pick a division (2) or a group (3).
     const node = p?.[Math.min(p.length - 1, 1 + rng.int(2))];
     if (node) activities.push({ codes: leaves(node) });
+    const division = p?.[Math.min(p.length - 1, 1)];
+    if (division && !divisions.has(division.kood)) divisions.set(division.kood, { codes: leaves(division) });
     if (activities.length >= 60) break;
   }
 
@@ -247,9 +267,11 @@ async function pickValues(
     tree: TreeNode[] | null;
   };
   const locations: Picks['locations'] = [];
+  const counties = new Map<string, Picks['counties'][number]>();
   const places: string[] = [];
   if (has.has('ehak_kood') || has.has('lt_locations')) {
     const lt = has.has('lt_locations');
+    const param = lt ? 'lt_locations' : 'ehak_kood';
     const at = await column(
       conn,
       `SELECT ${lt ? 'ehak_nimetus' : 'ehak_kood'} FROM ${active} WHERE ${lt ? 'ehak_nimetus' : 'ehak_kood'} IS NOT NULL ${sample(200)}`,
@@ -258,7 +280,12 @@ async function pickValues(
       const p = pathTo(locationsJson.tree ?? [], (n) => (lt ? n.locations : n.codes)?.includes(v) ?? false);
       const node = p?.[Math.min(p.length - 1, rng.int(2))];
       const values = node ? (lt ? node.locations : node.codes) : undefined;
-      if (values?.length) locations.push({ param: lt ? 'lt_locations' : 'ehak_kood', values });
+      if (values?.length) locations.push({ param, values });
+      // The root of the path is the county (maakond, LV region, LT apskritis, FI maakunta, PL voivodeship).
+      const county = p?.[0];
+      const countyValues = county ? (lt ? county.locations : county.codes) : undefined;
+      if (county && countyValues?.length && !counties.has(county.kood))
+        counties.set(county.kood, { param, values: countyValues });
       if (locations.length >= 40) break;
     }
   }
@@ -305,6 +332,8 @@ async function pickValues(
   );
   return {
     has,
+    divisions: [...divisions.values()],
+    counties: [...counties.values()],
     fragments: fragmentsOf(names, rng, 80),
     people: [...new Set(people)].slice(0, 60),
     forms,
@@ -438,6 +467,17 @@ function makeQuery(p: Picks, country: CountryCode, cls: QueryClass, rng: Rng, id
         params: { ...combine(p, rng, NARROWING, 3 + rng.int(6)), page_size: pageSize() },
         expect: 200,
       };
+    case 'many_codes': {
+      // A division's leaves and a county's codes together, as a client sends them from /activities and
+      // /locations. NO and SE have no location tree: a municipality name there.
+      const params: QueryValues = {};
+      if (p.divisions.length) params['industry_codes'] = rng.pick(p.divisions).codes;
+      if (p.counties.length) {
+        const c = rng.pick(p.counties);
+        params[c.param] = c.values;
+      } else if (p.places.length) params['location'] = rng.pick(p.places);
+      return { ...base, op: 'search', params: { ...params, page_size: pageSize() }, expect: 200 };
+    }
     case 'broad':
       return { ...base, op: 'search', params: combine(p, rng, BROAD, 1 + rng.int(2)), expect: 200 };
     case 'sorted':

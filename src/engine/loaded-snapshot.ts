@@ -5,6 +5,7 @@ import type { CountParams, FiltersResponse, TreeNode } from '../contract/api-sch
 import { AppError, isAppError } from '../errors/app-error.ts';
 import type { ConnectionPool, Row } from './connection-pool.ts';
 import { indexedFilters, type LookupStore } from './lookup-store.ts';
+import { countLookup } from './precomputed-counts.ts';
 import type { QueryContext } from './query-builder.ts';
 import { tables, type DictionaryColumn } from './tables.ts';
 
@@ -286,6 +287,16 @@ export class LoadedSnapshot {
     }
     this.counts.set(key, hit);
     return hit;
+  }
+
+  /**
+   * The exact count of a search or count whose filters are at most two of the precomputed dimensions
+   * (precomputed-counts.ts), read from the lookup store without DuckDB; null when they are not.
+   */
+  precomputedCount(params: CountParams): number | null {
+    const q = countLookup(params, this.country(params.country).dictionaries);
+    if (q === null || q === 0) return q;
+    return this.lookup('count', () => this.lookups(params.country).count(q));
   }
 
   /** True once retired and drained: its DuckDB instance is gone. */

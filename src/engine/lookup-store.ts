@@ -8,6 +8,7 @@ import {
 } from '@duckdb/node-api';
 import type { CountryCode } from '../contract/countries.ts';
 import { FILTERS } from '../contract/filters.ts';
+import type { CountLookup } from './precomputed-counts.ts';
 import { COMPANY_ROW_COLUMNS, DETAIL_COLUMNS, ORDER_COLUMNS } from './tables.ts';
 
 /** The sort keys with an order rank (`o_<key>`, as in the serving database's `co`). */
@@ -33,6 +34,8 @@ export const ORDER_KEYS = Object.keys(ORDER_COLUMNS);
  * - `history(rid, doc)`: the periods of the companies that have any, as a JSON array;
  * - `workplaces(rid, doc)` (SE): the active workplaces of the companies that have any;
  * - `<filter>_idx`: contentless FTS5 tables (rowid = rid) over the folded text a filter matches;
+ * - `counts(dims, a, b, s, n)`: precomputed counts of the common one- and two-filter combinations per
+ *   status (precomputed-counts.ts);
  * - `meta(layout_version, fingerprint)`, as in the serving database.
  */
 export const LOOKUP_FILE = 'lookup.sqlite';
@@ -126,6 +129,8 @@ export interface LookupSources {
    * serving database's `co`).
    */
   texts: string;
+  /** The rows of `counts` (precomputed-counts.ts countsSql): set key, a, b, status id, count. */
+  counts: string;
 }
 
 /**
@@ -158,6 +163,8 @@ export async function writeLookupStore(
         ${ORDER_KEYS.map((k) => `"o_${k}" INTEGER`).join(', ')});
       CREATE TABLE history (rid INTEGER PRIMARY KEY, doc TEXT NOT NULL);
       CREATE TABLE workplaces (rid INTEGER PRIMARY KEY, doc TEXT NOT NULL);
+      CREATE TABLE counts (dims TEXT NOT NULL, a INTEGER NOT NULL, b INTEGER NOT NULL, s INTEGER NOT NULL,
+        n INTEGER NOT NULL, PRIMARY KEY (dims, a, b, s)) WITHOUT ROWID;
       CREATE TABLE meta (layout_version INTEGER NOT NULL, fingerprint TEXT NOT NULL);`);
     await step('lookup company', () =>
       copy(conn, db, {
@@ -181,6 +188,10 @@ export async function writeLookupStore(
         copy(conn, db, { sql, insert: `INSERT INTO workplaces VALUES (?, CAST(? AS TEXT))` }),
       );
     }
+    // In primary-key order (countsSql sorts), so every insert appends.
+    await step('lookup counts', () =>
+      copy(conn, db, { sql: sources.counts, insert: 'INSERT INTO counts VALUES (?, ?, ?, ?, ?)' }),
+    );
     await step('lookup index', async () => {
       db.exec('CREATE UNIQUE INDEX company_code ON company (registrikood)');
     });
@@ -367,6 +378,31 @@ export class LookupStore {
       this.statements.set(sql, stmt);
     }
     return stmt;
+  }
+
+  /**
+   * A precomputed count (precomputed-counts.ts): the sum over the `counts` rows of the set whose values
+   * are among the accepted ones. Each IN list is a probe per value along the primary key.
+   */
+  count(q: CountLookup): number {
+    const where = ['dims = ?'];
+    const params: unknown[] = [q.set];
+    for (const [i, v] of q.values.entries()) {
+      const col = i === 0 ? 'a' : 'b';
+      if (Array.isArray(v)) {
+        where.push(`${col} IN (SELECT value FROM json_each(?))`);
+        params.push(JSON.stringify(v));
+      } else {
+        where.push(`${col} BETWEEN ? AND ?`);
+        params.push(v.min, v.max);
+      }
+    }
+    if (q.statuses !== null) {
+      where.push('s IN (SELECT value FROM json_each(?))');
+      params.push(JSON.stringify(q.statuses));
+    }
+    const stmt = this.prepared(`SELECT total(n) FROM counts WHERE ${where.join(' AND ')}`).pluck();
+    return Number(stmt.get(...params));
   }
 
   /** The search rows of `rids`, in that order. */

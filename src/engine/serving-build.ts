@@ -15,6 +15,7 @@ import {
 } from './tables.ts';
 import { RELEASE_FREED_MEMORY, sortedList } from './batch-sql.ts';
 import { LOOKUP_FILE, REST_FIELDS, ROW_FIELDS, writeLookupStore } from './lookup-store.ts';
+import { countsSql } from './precomputed-counts.ts';
 
 /**
  * The serving database of one country: a DuckDB file written once per snapshot and country (at publish,
@@ -238,6 +239,7 @@ async function buildTables(
       history: byRid('scratch.hdoc'),
       workplaces: country === 'SE' ? byRid('scratch.wdoc') : null,
       texts: 'co',
+      counts: countsSql(country, 'co'),
     },
     { layoutVersion: SERVING_LAYOUT_VERSION, fingerprint: servingFingerprint(dir) },
     step,

@@ -4,11 +4,18 @@ import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { runBench, splitLists } from '../../bench/bench.ts';
+import { runBench, SCAN_CLIENTS, splitLists } from '../../bench/bench.ts';
 import { fold } from '../../bench/postgres/queries.ts';
 import type { BenchResult } from '../../bench/report.ts';
 import { LATEST_END, LATEST_START } from '../../bench/report.ts';
-import { buildWorkload, QUERY_CLASSES, type Workload } from '../../bench/workload.ts';
+import {
+  buildWorkload,
+  HEAVY_CLASSES,
+  LOOKUP_CLASSES,
+  QUERY_CLASSES,
+  type Workload,
+} from '../../bench/workload.ts';
+import type { TreeNode } from '../../src/contract/api-schemas.ts';
 import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
 import { REGISTRATION_CODE_RULES } from '../../src/contract/registration-codes.ts';
 
@@ -76,6 +83,55 @@ describe('bench workload', () => {
   });
 });
 
+/** Every node of a tree with its depth (1 = root) and its leaf codes, read independently of the workload. */
+function nodesOf(tree: TreeNode[], depth = 1): { node: TreeNode; depth: number; leaves: string[] }[] {
+  const leavesOf = (n: TreeNode): string[] => (n.children.length ? n.children.flatMap(leavesOf) : [n.kood]);
+  return tree.flatMap((node) => [
+    { node, depth, leaves: leavesOf(node) },
+    ...nodesOf(node.children, depth + 1),
+  ]);
+}
+
+describe('bench many-code class', () => {
+  it("sends a division's leaves and a county's codes together, as the trees give them", async () => {
+    const workload = await buildWorkload(snapshotDir, { requests: 1500, seed: 11 });
+    const many = workload.queries.filter((q) => q.cls === 'many_codes');
+    expect(many.length).toBeGreaterThan(0);
+    const countries = new Set<string>();
+    for (const q of many) {
+      countries.add(q.country);
+      const dir = path.join(snapshotDir, q.country);
+      const activities = JSON.parse(fs.readFileSync(path.join(dir, 'activities.json'), 'utf8')) as {
+        trees: Record<string, TreeNode[]>;
+      };
+      const codes = q.params['industry_codes'] as string[];
+      expect(Array.isArray(codes), `${q.country} industry_codes`).toBe(true);
+      // A division: a node at depth 2 of the activity tree, sent as all of its leaves.
+      const divisions = nodesOf(Object.values(activities.trees)[0] ?? []).filter((n) => n.depth === 2);
+      expect(
+        divisions.some((d) => d.leaves.join() === codes.join()),
+        `${q.country}: ${codes.length} codes are not a division's leaves`,
+      ).toBe(true);
+      const locations = JSON.parse(fs.readFileSync(path.join(dir, 'locations.json'), 'utf8')) as {
+        tree: TreeNode[] | null;
+      };
+      if (locations.tree === null) {
+        // NO and SE have no location tree: a municipality name instead.
+        expect(typeof q.params['location']).toBe('string');
+        continue;
+      }
+      const param = q.country === 'LT' ? 'lt_locations' : 'ehak_kood';
+      const sent = q.params[param] as string[];
+      // A county: a root of the location tree, sent as its `codes` (LT: its `locations`).
+      expect(
+        locations.tree.some((n) => (q.country === 'LT' ? n.locations : n.codes)?.join() === sent.join()),
+        `${q.country}: ${sent.length} location values are not a county's`,
+      ).toBe(true);
+    }
+    expect(countries.size).toBe(workload.countries.length);
+  });
+});
+
 describe('bench request lists', () => {
   it('gives the probe and every concurrency disjoint lists of the requested length, in draw order', () => {
     fc.assert(
@@ -85,15 +141,19 @@ describe('bench request lists', () => {
         fc.integer({ min: 1, max: 4 }),
         (verify, requests, lists) => {
           const queries = Array.from(
-            { length: verify + requests * lists },
-            (_, id) => ({ id }) as Workload['queries'][number],
+            { length: verify + requests * (lists + 1) },
+            (_, id) => ({ id, cls: QUERY_CLASSES[id % QUERY_CLASSES.length] }) as Workload['queries'][number],
           );
-          const { probe, timed } = splitLists(queries, verify, requests, lists);
+          const { probe, timed, scanLoad } = splitLists(queries, verify, requests, lists);
           expect(probe.map((q) => q.id)).toEqual(Array.from({ length: verify }, (_, i) => i));
           expect(timed).toHaveLength(lists);
           for (const list of timed) expect(list).toHaveLength(requests);
           const ids = [...probe, ...timed.flat()].map((q) => q.id);
-          expect(ids).toEqual(queries.map((q) => q.id));
+          expect(ids).toEqual(queries.slice(0, verify + requests * lists).map((q) => q.id));
+          // The scan-load run: the last slice's lookups and heavy searches, and nothing else.
+          const last = queries.slice(verify + requests * lists);
+          expect(scanLoad.lookups).toEqual(last.filter((q) => LOOKUP_CLASSES.includes(q.cls)));
+          expect(scanLoad.heavy).toEqual(last.filter((q) => HEAVY_CLASSES.includes(q.cls)));
         },
       ),
     );
@@ -139,8 +199,8 @@ describe('bench harness smoke run', () => {
       scale: null,
       seed: 1,
       dataDir,
-      concurrency: [1, 2],
-      requests: 300,
+      concurrency: [1, 4, 16],
+      requests: 150,
       maxSeconds: 120,
       peer: pgUrl ? 'postgres' : null,
       pgUrl: pgUrl ?? '',
@@ -150,23 +210,81 @@ describe('bench harness smoke run', () => {
       log: () => {},
     }));
     process.stdout.write(`\n${table}`);
-  }, 240_000);
+  }, 600_000);
 
   it('sends every request of every run and gets the expected status for each', () => {
     const runs = [...result.api.runs, ...(result.engine?.runs ?? []), ...(result.postgres?.runs ?? [])];
-    expect(runs.map((r) => r.concurrency)).toEqual(pgUrl ? [1, 2, 1, 2, 1, 2] : [1, 2, 1, 2]);
+    const cs = [1, 4, 16];
+    expect(runs.map((r) => r.concurrency)).toEqual(pgUrl ? [...cs, ...cs, ...cs] : [...cs, ...cs]);
     for (const run of runs) {
-      expect(run.requests).toBe(300);
+      expect(run.requests).toBe(150);
       expect(run.capped).toBe(false);
       expect(run.errorSamples).toEqual([]);
-      expect(run.groups['all']).toMatchObject({ n: 300, errors: 0 });
+      expect(run.groups['all']).toMatchObject({ n: 150, errors: 0 });
       const perClass = QUERY_CLASSES.reduce((sum, c) => sum + (run.groups[`class:${c}`]?.n ?? 0), 0);
-      expect(perClass).toBe(300);
+      expect(perClass).toBe(150);
       const perCountry = result.countries.reduce((sum, c) => sum + (run.groups[`country:${c}`]?.n ?? 0), 0);
-      expect(perCountry).toBe(300);
+      expect(perCountry).toBe(150);
       const all = run.groups['all'];
       expect(all && all.p50 <= all.p95 && all.p95 <= all.p99 && all.p99 <= all.max).toBe(true);
     }
+  });
+
+  it('times every lookup of its list while the scan clients send heavy searches', () => {
+    const loads = [result.api.scan_load, result.engine?.scan_load, result.postgres?.scan_load].filter(
+      (x) => x !== undefined,
+    );
+    expect(loads).toHaveLength(pgUrl ? 3 : 2);
+    for (const load of loads) {
+      expect(load.scanClients).toBe(SCAN_CLIENTS);
+      const lookups = load.lookups.groups['all'];
+      expect(lookups?.n).toBe(load.lookups.requests);
+      expect(lookups?.n).toBeGreaterThan(10);
+      expect(lookups?.errors).toBe(0);
+      expect(load.lookups.errorSamples).toEqual([]);
+      for (const c of Object.keys(load.lookups.groups).filter((g) => g.startsWith('class:'))) {
+        expect(LOOKUP_CLASSES).toContain(c.slice(6));
+      }
+      // The scans really ran alongside: at least one heavy search per client, none of them a lookup.
+      expect(load.scans.requests).toBeGreaterThanOrEqual(SCAN_CLIENTS);
+      expect(load.scans.groups['all']?.errors).toBe(0);
+      for (const c of Object.keys(load.scans.groups).filter((g) => g.startsWith('class:'))) {
+        expect(HEAVY_CLASSES).toContain(c.slice(6));
+      }
+    }
+  });
+
+  it('checks every target of issue 17, says by how much, and stores the table in the result', () => {
+    const names = result.targets.map((t) => t.target);
+    for (const expected of [
+      'search mix p95 over HTTP (c=4)',
+      'detail p95 over HTTP under 4 scan-only clients',
+      'history p95 over HTTP under 4 scan-only clients',
+      'errors over HTTP (c=16)',
+      'p99 over HTTP, all requests (c=16)',
+      'PostgreSQL p95 / API p95, search mix (c=4)',
+      'no class where PostgreSQL is faster at p50 or p95',
+      'server RSS, peak',
+    ]) {
+      expect(names).toContain(expected);
+    }
+    const c16 = result.api.runs.find((r) => r.concurrency === 16)?.groups['all'];
+    const errors = result.targets.find((t) => t.target === 'errors over HTTP (c=16)');
+    expect(errors).toMatchObject({ measured: String(c16?.errors), met: c16?.errors === 0 });
+    const p99 = result.targets.find((t) => t.target === 'p99 over HTTP, all requests (c=16)');
+    expect(p99?.measured).toBe(`${c16?.p99.toFixed(1)} ms`);
+    expect(p99?.met).toBe((c16?.p99 ?? Infinity) <= 400);
+    const scanDetail = result.api.scan_load.lookups.groups['class:detail'];
+    const t = result.targets.find((x) => x.target === 'detail p95 over HTTP under 4 scan-only clients');
+    expect(t?.met).toBe(scanDetail ? scanDetail.p95 <= 5 : null);
+    for (const x of result.targets) {
+      // Every measured target says how far it is from its limit, met or not.
+      if (x.met !== null) expect(x.by).toMatch(x.met ? /^met/ : /^missed/);
+    }
+    const peer = result.targets.find((x) => x.target === 'no class where PostgreSQL is faster at p50 or p95');
+    expect(peer?.met).toEqual(pgUrl ? expect.any(Boolean) : null);
+    expect(table).toContain('| target | limit | measured | met | by how much |');
+    expect(table).toContain('#### Lookups under scan load');
   });
 
   it('gets the same answers over HTTP as from the engine in-process (and from PostgreSQL when present)', () => {
@@ -186,13 +304,13 @@ describe('bench harness smoke run', () => {
     expect(JSON.parse(fs.readFileSync(file as string, 'utf8'))).toEqual(JSON.parse(JSON.stringify(result)));
     const lines = fs.readFileSync(historyFile, 'utf8').trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0] as string)).toMatchObject({ snapshot_id: result.snapshot_id, requests: 300 });
+    expect(JSON.parse(lines[0] as string)).toMatchObject({ snapshot_id: result.snapshot_id, requests: 150 });
     const text = fs.readFileSync(readme, 'utf8');
     expect(text).not.toContain('\nold\n');
     expect(text).toContain(table.trim().split('\n')[0]);
     expect(text.endsWith('\n\ntail\n')).toBe(true);
     expect(table).toContain('| **search mix** |');
     expect(table).toContain('#### Targets');
-    expect(result.targets.length).toBeGreaterThan(5);
+    expect(JSON.parse(fs.readFileSync(file as string, 'utf8')).targets).toEqual(result.targets);
   });
 });
