@@ -205,7 +205,13 @@ async function stagePoland(ctx: StageContext): Promise<StageResult> {
   };
   // The report an answer holds, numbered so that one comparison picks the unit reports (no IN list: DuckDB
   // turns one into a join that drags the answers through it). NULL for an answer not read.
-  const reports = [BIR_READ.praw, BIR_READ.fizOgolne, BIR_READ.fizCeidg, BIR_READ.prawPkd, BIR_READ.fizPkd];
+  const reports: readonly string[] = [
+    BIR_READ.praw,
+    BIR_READ.fizOgolne,
+    BIR_READ.fizCeidg,
+    BIR_READ.prawPkd,
+    BIR_READ.fizPkd,
+  ];
   const lookup = (p: 'praw' | 'fiz', f: string) =>
     birLookup('leaves', 'leaf_names', ...elementNames(f).filter((n) => n.startsWith(`${p}_`)));
   const haveRegon = await loadCaptures(
@@ -232,14 +238,15 @@ async function stagePoland(ctx: StageContext): Promise<StageResult> {
                 CASE WHEN status = 200 AND body IS NOT NULL THEN list_position([${reports.map(str).join(', ')}], kind) END AS report
               FROM ${from}))))`,
   );
-  await conn.run(`CREATE OR REPLACE TEMP TABLE pl_bir AS
-    SELECT trim(key) AS regon, * EXCLUDE (key, status, fetched_at, base64, has_body, report) FROM cap_regon
-    WHERE report IS NOT NULL
-    QUALIFY row_number() OVER (PARTITION BY trim(key), kind ORDER BY fetched_at DESC) = 1`);
-  await conn.run('DROP TABLE cap_regon');
-  const report1 = (kind: string) => `(SELECT * FROM pl_bir WHERE kind = ${str(kind)} AND NOT is_error)`;
+  // The newest answer per unit of one report (then errors are left out); straight from cap_regon, one
+  // report at a time, rather than a deduplicated copy of the whole table.
+  const newest = (
+    kind: string,
+  ) => `(SELECT trim(key) AS regon, * FROM cap_regon WHERE report = ${reports.indexOf(kind) + 1}
+    QUALIFY row_number() OVER (PARTITION BY trim(key) ORDER BY fetched_at DESC) = 1)`;
+  const report1 = (kind: string) => `(SELECT * FROM ${newest(kind)} WHERE NOT is_error)`;
   // pkd is NULL without a PKD report answer (not known, not none).
-  const pkdReport = (kind: string) => `(SELECT regon, pkd FROM pl_bir WHERE kind = ${str(kind)})`;
+  const pkdReport = (kind: string) => `(SELECT regon, pkd FROM ${newest(kind)})`;
   const unitColumns = REGON_FIELDS.map((f) => `${f} VARCHAR`).join(', ');
   // regon_report: the unit has a REGON report.
   await conn.run(`CREATE OR REPLACE TEMP TABLE raw_units (${unitColumns}, sole BOOLEAN,
@@ -255,7 +262,7 @@ async function stagePoland(ctx: StageContext): Promise<StageResult> {
     FROM ${report1(BIR_READ.fizOgolne)} o FULL JOIN ${report1(BIR_READ.fizCeidg)} c USING (regon)
       LEFT JOIN ${pkdReport(BIR_READ.fizPkd)} k USING (regon)
     WHERE coalesce(c.fiz_unit, false) OR coalesce(o.fiz_unit, false)`);
-  await conn.run('DROP TABLE pl_bir');
+  await conn.run('DROP TABLE cap_regon');
 
   // CEIDG: list entries and details; the details (contacts) win, then the newest answer.
   const haveCeidg = await loadCaptures(
