@@ -16,7 +16,15 @@ import {
   PL_ROLE_TEXT,
   type PlState,
 } from './codes.ts';
-import { birField, birIsError, birRecords, createBirMacros } from './bir-sql.ts';
+import {
+  birMatch,
+  birIsError,
+  birLeafNames,
+  birLeaves,
+  birLookup,
+  birRecords,
+  createBirMacros,
+} from './bir-sql.ts';
 import {
   BIR_READ,
   CEIDG_FIRMA_TYPE,
@@ -50,17 +58,30 @@ const family = (prefix: string): string => `${prefix}_*.jsonl`;
 
 /**
  * Loads every capture file of a source (JSON lines, one answer each) into `table`, or an empty table when
- * the source is absent. A last line cut by a killed harvest is skipped and counted; an answer stored as
- * base64 (not UTF-8) is counted and left out.
+ * the source is absent. `select(from)` is the query of what the table keeps of each line of `from` (columns
+ * `key`, `kind`, `status`, `fetched_at`, `body`, and `base64`, which it must keep): what the adapter needs
+ * is taken from the bodies in this one streaming pass, so the bodies themselves (about 27 GB of REGON
+ * answers at scale 1) are never held in a table. A last line cut by a killed harvest
+ * is skipped and counted; an answer stored as base64 (not UTF-8) is counted and left out.
  */
-async function loadCaptures(ctx: StageContext, key: string, prefix: string, table: string): Promise<boolean> {
+async function loadCaptures(
+  ctx: StageContext,
+  key: string,
+  prefix: string,
+  table: string,
+  select: (from: string) => string,
+): Promise<boolean> {
   const { conn, country, report } = ctx;
   const files = ctx.sources.many(key);
   const name = family(prefix);
   const columns = `{key: 'VARCHAR', kind: 'VARCHAR', status: 'INTEGER', fetched_at: 'VARCHAR', body: 'VARCHAR', body_base64: 'VARCHAR'}`;
+  const load = (from: string) => `CREATE OR REPLACE TEMP TABLE ${table} AS
+    ${select(`(SELECT *, body IS NULL AND body_base64 IS NOT NULL AS base64 FROM ${from})`)}`;
   if (files.length === 0) {
-    await conn.run(`CREATE OR REPLACE TEMP TABLE ${table} (key VARCHAR, kind VARCHAR, status INTEGER, fetched_at VARCHAR,
-      body VARCHAR, body_base64 VARCHAR)`);
+    await conn.run(
+      load(`(SELECT NULL::VARCHAR AS key, NULL::VARCHAR AS kind, NULL::INTEGER AS status, NULL::VARCHAR AS fetched_at,
+        NULL::VARCHAR AS body, NULL::VARCHAR AS body_base64 WHERE false)`),
+    );
     return false;
   }
   let cut = 0;
@@ -82,9 +103,10 @@ async function loadCaptures(ctx: StageContext, key: string, prefix: string, tabl
     country,
     `read ${name} (${files.length} file${files.length === 1 ? '' : 's'})`,
     async () => {
-      await conn.run(`CREATE OR REPLACE TEMP TABLE ${table} AS
-        SELECT * FROM read_json([${files.map((f) => str(f)).join(', ')}], format = 'newline_delimited',
-          columns = ${columns}, ignore_errors = true, maximum_object_size = 268435456)`);
+      await conn.run(
+        load(`read_json([${files.map((f) => str(f)).join(', ')}], format = 'newline_delimited',
+          columns = ${columns}, ignore_errors = true, maximum_object_size = 268435456)`),
+      );
       const n = Number((await queryRows(conn, `SELECT count(*)::BIGINT AS n FROM ${table}`))[0]?.['n'] ?? 0);
       report.file({
         country,
@@ -110,7 +132,7 @@ async function loadCaptures(ctx: StageContext, key: string, prefix: string, tabl
     file: name,
     report,
     reason: 'answer not UTF-8 (kept as base64 by the harvest; left out)',
-    sql: `SELECT count(*) AS n, any_value(key) AS example FROM ${table} WHERE body IS NULL AND body_base64 IS NOT NULL`,
+    sql: `SELECT count(*) AS n, any_value(key) AS example FROM ${table} WHERE base64`,
   });
   return true;
 }
@@ -125,12 +147,20 @@ async function stagePoland(ctx: StageContext): Promise<StageResult> {
   const ceidgFile = family(PL_CAPTURE_PREFIX.ceidg);
 
   // KRS: the newest answer per number; 200 is an extract, 204 an entity removed from the register.
-  await loadCaptures(ctx, 'krs', PL_CAPTURE_PREFIX.krs, 'cap_krs');
+  await loadCaptures(
+    ctx,
+    'krs',
+    PL_CAPTURE_PREFIX.krs,
+    'cap_krs',
+    (from) => `SELECT key, kind, status, fetched_at, base64, body IS NOT NULL AS has_body,
+      CASE WHEN status = 200 AND kind = 'OdpisAktualny'
+        THEN TRY_CAST(TRY_CAST(body AS JSON) AS STRUCT(odpis ${KRS_ODPIS_TYPE})).odpis END AS odpis
+      FROM ${from}`,
+  );
   await conn.run(`CREATE OR REPLACE TEMP TABLE pl_krs_all AS
     SELECT * FROM (
-      SELECT lpad(trim(split_part(key, '/', 1)), 10, '0') AS code, status, fetched_at,
-        CASE WHEN status = 200 THEN TRY_CAST(TRY_CAST(body AS JSON) AS STRUCT(odpis ${KRS_ODPIS_TYPE})).odpis END AS odpis
-      FROM cap_krs WHERE kind = 'OdpisAktualny' AND status IN (200, 204) AND body IS NOT NULL)
+      SELECT lpad(trim(split_part(key, '/', 1)), 10, '0') AS code, status, fetched_at, odpis
+      FROM cap_krs WHERE kind = 'OdpisAktualny' AND status IN (200, 204) AND has_body)
     QUALIFY row_number() OVER (PARTITION BY code ORDER BY status = 200 DESC, fetched_at DESC) = 1`);
   await conn.run(`DELETE FROM pl_krs_all WHERE code IN (
     SELECT lpad(trim(split_part(key, '/', 1)), 10, '0') FROM cap_krs WHERE kind = 'OdpisAktualny' AND status IN (200, 204)
@@ -148,62 +178,109 @@ async function stagePoland(ctx: StageContext): Promise<StageResult> {
     SELECT code, odpis FROM pl_krs_all WHERE status = 200 AND odpis.naglowekA.numerKRS IS NOT NULL`);
   await conn.run('DROP TABLE pl_krs_all');
 
-  // REGON BIR: each unit's reports (newest answer per unit and report), one MAP per <dane> record.
-  const haveRegon = await loadCaptures(ctx, 'regon', PL_CAPTURE_PREFIX.regon, 'cap_regon');
-  await conn.run(`CREATE OR REPLACE TEMP TABLE pl_bir AS
-    SELECT trim(key) AS regon, kind, body FROM cap_regon
-    WHERE status = 200 AND body IS NOT NULL AND kind IN (${Object.values(BIR_READ).map(str).join(', ')})
-    QUALIFY row_number() OVER (PARTITION BY trim(key), kind ORDER BY fetched_at DESC) = 1`);
-  await conn.run('DROP TABLE cap_regon');
-  const report1 = (kind: string) =>
-    `(SELECT regon, body FROM pl_bir WHERE kind = ${str(kind)} AND NOT ${birIsError('body')})`;
-  const pkdOf = (kind: string, p: 'praw' | 'fiz') => {
-    const k = PKD_KEYS[p];
-    return `(SELECT regon, list_transform(list_filter(${birRecords('body')}, r -> strpos(r, '&lt;${k.kod}&gt;') > 0),
-      r -> {kod: ${birField('r', k.kod)}, main: ${birField('r', k.main)}, version: ${birField('r', k.version)}}) AS pkd
-      FROM pl_bir WHERE kind = ${str(kind)})`;
-  };
+  // REGON BIR: each answer is taken apart while the files are read (bir-sql.ts); then the newest answer
+  // per unit and report.
   const spellings: Record<string, string[]> = {
     dataSkresleniaZRegon: ['dataSkresleniaZRegon', 'dataSkresleniazRegon'],
     numerWRejestrzeEwidencji: ['numerWRejestrzeEwidencji', 'numerWrejestrzeEwidencji'],
     adresStronyinternetowej: ['adresStronyinternetowej', 'adresStronyInternetowej'],
   };
-  const field = (body: string, p: string, f: string) => {
-    const names = (spellings[f] ?? [f]).map((n) => `${p}_${n}`);
-    // Sole traders' deletion date is per activity in the CEIDG report.
-    if (f === 'dataSkresleniaZRegon' && p === 'fiz') {
-      names.push('fiz_dataSkresleniazRegonDzialalnosci', 'fiz_dataSkresleniaZRegonDzialalnosci');
-    }
-    return birField(body, ...names);
+  // A field's element names in a legal person's report, then in a sole trader's (never both in one answer).
+  const elementNames = (f: string): string[] => {
+    const each = spellings[f] ?? [f];
+    const praw = each.map((n) => `praw_${n}`);
+    // Sole traders have no register number; their deletion date is per activity in the CEIDG report.
+    if (f === 'numerWRejestrzeEwidencji') return praw;
+    const fiz = each.map((n) => `fiz_${n}`);
+    if (f === 'dataSkresleniaZRegon')
+      fiz.push('fiz_dataSkresleniazRegonDzialalnosci', 'fiz_dataSkresleniaZRegonDzialalnosci');
+    return [...praw, ...fiz];
   };
+  // The values are unescaped in a second step, so that bir_value (a macro) repeats a field, not its match.
+  const pkdOf = (p: 'praw' | 'fiz') => {
+    const k = PKD_KEYS[p];
+    return `list_transform(list_transform(list_filter(${birRecords('body')}, r -> strpos(r, '&lt;${k.kod}&gt;') > 0),
+      r -> {kod: ${birMatch('r', k.kod)}, main: ${birMatch('r', k.main)}, version: ${birMatch('r', k.version)}}),
+      x -> {kod: bir_value(x.kod), main: bir_value(x.main), version: bir_value(x.version)})`;
+  };
+  // The report an answer holds, numbered so that one comparison picks the unit reports (no IN list: DuckDB
+  // turns one into a join that drags the answers through it). NULL for an answer not read.
+  const reports: readonly string[] = [
+    BIR_READ.praw,
+    BIR_READ.fizOgolne,
+    BIR_READ.fizCeidg,
+    BIR_READ.prawPkd,
+    BIR_READ.fizPkd,
+  ];
+  const lookup = (p: 'praw' | 'fiz', f: string) =>
+    birLookup('leaves', 'leaf_names', ...elementNames(f).filter((n) => n.startsWith(`${p}_`)));
+  const haveRegon = await loadCaptures(
+    ctx,
+    'regon',
+    PL_CAPTURE_PREFIX.regon,
+    'cap_regon',
+    (
+      from,
+    ) => `SELECT key, kind, status, fetched_at, base64, has_body, report, is_error, praw_unit, fiz_unit, pkd,
+        ${REGON_FIELDS.map((f) => `bir_value(${f}) AS ${f}`).join(', ')}
+      FROM (SELECT *, ${REGON_FIELDS.map(
+        (f) =>
+          `CASE WHEN report = 1 THEN ${lookup('praw', f)} ${f === 'numerWRejestrzeEwidencji' ? '' : `WHEN report <= 3 THEN ${lookup('fiz', f)}`} END AS ${f}`,
+      ).join(', ')}
+        FROM (SELECT *, CASE WHEN report <= 3 THEN ${birLeafNames('leaves')} END AS leaf_names
+          FROM (SELECT key, kind, status, fetched_at, base64, has_body, report,
+              report IS NOT NULL AND ${birIsError('body')} AS is_error,
+              report IS NOT NULL AND strpos(body, '&lt;praw_regon9&gt;') > 0 AS praw_unit,
+              report IS NOT NULL AND strpos(body, '&lt;fiz_regon9&gt;') > 0 AS fiz_unit,
+              CASE WHEN report <= 3 THEN ${birLeaves('body')} END AS leaves,
+              CASE WHEN report = 4 THEN ${pkdOf('praw')} WHEN report = 5 THEN ${pkdOf('fiz')} END AS pkd
+            FROM (SELECT *, body IS NOT NULL AS has_body,
+                CASE WHEN status = 200 AND body IS NOT NULL THEN list_position([${reports.map(str).join(', ')}], kind) END AS report
+              FROM ${from}))))`,
+  );
+  // The newest answer per unit of one report (then errors are left out); straight from cap_regon, one
+  // report at a time, rather than a deduplicated copy of the whole table.
+  const newest = (
+    kind: string,
+  ) => `(SELECT trim(key) AS regon, * FROM cap_regon WHERE report = ${reports.indexOf(kind) + 1}
+    QUALIFY row_number() OVER (PARTITION BY trim(key) ORDER BY fetched_at DESC) = 1)`;
+  const report1 = (kind: string) => `(SELECT * FROM ${newest(kind)} WHERE NOT is_error)`;
+  // pkd is NULL without a PKD report answer (not known, not none).
+  const pkdReport = (kind: string) => `(SELECT regon, pkd FROM ${newest(kind)})`;
   const unitColumns = REGON_FIELDS.map((f) => `${f} VARCHAR`).join(', ');
-  // regon_report: the unit has a REGON report; pkd is NULL without a PKD report answer (not known, not none).
+  // regon_report: the unit has a REGON report.
   await conn.run(`CREATE OR REPLACE TEMP TABLE raw_units (${unitColumns}, sole BOOLEAN,
     pkd STRUCT(kod VARCHAR, main VARCHAR, version VARCHAR)[], regon_report BOOLEAN)`);
   await conn.run(`INSERT INTO raw_units
-    SELECT ${REGON_FIELDS.map((f) => field('u.body', 'praw', f)).join(', ')}, false, k.pkd, true
-    FROM ${report1(BIR_READ.praw)} u LEFT JOIN ${pkdOf(BIR_READ.prawPkd, 'praw')} k USING (regon)
-    WHERE strpos(u.body, '&lt;praw_regon9&gt;') > 0`);
+    SELECT ${REGON_FIELDS.map((f) => `u.${f}`).join(', ')}, false, k.pkd, true
+    FROM ${report1(BIR_READ.praw)} u LEFT JOIN ${pkdReport(BIR_READ.prawPkd)} k USING (regon)
+    WHERE u.praw_unit`);
   // Sole traders: the CEIDG activity report (address, dates, contacts) over the general one (NIP, form).
   await conn.run(`INSERT INTO raw_units
-    SELECT ${REGON_FIELDS.map((f) => (f === 'numerWRejestrzeEwidencji' ? 'NULL' : `coalesce(${field('c.body', 'fiz', f)}, ${field('o.body', 'fiz', f)})`)).join(', ')},
+    SELECT ${REGON_FIELDS.map((f) => (f === 'numerWRejestrzeEwidencji' ? 'NULL' : `coalesce(c.${f}, o.${f})`)).join(', ')},
       true, k.pkd, true
     FROM ${report1(BIR_READ.fizOgolne)} o FULL JOIN ${report1(BIR_READ.fizCeidg)} c USING (regon)
-      LEFT JOIN ${pkdOf(BIR_READ.fizPkd, 'fiz')} k USING (regon)
-    WHERE strpos(coalesce(c.body, '') || coalesce(o.body, ''), '&lt;fiz_regon9&gt;') > 0`);
-  await conn.run('DROP TABLE pl_bir');
+      LEFT JOIN ${pkdReport(BIR_READ.fizPkd)} k USING (regon)
+    WHERE coalesce(c.fiz_unit, false) OR coalesce(o.fiz_unit, false)`);
+  await conn.run('DROP TABLE cap_regon');
 
   // CEIDG: list entries and details; the details (contacts) win, then the newest answer.
-  const haveCeidg = await loadCaptures(ctx, 'ceidg', PL_CAPTURE_PREFIX.ceidg, 'cap_ceidg');
+  const haveCeidg = await loadCaptures(
+    ctx,
+    'ceidg',
+    PL_CAPTURE_PREFIX.ceidg,
+    'cap_ceidg',
+    (from) => `SELECT key, kind, status, fetched_at, base64,
+      CASE WHEN status = 200 AND kind IN ('firmy', 'firma') AND body IS NOT NULL
+        THEN TRY_CAST(TRY_CAST(body AS JSON) AS STRUCT(firmy ${CEIDG_FIRMA_TYPE}[], firma ${CEIDG_FIRMA_TYPE}[])) END AS j
+      FROM ${from}`,
+  );
   await conn.run(`CREATE OR REPLACE TEMP TABLE pl_ceidg AS
     SELECT * FROM (
       SELECT trim(f.wlasciciel.regon) AS code, f.nazwa AS nazwa, f.wlasciciel AS wlasciciel, f.status AS status,
         f.dataRozpoczecia AS dataRozpoczecia, f.email AS email, f.www AS www, f.telefon AS telefon,
         coalesce(f.adresDzialalnosci, f.adresDzialanosci) AS adres, kind, fetched_at
-      FROM (SELECT kind, fetched_at, unnest(coalesce(j.firmy, j.firma)) AS f FROM (
-        SELECT kind, fetched_at,
-          TRY_CAST(TRY_CAST(body AS JSON) AS STRUCT(firmy ${CEIDG_FIRMA_TYPE}[], firma ${CEIDG_FIRMA_TYPE}[])) AS j
-        FROM cap_ceidg WHERE status = 200 AND kind IN ('firmy', 'firma') AND body IS NOT NULL)))
+      FROM (SELECT kind, fetched_at, unnest(coalesce(j.firmy, j.firma)) AS f FROM cap_ceidg WHERE j IS NOT NULL))
     WHERE code IS NOT NULL AND code <> ''
     QUALIFY row_number() OVER (PARTITION BY code ORDER BY kind = 'firma' DESC, fetched_at DESC) = 1`);
   await conn.run('DROP TABLE cap_ceidg');
