@@ -102,7 +102,7 @@ export class Operations {
   }
 
   /** Spends one rate-limit token (429 when empty); admin keys pass. */
-  admit(caller: Caller, operation: MeteredOperation | FreeOperation): RateLimitDecision | null {
+  admit(caller: Caller, operation: MeteredOperation | FreeOperation): Promise<RateLimitDecision | null> {
     return this.deps.rateLimiter.take(caller.principal, operation);
   }
 
@@ -113,10 +113,10 @@ export class Operations {
     country: CountryCode | null,
     run: () => T | Promise<T>,
   ): Promise<Admitted<T>> {
-    const rate = this.admit(caller, operation);
+    const rate = await this.admit(caller, operation);
     const fresh = country ? this.freshness(country) : null;
     const data = await run();
-    this.deps.metering.recordFree({
+    await this.deps.metering.recordFree({
       principal: caller.principal,
       channel: caller.channel,
       operation,
@@ -199,7 +199,7 @@ export class Operations {
     params: unknown,
     run: () => Promise<{ result: T; chargeableRows: number; rowsReturned: number }>,
   ): Promise<Metered<T>> {
-    const rate = this.admit(caller, operation);
+    const rate = await this.admit(caller, operation);
     const { result, meta } = await this.deps.metering.runMetered<Kept<T>>(
       {
         principal: caller.principal,

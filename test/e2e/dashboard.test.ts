@@ -116,7 +116,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a real browser', () => {
     expect([icon.status, icon.headers.get('content-type')]).toEqual([200, 'image/svg+xml']);
     expect(await page.locator('link[rel="icon"]').getAttribute('href')).toBe('/static/favicon.svg');
     await page.getByText('Trial: REST and MCP use is unmetered').waitFor();
-    const account = server.wallet.balance({ email: EMAIL });
+    const account = await server.wallet.balance({ email: EMAIL });
     expect(account.plan).toBe('trial');
     expect(account.lots.map((l) => [l.source, l.amount])).toEqual([['registration', 30]]);
 
@@ -184,9 +184,9 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a real browser', () => {
     expect(charged).toBeCloseTo(expectedRows * price, 6);
     const after = await balanceShown();
     expect(after).toBeCloseTo(before - charged, 6);
-    expect(server.wallet.balance({ email: EMAIL }).balance).toBeCloseTo(30 - expectedRows * price, 6);
+    expect((await server.wallet.balance({ email: EMAIL })).balance).toBeCloseTo(30 - expectedRows * price, 6);
     // The charge was recorded on the in-app channel.
-    const usage = server.wallet.usage({ email: EMAIL });
+    const usage = await server.wallet.usage({ email: EMAIL });
     expect(usage.records.filter((r) => r.operation === 'search' && r.channel === 'app').length).toBe(1);
 
     // The next page's button says what it costs before it is clicked; a double click buys it once.
@@ -201,11 +201,11 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a real browser', () => {
       .getByRole('button', { name: `Previous page (10 rows, ${(10 * price).toFixed(2)} credits)` })
       .waitFor();
     const spent = (expectedRows + nextRows) * price;
-    expect(server.wallet.balance({ email: EMAIL }).balance).toBeCloseTo(30 - spent, 6);
+    expect((await server.wallet.balance({ email: EMAIL })).balance).toBeCloseTo(30 - spent, 6);
     expect(
-      server.wallet
-        .usage({ email: EMAIL })
-        .records.filter((r) => r.operation === 'search' && r.channel === 'app').length,
+      (await server.wallet.usage({ email: EMAIL })).records.filter(
+        (r) => r.operation === 'search' && r.channel === 'app',
+      ).length,
     ).toBe(2);
 
     // A company's detail view (one more row), double-clicked: charged once.
@@ -218,11 +218,11 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a real browser', () => {
     const detailText = (await page.locator('#detail').textContent())!;
     expect(detailText).not.toMatch(/[{}"]|_period|registrikood|latest_metrics|kmkr|null|undefined/);
     await shot('search-results');
-    expect(server.wallet.balance({ email: EMAIL }).balance).toBeCloseTo(30 - spent - price, 6);
+    expect((await server.wallet.balance({ email: EMAIL })).balance).toBeCloseTo(30 - spent - price, 6);
     expect(
-      server.wallet
-        .usage({ email: EMAIL })
-        .records.filter((r) => r.operation === 'detail' && r.channel === 'app').length,
+      (await server.wallet.usage({ email: EMAIL })).records.filter(
+        (r) => r.operation === 'detail' && r.channel === 'app',
+      ).length,
     ).toBe(1);
 
     // History, once shown, cannot be bought again by another click.
@@ -230,7 +230,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a real browser', () => {
     await page.getByRole('heading', { name: 'History', exact: true }).waitFor();
     expect(await page.getByRole('button', { name: 'History shown below' }).isDisabled()).toBe(true);
     expect(
-      server.wallet.usage({ email: EMAIL }).records.filter((r) => r.operation === 'history').length,
+      (await server.wallet.usage({ email: EMAIL })).records.filter((r) => r.operation === 'history').length,
     ).toBeLessThanOrEqual(1);
 
     // The overview shows the in-app usage.
@@ -258,16 +258,13 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a real browser', () => {
     await page.getByRole('button', { name: 'Order the Estonia plan, 300 € per month' }).click();
     await page.getByRole('heading', { name: 'Place this order?' }).waitFor();
     await shot('billing-confirm');
-    expect(server.wallet.listOrders({}).filter((o) => o.email === EMAIL)).toEqual([]);
+    expect((await server.wallet.listOrders({})).filter((o) => o.email === EMAIL)).toEqual([]);
     await page.getByRole('link', { name: 'Cancel' }).click();
     await page.getByRole('button', { name: 'Order top-up' }).click();
     await page.getByRole('button', { name: 'Place order for Credit top-up, 20.00 €' }).click();
     await page.getByText(/Order ord_\w+ placed/).waitFor();
     expect(
-      server.wallet
-        .listOrders({})
-        .filter((o) => o.email === EMAIL)
-        .map((o) => [o.kind, o.amount]),
+      (await server.wallet.listOrders({})).filter((o) => o.email === EMAIL).map((o) => [o.kind, o.amount]),
     ).toEqual([['topup', 20]]);
 
     // Sign out: the dashboard sends us back to sign in.
@@ -305,8 +302,8 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a real browser', () => {
       await p.screenshot({ path: path.join(SHOTS, 'phone-billing.png'), fullPage: false });
 
       // The count and the quote in the reader's locale (German: 1.234 and 0,20), against a REST count.
-      const accountId = server.wallet.balance({ email: EMAIL }).accountId;
-      const { key } = server.wallet.createAccountKey({ accountId, name: 'locale check' });
+      const accountId = (await server.wallet.balance({ email: EMAIL })).accountId;
+      const { key } = await server.wallet.createAccountKey({ accountId, name: 'locale check' });
       const { count } = (await (await api('/api/v1/data/count?country=EE', key)).json()) as { count: number };
       const de = (n: number, digits = 0) =>
         new Intl.NumberFormat('de-DE', {

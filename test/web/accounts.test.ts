@@ -22,7 +22,7 @@ describe('self-service accounts', () => {
     await c.get('/signup');
     await c.post('/signup', { email: 'Once@Test.local', password: 'correct horse battery' });
     // Not verified yet: no account, and sign-in says so only after the right password.
-    expect(() => t.wallet.balance({ email: 'once@test.local' })).toThrow(/no account/);
+    await expect(t.wallet.balance({ email: 'once@test.local' })).rejects.toThrow(/no account/);
     await c.get('/signin');
     const early = await c.post('/signin', { email: 'once@test.local', password: 'correct horse battery' });
     expect(early.statusCode).toBe(401);
@@ -34,7 +34,7 @@ describe('self-service accounts', () => {
     expect((await c.post('/verify', { token })).statusCode).toBe(400);
     // Signing up again with the verified address sends no new link and grants nothing.
     await c.post('/signup', { email: 'once@test.local', password: 'another long password' });
-    const b = t.wallet.balance({ email: 'once@test.local' });
+    const b = await t.wallet.balance({ email: 'once@test.local' });
     expect(b.plan).toBe('trial');
     expect(b.lots.map((l) => [l.source, l.amount])).toEqual([['registration', 30]]);
     const lot = b.lots[0]!;
@@ -44,7 +44,7 @@ describe('self-service accounts', () => {
 
   it('charges an in-app search exactly rows x price on channel app, like any standard key', async () => {
     const c = await registeredClient(t, 'app-search@test.local', 'correct horse battery');
-    const accountId = t.wallet.balance({ email: 'app-search@test.local' }).accountId;
+    const accountId = (await t.wallet.balance({ email: 'app-search@test.local' })).accountId;
     const count = await c.json('/app/api/count', {
       params: { country: 'LV', vat_active: 'true' },
       page_size: 7,
@@ -68,19 +68,19 @@ describe('self-service accounts', () => {
     expect(counted.quote.rows_first_page).toBe(rows);
     expect(body.meta.credits_charged).toBeCloseTo(rows * t.wallet.prices.LV, 6);
     expect(counted.quote.credits_first_page).toBeCloseTo(body.meta.credits_charged, 6);
-    expect(t.wallet.balance({ accountId }).balance).toBeCloseTo(30 - rows * t.wallet.prices.LV, 6);
-    const records = t.wallet.usage({ accountId }).records.filter((r) => r.operation === 'search');
+    expect((await t.wallet.balance({ accountId })).balance).toBeCloseTo(30 - rows * t.wallet.prices.LV, 6);
+    const records = (await t.wallet.usage({ accountId })).records.filter((r) => r.operation === 'search');
     expect(records.map((r) => [r.channel, r.outcome])).toEqual([['app', 'charged']]);
     // The in-app principal is an internal key the dashboard never lists.
-    expect(t.wallet.accountKeys(accountId)).toEqual([]);
-    expect(records[0]!.keyId).toBe(t.wallet.appPrincipal(accountId).keyId);
+    expect(await t.wallet.accountKeys(accountId)).toEqual([]);
+    expect(records[0]!.keyId).toBe((await t.wallet.appPrincipal(accountId)).keyId);
   });
 
   it('rejects an invalid filter with 422 and charges nothing', async () => {
     const c = await registeredClient(t, 'app-422@test.local', 'correct horse battery');
     const res = await c.json('/app/api/search', { params: { country: 'SE', has_tax_debt: 'true' } });
     expect(res.statusCode).toBe(422);
-    expect(t.wallet.balance({ email: 'app-422@test.local' }).balance).toBe(30);
+    expect((await t.wallet.balance({ email: 'app-422@test.local' })).balance).toBe(30);
   });
 
   it('places a top-up by invoice; the operator confirms it with `regdata orders confirm`', async () => {
@@ -93,45 +93,47 @@ describe('self-service accounts', () => {
     const asked = await c.post('/dashboard/billing/orders', { kind: 'topup', credits: '25' });
     expect(asked.statusCode).toBe(200);
     expect(asked.body).toContain('Place order for Credit top-up, 25.00 €');
-    expect(t.wallet.listOrders({}).filter((o) => o.email === 'topup@test.local')).toEqual([]);
+    expect((await t.wallet.listOrders({})).filter((o) => o.email === 'topup@test.local')).toEqual([]);
     const placed = await c.post('/dashboard/billing/orders', {
       kind: 'topup',
       credits: '25',
       confirm: 'yes',
     });
     expect(placed.statusCode).toBe(200);
-    const [order] = t.wallet.listOrders({ state: 'pending' }).filter((o) => o.email === 'topup@test.local');
+    const [order] = (await t.wallet.listOrders({ state: 'pending' })).filter(
+      (o) => o.email === 'topup@test.local',
+    );
     expect(order).toMatchObject({ kind: 'topup', amount: 25, provider: 'invoice', state: 'pending' });
     expect(placed.body).toContain(order!.reference);
-    expect(t.wallet.balance({ email: 'topup@test.local' }).balance).toBe(30);
+    expect((await t.wallet.balance({ email: 'topup@test.local' })).balance).toBe(30);
 
     const env = { ...process.env, REGDATA_WALLET_DB: t.walletPath, LOG_LEVEL: 'silent' };
     const { stdout } = await run(process.execPath, [CLI, 'orders', 'confirm', order!.orderId, '--json'], {
       env,
     });
     expect((JSON.parse(stdout) as { state: string }).state).toBe('paid');
-    const b = t.wallet.balance({ email: 'topup@test.local' });
+    const b = await t.wallet.balance({ email: 'topup@test.local' });
     expect(b.balance).toBe(55);
     expect(b.lots.find((l) => l.source === 'topup')).toMatchObject({ amount: 25, expiresAt: null });
     // A second confirmation grants nothing more.
     await expect(
       run(process.execPath, [CLI, 'orders', 'confirm', order!.orderId], { env }),
     ).rejects.toThrow();
-    expect(t.wallet.balance({ email: 'topup@test.local' }).balance).toBe(55);
+    expect((await t.wallet.balance({ email: 'topup@test.local' })).balance).toBe(55);
   });
 
   it('revokes a key only on the second, confirming click', async () => {
     const c = await registeredClient(t, 'revoke@test.local', 'correct horse battery');
     await c.get('/dashboard/keys');
-    const accountId = t.wallet.balance({ email: 'revoke@test.local' }).accountId;
-    const { keyId } = t.wallet.createAccountKey({ accountId, name: 'ci' });
+    const accountId = (await t.wallet.balance({ email: 'revoke@test.local' })).accountId;
+    const { keyId } = await t.wallet.createAccountKey({ accountId, name: 'ci' });
     const asked = await c.post(`/dashboard/keys/${keyId}/revoke`, {});
     expect(asked.statusCode).toBe(200);
     expect(asked.body).toContain('Yes, revoke key ci');
-    expect(t.wallet.accountKeys(accountId).find((k) => k.keyId === keyId)!.revokedAt).toBeNull();
+    expect((await t.wallet.accountKeys(accountId)).find((k) => k.keyId === keyId)!.revokedAt).toBeNull();
     const done = await c.post(`/dashboard/keys/${keyId}/revoke`, { confirm: 'yes' });
     expect(done.statusCode).toBe(303);
-    expect(t.wallet.accountKeys(accountId).find((k) => k.keyId === keyId)!.revokedAt).not.toBeNull();
+    expect((await t.wallet.accountKeys(accountId)).find((k) => k.keyId === keyId)!.revokedAt).not.toBeNull();
   });
 
   it('starts a country plan when its order is confirmed: that country is then not charged in the app', async () => {
@@ -139,14 +141,16 @@ describe('self-service accounts', () => {
     await c.get('/dashboard/billing');
     const asked = await c.post('/dashboard/billing/orders', { kind: 'country', country: 'NO' });
     expect(asked.body).toContain('Place order for Norway plan, 300 € / month');
-    expect(t.wallet.listOrders({}).filter((o) => o.email === 'plan@test.local')).toEqual([]);
+    expect((await t.wallet.listOrders({})).filter((o) => o.email === 'plan@test.local')).toEqual([]);
     await c.post('/dashboard/billing/orders', { kind: 'country', country: 'NO', confirm: 'yes' });
-    const [order] = t.wallet.listOrders({ state: 'pending' }).filter((o) => o.email === 'plan@test.local');
+    const [order] = (await t.wallet.listOrders({ state: 'pending' })).filter(
+      (o) => o.email === 'plan@test.local',
+    );
     expect(order).toMatchObject({ kind: 'country', country: 'NO', amount: 300 });
-    t.wallet.confirmOrder(order!.orderId);
+    await t.wallet.confirmOrder(order!.orderId);
     await c.get('/search');
     const res = await c.json('/app/api/search', { params: { country: 'NO', page_size: '5' } });
     expect((res.json() as { meta: { credits_charged: number } }).meta.credits_charged).toBe(0);
-    expect(t.wallet.balance({ email: 'plan@test.local' }).balance).toBe(30);
+    expect((await t.wallet.balance({ email: 'plan@test.local' })).balance).toBe(30);
   });
 });

@@ -15,7 +15,7 @@ describe('identity', () => {
     dirs.push(dir);
     return new Identity({ dbPath: path.join(dir, 'wallet.db'), now: () => new Date(now), lockout });
   };
-  afterEach(() => {
+  afterEach(async () => {
     for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
   });
 
@@ -33,10 +33,10 @@ describe('identity', () => {
     const id = open();
     const { verifyToken } = await id.signUp('r@test.local', 'first password!', '10.0.0.9');
     id.verifyEmail(verifyToken!);
-    const late = id.requestPasswordReset('r@test.local', '10.0.0.9')!;
+    const late = (await id.requestPasswordReset('r@test.local', '10.0.0.9'))!;
     now += 60 * 60_000;
     await expect(id.resetPassword(late.token, 'second password')).rejects.toThrow(/expired/);
-    const fresh = id.requestPasswordReset('r@test.local', '10.0.0.9')!;
+    const fresh = (await id.requestPasswordReset('r@test.local', '10.0.0.9'))!;
     now += 60 * 60_000 - 1;
     await expect(id.resetPassword(fresh.token, 'second password')).resolves.toEqual({
       email: 'r@test.local',
@@ -88,8 +88,8 @@ describe('identity', () => {
     const id = open();
     const { verifyToken } = await id.signUp('one@test.local', 'first password!', '10.0.0.2');
     id.verifyEmail(verifyToken!);
-    const first = id.requestPasswordReset('one@test.local', '10.0.0.2')!;
-    const second = id.requestPasswordReset('one@test.local', '10.0.0.2')!;
+    const first = (await id.requestPasswordReset('one@test.local', '10.0.0.2'))!;
+    const second = (await id.requestPasswordReset('one@test.local', '10.0.0.2'))!;
     await expect(id.resetPassword(first.token, 'second password')).rejects.toThrow(/invalid/);
     await expect(id.resetPassword(second.token, 'second password')).resolves.toBeTruthy();
 
@@ -128,13 +128,13 @@ describe('identity', () => {
     id.verifyEmail(verifyToken!);
     const a = await id.signIn('s@test.local', 'right password', 'x');
     const b = await id.signIn('s@test.local', 'right password', 'x');
-    id.signOut(a.token);
-    expect(id.session(a.token)).toBeNull();
-    expect(id.session(b.token)?.email).toBe('s@test.local');
+    await id.signOut(a.token);
+    expect(await id.session(a.token)).toBeNull();
+    expect((await id.session(b.token))?.email).toBe('s@test.local');
     now = b.session.expiresAt - 1;
-    expect(id.session(b.token)).not.toBeNull();
+    expect(await id.session(b.token)).not.toBeNull();
     now = b.session.expiresAt;
-    expect(id.session(b.token)).toBeNull();
+    expect(await id.session(b.token)).toBeNull();
     id.close();
   });
 });
