@@ -44,7 +44,7 @@ describe('invariant 3 over HTTP: SIGKILL of a serving process', () => {
     const email = 'crash-http@example.com';
     const setup = await openWallet({ dbPath, sweepIntervalMs: 0 });
     const payg = await setup.createKey({ email, kind: 'standard', plan: 'payg', credits: 200 });
-    setup.close();
+    await setup.close();
 
     const env = {
       ...process.env,

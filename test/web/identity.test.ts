@@ -32,7 +32,7 @@ describe('identity', () => {
   it('a reset link works until one hour after it was sent, and only once', async () => {
     const id = open();
     const { verifyToken } = await id.signUp('r@test.local', 'first password!', '10.0.0.9');
-    id.verifyEmail(verifyToken!);
+    await id.verifyEmail(verifyToken!);
     const late = (await id.requestPasswordReset('r@test.local', '10.0.0.9'))!;
     now += 60 * 60_000;
     await expect(id.resetPassword(late.token, 'second password')).rejects.toThrow(/expired/);
@@ -43,13 +43,13 @@ describe('identity', () => {
     });
     await expect(id.resetPassword(fresh.token, 'third password!')).rejects.toThrow(/already used/);
     await expect(id.signIn('r@test.local', 'second password', '127.0.0.1')).resolves.toBeTruthy();
-    id.close();
+    await id.close();
   });
 
   it('delays sign-ins progressively after the free failures, and the right password works once the wait is over', async () => {
     const id = open({ perEmail: 3, baseDelayMs: 1000, maxDelayMsPerEmail: 8000, windowMs: 10 * 60_000 });
     const { verifyToken } = await id.signUp('l@test.local', 'right password', '10.0.0.1');
-    id.verifyEmail(verifyToken!);
+    await id.verifyEmail(verifyToken!);
     const fail = () => id.signIn('l@test.local', 'wrong password', `10.0.0.${Math.floor(now / 1000) % 200}`);
     for (let i = 0; i < 3; i++) {
       await expect(fail()).rejects.toThrow(/wrong e-mail or password/);
@@ -66,13 +66,13 @@ describe('identity', () => {
     }
     now += 8000;
     await expect(id.signIn('l@test.local', 'right password', '10.9.9.9')).resolves.toBeTruthy();
-    id.close();
+    await id.close();
   });
 
   it('applies the delay to guesses sent in parallel: only the free ones reach the password check', async () => {
     const id = open({ perEmail: 4 });
     const { verifyToken } = await id.signUp('par@test.local', 'right password', '10.0.0.4');
-    id.verifyEmail(verifyToken!);
+    await id.verifyEmail(verifyToken!);
     const results = await Promise.allSettled(
       Array.from({ length: 10 }, (_, i) => id.signIn('par@test.local', `wrong guess ${i}`, `10.3.0.${i}`)),
     );
@@ -81,13 +81,13 @@ describe('identity', () => {
     );
     expect(reasons.filter((m) => m.includes('wrong e-mail or password'))).toHaveLength(5);
     expect(reasons.filter((m) => m.includes('too many'))).toHaveLength(5);
-    id.close();
+    await id.close();
   });
 
   it('keeps one live reset link per user and prunes expired links', async () => {
     const id = open();
     const { verifyToken } = await id.signUp('one@test.local', 'first password!', '10.0.0.2');
-    id.verifyEmail(verifyToken!);
+    await id.verifyEmail(verifyToken!);
     const first = (await id.requestPasswordReset('one@test.local', '10.0.0.2'))!;
     const second = (await id.requestPasswordReset('one@test.local', '10.0.0.2'))!;
     await expect(id.resetPassword(first.token, 'second password')).rejects.toThrow(/invalid/);
@@ -102,30 +102,32 @@ describe('identity', () => {
     await id.signUp('other@test.local', 'other password', '10.0.0.3');
     expect(rows()).toBe(1);
     db.close();
-    id.close();
+    await id.close();
   });
 
   it('throttles mail-sending requests per e-mail and per client, whether or not the address has an account', async () => {
     const id = open();
     // Unknown address: nothing is sent, but the requests count all the same (a 429 tells nobody anything).
-    for (let i = 0; i < 3; i++) expect(id.requestPasswordReset('ghost@test.local', `10.1.0.${i}`)).toBeNull();
-    expect(() => id.requestPasswordReset('ghost@test.local', '10.1.0.9')).toThrow(/too many e-mails/);
+    for (let i = 0; i < 3; i++)
+      expect(await id.requestPasswordReset('ghost@test.local', `10.1.0.${i}`)).toBeNull();
+    await expect(id.requestPasswordReset('ghost@test.local', '10.1.0.9')).rejects.toThrow(/too many e-mails/);
     await expect(id.signUp('ghost@test.local', 'a fine password', '10.1.0.9')).rejects.toThrow(
       /too many e-mails/,
     );
     // Per client: ten addresses from one client, then the eleventh is refused.
-    for (let i = 0; i < 10; i++) expect(id.requestPasswordReset(`p${i}@test.local`, '10.2.0.1')).toBeNull();
-    expect(() => id.requestPasswordReset('p10@test.local', '10.2.0.1')).toThrow(/too many e-mails/);
+    for (let i = 0; i < 10; i++)
+      expect(await id.requestPasswordReset(`p${i}@test.local`, '10.2.0.1')).toBeNull();
+    await expect(id.requestPasswordReset('p10@test.local', '10.2.0.1')).rejects.toThrow(/too many e-mails/);
     // An hour later both have room again.
     now += 60 * 60_000;
-    expect(id.requestPasswordReset('ghost@test.local', '10.2.0.1')).toBeNull();
-    id.close();
+    expect(await id.requestPasswordReset('ghost@test.local', '10.2.0.1')).toBeNull();
+    await id.close();
   });
 
   it('ends a session at its expiry and on sign-out', async () => {
     const id = open();
     const { verifyToken } = await id.signUp('s@test.local', 'right password', 'x');
-    id.verifyEmail(verifyToken!);
+    await id.verifyEmail(verifyToken!);
     const a = await id.signIn('s@test.local', 'right password', 'x');
     const b = await id.signIn('s@test.local', 'right password', 'x');
     await id.signOut(a.token);
@@ -135,6 +137,6 @@ describe('identity', () => {
     expect(await id.session(b.token)).not.toBeNull();
     now = b.session.expiresAt;
     expect(await id.session(b.token)).toBeNull();
-    id.close();
+    await id.close();
   });
 });
