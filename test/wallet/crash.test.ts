@@ -60,6 +60,9 @@ describe.each(WALLET_BACKENDS)('%s: invariant 3: crash safety', (backend) => {
           await sleep(50 + Math.random() * 400);
         } else {
           await child.waitFor('ready');
+          // On PostgreSQL the first reserves take a pool connection each (tens of ms on a busy machine):
+          // wait for the first answer, so the kill lands among calls in flight rather than before any.
+          if (backend === 'postgres') await Promise.race([child.waitFor('ok '), sleep(10_000)]);
           await sleep(Math.random() * 150);
         }
         child.proc.kill('SIGKILL');
