@@ -91,8 +91,21 @@ export const ConfigSchema = z
     /** Scale of the demo world `npm start` builds when no snapshot exists yet. */
     REGDATA_DEMO_SCALE: z.coerce.number().positive().max(2).default(0.01),
     REGDATA_DEMO_SEED: z.coerce.number().int().min(0).default(1),
-    /** The ledger file; defaults to wallet.db inside the data folder. */
+    /**
+     * Where the wallet lives: `sqlite:<path>` (the embedded default, wallet.db in the data folder) or
+     * `postgres://user:pass@host:5432/db` (PostgreSQL, shared by several API replicas).
+     */
+    REGDATA_WALLET_URL: z
+      .string()
+      .regex(
+        /^(sqlite:.+|postgres(ql)?:\/\/.+)$/,
+        'expected sqlite:<path> or postgres://user@host:port/database',
+      )
+      .optional(),
+    /** The ledger file (the older spelling of REGDATA_WALLET_URL=sqlite:<path>). */
     REGDATA_WALLET_DB: z.string().min(1).optional(),
+    /** PostgreSQL connections per process (each replica has its own pool). */
+    REGDATA_WALLET_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
     REGDATA_PRICES: PricesSchema,
     REGDATA_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
     REGDATA_RATE_LIMIT_BURST: z.coerce.number().int().positive().default(60),
@@ -224,14 +237,14 @@ export const ConfigSchema = z
       },
     },
     snapshotPollMs: env.REGDATA_SNAPSHOT_POLL_MS,
-    wallet: {
-      dbPath: path.resolve(env.REGDATA_WALLET_DB ?? path.join(env.REGDATA_DATA_DIR, 'wallet.db')),
+    wallet: walletLocation(env.REGDATA_WALLET_URL, env.REGDATA_WALLET_DB, env.REGDATA_DATA_DIR, {
+      poolSize: env.REGDATA_WALLET_POOL_SIZE,
       prices: env.REGDATA_PRICES,
       ratePerMinute: env.REGDATA_RATE_LIMIT_PER_MINUTE,
       rateBurst: env.REGDATA_RATE_LIMIT_BURST,
       sweepIntervalMs: env.REGDATA_WALLET_SWEEP_INTERVAL_MS,
       holdTimeoutMs: env.REGDATA_HOLD_TIMEOUT_MS,
-    },
+    }),
     mcp: {
       allowedOrigins: env.REGDATA_MCP_ALLOWED_ORIGINS,
       allowedHosts: env.REGDATA_MCP_ALLOWED_HOSTS,
@@ -245,6 +258,23 @@ export const ConfigSchema = z
       mailFrom: env.REGDATA_MAIL_FROM,
     },
   }));
+
+/**
+ * The wallet's URL, and for SQLite its file (null on PostgreSQL). A relative SQLite path is made absolute
+ * here, so the server and a CLI started elsewhere with the same environment open the same file.
+ */
+function walletLocation<T extends object>(
+  url: string | undefined,
+  legacyPath: string | undefined,
+  dataDir: string,
+  rest: T,
+): T & { url: string; dbPath: string | null } {
+  if (url && /^postgres(ql)?:\/\//.test(url)) return { ...rest, url, dbPath: null };
+  const file = path.resolve(
+    url ? url.slice('sqlite:'.length) : (legacyPath ?? path.join(dataDir, 'wallet.db')),
+  );
+  return { ...rest, url: `sqlite:${file}`, dbPath: file };
+}
 
 export type Config = z.output<typeof ConfigSchema>;
 

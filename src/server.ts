@@ -40,7 +40,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
   const settings = serveSettings(config);
   const store = new SnapshotStore(config.dataDir);
   const engine = await Engine.open(store, { ...config.engine, ...options.engine });
-  const wallet = openWallet(walletOptions(config));
+  const wallet = await openWallet(walletOptions(config));
   const web = webDeps(config, settings, wallet, (msg: string) => app.log.info(msg));
   const app = await buildApp({
     engine,
@@ -76,8 +76,8 @@ export async function startServer(config: Config, options: StartServerOptions = 
       await metrics?.close();
       await app.close();
       engine.close();
-      web.close();
-      wallet.close();
+      await web.close();
+      await wallet.close();
     })();
     return closing;
   };

@@ -14,24 +14,27 @@ export interface WalletParts {
 }
 
 /** Authenticates a REST request (401): the caller every operation of src/services/operations.ts takes. */
-export function restCaller(authenticator: Authenticator, request: FastifyRequest): Caller {
-  const principal = authenticator.authenticate(request.headers.authorization);
+export async function restCaller(authenticator: Authenticator, request: FastifyRequest): Promise<Caller> {
+  const principal = await authenticator.authenticate(request.headers.authorization);
   const idempotencyKey = request.headers['idempotency-key'];
   return { principal, channel: 'rest', ...(typeof idempotencyKey === 'string' && { idempotencyKey }) };
 }
 
 /** Operator endpoints (/metrics, the details of /healthz): an admin key, else 401 (no key) or 403. */
-export function requireAdmin(authenticator: Authenticator, request: FastifyRequest): void {
-  if (authenticator.authenticate(request.headers.authorization).kind !== 'admin') {
+export async function requireAdmin(authenticator: Authenticator, request: FastifyRequest): Promise<void> {
+  if ((await authenticator.authenticate(request.headers.authorization)).kind !== 'admin') {
     throw new AppError('forbidden', 'this endpoint needs an admin key');
   }
 }
 
 /** Whether the request carries a valid admin key; never throws (for endpoints public in a short form). */
-export function isAdminRequest(authenticator: Authenticator, request: FastifyRequest): boolean {
+export async function isAdminRequest(
+  authenticator: Authenticator,
+  request: FastifyRequest,
+): Promise<boolean> {
   if (request.headers.authorization === undefined) return false;
   try {
-    return authenticator.authenticate(request.headers.authorization).kind === 'admin';
+    return (await authenticator.authenticate(request.headers.authorization)).kind === 'admin';
   } catch {
     return false;
   }

@@ -78,7 +78,7 @@ export function installMetrics(
 
   if (authenticator) {
     app.get(METRICS_PATH, { schema: { hide: true } }, async (request, reply) => {
-      requireAdmin(authenticator, request);
+      await requireAdmin(authenticator, request);
       reply.header('content-type', registry.contentType);
       return registry.metrics();
     });

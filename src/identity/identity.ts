@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import { AppError } from '../errors/app-error.ts';
 import { normaliseEmail } from '../wallet/accounts.ts';
-import { openWalletDb, writeTx, type WalletDb } from '../wallet/db.ts';
+import type { Queryable, WalletStore } from '../wallet/store.ts';
+import { openSqliteStore } from '../wallet/store-sqlite.ts';
 import { RateLimitedError } from '../wallet/errors.ts';
 import {
   DUMMY_HASH_PROMISE,
@@ -14,12 +15,14 @@ import { SlidingWindow } from './throttle.ts';
 
 /**
  * People who sign in to the dashboard, their sessions and their e-mailed single-use links. The tables live
- * in wallet.db (migration 2) beside the accounts a verified user is linked to, but this is a connection of
- * its own: identity never touches the ledger, and the wallet never sees a password.
+ * in the wallet's database (migration 2) beside the accounts a verified user is linked to, whichever backend
+ * that is: identity never touches the ledger, and the wallet never sees a password.
  */
 
 export interface IdentityOptions {
-  dbPath: string;
+  /** The wallet's store (shared, closed by its owner); or `dbPath` to open the SQLite file itself. */
+  store?: WalletStore;
+  dbPath?: string;
   now?: () => Date;
   sessionTtlMs?: number;
   lockout?: Partial<LockoutOptions>;
@@ -99,73 +102,57 @@ function checkPassword(password: string): void {
   }
 }
 
+const SQL = {
+  userByEmail: 'SELECT * FROM users WHERE email = ?',
+  userById: 'SELECT * FROM users WHERE id = ?',
+  insertUser: 'INSERT INTO users (id, email, password_hash, created_at) VALUES (?, ?, ?, ?)',
+  setPassword: 'UPDATE users SET password_hash = ? WHERE id = ?',
+  markVerified: 'UPDATE users SET verified_at = coalesce(verified_at, ?) WHERE id = ?',
+  setAccount: 'UPDATE users SET account_id = ? WHERE id = ? AND account_id IS NULL',
+  insertToken:
+    'INSERT INTO email_tokens (token_hash, user_id, purpose, created_at, expires_at) VALUES (?, ?, ?, ?, ?)',
+  tokenByHash: 'SELECT user_id, expires_at, used_at FROM email_tokens WHERE token_hash = ? AND purpose = ?',
+  useTokens: 'UPDATE email_tokens SET used_at = ? WHERE user_id = ? AND purpose = ? AND used_at IS NULL',
+  deleteLiveTokens: 'DELETE FROM email_tokens WHERE user_id = ? AND purpose = ? AND used_at IS NULL',
+  deleteExpiredTokens: 'DELETE FROM email_tokens WHERE expires_at <= ?',
+  insertSession:
+    'INSERT INTO sessions (token_hash, user_id, csrf_token, created_at, expires_at) VALUES (?, ?, ?, ?, ?)',
+  sessionByHash: `SELECT s.user_id, s.csrf_token, s.expires_at, u.email, u.account_id
+    FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ? AND s.expires_at > ?`,
+  deleteSession: 'DELETE FROM sessions WHERE token_hash = ?',
+  deleteUserSessions: 'DELETE FROM sessions WHERE user_id = ?',
+  deleteExpiredSessions: 'DELETE FROM sessions WHERE expires_at <= ?',
+  failures: 'SELECT count(*) AS n, max(at) AS last FROM sign_in_failures WHERE subject = ? AND at > ?',
+  insertFailure: 'INSERT INTO sign_in_failures (subject, at) VALUES (?, ?) RETURNING rowid',
+  clearFailures: 'DELETE FROM sign_in_failures WHERE subject = ?',
+  deleteFailure: 'DELETE FROM sign_in_failures WHERE rowid = ?',
+  touchFailure: 'UPDATE sign_in_failures SET at = ? WHERE rowid = ?',
+  pruneFailures: 'DELETE FROM sign_in_failures WHERE at <= ?',
+} as const;
+
 export class Identity {
-  private readonly db: WalletDb;
+  private readonly store: WalletStore;
+  private readonly ownStore: boolean;
   private readonly clock: () => number;
   private readonly sessionTtlMs: number;
   private readonly lockout: LockoutOptions;
   private readonly mailLimits: MailLimits;
   private readonly mailWindow = new SlidingWindow();
-  private readonly stmt;
 
   constructor(opts: IdentityOptions) {
-    this.db = openWalletDb(opts.dbPath);
+    if (opts.store) {
+      this.store = opts.store;
+      this.ownStore = false;
+    } else if (opts.dbPath !== undefined) {
+      this.store = openSqliteStore(opts.dbPath);
+      this.ownStore = true;
+    } else {
+      throw new AppError('internal', 'Identity needs the wallet store or a dbPath');
+    }
     this.clock = opts.now ? () => (opts.now as () => Date)().getTime() : Date.now;
     this.sessionTtlMs = opts.sessionTtlMs ?? SESSION_TTL_MS;
     this.lockout = { ...DEFAULT_LOCKOUT, ...opts.lockout };
     this.mailLimits = { ...DEFAULT_MAIL_LIMITS, ...opts.mailLimits };
-    const db = this.db;
-    this.stmt = {
-      userByEmail: db.prepare<[string], UserRow>('SELECT * FROM users WHERE email = ?'),
-      userById: db.prepare<[string], UserRow>('SELECT * FROM users WHERE id = ?'),
-      insertUser: db.prepare<[string, string, string, number]>(
-        'INSERT INTO users (id, email, password_hash, created_at) VALUES (?, ?, ?, ?)',
-      ),
-      setPassword: db.prepare<[string, string]>('UPDATE users SET password_hash = ? WHERE id = ?'),
-      markVerified: db.prepare<[number, string]>(
-        'UPDATE users SET verified_at = coalesce(verified_at, ?) WHERE id = ?',
-      ),
-      setAccount: db.prepare<[string, string]>(
-        'UPDATE users SET account_id = ? WHERE id = ? AND account_id IS NULL',
-      ),
-      insertToken: db.prepare<[Buffer, string, TokenPurpose, number, number]>(
-        'INSERT INTO email_tokens (token_hash, user_id, purpose, created_at, expires_at) VALUES (?, ?, ?, ?, ?)',
-      ),
-      tokenByHash: db.prepare<
-        [Buffer, TokenPurpose],
-        { user_id: string; expires_at: number; used_at: number | null }
-      >('SELECT user_id, expires_at, used_at FROM email_tokens WHERE token_hash = ? AND purpose = ?'),
-      useTokens: db.prepare<[number, string, TokenPurpose]>(
-        'UPDATE email_tokens SET used_at = ? WHERE user_id = ? AND purpose = ? AND used_at IS NULL',
-      ),
-      deleteLiveTokens: db.prepare<[string, TokenPurpose]>(
-        'DELETE FROM email_tokens WHERE user_id = ? AND purpose = ? AND used_at IS NULL',
-      ),
-      deleteExpiredTokens: db.prepare<[number]>('DELETE FROM email_tokens WHERE expires_at <= ?'),
-      insertSession: db.prepare<[Buffer, string, string, number, number]>(
-        'INSERT INTO sessions (token_hash, user_id, csrf_token, created_at, expires_at) VALUES (?, ?, ?, ?, ?)',
-      ),
-      sessionByHash: db.prepare<
-        [Buffer, number],
-        { user_id: string; csrf_token: string; expires_at: number; email: string; account_id: string | null }
-      >(
-        `SELECT s.user_id, s.csrf_token, s.expires_at, u.email, u.account_id
-         FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ? AND s.expires_at > ?`,
-      ),
-      deleteSession: db.prepare<[Buffer]>('DELETE FROM sessions WHERE token_hash = ?'),
-      deleteUserSessions: db.prepare<[string]>('DELETE FROM sessions WHERE user_id = ?'),
-      deleteExpiredSessions: db.prepare<[number]>('DELETE FROM sessions WHERE expires_at <= ?'),
-      failures: db.prepare<[string, number], { n: number; last: number | null }>(
-        'SELECT count(*) AS n, max(at) AS last FROM sign_in_failures WHERE subject = ? AND at > ?',
-      ),
-      insertFailure: db.prepare<[string, number]>('INSERT INTO sign_in_failures (subject, at) VALUES (?, ?)'),
-      clearFailures: db.prepare<[string]>('DELETE FROM sign_in_failures WHERE subject = ?'),
-      deleteFailure: db.prepare<[number | bigint]>('DELETE FROM sign_in_failures WHERE rowid = ?'),
-      touchFailure: db.prepare<[number, number | bigint]>(
-        'UPDATE sign_in_failures SET at = ? WHERE rowid = ?',
-      ),
-      pruneFailures: db.prepare<[number]>('DELETE FROM sign_in_failures WHERE at <= ?'),
-    };
   }
 
   /**
@@ -183,37 +170,38 @@ export class Identity {
     // Every accepted sign-up sends a mail (a link, or "you already have an account"): throttled alike.
     this.takeMailAllowance(email, address);
     const hash = await hashPassword(password);
-    return writeTx(this.db, () => {
+    return this.store.tx(async (q) => {
       const now = this.clock();
-      const found = this.stmt.userByEmail.get(email);
+      const found = await q.get<UserRow>(SQL.userByEmail, [email]);
       if (found) {
-        const verifyToken = found.verified_at === null ? this.issueToken(found.id, 'verify', now) : null;
+        const verifyToken =
+          found.verified_at === null ? await this.issueToken(q, found.id, 'verify', now) : null;
         return { userId: found.id, email, verifyToken, existing: true };
       }
       const userId = `usr_${crypto.randomBytes(8).toString('hex')}`;
-      this.stmt.insertUser.run(userId, email, hash, now);
-      return { userId, email, verifyToken: this.issueToken(userId, 'verify', now), existing: false };
+      await q.run(SQL.insertUser, [userId, email, hash, now]);
+      return { userId, email, verifyToken: await this.issueToken(q, userId, 'verify', now), existing: false };
     });
   }
 
   /** Consumes a verification link: the user is verified (the caller then completes the registration). */
-  verifyEmail(token: string): { userId: string; email: string; accountId: string | null } {
-    return writeTx(this.db, () => {
-      const user = this.consumeToken(token, 'verify');
-      this.stmt.markVerified.run(this.clock(), user.id);
+  verifyEmail(token: string): Promise<{ userId: string; email: string; accountId: string | null }> {
+    return this.store.tx(async (q) => {
+      const user = await this.consumeToken(q, token, 'verify');
+      await q.run(SQL.markVerified, [this.clock(), user.id]);
       return { userId: user.id, email: user.email, accountId: user.account_id };
     });
   }
 
   /** Links a verified user to their wallet account, once. */
-  linkAccount(userId: string, accountId: string): void {
-    writeTx(this.db, () => this.stmt.setAccount.run(accountId, userId));
+  async linkAccount(userId: string, accountId: string): Promise<void> {
+    await this.store.tx((q) => q.run(SQL.setAccount, [accountId, userId]));
   }
 
-  user(
+  async user(
     userId: string,
-  ): { userId: string; email: string; verified: boolean; accountId: string | null } | null {
-    const u = this.stmt.userById.get(userId);
+  ): Promise<{ userId: string; email: string; verified: boolean; accountId: string | null } | null> {
+    const u = await this.store.get<UserRow>(SQL.userById, [userId]);
     return u
       ? { userId: u.id, email: u.email, verified: u.verified_at !== null, accountId: u.account_id }
       : null;
@@ -236,30 +224,41 @@ export class Identity {
       throw new AppError('unauthorized', 'wrong e-mail or password');
     }
     const subjects = [`email:${email}`, `ip:${address}`];
-    this.assertNotLocked(subjects);
-    // The attempt counts as a failure from the start (undone on success). The check above and this insert
-    // run in one tick, before the first await, so guesses sent in parallel see each other and the delay
-    // applies to them as well, instead of all passing the check before any failure is written.
-    const attempt = writeTx(this.db, () => {
+    // The attempt counts as a failure from the start (undone on success). The lockout check and this
+    // insert are one transaction (on PostgreSQL also under a lock per subject), so guesses sent in
+    // parallel, to any replica, see each other and the delay applies to them as well, instead of all
+    // passing the check before any failure is written.
+    const attempt = await this.store.tx(async (q) => {
+      if (q.dialect === 'postgres') {
+        for (const subject of [...subjects].sort()) {
+          await q.get('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`signin\n${subject}`]);
+        }
+      }
+      await this.assertNotLocked(q, subjects);
       const now = this.clock();
-      this.stmt.pruneFailures.run(now - this.lockout.windowMs);
-      return subjects.map((s) => this.stmt.insertFailure.run(s, now).lastInsertRowid);
+      await q.run(SQL.pruneFailures, [now - this.lockout.windowMs]);
+      const ids: number[] = [];
+      for (const s of subjects) {
+        const row = await q.get<{ rowid: number }>(SQL.insertFailure, [s, now]);
+        if (row) ids.push(row.rowid);
+      }
+      return ids;
     });
-    const user = this.stmt.userByEmail.get(email);
+    const user = await this.store.get<UserRow>(SQL.userByEmail, [email]);
     const ok = await verifyPassword(
       password.slice(0, PASSWORD_MAX_LENGTH),
       user?.password_hash ?? (await DUMMY_HASH_PROMISE),
     );
     if (!user || !ok) {
       // The wait runs from when the client learns of the failure, not from when it asked.
-      writeTx(this.db, () => {
+      await this.store.tx(async (q) => {
         const now = this.clock();
-        for (const rowid of attempt) this.stmt.touchFailure.run(now, rowid);
+        for (const rowid of attempt) await q.run(SQL.touchFailure, [now, rowid]);
       });
       throw new AppError('unauthorized', 'wrong e-mail or password');
     }
-    writeTx(this.db, () => {
-      for (const rowid of attempt) this.stmt.deleteFailure.run(rowid);
+    await this.store.tx(async (q) => {
+      for (const rowid of attempt) await q.run(SQL.deleteFailure, [rowid]);
     });
     if (user.verified_at === null) {
       throw new AppError(
@@ -267,18 +266,24 @@ export class Identity {
         'this e-mail address is not verified yet: open the link we sent you',
       );
     }
-    return writeTx(this.db, () => {
+    return this.store.tx(async (q) => {
       const now = this.clock();
-      this.stmt.clearFailures.run(`email:${email}`);
-      this.stmt.deleteExpiredSessions.run(now);
-      return this.openSession(user, now);
+      await q.run(SQL.clearFailures, [`email:${email}`]);
+      await q.run(SQL.deleteExpiredSessions, [now]);
+      return this.openSession(q, user, now);
     });
   }
 
   /** The live session of a cookie value, or null (unknown, expired or signed out). */
-  session(token: string | undefined): Session | null {
+  async session(token: string | undefined): Promise<Session | null> {
     if (!token || token.length > 100) return null;
-    const row = this.stmt.sessionByHash.get(tokenHash(token), this.clock());
+    const row = await this.store.get<{
+      user_id: string;
+      csrf_token: string;
+      expires_at: number;
+      email: string;
+      account_id: string | null;
+    }>(SQL.sessionByHash, [tokenHash(token), this.clock()]);
     if (!row) return null;
     return {
       userId: row.user_id,
@@ -289,16 +294,19 @@ export class Identity {
     };
   }
 
-  signOut(token: string | undefined): void {
+  async signOut(token: string | undefined): Promise<void> {
     if (!token) return;
-    writeTx(this.db, () => this.stmt.deleteSession.run(tokenHash(token)));
+    await this.store.tx((q) => q.run(SQL.deleteSession, [tokenHash(token)]));
   }
 
   /**
    * A reset link's token, or null when no verified user has that e-mail (the page says the same either way;
    * the throttle counts the request either way too, so a 429 tells nothing about the address).
    */
-  requestPasswordReset(emailInput: string, address: string): { email: string; token: string } | null {
+  async requestPasswordReset(
+    emailInput: string,
+    address: string,
+  ): Promise<{ email: string; token: string } | null> {
     let email: string;
     try {
       email = normaliseEmail(emailInput);
@@ -306,10 +314,10 @@ export class Identity {
       return null;
     }
     this.takeMailAllowance(email, address);
-    return writeTx(this.db, () => {
-      const user = this.stmt.userByEmail.get(email);
+    return this.store.tx(async (q) => {
+      const user = await q.get<UserRow>(SQL.userByEmail, [email]);
       if (!user || user.verified_at === null) return null;
-      return { email, token: this.issueToken(user.id, 'reset', this.clock()) };
+      return { email, token: await this.issueToken(q, user.id, 'reset', this.clock()) };
     });
   }
 
@@ -336,24 +344,29 @@ export class Identity {
   async resetPassword(token: string, password: string): Promise<{ email: string }> {
     checkPassword(password);
     const hash = await hashPassword(password);
-    return writeTx(this.db, () => {
-      const user = this.consumeToken(token, 'reset');
-      this.stmt.setPassword.run(hash, user.id);
-      this.stmt.deleteUserSessions.run(user.id);
-      this.stmt.clearFailures.run(`email:${user.email}`);
+    return this.store.tx(async (q) => {
+      const user = await this.consumeToken(q, token, 'reset');
+      await q.run(SQL.setPassword, [hash, user.id]);
+      await q.run(SQL.deleteUserSessions, [user.id]);
+      await q.run(SQL.clearFailures, [`email:${user.email}`]);
       return { email: user.email };
     });
   }
 
-  close(): void {
-    this.db.close();
+  /** Closes the store only if this object opened it (a shared wallet store is closed by the wallet's owner). */
+  async close(): Promise<void> {
+    if (this.ownStore) await this.store.close();
   }
 
-  private openSession(user: UserRow, now: number): { token: string; session: Session } {
+  private async openSession(
+    q: Queryable,
+    user: UserRow,
+    now: number,
+  ): Promise<{ token: string; session: Session }> {
     const token = newToken();
     const csrfToken = newToken();
     const expiresAt = now + this.sessionTtlMs;
-    this.stmt.insertSession.run(tokenHash(token), user.id, csrfToken, now, expiresAt);
+    await q.run(SQL.insertSession, [tokenHash(token), user.id, csrfToken, now, expiresAt]);
     return {
       token,
       session: { userId: user.id, email: user.email, accountId: user.account_id, csrfToken, expiresAt },
@@ -361,14 +374,17 @@ export class Identity {
   }
 
   /** The progressive delay (LockoutOptions): refused without checking the password, and not counted. */
-  private assertNotLocked(subjects: string[]): void {
+  private async assertNotLocked(q: Queryable, subjects: string[]): Promise<void> {
     const now = this.clock();
     const o = this.lockout;
     let retryMs = 0;
     for (const subject of subjects) {
       const perEmail = subject.startsWith('email:');
       const free = perEmail ? o.perEmail : o.perAddress;
-      const { n, last } = this.stmt.failures.get(subject, now - o.windowMs) ?? { n: 0, last: null };
+      const { n, last } = (await q.get<{ n: number; last: number | null }>(SQL.failures, [
+        subject,
+        now - o.windowMs,
+      ])) ?? { n: 0, last: null };
       if (n <= free || last === null) continue;
       const delay = Math.min(
         perEmail ? o.maxDelayMsPerEmail : o.maxDelayMsPerAddress,
@@ -387,24 +403,35 @@ export class Identity {
   }
 
   /** The one live link of its purpose: a new one replaces the others; expired rows of anyone are pruned. */
-  private issueToken(userId: string, purpose: TokenPurpose, now: number): string {
-    this.stmt.deleteExpiredTokens.run(now);
-    this.stmt.deleteLiveTokens.run(userId, purpose);
+  private async issueToken(
+    q: Queryable,
+    userId: string,
+    purpose: TokenPurpose,
+    now: number,
+  ): Promise<string> {
+    await q.run(SQL.deleteExpiredTokens, [now]);
+    await q.run(SQL.deleteLiveTokens, [userId, purpose]);
     const token = newToken();
-    this.stmt.insertToken.run(tokenHash(token), userId, purpose, now, now + TOKEN_TTL_MS[purpose]);
+    await q.run(SQL.insertToken, [tokenHash(token), userId, purpose, now, now + TOKEN_TTL_MS[purpose]]);
     return token;
   }
 
-  /** Inside a writeTx: a token is good once, before its expiry; using it spends every link of that purpose. */
-  private consumeToken(token: string, purpose: TokenPurpose): UserRow {
-    const row = token.length <= 100 ? this.stmt.tokenByHash.get(tokenHash(token), purpose) : undefined;
+  /** Inside a transaction: a token is good once, before its expiry; using it spends every link of that purpose. */
+  private async consumeToken(q: Queryable, token: string, purpose: TokenPurpose): Promise<UserRow> {
+    const row =
+      token.length <= 100
+        ? await q.get<{ user_id: string; expires_at: number; used_at: number | null }>(SQL.tokenByHash, [
+            tokenHash(token),
+            purpose,
+          ])
+        : undefined;
     const now = this.clock();
     if (!row || row.used_at !== null || row.expires_at <= now) {
       throw new AppError('bad_request', 'this link is invalid, expired or already used');
     }
-    const user = this.stmt.userById.get(row.user_id);
+    const user = await q.get<UserRow>(SQL.userById, [row.user_id]);
     if (!user) throw new AppError('bad_request', 'this link is invalid, expired or already used');
-    this.stmt.useTokens.run(now, user.id, purpose);
+    await q.run(SQL.useTokens, [now, user.id, purpose]);
     return user;
   }
 }

@@ -75,7 +75,10 @@ export const mcpRoutes: FastifyPluginAsync<McpPluginOptions> = async (app, opts)
   app.post(MCP_PATH, { schema: { hide: true }, onRequest: guard }, async (request, reply) => {
     let caller: Caller;
     try {
-      caller = { principal: opts.authenticator.authenticate(request.headers.authorization), channel: 'mcp' };
+      caller = {
+        principal: await opts.authenticator.authenticate(request.headers.authorization),
+        channel: 'mcp',
+      };
     } catch (err) {
       if (isAppError(err) && err.code === 'unauthorized')
         reply.header('www-authenticate', wwwAuthenticate(request));

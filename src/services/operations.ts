@@ -160,7 +160,7 @@ export class Operations {
   }
 
   /** Spends one rate-limit token (429 when empty); admin keys pass. */
-  admit(caller: Caller, operation: MeteredOperation | FreeOperation): RateLimitDecision | null {
+  admit(caller: Caller, operation: MeteredOperation | FreeOperation): Promise<RateLimitDecision | null> {
     return this.deps.rateLimiter.take(caller.principal, operation);
   }
 
@@ -171,10 +171,10 @@ export class Operations {
     country: CountryCode | null,
     run: () => T | Promise<T>,
   ): Promise<Admitted<T>> {
-    const rate = this.admit(caller, operation);
+    const rate = await this.admit(caller, operation);
     const fresh = country ? this.freshness(country) : null;
     const data = await run();
-    this.deps.metering.recordFree({
+    await this.deps.metering.recordFree({
       principal: caller.principal,
       channel: caller.channel,
       operation,
@@ -257,7 +257,7 @@ export class Operations {
    */
   async export(caller: Caller, params: ExportParams, sink: ExportSink): Promise<ExportDone> {
     const limits = this.exportLimits(params);
-    const rate = this.admit(caller, 'export');
+    const rate = await this.admit(caller, 'export');
     const reserveRows = await this.exportRows(params);
     let ran = false;
     const { result, meta } = await this.deps.metering.runMetered<Kept<{ rows: number }>>(
@@ -366,7 +366,7 @@ export class Operations {
     params: unknown,
     run: () => Promise<{ result: T; chargeableRows: number; rowsReturned: number }>,
   ): Promise<Metered<T>> {
-    const rate = this.admit(caller, operation);
+    const rate = await this.admit(caller, operation);
     const { result, meta } = await this.deps.metering.runMetered<Kept<T>>(
       {
         principal: caller.principal,

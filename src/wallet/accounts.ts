@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { CountryCode } from '../contract/countries.ts';
 import { AppError } from '../errors/app-error.ts';
-import type { WalletDb } from './db.ts';
+import type { Queryable } from './store.ts';
 
 /** Stored plan. "trial" is not a plan of its own but a window (trial_ends_at) on a pay-as-you-go account. */
 export type StoredPlan = 'payg' | 'unlimited';
@@ -32,61 +32,34 @@ export function planName(account: AccountRow, now: number): PlanName {
   return account.trial_ends_at !== null && now < account.trial_ends_at ? 'trial' : 'payg';
 }
 
-export class Accounts {
-  private readonly byId;
-  private readonly byEmail;
-  private readonly insert;
-  private readonly updatePlan;
-  private readonly activeSubscription;
-  private readonly upsertSubscription;
-  private readonly endSubscription;
-  private readonly listSubscriptions;
-  private readonly countAll;
+/** Accounts and subscriptions; every method runs on the Queryable it is given (a transaction or the store). */
+export const Accounts = {
+  async get(q: Queryable, accountId: string): Promise<AccountRow | undefined> {
+    return q.get<AccountRow>('SELECT * FROM accounts WHERE id = ?', [accountId]);
+  },
 
-  constructor(private readonly db: WalletDb) {
-    this.byId = db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE id = ?');
-    this.byEmail = db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE email = ?');
-    this.insert = db.prepare<[string, string, StoredPlan, number | null, number]>(
-      'INSERT INTO accounts (id, email, plan, trial_ends_at, created_at) VALUES (?, ?, ?, ?, ?)',
-    );
-    this.updatePlan = db.prepare<[StoredPlan, string]>('UPDATE accounts SET plan = ? WHERE id = ?');
-    this.activeSubscription = db.prepare<[string, string, number, number], { one: number }>(
-      `SELECT 1 AS one FROM subscriptions
-       WHERE account_id = ? AND country = ? AND started_at <= ? AND (ends_at IS NULL OR ends_at > ?)`,
-    );
-    this.upsertSubscription = db.prepare<[string, string, number, number | null]>(
-      `INSERT INTO subscriptions (account_id, country, started_at, ends_at) VALUES (?, ?, ?, ?)
-       ON CONFLICT (account_id, country) DO UPDATE SET started_at = excluded.started_at, ends_at = excluded.ends_at`,
-    );
-    this.endSubscription = db.prepare<[number, string, string]>(
-      'UPDATE subscriptions SET ends_at = ? WHERE account_id = ? AND country = ?',
-    );
-    this.listSubscriptions = db.prepare<
-      [string],
-      { country: CountryCode; started_at: number; ends_at: number | null }
-    >('SELECT country, started_at, ends_at FROM subscriptions WHERE account_id = ? ORDER BY country');
-    this.countAll = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM accounts');
-  }
-
-  get(accountId: string): AccountRow | undefined {
-    return this.byId.get(accountId);
-  }
-
-  findByEmail(email: string): AccountRow | undefined {
-    return this.byEmail.get(normaliseEmail(email));
-  }
+  async findByEmail(q: Queryable, email: string): Promise<AccountRow | undefined> {
+    return q.get<AccountRow>('SELECT * FROM accounts WHERE email = ?', [normaliseEmail(email)]);
+  },
 
   /** For operator functions: an unknown account is an error worth one clear line. */
-  resolve(ref: AccountRef): AccountRow {
-    const row = 'email' in ref ? this.findByEmail(ref.email) : this.get(ref.accountId);
+  async resolve(q: Queryable, ref: AccountRef): Promise<AccountRow> {
+    const row =
+      'email' in ref ? await Accounts.findByEmail(q, ref.email) : await Accounts.get(q, ref.accountId);
     if (!row) {
       const what = 'email' in ref ? `e-mail ${normaliseEmail(ref.email)}` : `id ${ref.accountId}`;
       throw new AppError('not_found', `no account with ${what}`);
     }
     return row;
-  }
+  },
 
-  create(email: string, plan: StoredPlan, trialEndsAt: number | null, now: number): AccountRow {
+  async create(
+    q: Queryable,
+    email: string,
+    plan: StoredPlan,
+    trialEndsAt: number | null,
+    now: number,
+  ): Promise<AccountRow> {
     const row: AccountRow = {
       id: `acc_${crypto.randomBytes(8).toString('hex')}`,
       email: normaliseEmail(email),
@@ -94,31 +67,68 @@ export class Accounts {
       trial_ends_at: trialEndsAt,
       created_at: now,
     };
-    this.insert.run(row.id, row.email, row.plan, row.trial_ends_at, row.created_at);
+    await q.run('INSERT INTO accounts (id, email, plan, trial_ends_at, created_at) VALUES (?, ?, ?, ?, ?)', [
+      row.id,
+      row.email,
+      row.plan,
+      row.trial_ends_at,
+      row.created_at,
+    ]);
     return row;
-  }
+  },
 
-  count(): number {
-    return this.countAll.get()?.n ?? 0;
-  }
+  async count(q: Queryable): Promise<number> {
+    return (await q.get<{ n: number }>('SELECT count(*) AS n FROM accounts'))?.n ?? 0;
+  },
 
-  setPlan(accountId: string, plan: StoredPlan): void {
-    this.updatePlan.run(plan, accountId);
-  }
+  async setPlan(q: Queryable, accountId: string, plan: StoredPlan): Promise<void> {
+    await q.run('UPDATE accounts SET plan = ? WHERE id = ?', [plan, accountId]);
+  },
 
-  hasActiveSubscription(accountId: string, country: CountryCode, now: number): boolean {
-    return this.activeSubscription.get(accountId, country, now, now) !== undefined;
-  }
+  async hasActiveSubscription(
+    q: Queryable,
+    accountId: string,
+    country: CountryCode,
+    now: number,
+  ): Promise<boolean> {
+    const row = await q.get(
+      `SELECT 1 AS one FROM subscriptions
+       WHERE account_id = ? AND country = ? AND started_at <= ? AND (ends_at IS NULL OR ends_at > ?)`,
+      [accountId, country, now, now],
+    );
+    return row !== undefined;
+  },
 
-  subscribe(accountId: string, country: CountryCode, startedAt: number, endsAt: number | null): void {
-    this.upsertSubscription.run(accountId, country, startedAt, endsAt);
-  }
+  async subscribe(
+    q: Queryable,
+    accountId: string,
+    country: CountryCode,
+    startedAt: number,
+    endsAt: number | null,
+  ): Promise<void> {
+    await q.run(
+      `INSERT INTO subscriptions (account_id, country, started_at, ends_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (account_id, country) DO UPDATE SET started_at = excluded.started_at, ends_at = excluded.ends_at`,
+      [accountId, country, startedAt, endsAt],
+    );
+  },
 
-  unsubscribe(accountId: string, country: CountryCode, now: number): boolean {
-    return this.endSubscription.run(now, accountId, country).changes > 0;
-  }
+  async unsubscribe(q: Queryable, accountId: string, country: CountryCode, now: number): Promise<boolean> {
+    const res = await q.run('UPDATE subscriptions SET ends_at = ? WHERE account_id = ? AND country = ?', [
+      now,
+      accountId,
+      country,
+    ]);
+    return res.changes > 0;
+  },
 
-  subscriptions(accountId: string): { country: CountryCode; started_at: number; ends_at: number | null }[] {
-    return this.listSubscriptions.all(accountId);
-  }
-}
+  async subscriptions(
+    q: Queryable,
+    accountId: string,
+  ): Promise<{ country: CountryCode; started_at: number; ends_at: number | null }[]> {
+    return q.all(
+      'SELECT country, started_at, ends_at FROM subscriptions WHERE account_id = ? ORDER BY country',
+      [accountId],
+    );
+  },
+};

@@ -5,7 +5,8 @@ import type { WalletOptions } from './wallet.ts';
 export function walletOptions(config: Config, overrides: Partial<WalletOptions> = {}): WalletOptions {
   const w = config.wallet;
   return {
-    dbPath: w.dbPath,
+    url: w.url,
+    poolSize: w.poolSize,
     prices: w.prices,
     rateLimit: { requestsPerMinute: w.ratePerMinute, burst: w.rateBurst },
     sweepIntervalMs: w.sweepIntervalMs,

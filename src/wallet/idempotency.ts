@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { WalletDb } from './db.ts';
+import type { Queryable } from './store.ts';
 import type { MeteredCall } from './types.ts';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -34,47 +34,28 @@ export function requestFingerprint(call: MeteredCall): string {
     .digest('hex');
 }
 
-/** Rows of idempotency_keys; like the ledger, every method runs inside the caller's writeTx. */
+/** Rows of idempotency_keys; like the ledger, every method runs inside the caller's transaction. */
 export class IdempotencyStore {
-  private readonly get;
-  private readonly insert;
-  private readonly complete;
-  private readonly remove;
-  private readonly removeOwn;
-  private readonly removeExpired;
-  private readonly inFlightRows;
-
-  constructor(db: WalletDb) {
-    this.get = db.prepare<[string, string], IdempotencyRow>(
-      'SELECT * FROM idempotency_keys WHERE key_id = ? AND idempotency_key = ?',
-    );
-    this.insert = db.prepare<[string, string, string, string, number | null, number, number]>(
-      `INSERT INTO idempotency_keys (key_id, idempotency_key, fingerprint, state, instance_id, hold_id,
-         created_at, expires_at) VALUES (?, ?, ?, 'in_flight', ?, ?, ?, ?)`,
-    );
-    this.complete = db.prepare<[string, string, string, string]>(
-      // Only the claimant finishes its row: if the sweeper gave the key away meanwhile, the new owner's row stays.
-      `UPDATE idempotency_keys SET state = 'done', response = ?
-       WHERE key_id = ? AND idempotency_key = ? AND instance_id = ? AND state = 'in_flight'`,
-    );
-    this.remove = db.prepare<[string, string]>(
-      'DELETE FROM idempotency_keys WHERE key_id = ? AND idempotency_key = ?',
-    );
-    this.removeOwn = db.prepare<[string, string, string]>(
-      `DELETE FROM idempotency_keys
-       WHERE key_id = ? AND idempotency_key = ? AND instance_id = ? AND state = 'in_flight'`,
-    );
-    this.removeExpired = db.prepare<[number]>('DELETE FROM idempotency_keys WHERE expires_at <= ?');
-    this.inFlightRows = db.prepare<[], IdempotencyRow>(
-      `SELECT * FROM idempotency_keys WHERE state = 'in_flight'`,
-    );
+  /**
+   * PostgreSQL: a transaction-scoped advisory lock on (API key, Idempotency-Key), so two replicas given the
+   * same key at once decide one after the other (the second sees the first's claim). SQLite: the write lock.
+   */
+  async lock(q: Queryable, keyId: string, idempotencyKey: string): Promise<void> {
+    if (q.dialect !== 'postgres') return;
+    await q.get('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [
+      `idem\n${keyId}\n${idempotencyKey}`,
+    ]);
   }
 
-  find(keyId: string, idempotencyKey: string): IdempotencyRow | undefined {
-    return this.get.get(keyId, idempotencyKey);
+  async find(q: Queryable, keyId: string, idempotencyKey: string): Promise<IdempotencyRow | undefined> {
+    return q.get<IdempotencyRow>('SELECT * FROM idempotency_keys WHERE key_id = ? AND idempotency_key = ?', [
+      keyId,
+      idempotencyKey,
+    ]);
   }
 
-  claim(
+  async claim(
+    q: Queryable,
     keyId: string,
     idempotencyKey: string,
     fingerprint: string,
@@ -82,28 +63,52 @@ export class IdempotencyStore {
     holdId: number | null,
     now: number,
     ttlMs: number,
-  ): void {
-    this.insert.run(keyId, idempotencyKey, fingerprint, instanceId, holdId, now, now + ttlMs);
+  ): Promise<void> {
+    await q.run(
+      `INSERT INTO idempotency_keys (key_id, idempotency_key, fingerprint, state, instance_id, hold_id,
+         created_at, expires_at) VALUES (?, ?, ?, 'in_flight', ?, ?, ?, ?)`,
+      [keyId, idempotencyKey, fingerprint, instanceId, holdId, now, now + ttlMs],
+    );
   }
 
-  finish(keyId: string, idempotencyKey: string, instanceId: string, response: string): void {
-    this.complete.run(response, keyId, idempotencyKey, instanceId);
+  async finish(
+    q: Queryable,
+    keyId: string,
+    idempotencyKey: string,
+    instanceId: string,
+    response: string,
+  ): Promise<void> {
+    // Only the claimant finishes its row: if the sweeper gave the key away meanwhile, the new owner's row stays.
+    await q.run(
+      `UPDATE idempotency_keys SET state = 'done', response = ?
+       WHERE key_id = ? AND idempotency_key = ? AND instance_id = ? AND state = 'in_flight'`,
+      [response, keyId, idempotencyKey, instanceId],
+    );
   }
 
   /** Gives up this instance's claim (the run failed); a row another instance took over is left alone. */
-  releaseOwn(keyId: string, idempotencyKey: string, instanceId: string): void {
-    this.removeOwn.run(keyId, idempotencyKey, instanceId);
+  async releaseOwn(q: Queryable, keyId: string, idempotencyKey: string, instanceId: string): Promise<void> {
+    await q.run(
+      `DELETE FROM idempotency_keys
+       WHERE key_id = ? AND idempotency_key = ? AND instance_id = ? AND state = 'in_flight'`,
+      [keyId, idempotencyKey, instanceId],
+    );
   }
 
-  release(keyId: string, idempotencyKey: string): void {
-    this.remove.run(keyId, idempotencyKey);
+  async release(q: Queryable, keyId: string, idempotencyKey: string): Promise<void> {
+    await q.run('DELETE FROM idempotency_keys WHERE key_id = ? AND idempotency_key = ?', [
+      keyId,
+      idempotencyKey,
+    ]);
   }
 
-  purgeExpired(now: number): number {
-    return this.removeExpired.run(now).changes;
+  async purgeExpired(q: Queryable, now: number): Promise<number> {
+    return (await q.run('DELETE FROM idempotency_keys WHERE expires_at <= ?', [now])).changes;
   }
 
-  inFlight(): IdempotencyRow[] {
-    return this.inFlightRows.all();
+  async inFlight(q: Queryable): Promise<IdempotencyRow[]> {
+    return q.all<IdempotencyRow>(
+      `SELECT * FROM idempotency_keys WHERE state = 'in_flight' ORDER BY created_at`,
+    );
   }
 }

@@ -1,8 +1,7 @@
 import crypto from 'node:crypto';
 import { AppError } from '../errors/app-error.ts';
 import type { Clock } from './clock.ts';
-import type { WalletDb } from './db.ts';
-import { writeTx } from './db.ts';
+import type { Queryable, WalletStore } from './store.ts';
 import { constantTimeEqual, generateApiKey, hashApiKey, isWellFormedApiKey, keyHint } from './key-format.ts';
 import type { Authenticator, KeyKind, Principal } from './types.ts';
 
@@ -28,58 +27,55 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
+const SELECT_KEY = 'SELECT * FROM api_keys';
+
 export class ApiKeys implements Authenticator {
-  private readonly insert;
-  private readonly byHash;
-  private readonly byId;
-  private readonly revokeStmt;
-  private readonly touch;
-  private readonly listByAccount;
-
   constructor(
-    private readonly db: WalletDb,
+    private readonly store: WalletStore,
     private readonly clock: Clock,
-  ) {
-    this.insert = db.prepare<[string, string, KeyKind, string | null, Buffer, string, number]>(
-      `INSERT INTO api_keys (id, account_id, kind, name, secret_hash, hint, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    );
-    this.byHash = db.prepare<[Buffer], KeyRow>('SELECT * FROM api_keys WHERE secret_hash = ?');
-    this.byId = db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE id = ?');
-    this.revokeStmt = db.prepare<[number, string]>(
-      'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL',
-    );
-    this.touch = db.prepare<[number, string]>('UPDATE api_keys SET last_used_at = ? WHERE id = ?');
-    this.listByAccount = db.prepare<[string], KeyListing>(
-      `SELECT id, account_id, kind, name, hint, created_at, revoked_at, last_used_at
-       FROM api_keys WHERE account_id = ? ORDER BY created_at, rowid`,
-    );
-  }
+  ) {}
 
-  /** Inside the caller's writeTx. The returned secret exists nowhere else: only its hash is stored. */
-  create(accountId: string, kind: KeyKind, name: string | null, now: number): { key: string; keyId: string } {
+  /** Inside the caller's transaction. The returned secret exists nowhere else: only its hash is stored. */
+  async create(
+    q: Queryable,
+    accountId: string,
+    kind: KeyKind,
+    name: string | null,
+    now: number,
+  ): Promise<{ key: string; keyId: string }> {
     const key = generateApiKey();
     const keyId = `key_${crypto.randomBytes(8).toString('hex')}`;
-    this.insert.run(keyId, accountId, kind, name, hashApiKey(key), keyHint(key), now);
+    await q.run(
+      `INSERT INTO api_keys (id, account_id, kind, name, secret_hash, hint, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      [keyId, accountId, kind, name, hashApiKey(key), keyHint(key), now],
+    );
     return { key, keyId };
   }
 
   /** By id, or by the secret itself (what a customer reporting a leak has). */
-  revoke(
+  async revoke(
+    q: Queryable,
     ref: { keyId: string } | { key: string },
     now: number,
-  ): { row: KeyListing; alreadyRevoked: boolean } {
-    const row = 'keyId' in ref ? this.byId.get(ref.keyId) : this.lookup(ref.key);
+  ): Promise<{ row: KeyListing; alreadyRevoked: boolean }> {
+    const row = 'keyId' in ref ? await byId(q, ref.keyId) : await lookup(q, ref.key);
     if (!row) throw new AppError('not_found', 'no such API key');
-    const changed = this.revokeStmt.run(now, row.id).changes > 0;
-    const { secret_hash: _hash, ...listing } = this.byId.get(row.id) ?? row;
+    const changed =
+      (await q.run('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [now, row.id]))
+        .changes > 0;
+    const { secret_hash: _hash, ...listing } = (await byId(q, row.id)) ?? row;
     return { row: listing, alreadyRevoked: !changed };
   }
 
-  list(accountId: string): KeyListing[] {
-    return this.listByAccount.all(accountId);
+  async list(q: Queryable, accountId: string): Promise<KeyListing[]> {
+    return q.all<KeyListing>(
+      `SELECT id, account_id, kind, name, hint, created_at, revoked_at, last_used_at
+       FROM api_keys WHERE account_id = ? ORDER BY created_at, rowid`,
+      [accountId],
+    );
   }
 
-  authenticate(authorizationHeader: string | undefined): Principal {
+  async authenticate(authorizationHeader: string | undefined): Promise<Principal> {
     if (authorizationHeader === undefined || authorizationHeader.trim() === '') {
       throw new AppError('unauthorized', 'missing API key: send Authorization: Bearer <key>');
     }
@@ -89,21 +85,25 @@ export class ApiKeys implements Authenticator {
     if (key === undefined || !isWellFormedApiKey(key)) {
       throw new AppError('unauthorized', 'malformed API key');
     }
-    const row = this.lookup(key);
+    const row = await lookup(this.store, key);
     if (!row) throw new AppError('unauthorized', 'invalid API key');
     if (row.revoked_at !== null) throw new AppError('unauthorized', 'API key has been revoked');
     const now = this.clock();
     if (row.last_used_at === null || now - row.last_used_at >= LAST_USED_RESOLUTION_MS) {
-      writeTx(this.db, () => this.touch.run(now, row.id));
+      await this.store.tx((q) => q.run('UPDATE api_keys SET last_used_at = ? WHERE id = ?', [now, row.id]));
     }
     return { keyId: row.id, accountId: row.account_id, kind: row.kind };
   }
+}
 
-  private lookup(key: string): KeyRow | undefined {
-    const hash = hashApiKey(key);
-    const row = this.byHash.get(hash);
-    // The index lookup already matched; the constant-time comparison keeps the final decision free of an
-    // early-exit byte compare, whatever the lookup path does underneath.
-    return row && constantTimeEqual(row.secret_hash, hash) ? row : undefined;
-  }
+function byId(q: Queryable, keyId: string): Promise<KeyRow | undefined> {
+  return q.get<KeyRow>(`${SELECT_KEY} WHERE id = ?`, [keyId]);
+}
+
+async function lookup(q: Queryable, key: string): Promise<KeyRow | undefined> {
+  const hash = hashApiKey(key);
+  const row = await q.get<KeyRow>(`${SELECT_KEY} WHERE secret_hash = ?`, [hash]);
+  // The index lookup already matched; the constant-time comparison keeps the final decision free of an
+  // early-exit byte compare, whatever the lookup path does underneath.
+  return row && constantTimeEqual(row.secret_hash, hash) ? row : undefined;
 }

@@ -1,9 +1,8 @@
 import type { CountryCode } from '../contract/countries.ts';
 import { AppError } from '../errors/app-error.ts';
-import { planName, type Accounts } from './accounts.ts';
+import { Accounts, planName } from './accounts.ts';
 import type { Clock } from './clock.ts';
-import type { WalletDb } from './db.ts';
-import { writeTx } from './db.ts';
+import type { Queryable, WalletStore } from './store.ts';
 import { InsufficientCreditsError, RateLimitedError } from './errors.ts';
 import {
   isValidIdempotencyKey,
@@ -48,19 +47,18 @@ interface Flight {
 }
 
 /**
- * runMetered: reserve (one commit), run, settle (one commit). Both commits are synchronous
- * better-sqlite3 transactions under BEGIN IMMEDIATE, so in one process no two reserves interleave, and
- * across processes SQLite's write lock serialises them: a reserve is decided against the balance of that
- * instant, which is what keeps every lot at or above zero under any concurrency.
+ * runMetered: reserve (one commit), run, settle (one commit). On SQLite both commits are BEGIN IMMEDIATE
+ * transactions, so no two reserves interleave in one process or across processes; on PostgreSQL the
+ * ledger's row locks on the account's lots serialise reserves of one account across replicas. Either way
+ * a reserve is decided against the balance of that instant, which keeps every lot at or above zero.
  */
 export class WalletMetering implements Metering {
   /** Calls with an Idempotency-Key now running in this process; entries leave when the call finishes. */
   private readonly inFlight = new Map<string, Flight>();
 
   constructor(
-    private readonly db: WalletDb,
+    private readonly store: WalletStore,
     private readonly clock: Clock,
-    private readonly accounts: Accounts,
     private readonly ledger: Ledger,
     private readonly usage: UsageLog,
     private readonly idempotency: IdempotencyStore,
@@ -104,32 +102,33 @@ export class WalletMetering implements Metering {
     idem: { key: string; fingerprint: string } | null,
   ): Promise<{ result: T; meta: UsageMeta }> {
     const { principal } = call;
-    const start = writeTx(
-      this.db,
-      () => {
+    const start = await this.store.tx(
+      async (q) => {
         const now = this.clock();
         if (idem) {
-          let row: IdempotencyRow | undefined = this.idempotency.find(principal.keyId, idem.key);
+          await this.idempotency.lock(q, principal.keyId, idem.key);
+          let row: IdempotencyRow | undefined = await this.idempotency.find(q, principal.keyId, idem.key);
           if (row && row.expires_at <= now) {
-            this.idempotency.release(row.key_id, row.idempotency_key);
+            await this.idempotency.release(q, row.key_id, row.idempotency_key);
             row = undefined;
           }
           if (row) {
             if (row.fingerprint !== idem.fingerprint) return { kind: 'mismatch' as const };
             if (row.state === 'done' && row.response !== null) {
               const stored = JSON.parse(row.response) as { result: T; meta: UsageMeta };
-              this.recordReplay(call, stored.meta, now);
+              await this.recordReplay(q, call, stored.meta, now);
               return { kind: 'replay' as const, stored };
             }
-            if (!this.sweeper.isAbandoned(row, now)) return { kind: 'busy' as const };
+            if (!(await this.sweeper.isAbandoned(q, row, now))) return { kind: 'busy' as const };
             // Its process died mid-call: release its hold now rather than at the next sweep, and take over.
-            if (row.hold_id !== null) this.ledger.void(row.hold_id, 'owner_gone', now);
-            this.idempotency.release(row.key_id, row.idempotency_key);
+            if (row.hold_id !== null) await this.ledger.void(q, row.hold_id, 'owner_gone', now);
+            await this.idempotency.release(q, row.key_id, row.idempotency_key);
           }
         }
-        const begun = this.begin(call, now);
+        const begun = await this.begin(q, call, now);
         if (idem && begun.mode !== 'rejected') {
-          this.idempotency.claim(
+          await this.idempotency.claim(
+            q,
             principal.keyId,
             idem.key,
             idem.fingerprint,
@@ -169,16 +168,16 @@ export class WalletMetering implements Metering {
       outcome = await run();
       validateOutcome(outcome, call.reserveRows);
     } catch (err) {
-      this.abandon(call, begun, idem);
+      await this.abandon(call, begun, idem);
       throw err;
     }
     try {
-      return this.settle(call, begun, outcome, idem);
+      return await this.settle(call, begun, outcome, idem);
     } catch (err) {
       // The settle commit failed (disk full, lock timeout): try to release now; if that fails as well the
       // sweeper releases the hold at its timeout. Either way nothing was charged.
       try {
-        this.abandon(call, begun, idem);
+        await this.abandon(call, begun, idem);
       } catch {
         // The original error is the one worth reporting.
       }
@@ -187,18 +186,18 @@ export class WalletMetering implements Metering {
   }
 
   /** Decides free or held, and holds. Runs inside the reserve transaction. */
-  private begin(call: MeteredCall, now: number): Begun {
+  private async begin(q: Queryable, call: MeteredCall, now: number): Promise<Begun> {
     const { principal } = call;
-    const account = this.accounts.get(principal.accountId);
+    const account = await Accounts.get(q, principal.accountId);
     if (!account) throw new AppError('unauthorized', 'API key has no account');
-    const reason = freeReason(principal, planName(account, now), call, (c) =>
-      this.accounts.hasActiveSubscription(account.id, c, now),
-    );
+    const subscribed = await Accounts.hasActiveSubscription(q, account.id, call.country, now);
+    const reason = freeReason(principal, planName(account, now), call, () => subscribed);
     if (reason) return { mode: 'free', reason, accountId: account.id };
     const unitPrice = this.options.prices[call.country];
     if (unitPrice * call.reserveRows === 0)
       return { mode: 'free', reason: 'nothing_to_reserve', accountId: account.id };
-    const res = this.ledger.reserve(
+    const res = await this.ledger.reserve(
+      q,
       {
         accountId: account.id,
         keyId: principal.keyId,
@@ -214,7 +213,8 @@ export class WalletMetering implements Metering {
     );
     if (!res.ok) {
       const needed = unitPrice * call.reserveRows;
-      this.usage.record(
+      await this.usage.record(
+        q,
         {
           ...usageBase(call, account.id),
           outcome: 'rejected',
@@ -237,8 +237,8 @@ export class WalletMetering implements Metering {
     begun: Exclude<Begun, { mode: 'rejected' }>,
     outcome: MeteredOutcome<T>,
     idem: { key: string } | null,
-  ): { result: T; meta: UsageMeta } {
-    return writeTx(this.db, () => {
+  ): Promise<{ result: T; meta: UsageMeta }> {
+    return this.store.tx(async (q) => {
       const now = this.clock();
       let reserved: Micro = 0;
       let charged: Micro = 0;
@@ -246,19 +246,21 @@ export class WalletMetering implements Metering {
       if (begun.mode === 'held') {
         reserved = begun.amount;
         const amount = outcome.chargeableRows * begun.unitPrice;
-        if (this.ledger.post(begun.holdId, amount, now)) charged = amount;
+        if (await this.ledger.post(q, begun.holdId, amount, now)) charged = amount;
         // The sweeper voided the hold (the call outlived its timeout): the data is served, nothing is taken.
         else reason = 'hold_expired';
       } else {
-        this.ledger.bookExpiry(begun.accountId, now);
+        await this.ledger.lockAccount(q, begun.accountId);
+        await this.ledger.bookExpiry(q, begun.accountId, now);
       }
       const meta: UsageMeta = {
         rows_returned: outcome.rowsReturned,
         credits_charged: microToCredits(charged),
         credits_reserved: microToCredits(reserved),
-        credit_balance: microToCredits(this.ledger.available(begun.accountId, now)),
+        credit_balance: microToCredits(await this.ledger.available(q, begun.accountId, now)),
       };
-      this.usage.record(
+      await this.usage.record(
+        q,
         {
           ...usageBase(call, begun.accountId),
           outcome: reason === null ? 'charged' : 'free',
@@ -274,7 +276,8 @@ export class WalletMetering implements Metering {
       const response = { result: outcome.result, meta };
       // Stored in the settle commit: a replay can never see a result whose charge did not happen.
       if (idem) {
-        this.idempotency.finish(
+        await this.idempotency.finish(
+          q,
           call.principal.keyId,
           idem.key,
           this.options.instanceId,
@@ -290,13 +293,14 @@ export class WalletMetering implements Metering {
     call: MeteredCall,
     begun: Exclude<Begun, { mode: 'rejected' }>,
     idem: { key: string } | null,
-  ): void {
-    writeTx(this.db, () => {
+  ): Promise<void> {
+    return this.store.tx(async (q) => {
       const now = this.clock();
-      if (begun.mode === 'held') this.ledger.void(begun.holdId, 'run_failed', now);
+      if (begun.mode === 'held') await this.ledger.void(q, begun.holdId, 'run_failed', now);
       // Failures are not replayed: a retry after a 404 or 502 runs again (and costs nothing if it fails again).
-      if (idem) this.idempotency.releaseOwn(call.principal.keyId, idem.key, this.options.instanceId);
-      this.usage.record(
+      if (idem) await this.idempotency.releaseOwn(q, call.principal.keyId, idem.key, this.options.instanceId);
+      await this.usage.record(
+        q,
         {
           ...usageBase(call, begun.accountId),
           outcome: 'voided',
@@ -312,30 +316,30 @@ export class WalletMetering implements Metering {
     });
   }
 
-  quote(call: Pick<MeteredCall, 'principal' | 'channel' | 'country' | 'reserveRows'>): Quote {
+  async quote(call: Pick<MeteredCall, 'principal' | 'channel' | 'country' | 'reserveRows'>): Promise<Quote> {
     const now = this.clock();
-    const account = this.accounts.get(call.principal.accountId);
+    const q = this.store;
+    const account = await Accounts.get(q, call.principal.accountId);
     if (!account) throw new AppError('unauthorized', 'API key has no account');
     // The same decision begin() takes, read without reserving.
-    const reason = freeReason(call.principal, planName(account, now), call, (c) =>
-      this.accounts.hasActiveSubscription(account.id, c, now),
-    );
+    const subscribed = await Accounts.hasActiveSubscription(q, account.id, call.country, now);
+    const reason = freeReason(call.principal, planName(account, now), call, () => subscribed);
     const unitPrice = this.options.prices[call.country];
     return {
       unitPrice: microToCredits(unitPrice),
       needed: reason ? 0 : microToCredits(unitPrice * call.reserveRows),
-      balance: microToCredits(this.ledger.available(account.id, now)),
+      balance: microToCredits(await this.ledger.available(q, account.id, now)),
       waiver: reason,
     };
   }
 
-  recordFree(call: FreeCall): void {
+  recordFree(call: FreeCall): Promise<void> {
     // Not money: committed without the fsync (a power cut may lose the last few of these lines, never a
     // ledger entry), so a free count costs a WAL append rather than a disk flush.
-    writeTx(
-      this.db,
-      () =>
+    return this.store.tx(
+      (q) =>
         this.usage.record(
+          q,
           {
             accountId: call.principal.accountId,
             keyId: call.principal.keyId,
@@ -356,8 +360,9 @@ export class WalletMetering implements Metering {
     );
   }
 
-  private recordReplay(call: MeteredCall, meta: UsageMeta, now: number): void {
-    this.usage.record(
+  private recordReplay(q: Queryable, call: MeteredCall, meta: UsageMeta, now: number): Promise<void> {
+    return this.usage.record(
+      q,
       {
         ...usageBase(call, call.principal.accountId),
         outcome: 'replayed',

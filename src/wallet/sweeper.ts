@@ -1,7 +1,6 @@
 import os from 'node:os';
 import type { Clock } from './clock.ts';
-import type { WalletDb } from './db.ts';
-import { writeTx } from './db.ts';
+import type { Queryable, WalletStore } from './store.ts';
 import type { IdempotencyRow, IdempotencyStore } from './idempotency.ts';
 import type { HoldRow, Ledger } from './ledger.ts';
 import type { Micro } from './money.ts';
@@ -25,52 +24,40 @@ const OPEN_IN_THIS_PROCESS = new Set<string>();
 /**
  * Which wallet processes are alive. A hold belongs to the process that made it; when that process is gone
  * (SIGKILL, OOM, power loss) nobody will settle the hold, so the sweeper voids it at once instead of
- * waiting for its timeout. WAL needs every connection on one host, so a pid check is normally decisive;
- * the heartbeat is the fallback for processes seen under another hostname (containers sharing a volume).
+ * waiting for its timeout. On this host a pid check is decisive; for a process on another host (a replica
+ * on another machine, with PostgreSQL) the heartbeat decides: each sweep refreshes its own, and an instance
+ * silent for three intervals plus five seconds is dead.
  */
 export class Instances {
-  private readonly insert;
-  private readonly beat;
-  private readonly remove;
-  private readonly byId;
-  private readonly all;
   private readonly hostname = os.hostname();
 
-  constructor(
-    db: WalletDb,
-    readonly id: string,
-  ) {
-    this.insert = db.prepare<[string, number, string, number, number, number]>(
+  constructor(readonly id: string) {}
+
+  async register(q: Queryable, now: number, heartbeatIntervalMs: number): Promise<void> {
+    await q.run(
       `INSERT INTO wallet_instances (id, pid, hostname, started_at, heartbeat_at, heartbeat_interval_ms)
        VALUES (?, ?, ?, ?, ?, ?)`,
+      [this.id, process.pid, this.hostname, now, now, heartbeatIntervalMs],
     );
-    this.beat = db.prepare<[number, string]>('UPDATE wallet_instances SET heartbeat_at = ? WHERE id = ?');
-    this.remove = db.prepare<[string]>('DELETE FROM wallet_instances WHERE id = ?');
-    this.byId = db.prepare<[string], InstanceRow>('SELECT * FROM wallet_instances WHERE id = ?');
-    this.all = db.prepare<[], InstanceRow>('SELECT * FROM wallet_instances');
-  }
-
-  register(now: number, heartbeatIntervalMs: number): void {
-    this.insert.run(this.id, process.pid, this.hostname, now, now, heartbeatIntervalMs);
     OPEN_IN_THIS_PROCESS.add(this.id);
   }
 
-  heartbeat(now: number): void {
-    this.beat.run(now, this.id);
+  async heartbeat(q: Queryable, now: number): Promise<void> {
+    await q.run('UPDATE wallet_instances SET heartbeat_at = ? WHERE id = ?', [now, this.id]);
   }
 
-  unregister(id: string = this.id): void {
-    this.remove.run(id);
+  async unregister(q: Queryable, id: string = this.id): Promise<void> {
+    await q.run('DELETE FROM wallet_instances WHERE id = ?', [id]);
     OPEN_IN_THIS_PROCESS.delete(id);
   }
 
-  list(): InstanceRow[] {
-    return this.all.all();
+  async list(q: Queryable): Promise<InstanceRow[]> {
+    return q.all<InstanceRow>('SELECT * FROM wallet_instances ORDER BY id');
   }
 
-  isAlive(instanceId: string, now: number): boolean {
+  async isAlive(q: Queryable, instanceId: string, now: number): Promise<boolean> {
     if (instanceId === this.id) return true;
-    const row = this.byId.get(instanceId);
+    const row = await q.get<InstanceRow>('SELECT * FROM wallet_instances WHERE id = ?', [instanceId]);
     // Unregistered means closed cleanly (its holds were voided on close) or already swept.
     if (!row) return false;
     if (row.hostname === this.hostname) {
@@ -96,39 +83,40 @@ export interface SweepReport {
   expiredMicro: Micro;
   purgedIdempotencyKeys: number;
   releasedIdempotencyKeys: number;
+  /** PostgreSQL: another replica was sweeping at that moment, so this one left it to that one. */
+  skipped?: boolean;
 }
+
+/** Any constant: the advisory lock that lets one replica sweep at a time (PostgreSQL). */
+export const SWEEP_LOCK = 7_391_555_019;
 
 /**
  * Issue 4: "nothing stays reserved forever". Voids holds whose process is gone or whose timeout has
- * passed, books due expiries, and drops idempotency records past their 24 h. Runs at open and on a timer.
+ * passed, books due expiries, and drops idempotency records past their 24 h. Runs at open and on a timer,
+ * on every replica: on PostgreSQL a transaction-scoped advisory lock (try, never wait) keeps two sweepers
+ * from running at once, and each void locks its hold row, so a settle racing the sweeper resolves it once.
  */
 export class Sweeper {
-  private readonly openHolds;
-
   constructor(
-    private readonly db: WalletDb,
+    private readonly store: WalletStore,
     private readonly ledger: Ledger,
     private readonly idempotency: IdempotencyStore,
     private readonly usage: UsageLog,
     private readonly instances: Instances,
     private readonly clock: Clock,
     private readonly holdTimeoutMs: number,
-  ) {
-    this.openHolds = db.prepare<[], HoldRow>(`SELECT * FROM holds WHERE state = 'pending'`);
-  }
+  ) {}
 
   /** An in-flight idempotency record nobody will finish: its process is gone or it outlived a hold. */
-  isAbandoned(row: IdempotencyRow, now: number): boolean {
-    if (!this.instances.isAlive(row.instance_id, now)) return true;
+  async isAbandoned(q: Queryable, row: IdempotencyRow, now: number): Promise<boolean> {
+    if (!(await this.instances.isAlive(q, row.instance_id, now))) return true;
     if (now - row.created_at >= this.holdTimeoutMs) return true;
-    if (row.hold_id !== null) return this.ledger.getHold(row.hold_id)?.state !== 'pending';
+    if (row.hold_id !== null) return (await this.ledger.getHold(q, row.hold_id))?.state !== 'pending';
     return false;
   }
 
-  sweep(): SweepReport {
-    return writeTx(this.db, () => {
-      const now = this.clock();
-      this.instances.heartbeat(now);
+  sweep(): Promise<SweepReport> {
+    return this.store.tx(async (q) => {
       const report: SweepReport = {
         voidedHolds: 0,
         releasedMicro: 0,
@@ -137,19 +125,36 @@ export class Sweeper {
         purgedIdempotencyKeys: 0,
         releasedIdempotencyKeys: 0,
       };
+      if (q.dialect === 'postgres') {
+        const got = await q.get<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock(?) AS ok', [SWEEP_LOCK]);
+        if (!got?.ok) {
+          await this.instances.heartbeat(q, this.clock());
+          return { ...report, skipped: true };
+        }
+      }
+      const now = this.clock();
+      await this.instances.heartbeat(q, now);
       const alive = new Map<string, boolean>();
-      const isAlive = (id: string): boolean => {
+      const isAlive = async (id: string): Promise<boolean> => {
         let v = alive.get(id);
-        if (v === undefined) alive.set(id, (v = this.instances.isAlive(id, now)));
+        if (v === undefined) alive.set(id, (v = await this.instances.isAlive(q, id, now)));
         return v;
       };
-      for (const hold of this.openHolds.all()) {
-        const reason = hold.timeout_at <= now ? 'timeout' : isAlive(hold.instance_id) ? null : 'owner_gone';
-        if (reason === null || !this.ledger.void(hold.id, reason, now)) continue;
+      // PostgreSQL: the open holds are locked before any lot, and a hold a settle has locked is skipped (that
+      // settle resolves it), so the sweeper never waits on a settle while holding lots the settle needs.
+      const skipLocked = q.dialect === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '';
+      const open = await q.all<HoldRow>(
+        `SELECT * FROM holds WHERE state = 'pending' ORDER BY id${skipLocked}`,
+      );
+      for (const hold of open) {
+        const reason =
+          hold.timeout_at <= now ? 'timeout' : (await isAlive(hold.instance_id)) ? null : 'owner_gone';
+        if (reason === null || !(await this.ledger.void(q, hold.id, reason, now))) continue;
         report.voidedHolds++;
         report.releasedMicro += hold.amount;
         // The call never settled, so no usage row exists for it yet; this one tells the operator why.
-        this.usage.record(
+        await this.usage.record(
+          q,
           {
             accountId: hold.account_id,
             keyId: hold.key_id,
@@ -167,17 +172,17 @@ export class Sweeper {
           now,
         );
       }
-      for (const row of this.idempotency.inFlight()) {
-        if (this.isAbandoned(row, now)) {
-          this.idempotency.release(row.key_id, row.idempotency_key);
+      for (const row of await this.idempotency.inFlight(q)) {
+        if (await this.isAbandoned(q, row, now)) {
+          await this.idempotency.release(q, row.key_id, row.idempotency_key);
           report.releasedIdempotencyKeys++;
         }
       }
-      report.purgedIdempotencyKeys = this.idempotency.purgeExpired(now);
-      for (const inst of this.instances.list()) {
-        if (!isAlive(inst.id)) this.instances.unregister(inst.id);
+      report.purgedIdempotencyKeys = await this.idempotency.purgeExpired(q, now);
+      for (const inst of await this.instances.list(q)) {
+        if (!(await isAlive(inst.id))) await this.instances.unregister(q, inst.id);
       }
-      const expired = this.ledger.bookExpiry(null, now);
+      const expired = await this.ledger.bookExpiry(q, null, now);
       report.expiredLots = expired.lots;
       report.expiredMicro = expired.amount;
       return report;

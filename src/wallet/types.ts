@@ -1,7 +1,8 @@
 import type { CountryCode } from '../contract/countries.ts';
 
 /**
- * The seam between the HTTP/MCP layers and the wallet. Routes and MCP tools never touch the ledger; they
+ * The seam between the HTTP/MCP layers and the wallet. Every method is async: the same interface is served
+ * by the embedded SQLite ledger and by PostgreSQL (REGDATA_WALLET_URL), and callers never know which. Routes and MCP tools never touch the ledger; they
  * authenticate, then wrap a metered service call in `Metering.runMetered`, which owns idempotency, the
  * reserve (pending hold), the settle of the rows actually returned, and the void on 404 / no data.
  */
@@ -22,7 +23,7 @@ export interface Principal {
 
 export interface Authenticator {
   /** Resolves `Authorization: Bearer <key>`; throws AppError('unauthorized') for missing, malformed, unknown or revoked keys. */
-  authenticate(authorizationHeader: string | undefined): Principal;
+  authenticate(authorizationHeader: string | undefined): Promise<Principal>;
 }
 
 export interface RateLimitDecision {
@@ -35,7 +36,7 @@ export interface RateLimitDecision {
 
 export interface RateLimiter {
   /** Consumes one token for the key; throws AppError('rate_limited') carrying retry-after seconds when empty. Admin keys pass. */
-  take(principal: Principal, operation: MeteredOperation | FreeOperation): RateLimitDecision | null;
+  take(principal: Principal, operation: MeteredOperation | FreeOperation): Promise<RateLimitDecision | null>;
 }
 
 /** Spec 2.8: the usage meta of every metered response. */
@@ -94,9 +95,9 @@ export interface Quote {
 
 export interface Metering {
   /** The reserve `call` would make now and whether a waiver applies; reserves nothing. */
-  quote(call: Pick<MeteredCall, 'principal' | 'channel' | 'country' | 'reserveRows'>): Quote;
+  quote(call: Pick<MeteredCall, 'principal' | 'channel' | 'country' | 'reserveRows'>): Promise<Quote>;
   /** Records a free call in usage_records (spec 8: a usage record per request); charges nothing. */
-  recordFree(call: FreeCall): void;
+  recordFree(call: FreeCall): Promise<void>;
   /**
    * Reserve, run, settle. A throw from `run` (404, 502, ...) voids the hold and is rethrown; 402 is thrown
    * before `run` when the balance cannot cover the reserve, so nothing runs.

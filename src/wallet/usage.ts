@@ -1,4 +1,4 @@
-import type { WalletDb } from './db.ts';
+import type { Queryable } from './store.ts';
 import type { Micro } from './money.ts';
 
 export type UsageOutcome = 'charged' | 'free' | 'voided' | 'rejected' | 'replayed';
@@ -50,70 +50,47 @@ export interface UsageGroup {
 
 /** One row per metered call: the operator's record, written in the same commit as the ledger change. */
 export class UsageLog {
-  private readonly insert;
-  private readonly recent;
-  private readonly grouped;
-
-  constructor(db: WalletDb) {
-    this.insert = db.prepare<
-      [
-        string,
-        string,
-        string,
-        string,
-        string,
-        UsageOutcome,
-        FreeReason | null,
-        number | null,
-        number | null,
-        Micro,
-        Micro,
-        number | null,
-        number,
-      ]
-    >(
+  async record(q: Queryable, e: UsageEntry, now: number): Promise<void> {
+    await q.run(
       `INSERT INTO usage_records (account_id, key_id, channel, operation, country, outcome, free_reason,
          rows_returned, chargeable_rows, reserved, charged, hold_id, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        e.accountId,
+        e.keyId,
+        e.channel,
+        e.operation,
+        e.country,
+        e.outcome,
+        e.freeReason,
+        e.rowsReturned,
+        e.chargeableRows,
+        e.reserved,
+        e.charged,
+        e.holdId,
+        now,
+      ],
     );
-    this.recent = db.prepare<[string, number, number, number], UsageRow>(
+  }
+
+  async list(q: Queryable, accountId: string, from: number, to: number, limit: number): Promise<UsageRow[]> {
+    return q.all<UsageRow>(
       `SELECT id, key_id, channel, operation, country, outcome, free_reason, rows_returned, chargeable_rows,
          reserved, charged, created_at
        FROM usage_records WHERE account_id = ? AND created_at >= ? AND created_at < ?
        ORDER BY created_at DESC, id DESC LIMIT ?`,
+      [accountId, from, to, limit],
     );
-    this.grouped = db.prepare<[string, number, number], UsageGroup>(
+  }
+
+  async summary(q: Queryable, accountId: string, from: number, to: number): Promise<UsageGroup[]> {
+    return q.all<UsageGroup>(
       `SELECT operation, country, count(*) AS requests, coalesce(sum(rows_returned), 0) AS rows,
          sum(charged) AS charged
        FROM usage_records WHERE account_id = ? AND created_at >= ? AND created_at < ?
          AND outcome IN ('charged', 'free')
        GROUP BY operation, country ORDER BY operation, country`,
+      [accountId, from, to],
     );
-  }
-
-  record(e: UsageEntry, now: number): void {
-    this.insert.run(
-      e.accountId,
-      e.keyId,
-      e.channel,
-      e.operation,
-      e.country,
-      e.outcome,
-      e.freeReason,
-      e.rowsReturned,
-      e.chargeableRows,
-      e.reserved,
-      e.charged,
-      e.holdId,
-      now,
-    );
-  }
-
-  list(accountId: string, from: number, to: number, limit: number): UsageRow[] {
-    return this.recent.all(accountId, from, to, limit);
-  }
-
-  summary(accountId: string, from: number, to: number): UsageGroup[] {
-    return this.grouped.all(accountId, from, to);
   }
 }

@@ -10,14 +10,21 @@ import {
   type PlanName,
 } from './accounts.ts';
 import { DAY_MS, toIso, type Clock } from './clock.ts';
-import { openWalletDb, writeTx, type WalletDb } from './db.ts';
 import { IDEMPOTENCY_TTL_MS, IdempotencyStore } from './idempotency.ts';
 import { ApiKeys, type KeyListing } from './keys.ts';
 import { Ledger, type LedgerAudit, type LotSource } from './ledger.ts';
 import { WalletMetering } from './metering.ts';
 import { buildPriceTable, creditsToMicro, microToCredits, type PriceTable } from './money.ts';
-import { DEFAULT_RATE_LIMIT, GcraRateLimiter, type RateLimitOptions } from './rate-limiter.ts';
-import { Instances, Sweeper, type SweepReport } from './sweeper.ts';
+import {
+  DEFAULT_RATE_LIMIT,
+  GcraRateLimiter,
+  SharedGcraRateLimiter,
+  type RateLimitOptions,
+} from './rate-limiter.ts';
+import { parseWalletUrl, type Queryable, type WalletStore } from './store.ts';
+import { PostgresStore } from './store-postgres.ts';
+import { openSqliteStore } from './store-sqlite.ts';
+import { Instances, SWEEP_LOCK, Sweeper, type SweepReport } from './sweeper.ts';
 import type { Authenticator, KeyKind, Metering, Principal, RateLimiter } from './types.ts';
 import { UsageLog, type FreeReason, type UsageOutcome } from './usage.ts';
 
@@ -40,8 +47,15 @@ export const PLAN_PERIOD_MS = 30 * DAY_MS;
 export const APP_KEY_NAME = 'in-app search';
 
 export interface WalletOptions {
-  /** data/wallet.db by default in the server; ':memory:' is not supported (the sweeper and CLI need a file). */
-  dbPath: string;
+  /**
+   * REGDATA_WALLET_URL: `sqlite:<path>` (or a bare path) for the embedded ledger, `postgres://…` for
+   * PostgreSQL. ':memory:' is not supported (the sweeper and CLI need a file).
+   */
+  url?: string;
+  /** The SQLite file; the same as `url: 'sqlite:<path>'` (kept for callers that name a file). */
+  dbPath?: string;
+  /** An open store (shared with Identity); the caller closes it after the wallet. */
+  store?: WalletStore;
   /** Injected clock for tests; every timestamp in the wallet comes from it. */
   now?: () => Date;
   /** Row prices in credits, overriding spec 8.2 defaults per country. */
@@ -52,6 +66,8 @@ export interface WalletOptions {
   holdTimeoutMs?: number;
   idempotencyTtlMs?: number;
   busyTimeoutMs?: number;
+  /** PostgreSQL pool size of this process. */
+  poolSize?: number;
 }
 
 export interface CreatedKey {
@@ -153,7 +169,13 @@ export interface UsagePoint {
   credits: number;
 }
 
+/**
+ * Every operation is async and backend-blind: the same object over SQLite or PostgreSQL. Amounts are in
+ * credits (JSON-ready); the ledger underneath counts integer micro-credits.
+ */
 export interface Wallet {
+  /** The database it works on; Identity (sessions, users) shares it. */
+  store: WalletStore;
   authenticator: Authenticator;
   rateLimiter: RateLimiter;
   metering: Metering;
@@ -165,57 +187,65 @@ export interface Wallet {
     credits?: number;
     plan?: PlanName;
     name?: string;
-  }): CreatedKey;
+  }): Promise<CreatedKey>;
   /** Creates the demo account and key only when the wallet has no account at all; otherwise null. */
-  createDemoKeyIfEmpty(input?: { email?: string; plan?: PlanName }): CreatedKey | null;
-  revokeKey(ref: { keyId: string } | { key: string }): {
+  createDemoKeyIfEmpty(input?: { email?: string; plan?: PlanName }): Promise<CreatedKey | null>;
+  revokeKey(ref: { keyId: string } | { key: string }): Promise<{
     keyId: string;
     accountId: string;
     revokedAt: string;
     alreadyRevoked: boolean;
-  };
-  listKeys(ref: AccountRef): KeyInfo[];
-  addCredits(input: AccountRef & { amount: number; source?: 'topup' | 'grant'; expiresAt?: Date }): {
+  }>;
+  listKeys(ref: AccountRef): Promise<KeyInfo[]>;
+  addCredits(input: AccountRef & { amount: number; source?: 'topup' | 'grant'; expiresAt?: Date }): Promise<{
     accountId: string;
     lotId: number;
     amount: number;
     source: LotSource;
     expiresAt: string | null;
     balance: number;
-  };
-  setPlan(input: AccountRef & { plan: 'payg' | 'unlimited' }): { accountId: string; plan: PlanName };
-  addSubscription(input: AccountRef & { country: string; until?: Date }): {
+  }>;
+  setPlan(input: AccountRef & { plan: 'payg' | 'unlimited' }): Promise<{ accountId: string; plan: PlanName }>;
+  addSubscription(input: AccountRef & { country: string; until?: Date }): Promise<{
     accountId: string;
     country: CountryCode;
     startedAt: string;
     endsAt: string | null;
-  };
-  removeSubscription(input: AccountRef & { country: string }): {
+  }>;
+  removeSubscription(input: AccountRef & { country: string }): Promise<{
     accountId: string;
     country: CountryCode;
     ended: boolean;
-  };
-  balance(ref: AccountRef): BalanceReport;
-  usage(input: AccountRef & { since?: Date; until?: Date; limit?: number }): UsageReport;
+  }>;
+  balance(ref: AccountRef): Promise<BalanceReport>;
+  usage(input: AccountRef & { since?: Date; until?: Date; limit?: number }): Promise<UsageReport>;
   /**
    * Spec 5.6, self-service: the account of a verified e-mail. A new account gets the trial and the 30
    * registration credits; an existing one (made by an operator, or a repeated call) is returned unchanged.
    */
-  completeRegistration(email: string): { accountId: string; created: boolean };
+  completeRegistration(email: string): Promise<{ accountId: string; created: boolean }>;
   /**
    * The principal of the account's in-app search: a standard key row marked internal, created on first use.
    * Metered and rate-limited like any standard key; its stored hash is random bytes, so no bearer key can
    * ever authenticate as it.
    */
-  appPrincipal(accountId: string): Principal;
+  appPrincipal(accountId: string): Promise<Principal>;
   /** The account's own keys (the internal in-app key left out). */
-  accountKeys(accountId: string): KeyInfo[];
+  accountKeys(accountId: string): Promise<KeyInfo[]>;
   /** A standard key on an existing account, named by its holder. */
-  createAccountKey(input: { accountId: string; name: string }): CreatedKey;
+  createAccountKey(input: { accountId: string; name: string }): Promise<CreatedKey>;
   /** Revokes one of the account's own keys; another account's key id, or the in-app key, is not_found. */
-  revokeAccountKey(input: { accountId: string; keyId: string }): { keyId: string; revokedAt: string };
+  revokeAccountKey(input: {
+    accountId: string;
+    keyId: string;
+  }): Promise<{ keyId: string; revokedAt: string }>;
   /** Metered calls of the account grouped by time bucket, channel and country (charged and free calls). */
-  usageSeries(input: { accountId: string; since: Date; until: Date; bucketMs: number }): UsagePoint[];
+  usageSeries(input: {
+    accountId: string;
+    since: Date;
+    until: Date;
+    bucketMs: number;
+  }): Promise<UsagePoint[]>;
   /** A top-up (at least MIN_TOPUP_CREDITS) or a plan purchase awaiting payment. */
   placeOrder(input: {
     accountId: string;
@@ -224,18 +254,28 @@ export interface Wallet {
     credits?: number;
     provider: string;
     reference: string;
-  }): OrderInfo;
+  }): Promise<OrderInfo>;
   /** Payment received: grants the credits, starts a country plan for PLAN_PERIOD_MS or sets Unlimited, in one transaction. */
-  confirmOrder(orderId: string): OrderInfo;
-  cancelOrder(orderId: string): OrderInfo;
-  listOrders(filter?: { accountId?: string; state?: OrderState; limit?: number }): OrderInfo[];
+  confirmOrder(orderId: string): Promise<OrderInfo>;
+  cancelOrder(orderId: string): Promise<OrderInfo>;
+  listOrders(filter?: { accountId?: string; state?: OrderState; limit?: number }): Promise<OrderInfo[]>;
   /** Ledger self-check (invariant 1 and the lot/hold/usage cross-checks), in micro-credits. */
-  audit(): LedgerAudit;
-  sweep(): SweepReport;
-  close(): void;
+  audit(): Promise<LedgerAudit>;
+  sweep(): Promise<SweepReport>;
+  close(): Promise<void>;
 }
 
-export function openWallet(opts: WalletOptions): Wallet {
+/** Opens the store a wallet URL names: `sqlite:<path>` (or a bare path) or `postgres://…`. */
+export async function openWalletStore(
+  url: string,
+  opts: { busyTimeoutMs?: number; poolSize?: number } = {},
+): Promise<WalletStore> {
+  const where = parseWalletUrl(url);
+  if (where.kind === 'postgres') return PostgresStore.open(where.url, { poolSize: opts.poolSize });
+  return openSqliteStore(where.path, { busyTimeoutMs: opts.busyTimeoutMs });
+}
+
+export async function openWallet(opts: WalletOptions): Promise<Wallet> {
   const clock: Clock = opts.now ? () => (opts.now as () => Date)().getTime() : Date.now;
   const prices: PriceTable = buildPriceTable(opts.prices);
   const rateLimit: RateLimitOptions = { ...DEFAULT_RATE_LIMIT, ...opts.rateLimit };
@@ -245,18 +285,29 @@ export function openWallet(opts: WalletOptions): Wallet {
   if (!(holdTimeoutMs > 0) || !(idempotencyTtlMs > 0) || !(sweepIntervalMs >= 0)) {
     throw new AppError('validation_failed', 'wallet timeouts must be positive');
   }
-  const rateLimiter = new GcraRateLimiter(rateLimit, clock);
+  const url = opts.url ?? opts.dbPath;
+  if (!opts.store && url === undefined)
+    throw new AppError('internal', 'openWallet needs a url, dbPath or store');
+  // A store passed in belongs to the caller (closed by it); one opened here is closed with the wallet.
+  const ownStore = !opts.store;
+  const store =
+    opts.store ??
+    (await openWalletStore(url as string, { busyTimeoutMs: opts.busyTimeoutMs, poolSize: opts.poolSize }));
+  // The limiter's state must be shared where the wallet is: in memory beside SQLite (one machine, and a
+  // restart forgives everyone), in the database beside PostgreSQL (every replica sees every request).
+  const rateLimiter: GcraRateLimiter | SharedGcraRateLimiter =
+    store.dialect === 'postgres'
+      ? new SharedGcraRateLimiter(store, rateLimit, clock)
+      : new GcraRateLimiter(rateLimit, clock);
 
-  const db = openWalletDb(opts.dbPath, { busyTimeoutMs: opts.busyTimeoutMs });
   const instanceId = `ins_${crypto.randomBytes(8).toString('hex')}`;
-  const accounts = new Accounts(db);
-  const ledger = new Ledger(db);
-  const keys = new ApiKeys(db, clock);
-  const usage = new UsageLog(db);
-  const idempotency = new IdempotencyStore(db);
-  const instances = new Instances(db, instanceId);
-  const sweeper = new Sweeper(db, ledger, idempotency, usage, instances, clock, holdTimeoutMs);
-  const metering = new WalletMetering(db, clock, accounts, ledger, usage, idempotency, sweeper, {
+  const ledger = new Ledger();
+  const keys = new ApiKeys(store, clock);
+  const usage = new UsageLog();
+  const idempotency = new IdempotencyStore();
+  const instances = new Instances(instanceId);
+  const sweeper = new Sweeper(store, ledger, idempotency, usage, instances, clock, holdTimeoutMs);
+  const metering = new WalletMetering(store, clock, ledger, usage, idempotency, sweeper, {
     instanceId,
     prices,
     holdTimeoutMs,
@@ -264,40 +315,49 @@ export function openWallet(opts: WalletOptions): Wallet {
   });
 
   try {
-    writeTx(db, () => instances.register(clock(), sweepIntervalMs));
-    sweeper.sweep();
+    await store.tx((q) => instances.register(q, clock(), sweepIntervalMs));
+    await sweeper.sweep();
   } catch (err) {
-    db.close();
+    if (ownStore) await store.close();
     throw err;
   }
   let timer: NodeJS.Timeout | null = null;
+  let sweeping: Promise<unknown> | null = null;
   if (sweepIntervalMs > 0) {
     timer = setInterval(() => {
-      // A failed sweep (lock held too long by the CLI, say) is retried at the next tick; the holds it
-      // would have voided stay reserved a little longer, never lost.
-      try {
-        sweeper.sweep();
-        rateLimiter.prune();
-      } catch {
-        // nothing to do until the next tick
-      }
+      // A failed sweep (lock held too long by the CLI, the database restarting) is retried at the next
+      // tick; the holds it would have voided stay reserved a little longer, never lost.
+      if (sweeping) return;
+      sweeping = (async () => {
+        await sweeper.sweep();
+        if (rateLimiter instanceof SharedGcraRateLimiter) await rateLimiter.prune();
+        else rateLimiter.prune();
+      })()
+        .catch(() => undefined)
+        .finally(() => {
+          sweeping = null;
+        });
     }, sweepIntervalMs);
     timer.unref();
   }
   let closed = false;
 
-  const balanceOf = (account: AccountRow, now: number): number => {
-    ledger.bookExpiry(account.id, now);
-    return microToCredits(ledger.available(account.id, now));
+  const balanceOf = async (q: Queryable, account: AccountRow, now: number): Promise<number> => {
+    await ledger.lockAccount(q, account.id);
+    await ledger.bookExpiry(q, account.id, now);
+    return microToCredits(await ledger.available(q, account.id, now));
   };
 
-  const createKeyTx = (input: {
-    email: string;
-    kind: KeyKind;
-    credits?: number;
-    plan?: PlanName;
-    name?: string;
-  }): CreatedKey => {
+  const createKeyTx = async (
+    q: Queryable,
+    input: {
+      email: string;
+      kind: KeyKind;
+      credits?: number;
+      plan?: PlanName;
+      name?: string;
+    },
+  ): Promise<CreatedKey> => {
     if (input.kind !== 'standard' && input.kind !== 'admin') {
       throw new AppError(
         'validation_failed',
@@ -307,14 +367,14 @@ export function openWallet(opts: WalletOptions): Wallet {
     const grant = input.credits === undefined ? 0 : creditsToMicro(input.credits, 'credits');
     const email = normaliseEmail(input.email);
     const now = clock();
-    let account = accounts.findByEmail(email);
+    let account = await Accounts.findByEmail(q, email);
     const accountCreated = !account;
     if (!account) {
       const plan = input.plan ?? 'trial';
       if (plan === 'trial') {
-        account = createKeylessAccount(accounts, ledger, email, now);
+        account = await createKeylessAccount(q, ledger, email, now);
       } else if (plan === 'payg' || plan === 'unlimited') {
-        account = accounts.create(email, plan, null, now);
+        account = await Accounts.create(q, email, plan, null, now);
       } else {
         throw new AppError('validation_failed', `plan must be payg, trial or unlimited, not ${String(plan)}`);
       }
@@ -326,8 +386,8 @@ export function openWallet(opts: WalletOptions): Wallet {
         `account ${email} exists with plan ${planName(account, now)}; change plans with setPlan`,
       );
     }
-    if (grant > 0) ledger.grant(account.id, 'grant', grant, null, now);
-    const { key, keyId } = keys.create(account.id, input.kind, input.name ?? null, now);
+    if (grant > 0) await ledger.grant(q, account.id, 'grant', grant, null, now);
+    const { key, keyId } = await keys.create(q, account.id, input.kind, input.name ?? null, now);
     return {
       key,
       keyId,
@@ -336,7 +396,7 @@ export function openWallet(opts: WalletOptions): Wallet {
       kind: input.kind,
       plan: planName(account, now),
       accountCreated,
-      balance: balanceOf(account, now),
+      balance: await balanceOf(q, account, now),
     };
   };
 
@@ -348,7 +408,6 @@ export function openWallet(opts: WalletOptions): Wallet {
     return cc;
   };
 
-  const selfService = selfServiceStatements(db);
   const orderInfo = (row: OrderRow): OrderInfo => ({
     orderId: row.id,
     accountId: row.account_id,
@@ -362,8 +421,11 @@ export function openWallet(opts: WalletOptions): Wallet {
     createdAt: toIso(row.created_at) ?? '',
     resolvedAt: toIso(row.resolved_at),
   });
-  const pendingOrder = (orderId: string): OrderRow => {
-    const row = selfService.orderById.get(orderId);
+  const orderById = async (q: Queryable, orderId: string): Promise<OrderRow | undefined> =>
+    q.get<OrderRow>(`${SELECT_ORDERS} WHERE o.id = ?`, [orderId]);
+  const pendingOrder = async (q: Queryable, orderId: string): Promise<OrderRow> => {
+    const lock = q.dialect === 'postgres' ? ' FOR UPDATE OF o' : '';
+    const row = await q.get<OrderRow>(`${SELECT_ORDERS} WHERE o.id = ?${lock}`, [orderId]);
     if (!row) throw new AppError('not_found', `no order ${orderId}`);
     if (row.state !== 'pending') throw new AppError('validation_failed', `order ${orderId} is ${row.state}`);
     return row;
@@ -377,8 +439,11 @@ export function openWallet(opts: WalletOptions): Wallet {
     revokedAt: toIso(k.revoked_at),
     lastUsedAt: toIso(k.last_used_at),
   });
+  const appKeyOf = (q: Queryable, accountId: string) =>
+    q.get<{ id: string }>('SELECT id FROM api_keys WHERE account_id = ? AND internal = 1', [accountId]);
 
   return {
+    store,
     authenticator: keys,
     rateLimiter,
     metering,
@@ -387,24 +452,26 @@ export function openWallet(opts: WalletOptions): Wallet {
       number
     >,
 
-    createKey: (input) => writeTx(db, () => createKeyTx(input)),
+    createKey: (input) => store.tx((q) => createKeyTx(q, input)),
 
     createDemoKeyIfEmpty: (input = {}) =>
-      writeTx(db, () =>
-        // Checked and created in one transaction, so two processes starting together make one demo account.
-        accounts.count() > 0
+      store.tx(async (q) => {
+        // Checked and created in one transaction, so two processes starting together make one demo account
+        // (PostgreSQL: the advisory lock stands in for SQLite's write lock, which a SELECT would not take).
+        if (q.dialect === 'postgres') await q.get('SELECT pg_advisory_xact_lock(?)', [DEMO_LOCK]);
+        return (await Accounts.count(q)) > 0
           ? null
-          : createKeyTx({
+          : createKeyTx(q, {
               email: input.email ?? DEMO_EMAIL,
               kind: 'standard',
               plan: input.plan ?? 'trial',
               name: 'demo',
-            }),
-      ),
+            });
+      }),
 
     revokeKey: (ref) =>
-      writeTx(db, () => {
-        const { row, alreadyRevoked } = keys.revoke(ref, clock());
+      store.tx(async (q) => {
+        const { row, alreadyRevoked } = await keys.revoke(q, ref, clock());
         return {
           keyId: row.id,
           accountId: row.account_id,
@@ -413,11 +480,11 @@ export function openWallet(opts: WalletOptions): Wallet {
         };
       }),
 
-    listKeys: (ref) => keys.list(accounts.resolve(ref).id).map(keyInfo),
+    listKeys: async (ref) => (await keys.list(store, (await Accounts.resolve(store, ref)).id)).map(keyInfo),
 
     addCredits: (input) =>
-      writeTx(db, () => {
-        const account = accounts.resolve(input);
+      store.tx(async (q) => {
+        const account = await Accounts.resolve(q, input);
         const source = input.source ?? 'topup';
         const amount = creditsToMicro(input.amount, 'amount');
         if (amount <= 0) throw new AppError('validation_failed', 'amount must be positive');
@@ -432,60 +499,67 @@ export function openWallet(opts: WalletOptions): Wallet {
         if (expiresAt !== null && !(expiresAt > now)) {
           throw new AppError('validation_failed', 'expiresAt must be in the future');
         }
-        const lotId = ledger.grant(account.id, source, amount, expiresAt, now);
+        const lotId = await ledger.grant(q, account.id, source, amount, expiresAt, now);
         return {
           accountId: account.id,
           lotId,
           amount: microToCredits(amount),
           source,
           expiresAt: toIso(expiresAt),
-          balance: balanceOf(account, now),
+          balance: await balanceOf(q, account, now),
         };
       }),
 
     setPlan: (input) =>
-      writeTx(db, () => {
+      store.tx(async (q) => {
         if (input.plan !== 'payg' && input.plan !== 'unlimited') {
           throw new AppError('validation_failed', 'plan must be payg or unlimited');
         }
-        const account = accounts.resolve(input);
-        accounts.setPlan(account.id, input.plan);
+        const account = await Accounts.resolve(q, input);
+        await Accounts.setPlan(q, account.id, input.plan);
         return { accountId: account.id, plan: planName({ ...account, plan: input.plan }, clock()) };
       }),
 
     addSubscription: (input) =>
-      writeTx(db, () => {
-        const account = accounts.resolve(input);
+      store.tx(async (q) => {
+        const account = await Accounts.resolve(q, input);
         const country = parseCountry(input.country);
         const now = clock();
         const endsAt = input.until ? input.until.getTime() : null;
         if (endsAt !== null && !(endsAt > now))
           throw new AppError('validation_failed', 'until must be in the future');
-        accounts.subscribe(account.id, country, now, endsAt);
+        await Accounts.subscribe(q, account.id, country, now, endsAt);
         return { accountId: account.id, country, startedAt: toIso(now) ?? '', endsAt: toIso(endsAt) };
       }),
 
     removeSubscription: (input) =>
-      writeTx(db, () => {
-        const account = accounts.resolve(input);
+      store.tx(async (q) => {
+        const account = await Accounts.resolve(q, input);
         const country = parseCountry(input.country);
-        return { accountId: account.id, country, ended: accounts.unsubscribe(account.id, country, clock()) };
+        return {
+          accountId: account.id,
+          country,
+          ended: await Accounts.unsubscribe(q, account.id, country, clock()),
+        };
       }),
 
     balance: (ref) =>
-      writeTx(db, () => {
-        const account = accounts.resolve(ref);
+      store.tx(async (q) => {
+        const account = await Accounts.resolve(q, ref);
         const now = clock();
-        const balance = balanceOf(account, now);
+        const balance = await balanceOf(q, account, now);
         const trialEnds = account.trial_ends_at;
+        const pending = await ledger.pending(q, account.id);
+        const lots = await ledger.lots(q, account.id);
+        const subscriptions = await Accounts.subscriptions(q, account.id);
         return {
           accountId: account.id,
           email: account.email,
           plan: planName(account, now),
           trialEndsAt: toIso(trialEnds),
           balance,
-          pending: microToCredits(ledger.pending(account.id)),
-          lots: ledger.lots(account.id).map((l) => ({
+          pending: microToCredits(pending),
+          lots: lots.map((l) => ({
             lotId: l.id,
             source: l.source,
             amount: microToCredits(l.credits_posted),
@@ -498,7 +572,7 @@ export function openWallet(opts: WalletOptions): Wallet {
             expiresAt: toIso(l.expires_at),
             createdAt: toIso(l.created_at) ?? '',
           })),
-          subscriptions: accounts.subscriptions(account.id).map((s) => ({
+          subscriptions: subscriptions.map((s) => ({
             country: s.country,
             startedAt: toIso(s.started_at) ?? '',
             endsAt: toIso(s.ends_at),
@@ -507,12 +581,13 @@ export function openWallet(opts: WalletOptions): Wallet {
         };
       }),
 
-    usage: (input) => {
-      const account = accounts.resolve(input);
+    usage: async (input) => {
+      const account = await Accounts.resolve(store, input);
       const to = input.until ? input.until.getTime() : clock() + 1;
       const from = input.since ? input.since.getTime() : 0;
       const limit = Math.max(1, Math.min(input.limit ?? 100, 10_000));
-      const groups = usage.summary(account.id, from, to);
+      const groups = await usage.summary(store, account.id, from, to);
+      const records = await usage.list(store, account.id, from, to, limit);
       return {
         accountId: account.id,
         email: account.email,
@@ -530,7 +605,7 @@ export function openWallet(opts: WalletOptions): Wallet {
           rows: g.rows,
           credits: microToCredits(g.charged),
         })),
-        records: usage.list(account.id, from, to, limit).map((r) => ({
+        records: records.map((r) => ({
           id: r.id,
           at: toIso(r.created_at) ?? '',
           keyId: r.key_id,
@@ -547,36 +622,49 @@ export function openWallet(opts: WalletOptions): Wallet {
     },
 
     completeRegistration: (email) =>
-      writeTx(db, () => {
-        const existing = accounts.findByEmail(email);
+      store.tx(async (q) => {
+        const existing = await Accounts.findByEmail(q, email);
         if (existing) return { accountId: existing.id, created: false };
-        return { accountId: createKeylessAccount(accounts, ledger, email, clock()).id, created: true };
+        return { accountId: (await createKeylessAccount(q, ledger, email, clock())).id, created: true };
       }),
 
-    appPrincipal: (accountId) => {
-      const found = selfService.appKeyOf.get(accountId);
+    appPrincipal: async (accountId) => {
+      const found = await appKeyOf(store, accountId);
       if (found) return { keyId: found.id, accountId, kind: 'standard' };
-      return writeTx(db, () => {
-        const again = selfService.appKeyOf.get(accountId);
+      return store.tx(async (q) => {
+        // PostgreSQL: the account row lock makes the check-then-insert one decision across replicas.
+        const lock = q.dialect === 'postgres' ? ' FOR UPDATE' : '';
+        await q.get(`SELECT id FROM accounts WHERE id = ?${lock}`, [accountId]);
+        const again = await appKeyOf(q, accountId);
         if (again) return { keyId: again.id, accountId, kind: 'standard' as const };
-        const account = accounts.resolve({ accountId });
+        const account = await Accounts.resolve(q, { accountId });
         const keyId = `key_${crypto.randomBytes(8).toString('hex')}`;
-        selfService.insertAppKey.run(keyId, account.id, APP_KEY_NAME, crypto.randomBytes(32), clock());
+        await q.run(
+          `INSERT INTO api_keys (id, account_id, kind, name, secret_hash, hint, created_at, internal)
+           VALUES (?, ?, 'standard', ?, ?, '', ?, 1)`,
+          [keyId, account.id, APP_KEY_NAME, crypto.randomBytes(32), clock()],
+        );
         return { keyId, accountId: account.id, kind: 'standard' as const };
       });
     },
 
-    accountKeys: (accountId) => selfService.ownKeys.all(accountId).map(keyInfo),
+    accountKeys: async (accountId) =>
+      (
+        await store.all<KeyListing>(
+          `SELECT ${KEY_COLUMNS} FROM api_keys WHERE account_id = ? AND internal = 0 ORDER BY created_at, rowid`,
+          [accountId],
+        )
+      ).map(keyInfo),
 
     createAccountKey: (input) =>
-      writeTx(db, () => {
-        const account = accounts.resolve({ accountId: input.accountId });
+      store.tx(async (q) => {
+        const account = await Accounts.resolve(q, { accountId: input.accountId });
         const name = input.name.trim();
         if (name.length < 1 || name.length > 80) {
           throw new AppError('validation_failed', 'a key name is 1-80 characters');
         }
         const now = clock();
-        const { key, keyId } = keys.create(account.id, 'standard', name, now);
+        const { key, keyId } = await keys.create(q, account.id, 'standard', name, now);
         return {
           key,
           keyId,
@@ -585,27 +673,47 @@ export function openWallet(opts: WalletOptions): Wallet {
           kind: 'standard' as const,
           plan: planName(account, now),
           accountCreated: false,
-          balance: balanceOf(account, now),
+          balance: await balanceOf(q, account, now),
         };
       }),
 
     revokeAccountKey: (input) =>
-      writeTx(db, () => {
+      store.tx(async (q) => {
         // Scoped in SQL: a key id of another account (or the in-app key) is indistinguishable from none.
-        const row = selfService.ownKey.get(input.keyId, input.accountId);
+        const row = await q.get<KeyListing>(
+          `SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = ? AND account_id = ? AND internal = 0`,
+          [input.keyId, input.accountId],
+        );
         if (!row) throw new AppError('not_found', 'no such API key');
-        const { row: revoked } = keys.revoke({ keyId: row.id }, clock());
+        const { row: revoked } = await keys.revoke(q, { keyId: row.id }, clock());
         return { keyId: revoked.id, revokedAt: toIso(revoked.revoked_at) ?? '' };
       }),
 
-    usageSeries: (input) => {
+    usageSeries: async (input) => {
       const from = input.since.getTime();
       const to = input.until.getTime();
       const bucket = Math.trunc(input.bucketMs);
       if (!(bucket > 0) || !(to > from)) {
         throw new AppError('validation_failed', 'usage series needs since < until and a positive bucket');
       }
-      return selfService.series.all(from, bucket, input.accountId, from, to).map((g) => ({
+      // Integer division in both dialects: created_at is an integer column and the bound values integers
+      // (PostgreSQL infers bigint for them from the column).
+      const groups = await store.all<{
+        bucket: number;
+        channel: string;
+        country: string;
+        requests: number;
+        rows: number;
+        charged: number;
+      }>(
+        `SELECT (created_at - ?) / ? AS bucket, channel, country, count(*) AS requests,
+           coalesce(sum(rows_returned), 0) AS rows, sum(charged) AS charged
+         FROM usage_records WHERE account_id = ? AND created_at >= ? AND created_at < ?
+           AND outcome IN ('charged', 'free')
+         GROUP BY 1, channel, country ORDER BY 1, channel, country`,
+        [from, bucket, input.accountId, from, to],
+      );
+      return groups.map((g) => ({
         bucketStart: toIso(from + g.bucket * bucket) ?? '',
         channel: g.channel,
         country: g.country,
@@ -616,8 +724,8 @@ export function openWallet(opts: WalletOptions): Wallet {
     },
 
     placeOrder: (input) =>
-      writeTx(db, () => {
-        const account = accounts.resolve({ accountId: input.accountId });
+      store.tx(async (q) => {
+        const account = await Accounts.resolve(q, { accountId: input.accountId });
         let amount: number;
         let country: CountryCode | null = null;
         if (input.kind === 'topup') {
@@ -635,88 +743,103 @@ export function openWallet(opts: WalletOptions): Wallet {
         }
         const id = `ord_${crypto.randomBytes(6).toString('hex')}`;
         const now = clock();
-        selfService.insertOrder.run(
-          id,
-          account.id,
-          input.kind,
-          country,
-          amount,
-          input.provider,
-          input.reference,
-          now,
+        await q.run(
+          `INSERT INTO orders (id, account_id, kind, country, amount, provider, reference, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+          [id, account.id, input.kind, country, amount, input.provider, input.reference, now],
         );
-        return orderInfo(selfService.orderById.get(id) as OrderRow);
+        return orderInfo((await orderById(q, id)) as OrderRow);
       }),
 
     confirmOrder: (orderId) =>
-      writeTx(db, () => {
-        const order = pendingOrder(orderId);
+      store.tx(async (q) => {
+        const order = await pendingOrder(q, orderId);
         const now = clock();
         let lotId: number | null = null;
         if (order.kind === 'topup') {
-          lotId = ledger.grant(order.account_id, 'topup', order.amount, null, now);
+          lotId = await ledger.grant(q, order.account_id, 'topup', order.amount, null, now);
         } else if (order.kind === 'unlimited') {
-          accounts.setPlan(order.account_id, 'unlimited');
+          await Accounts.setPlan(q, order.account_id, 'unlimited');
         } else if (order.country) {
-          accounts.subscribe(order.account_id, order.country, now, now + PLAN_PERIOD_MS);
+          await Accounts.subscribe(q, order.account_id, order.country, now, now + PLAN_PERIOD_MS);
         }
-        selfService.resolveOrder.run('paid', now, lotId, order.id);
-        return orderInfo(selfService.orderById.get(order.id) as OrderRow);
+        await q.run(RESOLVE_ORDER, ['paid', now, lotId, order.id]);
+        return orderInfo((await orderById(q, order.id)) as OrderRow);
       }),
 
     cancelOrder: (orderId) =>
-      writeTx(db, () => {
-        const order = pendingOrder(orderId);
-        selfService.resolveOrder.run('cancelled', clock(), null, order.id);
-        return orderInfo(selfService.orderById.get(order.id) as OrderRow);
+      store.tx(async (q) => {
+        const order = await pendingOrder(q, orderId);
+        await q.run(RESOLVE_ORDER, ['cancelled', clock(), null, order.id]);
+        return orderInfo((await orderById(q, order.id)) as OrderRow);
       }),
 
-    listOrders: (filter = {}) =>
-      selfService.orders
-        .all(
-          filter.accountId ?? null,
-          filter.accountId ?? null,
-          filter.state ?? null,
-          filter.state ?? null,
-          Math.max(1, Math.min(filter.limit ?? 100, 1000)),
+    listOrders: async (filter = {}) =>
+      (
+        await store.all<OrderRow>(
+          `${SELECT_ORDERS}
+           WHERE (CAST(? AS TEXT) IS NULL OR o.account_id = ?) AND (CAST(? AS TEXT) IS NULL OR o.state = ?)
+           ORDER BY o.created_at DESC, o.id DESC LIMIT ?`,
+          [
+            filter.accountId ?? null,
+            filter.accountId ?? null,
+            filter.state ?? null,
+            filter.state ?? null,
+            Math.max(1, Math.min(filter.limit ?? 100, 1000)),
+          ],
         )
-        .map(orderInfo),
+      ).map(orderInfo),
 
-    audit: () => writeTx(db, () => ledger.audit(clock())),
+    audit: () =>
+      store.tx(async (q) => {
+        // PostgreSQL: booking every account's expiry locks lots of many accounts; waiting for the sweep
+        // lock keeps the two multi-account transactions from deadlocking each other.
+        if (q.dialect === 'postgres') await q.get('SELECT pg_advisory_xact_lock(?)', [SWEEP_LOCK]);
+        return ledger.audit(q, clock());
+      }),
 
     sweep: () => sweeper.sweep(),
 
-    close: () => {
+    close: async () => {
       if (closed) return;
       closed = true;
       if (timer) clearInterval(timer);
       try {
+        await sweeping;
         // A clean shutdown releases what this process still holds, so the next start finds nothing open.
-        writeTx(db, () => {
+        await store.tx(async (q) => {
           const now = clock();
-          for (const hold of db
-            .prepare<[string], { id: number }>(
-              `SELECT id FROM holds WHERE state = 'pending' AND instance_id = ?`,
-            )
-            .all(instanceId)) {
-            ledger.void(hold.id, 'closed', now);
+          for (const hold of await q.all<{ id: number }>(
+            `SELECT id FROM holds WHERE state = 'pending' AND instance_id = ? ORDER BY id`,
+            [instanceId],
+          )) {
+            await ledger.void(q, hold.id, 'closed', now);
           }
-          db.prepare(`DELETE FROM idempotency_keys WHERE state = 'in_flight' AND instance_id = ?`).run(
+          await q.run(`DELETE FROM idempotency_keys WHERE state = 'in_flight' AND instance_id = ?`, [
             instanceId,
-          );
-          instances.unregister();
+          ]);
+          await instances.unregister(q);
         });
       } finally {
-        db.close();
+        if (ownStore) await store.close();
       }
     },
   };
 }
 
+/** Any constant: serialises createDemoKeyIfEmpty across replicas on PostgreSQL. */
+const DEMO_LOCK = 7_391_555_020;
+
 /** Spec 5.6 registration: a pay-as-you-go account in its 7-day trial, with 30 credits valid 7 days. */
-function createKeylessAccount(accounts: Accounts, ledger: Ledger, email: string, now: number): AccountRow {
-  const account = accounts.create(email, 'payg', now + TRIAL_MS, now);
-  ledger.grant(
+async function createKeylessAccount(
+  q: Queryable,
+  ledger: Ledger,
+  email: string,
+  now: number,
+): Promise<AccountRow> {
+  const account = await Accounts.create(q, email, 'payg', now + TRIAL_MS, now);
+  await ledger.grant(
+    q,
     account.id,
     'registration',
     creditsToMicro(REGISTRATION_CREDITS),
@@ -740,50 +863,7 @@ interface OrderRow {
   resolved_at: number | null;
 }
 
-const ORDER_COLUMNS = `o.id, o.account_id, a.email, o.kind, o.country, o.amount, o.provider, o.reference, o.state,
-  o.created_at, o.resolved_at`;
-
-/** Statements of the dashboard's methods; every account-facing one is scoped by account_id in SQL. */
-function selfServiceStatements(db: WalletDb) {
-  const KEY_COLUMNS = 'id, account_id, kind, name, hint, created_at, revoked_at, last_used_at';
-  return {
-    appKeyOf: db.prepare<[string], { id: string }>(
-      'SELECT id FROM api_keys WHERE account_id = ? AND internal = 1',
-    ),
-    insertAppKey: db.prepare<[string, string, string, Buffer, number]>(
-      `INSERT INTO api_keys (id, account_id, kind, name, secret_hash, hint, created_at, internal)
-       VALUES (?, ?, 'standard', ?, ?, '', ?, 1)`,
-    ),
-    ownKeys: db.prepare<[string], KeyListing>(
-      `SELECT ${KEY_COLUMNS} FROM api_keys WHERE account_id = ? AND internal = 0 ORDER BY created_at, rowid`,
-    ),
-    ownKey: db.prepare<[string, string], KeyListing>(
-      `SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = ? AND account_id = ? AND internal = 0`,
-    ),
-    series: db.prepare<
-      [number, number, string, number, number],
-      { bucket: number; channel: string; country: string; requests: number; rows: number; charged: number }
-    >(
-      `SELECT (created_at - ?) / ? AS bucket, channel, country, count(*) AS requests,
-         coalesce(sum(rows_returned), 0) AS rows, sum(charged) AS charged
-       FROM usage_records WHERE account_id = ? AND created_at >= ? AND created_at < ?
-         AND outcome IN ('charged', 'free')
-       GROUP BY bucket, channel, country ORDER BY bucket, channel, country`,
-    ),
-    insertOrder: db.prepare<[string, string, OrderKind, string | null, number, string, string, number]>(
-      `INSERT INTO orders (id, account_id, kind, country, amount, provider, reference, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
-    orderById: db.prepare<[string], OrderRow>(
-      `SELECT ${ORDER_COLUMNS} FROM orders o JOIN accounts a ON a.id = o.account_id WHERE o.id = ?`,
-    ),
-    resolveOrder: db.prepare<[OrderState, number, number | null, string]>(
-      `UPDATE orders SET state = ?, resolved_at = ?, lot_id = ? WHERE id = ? AND state = 'pending'`,
-    ),
-    orders: db.prepare<[string | null, string | null, string | null, string | null, number], OrderRow>(
-      `SELECT ${ORDER_COLUMNS} FROM orders o JOIN accounts a ON a.id = o.account_id
-       WHERE (? IS NULL OR o.account_id = ?) AND (? IS NULL OR o.state = ?)
-       ORDER BY o.created_at DESC, o.id DESC LIMIT ?`,
-    ),
-  };
-}
+const SELECT_ORDERS = `SELECT o.id, o.account_id, a.email, o.kind, o.country, o.amount, o.provider, o.reference,
+  o.state, o.created_at, o.resolved_at FROM orders o JOIN accounts a ON a.id = o.account_id`;
+const RESOLVE_ORDER = `UPDATE orders SET state = ?, resolved_at = ?, lot_id = ? WHERE id = ? AND state = 'pending'`;
+const KEY_COLUMNS = 'id, account_id, kind, name, hint, created_at, revoked_at, last_used_at';

@@ -168,10 +168,10 @@ export function authPages(app: FastifyInstance, deps: WebDeps): void {
 
   app.post<{ Body: FormBody }>('/verify', async (request, reply) => {
     try {
-      const user = identity.verifyEmail(formField(request.body, 'token'));
+      const user = await identity.verifyEmail(formField(request.body, 'token'));
       // Spec 5.6: registration is complete now; the account gets its credits and trial exactly once.
-      const { accountId } = wallet.completeRegistration(user.email);
-      identity.linkAccount(user.userId, accountId);
+      const { accountId } = await wallet.completeRegistration(user.email);
+      await identity.linkAccount(user.userId, accountId);
       return sendPage(
         reply,
         signInForm(request, null, 'Your e-mail address is verified. Sign in to start.', user.email),
@@ -204,11 +204,11 @@ export function authPages(app: FastifyInstance, deps: WebDeps): void {
         clientAddress(request),
       );
       // Whatever session the browser had is ended; the new one is a token we just made (no fixation).
-      identity.signOut(request.web.sessionToken);
+      await identity.signOut(request.web.sessionToken);
       if (session.accountId === null) {
         // Verified before the account link was written (a crash between the two): finish it now.
-        const { accountId } = wallet.completeRegistration(session.email);
-        identity.linkAccount(session.userId, accountId);
+        const { accountId } = await wallet.completeRegistration(session.email);
+        await identity.linkAccount(session.userId, accountId);
       }
       appendCookie(reply, sessionCookie(deps, token, session.expiresAt));
       return reply.redirect('/dashboard', 303);
@@ -222,7 +222,7 @@ export function authPages(app: FastifyInstance, deps: WebDeps): void {
   });
 
   app.post('/signout', async (request, reply) => {
-    identity.signOut(request.web.sessionToken);
+    await identity.signOut(request.web.sessionToken);
     appendCookie(reply, clearCookie(deps, SESSION_COOKIE));
     return reply.redirect('/signin', 303);
   });
@@ -246,7 +246,7 @@ export function authPages(app: FastifyInstance, deps: WebDeps): void {
   app.post<{ Body: FormBody }>('/reset', async (request, reply) => {
     let issued: { email: string; token: string } | null;
     try {
-      issued = identity.requestPasswordReset(formField(request.body, 'email'), clientAddress(request));
+      issued = await identity.requestPasswordReset(formField(request.body, 'email'), clientAddress(request));
     } catch (err) {
       if (isAppError(err) && err.status < 500) {
         return sendPage(refused(reply, err, 400), resetRequestForm(request, message('error', err.message)));

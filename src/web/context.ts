@@ -55,10 +55,14 @@ declare module 'fastify' {
 }
 
 /** Resolves the session cookie and makes sure an anonymous visitor has a CSRF cookie. */
-export function loadContext(deps: WebDeps, request: FastifyRequest, reply: FastifyReply): WebContext {
+export async function loadContext(
+  deps: WebDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<WebContext> {
   const cookies = parseCookies(request.headers.cookie);
   const sessionToken = cookies[cookieName(deps, SESSION_COOKIE)];
-  const session = deps.identity.session(sessionToken);
+  const session = await deps.identity.session(sessionToken);
   if (sessionToken && !session) {
     // An unknown or expired token (or one planted by someone else) is dropped, never adopted.
     appendCookie(reply, clearCookie(deps, SESSION_COOKIE));

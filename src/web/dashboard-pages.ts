@@ -51,10 +51,10 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
     const who = signedIn(request, reply);
     if (!who) return reply;
     const days = request.query.days === '7' ? 7 : request.query.days === '90' ? 90 : 30;
-    const b = wallet.balance({ accountId: who.accountId });
+    const b = await wallet.balance({ accountId: who.accountId });
     const until = new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS + DAY_MS);
     const since = new Date(until.getTime() - days * DAY_MS);
-    const points = wallet.usageSeries({ accountId: who.accountId, since, until, bucketMs: DAY_MS });
+    const points = await wallet.usageSeries({ accountId: who.accountId, since, until, bucketMs: DAY_MS });
     const slots = Array.from({ length: days }, (_, i) =>
       new Date(since.getTime() + i * DAY_MS).toISOString().slice(0, 10),
     );
@@ -139,7 +139,7 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
       2,
     );
     const start =
-      wallet.accountKeys(who.accountId).length === 0
+      (await wallet.accountKeys(who.accountId)).length === 0
         ? html`<section class="start" aria-labelledby="start-h">
             <h2 id="start-h">Get started</h2>
             <ol>
@@ -224,8 +224,8 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
     return sendPage(reply, page(request, who, 'Overview', '/dashboard', body));
   });
 
-  const keysPage = (request: FastifyRequest, who: SignedIn, notice: SafeHtml | string) => {
-    const keys = wallet.accountKeys(who.accountId);
+  const keysPage = async (request: FastifyRequest, who: SignedIn, notice: SafeHtml | string) => {
+    const keys = await wallet.accountKeys(who.accountId);
     return page(
       request,
       who,
@@ -293,21 +293,21 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
 
   app.get('/dashboard/keys', async (request, reply) => {
     const who = signedIn(request, reply);
-    return who ? sendPage(reply, keysPage(request, who, '')) : reply;
+    return who ? sendPage(reply, await keysPage(request, who, '')) : reply;
   });
 
   app.post<{ Body: FormBody }>('/dashboard/keys', async (request, reply) => {
     const who = signedIn(request, reply);
     if (!who) return reply;
     try {
-      const created = wallet.createAccountKey({
+      const created = await wallet.createAccountKey({
         accountId: who.accountId,
         name: formField(request.body, 'name'),
       });
       // The secret is in this one response and nowhere else (only its hash is stored); no-store keeps it out of caches.
       return sendPage(
         reply,
-        keysPage(
+        await keysPage(
           request,
           who,
           html`<section class="newkey" aria-labelledby="newkey-h">
@@ -324,7 +324,7 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
       if (isAppError(err) && err.status < 500) {
         return sendPage(
           reply.code(422),
-          keysPage(request, who, html`<p class="error" role="alert">${err.message}</p>`),
+          await keysPage(request, who, html`<p class="error" role="alert">${err.message}</p>`),
         );
       }
       throw err;
@@ -336,15 +336,15 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
     async (request, reply) => {
       const who = signedIn(request, reply);
       if (!who) return reply;
-      const key = wallet
-        .accountKeys(who.accountId)
-        .find((k) => k.keyId === request.params.keyId && k.revokedAt === null);
+      const key = (await wallet.accountKeys(who.accountId)).find(
+        (k) => k.keyId === request.params.keyId && k.revokedAt === null,
+      );
       // The first click only asks: revoking cannot be undone and breaks every client using the key at once.
       if (key && formField(request.body, 'confirm') !== 'yes') {
         const keyName = key.name ?? `rgd_…${key.hint}`;
         return sendPage(
           reply,
-          keysPage(
+          await keysPage(
             request,
             who,
             html`<section class="confirm" aria-labelledby="confirm-h">
@@ -361,12 +361,12 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
         );
       }
       try {
-        wallet.revokeAccountKey({ accountId: who.accountId, keyId: request.params.keyId });
+        await wallet.revokeAccountKey({ accountId: who.accountId, keyId: request.params.keyId });
       } catch (err) {
         if (isAppError(err) && err.code === 'not_found') {
           return sendPage(
             reply.code(404),
-            keysPage(request, who, html`<p class="error" role="alert">No such API key.</p>`),
+            await keysPage(request, who, html`<p class="error" role="alert">No such API key.</p>`),
           );
         }
         throw err;
@@ -375,9 +375,9 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
     },
   );
 
-  const billingPage = (request: FastifyRequest, who: SignedIn, notice: SafeHtml | string) => {
-    const b = wallet.balance({ accountId: who.accountId });
-    const orders = wallet.listOrders({ accountId: who.accountId, limit: 20 });
+  const billingPage = async (request: FastifyRequest, who: SignedIn, notice: SafeHtml | string) => {
+    const b = await wallet.balance({ accountId: who.accountId });
+    const orders = await wallet.listOrders({ accountId: who.accountId, limit: 20 });
     const active = new Set(b.subscriptions.filter((s) => s.active).map((s) => s.country));
     return page(
       request,
@@ -504,7 +504,7 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
 
   app.get('/dashboard/billing', async (request, reply) => {
     const who = signedIn(request, reply);
-    return who ? sendPage(reply, billingPage(request, who, '')) : reply;
+    return who ? sendPage(reply, await billingPage(request, who, '')) : reply;
   });
 
   app.post<{ Body: FormBody }>('/dashboard/billing/orders', async (request, reply) => {
@@ -536,7 +536,7 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
         const price = kind === 'topup' ? `${formatCredits(amount)} €` : `${amount} € / month`;
         return sendPage(
           reply,
-          billingPage(
+          await billingPage(
             request,
             who,
             html`<section class="confirm" aria-labelledby="confirm-h">
@@ -565,12 +565,15 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
       if (spent.state === 'used') {
         request.log.info({ kind }, 'repeated order POST: nothing ordered');
         const notice = spent.outcome ?? 'This order was already sent; it is listed once under Orders.';
-        return sendPage(reply, billingPage(request, who, html`<p class="ok" role="status">${notice}</p>`));
+        return sendPage(
+          reply,
+          await billingPage(request, who, html`<p class="ok" role="status">${notice}</p>`),
+        );
       }
       if (spent.state === 'unknown') {
         return sendPage(
           reply.code(409),
-          billingPage(
+          await billingPage(
             request,
             who,
             html`<p class="error" role="alert">
@@ -585,7 +588,7 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
         amount,
         description: orderLabel(kind, country || null),
       });
-      const order = wallet.placeOrder({
+      const order = await wallet.placeOrder({
         accountId: who.accountId,
         kind,
         ...(country && { country }),
@@ -596,13 +599,16 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
       request.log.info({ order: order.orderId, kind, amount }, 'order placed');
       const placed = `Order ${order.orderId} placed. ${start.instructions}`;
       orderTokens.record(once, placed);
-      return sendPage(reply, billingPage(request, who, html`<p class="ok" role="status">${placed}</p>`));
+      return sendPage(
+        reply,
+        await billingPage(request, who, html`<p class="ok" role="status">${placed}</p>`),
+      );
     } catch (err) {
       if (!isAppError(err) || err.status >= 500) throw err;
       const text = err.message;
       return sendPage(
         reply.code(422),
-        billingPage(request, who, html`<p class="error" role="alert">${text}</p>`),
+        await billingPage(request, who, html`<p class="error" role="alert">${text}</p>`),
       );
     }
   });

@@ -14,13 +14,14 @@ export function webDeps(
   settings: ServeSettings,
   wallet: Wallet,
   log: (msg: string) => void,
-): { deps: WebDeps; close: () => void } {
+): { deps: WebDeps; close: () => Promise<void> } {
   const mailer: Mailer =
     settings.mailer === 'sendmail'
       ? new SendmailMailer(config.web.mailFrom)
       : // The log says a message is waiting; the link (a secret) stays out of the log.
         new OutboxMailer((mail) => log(`mail to ${mail.to}: ${mail.subject} (see /dev/outbox)`));
-  const identity = new Identity({ dbPath: config.wallet.dbPath });
+  // The wallet's own store: sessions and users live in the same database, whichever backend it is.
+  const identity = new Identity({ store: wallet.store });
   return {
     deps: {
       wallet,

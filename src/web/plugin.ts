@@ -48,7 +48,7 @@ export const webPlugin: FastifyPluginAsync<WebPluginOptions> = async (app, deps)
 
   app.decorateRequest('web', null as unknown as WebContext);
   app.addHook('onRequest', async (request, reply) => {
-    request.web = loadContext(deps, request, reply);
+    request.web = await loadContext(deps, request, reply);
     reply.headers(SECURITY_HEADERS);
   });
   app.addHook('preHandler', async (request, reply) => {

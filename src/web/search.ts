@@ -70,7 +70,7 @@ export function searchPages(app: FastifyInstance, deps: WebPluginOptions): void 
   app.get('/search', async (request, reply) => {
     const who = signedIn(request, reply);
     if (!who) return reply;
-    const b = wallet.balance({ accountId: who.accountId });
+    const b = await wallet.balance({ accountId: who.accountId });
     const boot = {
       countries: COUNTRY_CODES.map((c) => ({
         code: c,
@@ -157,10 +157,10 @@ export function searchPages(app: FastifyInstance, deps: WebPluginOptions): void 
   });
 
   /** Session + CSRF header for every JSON call (a cross-site page can neither read nor forge them). */
-  const apiCaller = (
+  const apiCaller = async (
     request: FastifyRequest,
     reply: FastifyReply,
-  ): { caller: Caller; accountId: string } | null => {
+  ): Promise<{ caller: Caller; accountId: string } | null> => {
     const session = request.web.session;
     if (!session || session.accountId === null) {
       void reply.code(401).send({ detail: 'sign in first' });
@@ -171,7 +171,7 @@ export function searchPages(app: FastifyInstance, deps: WebPluginOptions): void 
       return null;
     }
     return {
-      caller: { principal: wallet.appPrincipal(session.accountId), channel: 'app' },
+      caller: { principal: await wallet.appPrincipal(session.accountId), channel: 'app' },
       accountId: session.accountId,
     };
   };
@@ -186,32 +186,32 @@ export function searchPages(app: FastifyInstance, deps: WebPluginOptions): void 
   };
 
   app.get<{ Querystring: Record<string, string> }>('/app/api/filters', async (request, reply) => {
-    const who = apiCaller(request, reply);
+    const who = await apiCaller(request, reply);
     if (!who) return reply;
     return (await ops.filters(who.caller, countryOf(request.query['country']))).data;
   });
 
   app.get<{ Querystring: Record<string, string> }>('/app/api/activities', async (request, reply) => {
-    const who = apiCaller(request, reply);
+    const who = await apiCaller(request, reply);
     if (!who) return reply;
     return (await ops.activities(who.caller, { country: countryOf(request.query['country']), lang: 'en' }))
       .data;
   });
 
   app.get<{ Querystring: Record<string, string> }>('/app/api/locations', async (request, reply) => {
-    const who = apiCaller(request, reply);
+    const who = await apiCaller(request, reply);
     if (!who) return reply;
     return (await ops.locations(who.caller, parse(LocationsQuerySchema, request.query))).data;
   });
 
   app.post('/app/api/count', async (request, reply) => {
-    const who = apiCaller(request, reply);
+    const who = await apiCaller(request, reply);
     if (!who) return reply;
     const body = parse(CountBody, request.body);
     const params = parse(CountQuerySchema, normalise(body.params));
     const { data } = await ops.count(who.caller, params);
     // What running the first page will cost, decided by the same waiver rule the metering applies.
-    const b = wallet.balance({ accountId: who.accountId });
+    const b = await wallet.balance({ accountId: who.accountId });
     const active = new Set(b.subscriptions.filter((s) => s.active).map((s) => s.country));
     const waived = freeReason(
       who.caller.principal,
@@ -236,7 +236,7 @@ export function searchPages(app: FastifyInstance, deps: WebPluginOptions): void 
   });
 
   app.post('/app/api/search', async (request, reply) => {
-    const who = apiCaller(request, reply);
+    const who = await apiCaller(request, reply);
     if (!who) return reply;
     const body = parse(SearchBody, request.body);
     const { data, meta } = await ops.search(who.caller, parse(SearchQuerySchema, normalise(body.params)));
@@ -244,7 +244,7 @@ export function searchPages(app: FastifyInstance, deps: WebPluginOptions): void 
   });
 
   app.post('/app/api/company', async (request, reply) => {
-    const who = apiCaller(request, reply);
+    const who = await apiCaller(request, reply);
     if (!who) return reply;
     const { part, ...ref } = parse(CompanyBody, request.body);
     if (part === 'workplaces' && ref.country !== 'SE') {

@@ -284,7 +284,7 @@ describe('a server on the destination', () => {
       }),
       { handleSignals: false },
     );
-    key = server.wallet.createKey({ email: 'transfer@test.local', kind: 'admin' }).key;
+    key = (await server.wallet.createKey({ email: 'transfer@test.local', kind: 'admin' })).key;
   }, 120_000);
 
   afterAll(async () => {

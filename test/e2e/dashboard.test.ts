@@ -124,8 +124,10 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a real browser', () => {
 
   const api = (url: string, key: string) =>
     fetch(`${server.url}${url}`, { headers: { authorization: `Bearer ${key}` } });
-  const appRecords = (email: string, operation: string) =>
-    server.wallet.usage({ email }).records.filter((r) => r.operation === operation && r.channel === 'app');
+  const appRecords = async (email: string, operation: string) =>
+    (await server.wallet.usage({ email })).records.filter(
+      (r) => r.operation === operation && r.channel === 'app',
+    );
 
   async function openPage(size: Size): Promise<Page> {
     const context = await browser.newContext({
@@ -252,7 +254,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a real browser', () => {
       };
       expect(mcp.mcpServers.regdata.url).toBe(`${server.url}/mcp`);
       await page.getByText('Trial: REST and MCP use is unmetered').waitFor();
-      const account = server.wallet.balance({ email: size.email });
+      const account = await server.wallet.balance({ email: size.email });
       expect(account.plan).toBe('trial');
       expect(account.lots.map((l) => [l.source, l.amount])).toEqual([['registration', 30]]);
 
@@ -352,9 +354,12 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a real browser', () => {
       await page.getByRole('button', { name: /^Run search/ }).dblclick();
       await page.locator('#charged').waitFor();
       expect(await page.locator('#results-table tbody tr').count()).toBe(expectedRows);
-      expect(appRecords(size.email, 'search').length).toBe(1);
+      expect((await appRecords(size.email, 'search')).length).toBe(1);
       // Charged exactly rows x price in the ledger, and the page's balance fell by exactly that.
-      expect(server.wallet.balance({ email: size.email }).balance).toBeCloseTo(30 - expectedRows * price, 6);
+      expect((await server.wallet.balance({ email: size.email })).balance).toBeCloseTo(
+        30 - expectedRows * price,
+        6,
+      );
       expect(await balanceShown()).toBeCloseTo(before - expectedRows * price, 6);
       // Location as town and region (never the street alone): each row's place is a node of the Tallinn
       // subtree named with its top-level region, as the REST location tree has them.
@@ -399,8 +404,8 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a real browser', () => {
         .dblclick();
       await page.locator('#results-table caption', { hasText: 'Page 2 of' }).waitFor();
       const spent = (expectedRows + nextRows) * price;
-      expect(server.wallet.balance({ email: size.email }).balance).toBeCloseTo(30 - spent, 6);
-      expect(appRecords(size.email, 'search').length).toBe(2);
+      expect((await server.wallet.balance({ email: size.email })).balance).toBeCloseTo(30 - spent, 6);
+      expect((await appRecords(size.email, 'search')).length).toBe(2);
 
       // A company's detail view (one more row), double-clicked: charged once.
       await page.locator('#results-table tbody tr').first().getByRole('button', { name: /Open/ }).dblclick();
@@ -410,14 +415,14 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a real browser', () => {
         await page.getByRole('heading', { name: h, exact: true }).waitFor();
       const detailText = (await page.locator('#detail').textContent())!;
       expect(detailText).not.toMatch(/[{}"]|_period|registrikood|latest_metrics|kmkr|null|undefined/);
-      expect(server.wallet.balance({ email: size.email }).balance).toBeCloseTo(30 - spent - price, 6);
-      expect(appRecords(size.email, 'detail').length).toBe(1);
+      expect((await server.wallet.balance({ email: size.email })).balance).toBeCloseTo(30 - spent - price, 6);
+      expect((await appRecords(size.email, 'detail')).length).toBe(1);
 
       // History as a chart and a table; once shown it cannot be bought again by another click.
       await page.getByRole('button', { name: /^Show history/ }).click();
       await page.getByRole('heading', { name: 'History', exact: true }).waitFor();
       expect(await page.getByRole('button', { name: 'History shown below' }).isDisabled()).toBe(true);
-      expect(appRecords(size.email, 'history').length).toBeLessThanOrEqual(1);
+      expect((await appRecords(size.email, 'history')).length).toBeLessThanOrEqual(1);
       await checkPage(page, size, 'search (company detail and history)');
       await page.locator('#detail-h').scrollIntoViewIfNeeded();
       await shot('search-detail');
@@ -450,13 +455,13 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a real browser', () => {
       await page.getByRole('heading', { name: 'Place this order?' }).waitFor();
       await checkPage(page, size, 'plans (order confirmation)');
       await shot('billing-confirm');
-      const mine = () => server.wallet.listOrders({}).filter((o) => o.email === size.email);
-      expect(mine()).toEqual([]);
+      const mine = async () => (await server.wallet.listOrders({})).filter((o) => o.email === size.email);
+      expect(await mine()).toEqual([]);
       await page.getByRole('link', { name: 'Cancel' }).click();
       await page.getByRole('button', { name: 'Order top-up' }).click();
       await page.getByRole('button', { name: /^Place order for Credit top-up, 20/ }).dblclick();
       await page.getByText(/Order ord_\w+ placed/).waitFor();
-      expect(mine().map((o) => [o.kind, o.amount])).toEqual([['topup', 20]]);
+      expect((await mine()).map((o) => [o.kind, o.amount])).toEqual([['topup', 20]]);
 
       // Sign out: the dashboard sends us back to sign in.
       await page.getByRole('button', { name: 'Sign out' }).click();
@@ -529,11 +534,11 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a real browser', () => {
       await k.press('Enter');
       await page.locator('#f-industry_codes').locator('xpath=..').locator('.chips li').first().waitFor();
       await page.locator('#count', { hasText: /companies? match/ }).waitFor();
-      const searches = appRecords(DESKTOP.email, 'search').length;
+      const searches = (await appRecords(DESKTOP.email, 'search')).length;
       await tabTo('#run-search:not([disabled])');
       await k.press('Enter');
       await page.locator('#charged').waitFor();
-      expect(appRecords(DESKTOP.email, 'search').length).toBe(searches + 1);
+      expect((await appRecords(DESKTOP.email, 'search')).length).toBe(searches + 1);
       await tabTo('#results-table tbody button');
       await k.press('Enter');
       await page.locator('#detail-h').waitFor();
@@ -554,8 +559,8 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a real browser', () => {
       await tabTo('button.danger');
       await k.press('Enter');
       await page.waitForURL('**/dashboard/keys');
-      const accountId = server.wallet.balance({ email: DESKTOP.email }).accountId;
-      const revoked = server.wallet.accountKeys(accountId).find((x) => x.name === 'keyboard key');
+      const accountId = (await server.wallet.balance({ email: DESKTOP.email })).accountId;
+      const revoked = (await server.wallet.accountKeys(accountId)).find((x) => x.name === 'keyboard key');
       expect(revoked?.revokedAt).not.toBeNull();
       expect((page as Page & { errors: string[] }).errors).toEqual([]);
     } finally {

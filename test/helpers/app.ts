@@ -30,14 +30,14 @@ export async function buildTestApp(
 ): Promise<TestApp> {
   const walletDir = fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-test-wallet-'));
   const engine = await Engine.open(new SnapshotStore(dataDir), { connections: 2 });
-  const wallet = openWallet({
+  const wallet = await openWallet({
     dbPath: path.join(walletDir, 'wallet.db'),
     sweepIntervalMs: 0,
     ...(opts.rateLimit && { rateLimit: opts.rateLimit }),
   });
   const app = await buildApp({ engine, wallet, logger: false });
   await app.ready();
-  const { key: adminKey } = wallet.createKey({ email: 'admin@test.local', kind: 'admin' });
+  const { key: adminKey } = await wallet.createKey({ email: 'admin@test.local', kind: 'admin' });
   return {
     app,
     engine,
@@ -53,7 +53,7 @@ export async function buildTestApp(
     async close() {
       await app.close();
       engine.close();
-      wallet.close();
+      await wallet.close();
       fs.rmSync(walletDir, { recursive: true, force: true });
     },
   };

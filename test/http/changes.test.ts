@@ -156,9 +156,12 @@ afterAll(async () => {
 });
 
 let keys = 0;
-function newKey(credits: number): { key: string; email: string } {
+async function newKey(credits: number): Promise<{ key: string; email: string }> {
   const email = `feed-${++keys}@test.local`;
-  return { key: server.wallet.createKey({ email, kind: 'standard', plan: 'payg', credits }).key, email };
+  return {
+    key: (await server.wallet.createKey({ email, kind: 'standard', plan: 'payg', credits })).key,
+    email,
+  };
 }
 
 async function get(query: string, key: string, headers: Record<string, string> = {}) {
@@ -171,8 +174,8 @@ async function get(query: string, key: string, headers: Record<string, string> =
 describe('GET /api/v1/data/changes', () => {
   it('returns exactly the known edits, oldest first, and charges items x price', async () => {
     // Enough for the hold of 500 items.
-    const { key, email } = newKey(30);
-    const before = server.wallet.balance({ email }).balance;
+    const { key, email } = await newKey(30);
+    const before = (await server.wallet.balance({ email })).balance;
     const res = await get(`country=EE&since=${day(0)}&page_size=500`, key);
     expect(res.status).toBe(200);
     const all = [...expectedFirst, ...expectedSecond];
@@ -182,13 +185,13 @@ describe('GET /api/v1/data/changes', () => {
     expect(res.body.meta.rows_returned).toBe(all.length);
     // Freshness (issue 19 item 4): the live snapshot is the second one, published on day 2.
     expect(res.body.meta).toMatchObject({ data_as_of: day(2), snapshot_id: second });
-    const after = server.wallet.balance({ email }).balance;
+    const after = (await server.wallet.balance({ email })).balance;
     expect(micro(before - after)).toBe(micro(all.length * PRICE));
     expect(micro(res.body.meta.credit_balance)).toBe(micro(after));
   });
 
   it('starts at a day or after a snapshot', async () => {
-    const { key } = newKey(10);
+    const { key } = await newKey(10);
     const byDay = await get(`country=EE&since=${day(2)}`, key);
     expect(byDay.body.data.items).toEqual(expectedSecond);
     const bySnapshot = await get(`country=EE&since_snapshot=${first}`, key);
@@ -198,7 +201,7 @@ describe('GET /api/v1/data/changes', () => {
   });
 
   it('pages like search: the pages concatenate to the whole feed; an empty page is free', async () => {
-    const { key, email } = newKey(10);
+    const { key, email } = await newKey(10);
     const all = [...expectedFirst, ...expectedSecond];
     const pages: Item[] = [];
     for (let page = 1; page <= 3; page++) {
@@ -208,18 +211,18 @@ describe('GET /api/v1/data/changes', () => {
       pages.push(...res.body.data.items);
     }
     expect(pages).toEqual(all);
-    const balance = server.wallet.balance({ email }).balance;
+    const balance = (await server.wallet.balance({ email })).balance;
     const empty = await get(`country=EE&since_snapshot=${second}`, key);
     expect(empty.body.data).toEqual({ items: [], page: 1, page_size: 50, total: 0 });
     expect(empty.body.meta.credits_charged).toBe(0);
     const future = await get(`country=EE&since=${day(30)}`, key);
     expect(future.body.data.total).toBe(0);
-    expect(server.wallet.balance({ email }).balance).toBe(balance);
+    expect((await server.wallet.balance({ email })).balance).toBe(balance);
   });
 
   it('answers 422 naming the oldest date for a since before the kept history, and charges nothing', async () => {
-    const { key, email } = newKey(10);
-    const before = server.wallet.balance({ email }).balance;
+    const { key, email } = await newKey(10);
+    const before = (await server.wallet.balance({ email })).balance;
     const res = await get(`country=EE&since=${day(-1)}`, key);
     expect(res.status).toBe(422);
     expect(res.body.detail[0]).toMatchObject({ param: 'since', type: 'history_too_old' });
@@ -227,11 +230,11 @@ describe('GET /api/v1/data/changes', () => {
     const oldSnapshot = await get(`country=EE&since_snapshot=${day(-1).replaceAll('-', '')}T000000Z`, key);
     expect(oldSnapshot.status).toBe(422);
     expect(oldSnapshot.body.detail[0]?.msg).toContain(day(0));
-    expect(server.wallet.balance({ email }).balance).toBe(before);
+    expect((await server.wallet.balance({ email })).balance).toBe(before);
   });
 
   it('rejects unknown, missing, conflicting and out-of-bounds parameters with 422', async () => {
-    const { key } = newKey(10);
+    const { key } = await newKey(10);
     const cases: [string, string][] = [
       [`country=EE&since=${day(0)}&updated=1`, 'updated'],
       ['country=EE', 'since'],
@@ -252,16 +255,16 @@ describe('GET /api/v1/data/changes', () => {
   });
 
   it('reserves page_size items: 402 when the balance cannot cover them; an Idempotency-Key replays', async () => {
-    const poor = newKey(PRICE * 10);
+    const poor = await newKey(PRICE * 10);
     const refused = await get(`country=EE&since=${day(0)}&page_size=11`, poor.key);
     expect(refused.status).toBe(402);
-    const { key, email } = newKey(10);
-    const before = server.wallet.balance({ email }).balance;
+    const { key, email } = await newKey(10);
+    const before = (await server.wallet.balance({ email })).balance;
     const headers = { 'idempotency-key': 'feed-retry-1' };
     const once = await get(`country=EE&since=${day(0)}&page_size=3`, key, headers);
     const again = await get(`country=EE&since=${day(0)}&page_size=3`, key, headers);
     expect(again.body.data).toEqual(once.body.data);
-    expect(micro(before - server.wallet.balance({ email }).balance)).toBe(micro(3 * PRICE));
+    expect(micro(before - (await server.wallet.balance({ email })).balance)).toBe(micro(3 * PRICE));
   });
 });
 
@@ -285,7 +288,7 @@ describe('updated_since on search, count and export', () => {
 
   it('keeps exactly the companies added or changed from that day on', async () => {
     // Enough for the hold of a 500-row page.
-    const { key } = newKey(100);
+    const { key } = await newKey(100);
     for (const from of [day(0), day(1), day(2)]) {
       const q = `country=EE&status=__all__&updated_since=${from}`;
       const search = await api('companies', `${q}&page_size=500`, key);
@@ -309,8 +312,8 @@ describe('updated_since on search, count and export', () => {
   });
 
   it('answers 422 naming the oldest date for a day before the kept history, and charges nothing', async () => {
-    const { key, email } = newKey(10);
-    const before = server.wallet.balance({ email }).balance;
+    const { key, email } = await newKey(10);
+    const before = (await server.wallet.balance({ email })).balance;
     for (const route of ['companies', 'count']) {
       const res = await api(route, `country=EE&updated_since=${day(-1)}`, key);
       expect(res.status, route).toBe(422);
@@ -318,16 +321,16 @@ describe('updated_since on search, count and export', () => {
       expect(issue).toMatchObject({ param: 'updated_since', type: 'history_too_old' });
       expect(issue?.msg).toContain(`oldest date available is ${day(0)}`);
     }
-    expect(server.wallet.balance({ email }).balance).toBe(before);
+    expect((await server.wallet.balance({ email })).balance).toBe(before);
   });
 });
 
 describe('MCP list_changes', () => {
   it('answers what REST answers, charges the same, and names the date range', async () => {
-    const { key, email } = newKey(10);
+    const { key, email } = await newKey(10);
     const client = await connectClient(new URL(`${server.url}/mcp`), key);
     try {
-      const before = server.wallet.balance({ email }).balance;
+      const before = (await server.wallet.balance({ email })).balance;
       const result = (await client.callTool({
         name: 'list_changes',
         arguments: { country: 'EE', since_snapshot: first, page_size: 2 },
@@ -341,7 +344,7 @@ describe('MCP list_changes', () => {
         total: expectedSecond.length,
       });
       expect(micro(structured.meta.credits_charged)).toBe(micro(2 * PRICE));
-      expect(micro(before - server.wallet.balance({ email }).balance)).toBe(micro(2 * PRICE));
+      expect(micro(before - (await server.wallet.balance({ email })).balance)).toBe(micro(2 * PRICE));
       const text = (result.content[0] as { text: string }).text;
       expect(text).toContain(`after snapshot ${first}`);
       expect(text).toContain(`${day(2)} to ${day(2)}`);
@@ -398,8 +401,8 @@ describe('a snapshot written before the feed', () => {
 
   it('has a history that starts on its generated_at day with nothing in it', async () => {
     const email = 'legacy@test.local';
-    const { key } = legacy.wallet.createKey({ email, kind: 'standard', plan: 'payg', credits: 10 });
-    const before = legacy.wallet.balance({ email }).balance;
+    const { key } = await legacy.wallet.createKey({ email, kind: 'standard', plan: 'payg', credits: 10 });
+    const before = (await legacy.wallet.balance({ email })).balance;
     const call = async (query: string) => {
       const res = await rawRequest(`${legacy.url}/api/v1/data/changes?${query}`, {
         headers: { authorization: `Bearer ${key}` },
@@ -413,6 +416,6 @@ describe('a snapshot written before the feed', () => {
     const old = await call(`country=EE&since=${dayBefore}`);
     expect(old.status).toBe(422);
     expect(old.body.detail[0]?.msg).toContain(`oldest date available is ${generatedDay}`);
-    expect(legacy.wallet.balance({ email }).balance).toBe(before);
+    expect((await legacy.wallet.balance({ email })).balance).toBe(before);
   });
 });

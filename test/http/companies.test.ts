@@ -233,7 +233,7 @@ describe('workplaces (SE)', () => {
 
 describe('metering through the wallet', () => {
   it('charges only the rows a search returns, at the country price', async () => {
-    const { key } = t.wallet.createKey({
+    const { key } = await t.wallet.createKey({
       email: 'payer@test.local',
       kind: 'standard',
       plan: 'payg',
@@ -252,7 +252,7 @@ describe('metering through the wallet', () => {
   });
 
   it('charges nothing for a 404', async () => {
-    const { key } = t.wallet.createKey({
+    const { key } = await t.wallet.createKey({
       email: 'payer404@test.local',
       kind: 'standard',
       plan: 'payg',

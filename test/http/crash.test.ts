@@ -42,9 +42,9 @@ describe('invariant 3 over HTTP: SIGKILL of a serving process', () => {
     const dataDir = linkedDataDir();
     const dbPath = path.join(dataDir, 'wallet.db');
     const email = 'crash-http@example.com';
-    const setup = openWallet({ dbPath, sweepIntervalMs: 0 });
-    const payg = setup.createKey({ email, kind: 'standard', plan: 'payg', credits: 200 });
-    setup.close();
+    const setup = await openWallet({ dbPath, sweepIntervalMs: 0 });
+    const payg = await setup.createKey({ email, kind: 'standard', plan: 'payg', credits: 200 });
+    await setup.close();
 
     const env = {
       ...process.env,
@@ -128,9 +128,9 @@ describe('invariant 3 over HTTP: SIGKILL of a serving process', () => {
       raw.close();
       if (pending > 0) killedWithHolds++;
 
-      const wallet = openWallet({ dbPath, sweepIntervalMs: 0 });
+      const wallet = await openWallet({ dbPath, sweepIntervalMs: 0 });
       try {
-        const audit = wallet.audit();
+        const audit = await wallet.audit();
         expect(audit.openHolds).toBe(0);
         expect(audit.lotMismatches).toEqual([]);
         expect(audit.holdMismatches).toEqual([]);
@@ -141,11 +141,11 @@ describe('invariant 3 over HTTP: SIGKILL of a serving process', () => {
         expect(acc.charged).toBeGreaterThanOrEqual(told);
         expect(acc.charged - told).toBeLessThanOrEqual(CONCURRENCY * MAX_CALL);
         told = acc.charged;
-        const balance = wallet.balance({ email });
+        const balance = await wallet.balance({ email });
         expect(balance.lots.every((l) => l.remaining >= 0 && l.pending === 0)).toBe(true);
-        if (balance.balance < 50) wallet.addCredits({ email, amount: 100 });
+        if (balance.balance < 50) await wallet.addCredits({ email, amount: 100 });
       } finally {
-        wallet.close();
+        await wallet.close();
       }
       const check = new Database(dbPath, { readonly: true });
       try {

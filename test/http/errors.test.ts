@@ -172,7 +172,7 @@ describe('errors on a live snapshot', () => {
   });
 
   it('402 when the balance cannot cover the reserve, and nothing is charged', async () => {
-    const { key } = t.wallet.createKey({ email: 'broke@test.local', kind: 'standard', plan: 'payg' });
+    const { key } = await t.wallet.createKey({ email: 'broke@test.local', kind: 'standard', plan: 'payg' });
     const detail = expectDetailString(
       await t.get('/api/v1/data/companies?country=SE&page_size=10', { key }),
       402,
@@ -196,7 +196,7 @@ describe('429 when the rate limit is exceeded', () => {
   it('answers {detail} with Retry-After', async () => {
     const t = await buildTestApp(inject('testDataDir'), { rateLimit: { burst: 1, requestsPerMinute: 1 } });
     try {
-      const { key } = t.wallet.createKey({ email: 'fast@test.local', kind: 'standard', plan: 'payg' });
+      const { key } = await t.wallet.createKey({ email: 'fast@test.local', kind: 'standard', plan: 'payg' });
       expect((await t.get('/api/v1/data/countries', { key })).statusCode).toBe(200);
       const res = await t.get('/api/v1/data/countries', { key });
       expectDetailString(res, 429);

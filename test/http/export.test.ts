@@ -49,11 +49,11 @@ afterAll(async () => {
 });
 
 let keys = 0;
-function newKey(credits: number, plan: 'payg' | 'trial' | 'unlimited' = 'payg') {
+async function newKey(credits: number, plan: 'payg' | 'trial' | 'unlimited' = 'payg') {
   const email = `export-${++keys}@test.local`;
-  return { key: server.wallet.createKey({ email, kind: 'standard', plan, credits }).key, email };
+  return { key: (await server.wallet.createKey({ email, kind: 'standard', plan, credits })).key, email };
 }
-const balance = (email: string) => server.wallet.balance({ email }).balance;
+const balance = async (email: string) => (await server.wallet.balance({ email })).balance;
 
 interface Got {
   status: number;
@@ -162,12 +162,12 @@ describe('GET /api/v1/data/companies/export', () => {
   const filters = 'country=EE&status=__all__&sort_by=company_name&sort_dir=desc';
 
   it('equals the concatenation of every search page, in every format, and charges rows x price', async () => {
-    const { key, email } = newKey(1000);
+    const { key, email } = await newKey(1000);
     const expected = await allPages(filters, key);
     expect(expected.length).toBeGreaterThan(100);
     const columns = Object.keys(expected[0]!);
 
-    const before = balance(email);
+    const before = await balance(email);
     const nd = await get(`/companies/export?${filters}&format=ndjson`, key);
     expect(nd.status).toBe(200);
     expect(nd.headers['content-type']).toBe('application/x-ndjson');
@@ -178,7 +178,7 @@ describe('GET /api/v1/data/companies/export', () => {
     expect(meta['rows_returned']).toBe(expected.length);
     expect(micro(meta['credits_charged']!)).toBe(micro(expected.length * PRICE));
     expect(micro(meta['credits_reserved']!)).toBe(micro(expected.length * PRICE));
-    expect(micro(before - balance(email))).toBe(micro(expected.length * PRICE));
+    expect(micro(before - (await balance(email)))).toBe(micro(expected.length * PRICE));
 
     const csv = await get(`/companies/export?${filters}&format=csv`, key);
     expect(csv.status).toBe(200);
@@ -207,35 +207,35 @@ describe('GET /api/v1/data/companies/export', () => {
       }),
     );
     expect(JSON.parse(pq.trailers['regdata-meta']!)).toMatchObject({ rows_returned: expected.length });
-    expect(micro(before - balance(email))).toBe(micro(3 * expected.length * PRICE));
-    expect(server.wallet.audit().accounts.every((a) => a.conserved)).toBe(true);
+    expect(micro(before - (await balance(email)))).toBe(micro(3 * expected.length * PRICE));
+    expect((await server.wallet.audit()).accounts.every((a) => a.conserved)).toBe(true);
   });
 
   it('stops at max_rows and reserves min(total, max_rows)', async () => {
-    const { key, email } = newKey(100);
+    const { key, email } = await newKey(100);
     const expected = (await allPages(filters, key)).slice(0, 7);
-    const before = balance(email);
+    const before = await balance(email);
     const res = await get(`/companies/export?${filters}&format=ndjson&max_rows=7`, key);
     const lines = res.body.toString('utf8').trimEnd().split('\n');
     const meta = (JSON.parse(lines.pop()!) as { meta: Record<string, number> }).meta;
     expect(lines.map((l) => JSON.parse(l) as Row)).toEqual(expected);
     expect(micro(meta['credits_reserved']!)).toBe(micro(7 * PRICE));
-    expect(micro(before - balance(email))).toBe(micro(7 * PRICE));
+    expect(micro(before - (await balance(email)))).toBe(micro(7 * PRICE));
   });
 
   it('answers 402 with the spec message before any byte, and charges nothing', async () => {
-    const { key, email } = newKey(PRICE * 3);
-    const before = balance(email);
+    const { key, email } = await newKey(PRICE * 3);
+    const before = await balance(email);
     const res = await get(`/companies/export?country=EE&format=csv`, key);
     expect(res.status).toBe(402);
     expect(res.headers['content-type']).toMatch(/application\/json/);
     expect(json(res).detail).toMatch(/insufficient/i);
-    expect(balance(email)).toBe(before);
+    expect(await balance(email)).toBe(before);
   });
 
   it('rejects unknown and out-of-bounds parameters with 422 and runs nothing', async () => {
-    const { key, email } = newKey(10);
-    const before = balance(email);
+    const { key, email } = await newKey(10);
+    const before = await balance(email);
     const cases: [string, string][] = [
       ['country=EE&format=csv&page=2', 'page'],
       ['country=EE&format=csv&page_size=10', 'page_size'],
@@ -254,26 +254,26 @@ describe('GET /api/v1/data/companies/export', () => {
         query,
       ).toContain(param);
     }
-    expect(balance(email)).toBe(before);
+    expect(await balance(email)).toBe(before);
   });
 
   it('repeats an export with the same Idempotency-Key without a second charge', async () => {
-    const { key, email } = newKey(100);
-    const before = balance(email);
+    const { key, email } = await newKey(100);
+    const before = await balance(email);
     const headers = { 'idempotency-key': 'export-retry-1' };
     const once = await get(`/companies/export?${filters}&format=ndjson&max_rows=5`, key, headers);
     const again = await get(`/companies/export?${filters}&format=ndjson&max_rows=5`, key, headers);
     expect(again.body.toString('utf8')).toBe(once.body.toString('utf8'));
-    expect(micro(before - balance(email))).toBe(micro(5 * PRICE));
+    expect(micro(before - (await balance(email)))).toBe(micro(5 * PRICE));
     const other = await get(`/companies/export?${filters}&format=csv&max_rows=5`, key, headers);
     expect(other.status).toBe(422);
   });
 
   it('charges only the rows the connection took when the client goes away, and releases the rest', async () => {
-    const { key, email } = newKey(100_000);
+    const { key, email } = await newKey(100_000);
     const query = 'country=PL&status=__all__&format=csv';
     const total = (json(await get(`/count?country=PL&status=__all__`, key)) as { count: number }).count;
-    const before = balance(email);
+    const before = await balance(email);
     // Read the head and the first chunk of the body, then cut the connection.
     const received = await new Promise<string>((resolve, reject) => {
       const req = http.get(`${base}/companies/export?${query}`, {
@@ -288,10 +288,10 @@ describe('GET /api/v1/data/companies/export', () => {
       req.on('error', (err) => (req.destroyed ? undefined : reject(err)));
     });
     // The settle follows the server's noticing the closed socket: wait for the usage record.
-    let record: ReturnType<typeof server.wallet.usage>['records'][number] | undefined;
+    let record: Awaited<ReturnType<typeof server.wallet.usage>>['records'][number] | undefined;
     for (let i = 0; i < 100 && !record; i++) {
       await new Promise((r) => setTimeout(r, 50));
-      record = server.wallet.usage({ email }).records.find((r) => r.operation === 'export');
+      record = (await server.wallet.usage({ email })).records.find((r) => r.operation === 'export');
     }
     expect(record).toBeDefined();
     const charged = record!.rowsReturned!;
@@ -301,17 +301,17 @@ describe('GET /api/v1/data/companies/export', () => {
     expect(micro(record!.creditsReserved)).toBe(micro(total * PRICE));
     expect(micro(record!.creditsCharged)).toBe(micro(charged * PRICE));
     // Exactly the sent rows were taken; the rest of the hold went back.
-    expect(micro(before - balance(email))).toBe(micro(charged * PRICE));
-    const audit = server.wallet.audit();
+    expect(micro(before - (await balance(email)))).toBe(micro(charged * PRICE));
+    const audit = await server.wallet.audit();
     expect(audit.accounts.every((a) => a.conserved)).toBe(true);
     expect(audit.usageMismatches).toEqual([]);
-    expect(server.wallet.balance({ email }).pending).toBe(0);
+    expect((await server.wallet.balance({ email })).pending).toBe(0);
   });
 });
 
 describe('GET /api/v1/data/estimate', () => {
   it('equals what the call then reserves, for every metered operation', async () => {
-    const { key } = newKey(1000);
+    const { key } = await newKey(1000);
     const est = async (q: string) => (await get(`/estimate?${q}`, key)).body;
     const code = ((await allPages('country=EE', key))[0] as { registrikood: string }).registrikood;
     const cases: [string, string, (g: Got) => number][] = [
@@ -355,11 +355,11 @@ describe('GET /api/v1/data/estimate', () => {
   });
 
   it('applies waivers, says when the balance falls short, and is free', async () => {
-    const poor = newKey(PRICE * 3);
+    const poor = await newKey(PRICE * 3);
     const short = json(await get('/estimate?operation=search&country=EE&page_size=4', poor.key));
     expect(short).toMatchObject({ rows: 4, would_succeed: false, waived: false });
-    expect(micro(balance(poor.email))).toBe(micro(PRICE * 3));
-    const trial = newKey(0, 'trial');
+    expect(micro(await balance(poor.email))).toBe(micro(PRICE * 3));
+    const trial = await newKey(0, 'trial');
     expect(json(await get('/estimate?operation=search&country=EE', trial.key))).toMatchObject({
       rows: 50,
       credits_needed: 0,
@@ -367,14 +367,14 @@ describe('GET /api/v1/data/estimate', () => {
       waiver: 'trial',
       would_succeed: true,
     });
-    const unlimited = newKey(0, 'unlimited');
+    const unlimited = await newKey(0, 'unlimited');
     expect(
       json(await get('/estimate?operation=changes&country=EE&since=2026-01-01', unlimited.key)),
     ).toMatchObject({ waiver: 'unlimited', credits_needed: 0 });
   });
 
   it("validates the operation's own parameters with 422", async () => {
-    const { key } = newKey(10);
+    const { key } = await newKey(10);
     const cases: [string, string][] = [
       ['operation=search&country=EE&format=csv', 'format'],
       ['operation=export&country=EE', 'format'],
@@ -395,7 +395,7 @@ describe('GET /api/v1/data/estimate', () => {
   });
 
   it('is the MCP tool estimate_cost, on the same wallet; argument errors are located in arguments', async () => {
-    const { key } = newKey(10);
+    const { key } = await newKey(10);
     const client = await connectClient(new URL(`${server.url}/mcp`), key);
     try {
       const result = (await client.callTool({

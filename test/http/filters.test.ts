@@ -511,7 +511,7 @@ const CASES: Record<string, { country: CountryCode; build: () => Promise<FilterC
 };
 
 describe('every search/count filter matches an independent query over the Parquet files', () => {
-  it('has cases for every declared filter', () => {
+  it('has cases for every declared filter', async () => {
     expect(Object.keys(CASES).sort()).toEqual(FILTERS.map((f) => f.id).sort());
   });
 

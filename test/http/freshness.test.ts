@@ -19,7 +19,7 @@ const manifests = new Map<string, CountryManifest>();
 
 beforeAll(async () => {
   server = await startRealServer(inject('testDataDir'), {});
-  key = server.wallet.createKey({ email: 'fresh@test.local', kind: 'standard', credits: 50 }).key;
+  key = (await server.wallet.createKey({ email: 'fresh@test.local', kind: 'standard', credits: 50 })).key;
   const store = new SnapshotStore(server.dataDir);
   snapshotId = store.currentId()!;
   for (const c of COUNTRY_CODES) {

@@ -127,7 +127,7 @@ describe('finding 2: the outbox only in development mode on loopback', () => {
 
 describe('finding 3: HEAD never charges', () => {
   it('answers HEAD on every metered route without running it; GET on the same URLs charges', async () => {
-    const { key } = A.wallet.createKey({
+    const { key } = await A.wallet.createKey({
       email: 'head@test.local',
       kind: 'standard',
       credits: 1000,
@@ -135,7 +135,7 @@ describe('finding 3: HEAD never charges', () => {
     });
     const auth = { authorization: `Bearer ${key}` };
     const api = `${A.url}/api/v1/data`;
-    const balance = () => A.wallet.balance({ email: 'head@test.local' }).balance;
+    const balance = async () => (await A.wallet.balance({ email: 'head@test.local' })).balance;
 
     const search = await rawRequest(`${api}/companies?country=SE&page_size=100`, { headers: auth });
     expect(search.status).toBe(200);
@@ -147,19 +147,19 @@ describe('finding 3: HEAD never charges', () => {
       `${api}/companies/${code}/history?country=SE`,
       `${api}/companies/${code}/workplaces?country=SE`,
     ];
-    const before = balance();
-    const usageBefore = A.wallet.usage({ email: 'head@test.local' }).records.length;
+    const before = await balance();
+    const usageBefore = (await A.wallet.usage({ email: 'head@test.local' })).records.length;
     for (const url of urls) {
       const head = await rawRequest(url, { method: 'HEAD', headers: auth });
       expect(head.status, url).not.toBe(200);
       if (head.status === 405) expect(String(head.headers['allow'])).toContain('GET');
     }
-    expect(balance()).toBe(before);
-    expect(A.wallet.usage({ email: 'head@test.local' }).records.length).toBe(usageBefore);
+    expect(await balance()).toBe(before);
+    expect((await A.wallet.usage({ email: 'head@test.local' })).records.length).toBe(usageBefore);
 
     // The same search by GET is charged: the HEAD above was refused, not free by accident.
     expect((await rawRequest(urls[0]!, { headers: auth })).status).toBe(200);
-    expect(balance()).toBeLessThan(before);
+    expect(await balance()).toBeLessThan(before);
     // HEAD stays available where nothing is charged.
     expect((await rawRequest(`${A.url}/healthz`, { method: 'HEAD' })).status).toBe(200);
   });
@@ -259,7 +259,7 @@ describe('finding 5: a fair lockout', () => {
     expect(res.status).toBe(303);
   });
 
-  it('reads REGDATA_TRUST_PROXY in the forms fastify knows, and refuses anything else', () => {
+  it('reads REGDATA_TRUST_PROXY in the forms fastify knows, and refuses anything else', async () => {
     expect(loadConfig({}).trustProxy).toBe(false);
     expect(loadConfig({ REGDATA_TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ REGDATA_TRUST_PROXY: '2' }).trustProxy).toBe(2);
@@ -302,7 +302,7 @@ describe('finding 6: cookies and headers', () => {
   });
 
   it('sends the security headers on every response: /docs, JSON, errors, 404, pages', async () => {
-    const { key } = A.wallet.createKey({ email: 'headers@test.local', kind: 'standard', credits: 10 });
+    const { key } = await A.wallet.createKey({ email: 'headers@test.local', kind: 'standard', credits: 10 });
     const auth = { authorization: `Bearer ${key}` };
     const checks: [string, Record<string, string>][] = [
       ['/docs/', {}],
@@ -329,8 +329,8 @@ describe('finding 6: cookies and headers', () => {
   });
 
   it('serves /metrics only to admin keys, or only on its own port', async () => {
-    const admin = A.wallet.createKey({ email: 'ops@test.local', kind: 'admin' }).key;
-    const standard = A.wallet.createKey({ email: 'user@test.local', kind: 'standard' }).key;
+    const admin = (await A.wallet.createKey({ email: 'ops@test.local', kind: 'admin' })).key;
+    const standard = (await A.wallet.createKey({ email: 'user@test.local', kind: 'standard' })).key;
     expect((await rawRequest(`${A.url}/metrics`)).status).toBe(401);
     expect(
       (await rawRequest(`${A.url}/metrics`, { headers: { authorization: `Bearer ${standard}` } })).status,
@@ -339,7 +339,7 @@ describe('finding 6: cookies and headers', () => {
     expect(ok.status).toBe(200);
     expect(ok.body).toContain('regdata_http_requests_total');
 
-    const cAdmin = C.wallet.createKey({ email: 'ops@test.local', kind: 'admin' }).key;
+    const cAdmin = (await C.wallet.createKey({ email: 'ops@test.local', kind: 'admin' })).key;
     expect(
       (await rawRequest(`${cUrl}/metrics`, { headers: { authorization: `Bearer ${cAdmin}` } })).status,
     ).toBe(404);
@@ -353,10 +353,10 @@ describe('finding 6: cookies and headers', () => {
     const res = await rawRequest(`${A.url}/healthz`);
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body)).toEqual({ status: 'ok' });
-    const standard = A.wallet.createKey({ email: 'user2@test.local', kind: 'standard' }).key;
+    const standard = (await A.wallet.createKey({ email: 'user2@test.local', kind: 'standard' })).key;
     const asUser = await rawRequest(`${A.url}/healthz`, { headers: { authorization: `Bearer ${standard}` } });
     expect(JSON.parse(asUser.body)).toEqual({ status: 'ok' });
-    const admin = A.wallet.createKey({ email: 'ops2@test.local', kind: 'admin' }).key;
+    const admin = (await A.wallet.createKey({ email: 'ops2@test.local', kind: 'admin' })).key;
     const detailed = JSON.parse(
       (await rawRequest(`${A.url}/healthz`, { headers: { authorization: `Bearer ${admin}` } })).body,
     ) as { status: string; snapshot_id: string; countries: Record<string, unknown> };

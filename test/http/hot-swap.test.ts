@@ -78,7 +78,7 @@ describe('hot swap under load', () => {
       }),
       { handleSignals: false },
     );
-    key = server.wallet.createKey({ email: 'swap@test.local', kind: 'admin' }).key;
+    key = (await server.wallet.createKey({ email: 'swap@test.local', kind: 'admin' })).key;
   }, 120_000);
 
   afterAll(async () => {
@@ -93,7 +93,7 @@ describe('hot swap under load', () => {
     expect(server.engine.snapshot?.id).toBe(id);
   }
 
-  it('the two snapshots answer differently (otherwise the test could not tell them apart)', () => {
+  it('the two snapshots answer differently (otherwise the test could not tell them apart)', async () => {
     expect(a.count).not.toBe(b.count);
     expect(a.firstCodes).not.toEqual(b.firstCodes);
     expect(onlyInA).toBeDefined();

@@ -145,7 +145,7 @@ const server = await startServer(
   },
 );
 const loadMs = performance.now() - started;
-const { key } = server.wallet.createKey({ email: 'bench@local', kind: 'admin' });
+const { key } = await server.wallet.createKey({ email: 'bench@local', kind: 'admin' });
 out(
   `snapshot ${id} loaded in ${(loadMs / 1000).toFixed(1)} s; rss ${(process.memoryUsage().rss / 2 ** 30).toFixed(2)} GiB (before ${(rssBefore / 2 ** 30).toFixed(2)})`,
 );

@@ -52,12 +52,12 @@ afterAll(async () => {
 });
 
 describe('OpenAPI document', () => {
-  it('is OpenAPI 3.1 with interface version 1.1.0', () => {
+  it('is OpenAPI 3.1 with interface version 1.1.0', async () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.version).toBe('1.1.0');
   });
 
-  it('describes the public API only: the nine operations of spec 4.1, those of issue 19 and /healthz, one GET each', () => {
+  it('describes the public API only: the nine operations of spec 4.1, those of issue 19 and /healthz, one GET each', async () => {
     expect(Object.keys(doc.paths).sort()).toEqual(
       [
         '/api/v1/data/activities',
@@ -78,7 +78,7 @@ describe('OpenAPI document', () => {
     for (const [p, item] of Object.entries(doc.paths)) expect(Object.keys(item), p).toEqual(['get']);
   });
 
-  it('gives every response a real description and no integer the ±2^53 bounds zod adds', () => {
+  it('gives every response a real description and no integer the ±2^53 bounds zod adds', async () => {
     const text = JSON.stringify(doc);
     expect(text).not.toContain('Default Response');
     expect(text).not.toContain(String(Number.MAX_SAFE_INTEGER));
@@ -89,7 +89,7 @@ describe('OpenAPI document', () => {
     }
   });
 
-  it('marks the Estonian-named aliases deprecated and the English names not', () => {
+  it('marks the Estonian-named aliases deprecated and the English names not', async () => {
     const params = doc.paths['/api/v1/data/companies']!['get']!.parameters!;
     const byName = new Map(params.map((p) => [p.name, p]));
     for (const alias of [

@@ -34,7 +34,7 @@ describe('server over a real socket', () => {
 
   beforeAll(async () => {
     server = await startServer(config, { handleSignals: false });
-    key = server.wallet.createKey({ email: 'socket@test.local', kind: 'admin' }).key;
+    key = (await server.wallet.createKey({ email: 'socket@test.local', kind: 'admin' })).key;
   });
   afterAll(async () => {
     await server?.close();

@@ -13,12 +13,12 @@ describe('usage records of free operations', () => {
 
   beforeAll(async () => {
     t = await buildTestApp(inject('testDataDir'));
-    key = t.wallet.createKey({ email, kind: 'standard', plan: 'payg', credits: 5 }).key;
+    key = (await t.wallet.createKey({ email, kind: 'standard', plan: 'payg', credits: 5 })).key;
   });
   afterAll(async () => t?.close());
 
   it('records countries, filters, activities, locations and count as free, charging nothing', async () => {
-    const before = t.wallet.balance({ email }).balance;
+    const before = (await t.wallet.balance({ email })).balance;
     const urls = [
       '/api/v1/data/countries',
       '/api/v1/data/filters?country=EE',
@@ -30,7 +30,7 @@ describe('usage records of free operations', () => {
     // A rejected call (422) ran nothing and leaves no record.
     expect((await t.get('/api/v1/data/count?country=EE&no_such_filter=1', { key })).statusCode).toBe(422);
 
-    const records = t.wallet.usage({ email }).records;
+    const records = (await t.wallet.usage({ email })).records;
     const seen = records.map((r) => [r.operation, r.country, r.outcome, r.freeReason, r.creditsCharged]);
     expect(seen.sort()).toEqual(
       [
@@ -42,8 +42,8 @@ describe('usage records of free operations', () => {
       ].sort(),
     );
     expect(records.every((r) => r.channel === 'rest' && r.creditsReserved === 0)).toBe(true);
-    expect(t.wallet.balance({ email }).balance).toBe(before);
-    const audit = t.wallet.audit();
+    expect((await t.wallet.balance({ email })).balance).toBe(before);
+    const audit = await t.wallet.audit();
     expect(audit.usageMismatches).toEqual([]);
     expect(audit.openHolds).toBe(0);
   });
@@ -52,7 +52,7 @@ describe('usage records of free operations', () => {
     const res = await t.get('/api/v1/data/companies?country=EE&page_size=2', { key });
     expect(res.statusCode).toBe(200);
     const meta = res.json().meta as { credits_charged: number };
-    const search = t.wallet.usage({ email }).records.filter((r) => r.operation === 'search');
+    const search = (await t.wallet.usage({ email })).records.filter((r) => r.operation === 'search');
     expect(search).toHaveLength(1);
     expect(search[0]!.creditsCharged).toBe(meta.credits_charged);
   });

@@ -94,7 +94,7 @@ describe('finding 8: JSON-RPC batches are refused', () => {
   });
 
   it('a batch of metered calls runs and charges nothing', async () => {
-    const key = t.wallet.createKey({
+    const key = await t.wallet.createKey({
       email: 'batch@test.local',
       kind: 'standard',
       plan: 'payg',
@@ -109,19 +109,19 @@ describe('finding 8: JSON-RPC batches are refused', () => {
       });
     const res = await rpc(`[${call(1)},${call(2)}]`, key.key);
     expect(res.status).toBe(400);
-    expect(t.wallet.balance({ accountId: key.accountId }).balance).toBe(5);
+    expect((await t.wallet.balance({ accountId: key.accountId })).balance).toBe(5);
   });
 });
 
 describe('finding 9: an idempotency key in `_meta`, with the REST semantics', () => {
   it('a retry with the same key returns the first answer and is not charged again; REST agrees', async () => {
-    const created = t.wallet.createKey({
+    const created = await t.wallet.createKey({
       email: 'idem@test.local',
       kind: 'standard',
       plan: 'payg',
       credits: 10,
     });
-    const balance = () => t.wallet.balance({ accountId: created.accountId }).balance;
+    const balance = async () => (await t.wallet.balance({ accountId: created.accountId })).balance;
     const client = await connectClient(mcpUrl, created.key);
     try {
       const args = { country: 'EE', page_size: 3 };
@@ -132,7 +132,7 @@ describe('finding 9: an idempotency key in `_meta`, with the REST semantics', ()
         _meta,
       })) as CallToolResult;
       expect(first.isError, text(first)).toBeFalsy();
-      const afterFirst = balance();
+      const afterFirst = await balance();
       const price = t.wallet.prices.EE;
       expect(afterFirst).toBeCloseTo(10 - 3 * price, 9);
 
@@ -142,7 +142,7 @@ describe('finding 9: an idempotency key in `_meta`, with the REST semantics', ()
         _meta,
       })) as CallToolResult;
       expect(retry.structuredContent).toEqual(first.structuredContent);
-      expect(balance()).toBe(afterFirst);
+      expect(await balance()).toBe(afterFirst);
 
       // The same request over REST with the same key (page_size sent explicitly): the stored answer.
       const restReplay = await rest(`/companies?${toQuery(args)}`, created.key, {
@@ -150,11 +150,11 @@ describe('finding 9: an idempotency key in `_meta`, with the REST semantics', ()
       });
       expect(restReplay.status).toBe(200);
       expect(restReplay.body['meta']).toEqual((first.structuredContent as { meta: unknown }).meta);
-      expect(balance()).toBe(afterFirst);
+      expect(await balance()).toBe(afterFirst);
 
       // Without a key, the same call is charged again.
       await callOk(client, 'search_companies', args);
-      expect(balance()).toBeCloseTo(afterFirst - 3 * price, 9);
+      expect(await balance()).toBeCloseTo(afterFirst - 3 * price, 9);
 
       // The key reused with other arguments is a 422 naming where the key was sent.
       const reused = (await client.callTool({
@@ -174,18 +174,18 @@ describe('finding 9: an idempotency key in `_meta`, with the REST semantics', ()
       });
 
       // A key that is not a string is a 422 too, and nothing is charged.
-      const before = balance();
+      const before = await balance();
       const bad = (await client.callTool({
         name: 'search_companies',
         arguments: args,
         _meta: { idempotency_key: 42 },
       })) as CallToolResult;
       expect(JSON.parse(text(bad))).toMatchObject({ status: 422 });
-      expect(balance()).toBe(before);
+      expect(await balance()).toBe(before);
 
-      const charged = t.wallet
-        .usage({ accountId: created.accountId })
-        .records.filter((r) => r.operation === 'search');
+      const charged = (await t.wallet.usage({ accountId: created.accountId })).records.filter(
+        (r) => r.operation === 'search',
+      );
       expect(charged.length).toBeGreaterThanOrEqual(2);
     } finally {
       await client.close();

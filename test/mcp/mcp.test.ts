@@ -70,7 +70,7 @@ describe('tools/list', () => {
     tools = (await admin.listTools()).tools;
   });
 
-  it('lists the tools with read-only annotations, idempotent exactly when free', () => {
+  it('lists the tools with read-only annotations, idempotent exactly when free', async () => {
     expect(tools.map((x) => x.name)).toEqual(TOOL_NAMES);
     for (const tool of tools) {
       expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
@@ -84,7 +84,7 @@ describe('tools/list', () => {
     }
   });
 
-  it('derives search arguments from the REST filters: JSON types, English names, small default page', () => {
+  it('derives search arguments from the REST filters: JSON types, English names, small default page', async () => {
     const search = tools.find((x) => x.name === 'search_companies') as Tool;
     const props = search.inputSchema.properties as Record<string, Record<string, unknown>>;
     expect(props['vat_active']?.['type']).toBe('boolean');
@@ -100,7 +100,7 @@ describe('tools/list', () => {
     expect(search.description).toContain(`SE ${t.wallet.prices.SE}`);
   });
 
-  it('keeps the whole listing small enough for an agent to load', () => {
+  it('keeps the whole listing small enough for an agent to load', async () => {
     expect(JSON.stringify(tools).length).toBeLessThan(60_000);
   });
 });
@@ -238,13 +238,13 @@ describe('each tool answers what REST answers for the same input', () => {
 
 describe('one wallet for REST and MCP', () => {
   it('charges MCP calls as REST calls, from the same balance, and free tools nothing', async () => {
-    const created = t.wallet.createKey({
+    const created = await t.wallet.createKey({
       email: 'mcp-balance@test.local',
       kind: 'standard',
       plan: 'payg',
       credits: 10,
     });
-    const balance = () => t.wallet.balance({ accountId: created.accountId }).balance;
+    const balance = async () => (await t.wallet.balance({ accountId: created.accountId })).balance;
     const client = await connectClient(url, created.key);
     try {
       const code = await someCode('EE');
@@ -253,7 +253,7 @@ describe('one wallet for REST and MCP', () => {
       await callOk(client, 'list_activities', { country: 'EE', query: 'software' });
       await callOk(client, 'list_locations', { country: 'EE', max_depth: 1 });
       await callOk(client, 'count_companies', { country: 'EE' });
-      expect(balance()).toBe(10);
+      expect(await balance()).toBe(10);
 
       const price = t.wallet.prices.EE;
       const search = (await callOk(client, 'search_companies', { country: 'EE', page_size: 5 }))
@@ -262,8 +262,8 @@ describe('one wallet for REST and MCP', () => {
       };
       expect(search.meta.rows_returned).toBe(5);
       expect(search.meta.credits_charged).toBeCloseTo(5 * price, 9);
-      expect(search.meta.credit_balance).toBeCloseTo(balance(), 9);
-      expect(balance()).toBeCloseTo(10 - 5 * price, 9);
+      expect(search.meta.credit_balance).toBeCloseTo(await balance(), 9);
+      expect(await balance()).toBeCloseTo(10 - 5 * price, 9);
 
       const restSearch = await restOk('/companies?country=EE&page_size=3', created.key);
       expect((restSearch['meta'] as { credit_balance: number }).credit_balance).toBeCloseTo(
@@ -275,9 +275,9 @@ describe('one wallet for REST and MCP', () => {
         .structuredContent as { meta: { credits_charged: number; credit_balance: number } };
       expect(detail.meta.credits_charged).toBeCloseTo(price, 9);
       expect(detail.meta.credit_balance).toBeCloseTo(10 - 9 * price, 9);
-      expect(balance()).toBeCloseTo(10 - 9 * price, 9);
+      expect(await balance()).toBeCloseTo(10 - 9 * price, 9);
 
-      const usage = t.wallet.usage({ accountId: created.accountId });
+      const usage = await t.wallet.usage({ accountId: created.accountId });
       const channels = usage.records
         .filter((r) => ['search', 'detail', 'history', 'workplaces'].includes(r.operation))
         .map((r) => `${r.channel}:${r.operation}`)
@@ -292,7 +292,7 @@ describe('one wallet for REST and MCP', () => {
 
 describe('errors are tool errors with the REST detail', () => {
   it('402 when the balance cannot cover the reserve; nothing is run or charged', async () => {
-    const broke = t.wallet.createKey({ email: 'mcp-broke@test.local', kind: 'standard', plan: 'payg' });
+    const broke = await t.wallet.createKey({ email: 'mcp-broke@test.local', kind: 'standard', plan: 'payg' });
     const client = await connectClient(url, broke.key);
     try {
       const failure = await callFail(client, 'search_companies', { country: 'SE', page_size: 5 });
@@ -300,7 +300,7 @@ describe('errors are tool errors with the REST detail', () => {
       expect(restFailure.status).toBe(402);
       expect(failure).toEqual({ status: 402, detail: restFailure.body['detail'] });
       expect(failure.detail).toMatch(/^insufficient credits: have 0\.00, need /);
-      expect(t.wallet.usage({ accountId: broke.accountId }).totals.credits).toBe(0);
+      expect((await t.wallet.usage({ accountId: broke.accountId })).totals.credits).toBe(0);
     } finally {
       await client.close();
     }
@@ -359,7 +359,9 @@ describe('errors are tool errors with the REST detail', () => {
     const limited = await buildTestApp(inject('testDataDir'), {
       rateLimit: { burst: 1, requestsPerMinute: 1 },
     });
-    const key = limited.wallet.createKey({ email: 'mcp-rl@test.local', kind: 'standard', plan: 'payg' }).key;
+    const key = (
+      await limited.wallet.createKey({ email: 'mcp-rl@test.local', kind: 'standard', plan: 'payg' })
+    ).key;
     const client = await connectClient(await listen(limited.app), key);
     try {
       await callOk(client, 'list_countries', {});

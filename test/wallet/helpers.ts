@@ -2,11 +2,13 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
-import { afterEach } from 'vitest';
+import { afterEach, beforeAll } from 'vitest';
 import type { CountryCode } from '../../src/contract/countries.ts';
 import type { MeteredCall, MeteredOutcome, Principal } from '../../src/wallet/types.ts';
 import { openWallet, type Wallet, type WalletOptions } from '../../src/wallet/wallet.ts';
+import { freshPgLocation, rawExec, rawValue, type Backend } from './backends.ts';
+
+export { WALLET_BACKENDS, type Backend } from './backends.ts';
 
 /** A clock tests move by hand; every wallet timestamp comes from it. */
 export class TestClock {
@@ -20,10 +22,28 @@ export class TestClock {
 const dirs: string[] = [];
 const wallets: Wallet[] = [];
 
-afterEach(() => {
-  for (const w of wallets.splice(0)) w.close();
+afterEach(async () => {
+  for (const w of wallets.splice(0)) await w.close();
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
+
+let backend: Backend = 'sqlite';
+
+/** Inside `describe.each(WALLET_BACKENDS)`: the wallets this block's tests open use that backend. */
+export function useBackend(b: Backend): void {
+  beforeAll(() => {
+    backend = b;
+  });
+}
+
+export function currentBackend(): Backend {
+  return backend;
+}
+
+/** Where a fresh, empty wallet of the current backend lives: a new SQLite file or a new PostgreSQL schema. */
+export async function freshLocation(): Promise<string> {
+  return backend === 'postgres' ? freshPgLocation() : path.join(tempDir(), 'wallet.db');
+}
 
 export function tempDir(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-wallet-test-'));
@@ -31,20 +51,26 @@ export function tempDir(): string {
   return dir;
 }
 
-/** A real wallet.db in a fresh temp folder, closed and removed after the test. No periodic sweeper. */
-export function testWallet(opts: Partial<WalletOptions> = {}): { wallet: Wallet; dbPath: string } {
-  const dbPath = opts.dbPath ?? path.join(tempDir(), 'wallet.db');
-  const wallet = openWallet({ sweepIntervalMs: 0, ...opts, dbPath });
+/**
+ * A real wallet on the current backend (a wallet.db in a fresh temp folder, or a fresh PostgreSQL schema),
+ * closed after the test. No periodic sweeper. `dbPath` is its location: a file path or a postgres:// URL,
+ * which the raw helpers below and openWallet({dbPath}) both accept.
+ */
+export async function testWallet(
+  opts: Partial<WalletOptions> = {},
+): Promise<{ wallet: Wallet; dbPath: string }> {
+  const dbPath = opts.dbPath ?? (await freshLocation());
+  const wallet = await openWallet({ sweepIntervalMs: 0, ...opts, dbPath });
   wallets.push(wallet);
   return { wallet, dbPath };
 }
 
 /** Opens a wallet the test closes itself (crash and reopen scenarios). */
-export function untrackedWallet(opts: WalletOptions): Wallet {
+export function untrackedWallet(opts: WalletOptions): Promise<Wallet> {
   return openWallet({ sweepIntervalMs: 0, ...opts });
 }
 
-export function principalFor(wallet: Wallet, key: string): Principal {
+export function principalFor(wallet: Wallet, key: string): Promise<Principal> {
   return wallet.authenticator.authenticate(`Bearer ${key}`);
 }
 
@@ -79,25 +105,23 @@ export function deferred<T>(): {
   return { promise, resolve, reject };
 }
 
-/** Raw read-only look at the file, for assertions about what is (not) stored. */
-export function rawCount(dbPath: string, sql: string): number {
-  const db = new Database(dbPath, { readonly: true, fileMustExist: true });
-  try {
-    return (db.prepare(sql).pluck().get() as number) ?? 0;
-  } finally {
-    db.close();
-  }
+/** Raw look at the store, for assertions about what is (not) stored. */
+export async function rawCount(dbPath: string, sql: string): Promise<number> {
+  return Number((await rawValue(dbPath, sql)) ?? 0);
 }
 
-export function ledgerEntryCount(dbPath: string): { transfers: number; holds: number } {
+export async function ledgerEntryCount(dbPath: string): Promise<{ transfers: number; holds: number }> {
   return {
-    transfers: rawCount(dbPath, `SELECT count(*) FROM transfers WHERE kind <> 'grant' AND kind <> 'expire'`),
-    holds: rawCount(dbPath, 'SELECT count(*) FROM holds'),
+    transfers: await rawCount(
+      dbPath,
+      `SELECT count(*) FROM transfers WHERE kind <> 'grant' AND kind <> 'expire'`,
+    ),
+    holds: await rawCount(dbPath, 'SELECT count(*) FROM holds'),
   };
 }
 
-export function expectAuditClean(wallet: Wallet): void {
-  const audit = wallet.audit();
+export async function expectAuditClean(wallet: Wallet): Promise<void> {
+  const audit = await wallet.audit();
   const bad = audit.accounts.filter((a) => !a.conserved);
   if (
     bad.length ||
@@ -118,12 +142,22 @@ export function deadPid(): number {
   return child.pid;
 }
 
-/** Marks every registered wallet process in the file as a dead one, as if it had been SIGKILLed. */
-export function killAllInstances(dbPath: string): void {
-  const db = new Database(dbPath);
-  try {
-    db.prepare('UPDATE wallet_instances SET pid = ?').run(deadPid());
-  } finally {
-    db.close();
-  }
+/** Marks every registered wallet process in the store as a dead one, as if it had been SIGKILLed. */
+export async function killAllInstances(dbPath: string): Promise<void> {
+  await rawExec(dbPath, 'UPDATE wallet_instances SET pid = ?', [deadPid()]);
+}
+
+/**
+ * Wraps a `run` so the test can wait for the reserve: runMetered calls `run` only after the reserve has
+ * committed (on PostgreSQL on another connection, so "right after runMetered returned" is not enough).
+ */
+export function signalled<T>(run: () => Promise<T>): { run: () => Promise<T>; reserved: Promise<void> } {
+  const reserved = deferred<void>();
+  return {
+    run: () => {
+      reserved.resolve();
+      return run();
+    },
+    reserved: reserved.promise,
+  };
 }

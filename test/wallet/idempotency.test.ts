@@ -12,18 +12,22 @@ import {
   rawCount,
   rows,
   testWallet,
+  WALLET_BACKENDS,
+  useBackend,
+  signalled,
 } from './helpers.ts';
 
-function setup(credits = 10) {
+async function setup(credits = 10) {
   const clock = new TestClock();
-  const { wallet, dbPath } = testWallet({ now: clock.now });
-  const created = wallet.createKey({ email: 'a@example.com', kind: 'standard', plan: 'payg', credits });
-  return { clock, wallet, dbPath, principal: principalFor(wallet, created.key) };
+  const { wallet, dbPath } = await testWallet({ now: clock.now });
+  const created = await wallet.createKey({ email: 'a@example.com', kind: 'standard', plan: 'payg', credits });
+  return { clock, wallet, dbPath, principal: await principalFor(wallet, created.key) };
 }
 
-describe('Idempotency-Key: exactly once (invariant 4)', () => {
+describe.each(WALLET_BACKENDS)('%s: Idempotency-Key: exactly once (invariant 4)', (backend) => {
+  useBackend(backend);
   it('answers a retry with the original result and meta, and charges once', async () => {
-    const { wallet, principal, dbPath } = setup();
+    const { wallet, principal, dbPath } = await setup();
     let runs = 0;
     const run = async () => {
       runs++;
@@ -31,7 +35,7 @@ describe('Idempotency-Key: exactly once (invariant 4)', () => {
     };
     const c = call(principal, { idempotencyKey: 'req-1' });
     const first = await wallet.metering.runMetered(c, run);
-    const before = ledgerEntryCount(dbPath);
+    const before = await ledgerEntryCount(dbPath);
     const second = await wallet.metering.runMetered(c, run);
     expect(runs).toBe(1);
     expect(second).toEqual(first);
@@ -41,16 +45,16 @@ describe('Idempotency-Key: exactly once (invariant 4)', () => {
       credits_reserved: 2,
       credit_balance: 9.72,
     });
-    expect(ledgerEntryCount(dbPath)).toEqual(before);
-    expect(wallet.balance({ email: 'a@example.com' }).balance).toBe(9.72);
-    expect(wallet.usage({ email: 'a@example.com' }).records.map((r) => r.outcome)).toEqual([
+    expect(await ledgerEntryCount(dbPath)).toEqual(before);
+    expect((await wallet.balance({ email: 'a@example.com' })).balance).toBe(9.72);
+    expect((await wallet.usage({ email: 'a@example.com' })).records.map((r) => r.outcome)).toEqual([
       'replayed',
       'charged',
     ]);
   });
 
   it('runs concurrent duplicates in one process once and gives all of them the one result', async () => {
-    const { wallet, principal } = setup();
+    const { wallet, principal } = await setup();
     const gate = deferred<void>();
     let runs = 0;
     const c = call(principal, { idempotencyKey: 'dup' });
@@ -65,11 +69,11 @@ describe('Idempotency-Key: exactly once (invariant 4)', () => {
     const results = await Promise.all(all);
     expect(runs).toBe(1);
     expect(new Set(results.map((r) => JSON.stringify(r))).size).toBe(1);
-    expect(wallet.balance({ email: 'a@example.com' }).balance).toBe(8);
+    expect((await wallet.balance({ email: 'a@example.com' })).balance).toBe(8);
   });
 
   it('answers 422 when the same key comes with different parameters, in flight or done', async () => {
-    const { wallet, principal } = setup();
+    const { wallet, principal } = await setup();
     const gate = deferred<void>();
     const first = wallet.metering.runMetered(
       call(principal, { idempotencyKey: 'k', fingerprint: 'a' }),
@@ -99,27 +103,30 @@ describe('Idempotency-Key: exactly once (invariant 4)', () => {
   });
 
   it('scopes keys to the API key', async () => {
-    const { wallet, principal } = setup();
-    const other = principalFor(wallet, wallet.createKey({ email: 'a@example.com', kind: 'standard' }).key);
+    const { wallet, principal } = await setup();
+    const other = await principalFor(
+      wallet,
+      (await wallet.createKey({ email: 'a@example.com', kind: 'standard' })).key,
+    );
     await wallet.metering.runMetered(call(principal, { idempotencyKey: 'same' }), rows(1));
     await wallet.metering.runMetered(call(other, { idempotencyKey: 'same' }), rows(1));
-    expect(wallet.usage({ email: 'a@example.com' }).totals.credits).toBe(0.08);
+    expect((await wallet.usage({ email: 'a@example.com' })).totals.credits).toBe(0.08);
   });
 
   it('keeps a key 24 hours, then treats it as new', async () => {
-    const { wallet, principal, clock } = setup();
+    const { wallet, principal, clock } = await setup();
     const c = call(principal, { idempotencyKey: 'day' });
     await wallet.metering.runMetered(c, rows(1));
     clock.advance(24 * 3600_000 - 1);
     await wallet.metering.runMetered(c, rows(1));
-    expect(wallet.balance({ email: 'a@example.com' }).balance).toBe(9.96);
+    expect((await wallet.balance({ email: 'a@example.com' })).balance).toBe(9.96);
     clock.advance(1);
     await wallet.metering.runMetered(c, rows(1));
-    expect(wallet.balance({ email: 'a@example.com' }).balance).toBe(9.92);
+    expect((await wallet.balance({ email: 'a@example.com' })).balance).toBe(9.92);
   });
 
   it('does not keep failures: a retry after a 404 or a 402 runs again', async () => {
-    const { wallet, principal } = setup(0.05);
+    const { wallet, principal } = await setup(0.05);
     const c = call(principal, { idempotencyKey: 'retry', reserveRows: 1 });
     await expect(
       wallet.metering.runMetered(c, async () => {
@@ -128,13 +135,13 @@ describe('Idempotency-Key: exactly once (invariant 4)', () => {
     ).rejects.toThrow('backend down');
     const big = call(principal, { idempotencyKey: 'big', reserveRows: 50 });
     await expect(wallet.metering.runMetered(big, rows(1))).rejects.toMatchObject({ status: 402 });
-    wallet.addCredits({ email: 'a@example.com', amount: 20 });
+    await wallet.addCredits({ email: 'a@example.com', amount: 20 });
     expect((await wallet.metering.runMetered(c, rows(1))).meta.credits_charged).toBe(0.04);
     expect((await wallet.metering.runMetered(big, rows(1))).meta.credits_charged).toBe(0.04);
   });
 
   it('rejects a malformed Idempotency-Key with 422', async () => {
-    const { wallet, principal } = setup();
+    const { wallet, principal } = await setup();
     for (const bad of ['', 'has space', 'x'.repeat(256), 'ümlaut']) {
       await expect(
         wallet.metering.runMetered(call(principal, { idempotencyKey: bad }), rows(1)),
@@ -145,14 +152,16 @@ describe('Idempotency-Key: exactly once (invariant 4)', () => {
   });
 
   it('tells a duplicate arriving at another process to retry shortly, then replays', async () => {
-    const { wallet, principal, dbPath, clock } = setup();
-    const { wallet: second } = testWallet({ dbPath, now: clock.now });
+    const { wallet, principal, dbPath, clock } = await setup();
+    const { wallet: second } = await testWallet({ dbPath, now: clock.now });
     const gate = deferred<void>();
     const c = call(principal, { idempotencyKey: 'x-proc' });
-    const first = wallet.metering.runMetered(c, async () => {
+    const held = signalled(async () => {
       await gate.promise;
       return { result: 'from first', chargeableRows: 2, rowsReturned: 2 };
     });
+    const first = wallet.metering.runMetered(c, held.run);
+    await held.reserved;
     const err = await second.metering.runMetered(c, rows(2)).catch((e: unknown) => e);
     expect(isRateLimitedError(err) && [err.status, err.retryAfterSeconds, err.message]).toEqual([
       429,
@@ -162,20 +171,20 @@ describe('Idempotency-Key: exactly once (invariant 4)', () => {
     gate.resolve();
     const original = await first;
     expect(await second.metering.runMetered(c, rows(2))).toEqual(original);
-    expect(wallet.balance({ email: 'a@example.com' }).balance).toBe(9.92);
+    expect((await wallet.balance({ email: 'a@example.com' })).balance).toBe(9.92);
   });
 
   it('takes over a key whose process died mid-call; the dead call can no longer charge', async () => {
-    const { wallet, principal, dbPath, clock } = setup();
+    const { wallet, principal, dbPath, clock } = await setup();
     const gate = deferred<void>();
     const c = call(principal, { idempotencyKey: 'orphan' });
     const orphan = wallet.metering.runMetered(c, async () => {
       await gate.promise;
       return { result: 'from the dead', chargeableRows: 50, rowsReturned: 50 };
     });
-    killAllInstances(dbPath);
-    const { wallet: restarted } = testWallet({ dbPath, now: clock.now });
-    expect(rawCount(dbPath, `SELECT count(*) FROM holds WHERE state = 'pending'`)).toBe(0);
+    await killAllInstances(dbPath);
+    const { wallet: restarted } = await testWallet({ dbPath, now: clock.now });
+    expect(await rawCount(dbPath, `SELECT count(*) FROM holds WHERE state = 'pending'`)).toBe(0);
     const res = await restarted.metering.runMetered(c, async () => ({
       result: 'fresh',
       chargeableRows: 3,
@@ -186,7 +195,7 @@ describe('Idempotency-Key: exactly once (invariant 4)', () => {
     gate.resolve();
     expect((await orphan).meta).toMatchObject({ credits_charged: 0 });
     expect(await restarted.metering.runMetered(c, rows(1))).toEqual(res);
-    expect(restarted.balance({ email: 'a@example.com' }).balance).toBe(9.88);
-    expectAuditClean(restarted);
+    expect((await restarted.balance({ email: 'a@example.com' })).balance).toBe(9.88);
+    await expectAuditClean(restarted);
   });
 });

@@ -8,11 +8,12 @@ import {
   hashApiKey,
   isWellFormedApiKey,
 } from '../../src/wallet/key-format.ts';
-import { TestClock, rawCount, testWallet } from './helpers.ts';
+import { rawRows } from './backends.ts';
+import { TestClock, rawCount, testWallet, WALLET_BACKENDS, useBackend } from './helpers.ts';
 
-function authError(fn: () => unknown): { code: string; status: number; message: string } {
+async function authError(p: Promise<unknown>): Promise<{ code: string; status: number; message: string }> {
   try {
-    fn();
+    await p;
   } catch (err) {
     if (isAppError(err)) return { code: err.code, status: err.status, message: err.message };
     throw err;
@@ -21,7 +22,7 @@ function authError(fn: () => unknown): { code: string; status: number; message: 
 }
 
 describe('API key format', () => {
-  it('has the rgd_ prefix, 46 base62 characters and a valid checksum', () => {
+  it('has the rgd_ prefix, 46 base62 characters and a valid checksum', async () => {
     for (let i = 0; i < 200; i++) {
       const key = generateApiKey();
       expect(key).toMatch(KEY_PATTERN);
@@ -30,7 +31,7 @@ describe('API key format', () => {
     }
   });
 
-  it('rejects any single-character change through the checksum', () => {
+  it('rejects any single-character change through the checksum', async () => {
     const key = generateApiKey();
     const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
     let rejected = 0;
@@ -46,12 +47,12 @@ describe('API key format', () => {
     expect(isWellFormedApiKey(`sk_${key.slice(3)}`)).toBe(false);
   });
 
-  it('never repeats a key', () => {
+  it('never repeats a key', async () => {
     const keys = new Set(Array.from({ length: 5000 }, generateApiKey));
     expect(keys.size).toBe(5000);
   });
 
-  it('compares digests with a length-safe constant-time equality', () => {
+  it('compares digests with a length-safe constant-time equality', async () => {
     const a = hashApiKey('x');
     expect(constantTimeEqual(a, Buffer.from(a))).toBe(true);
     expect(constantTimeEqual(a, hashApiKey('y'))).toBe(false);
@@ -59,67 +60,89 @@ describe('API key format', () => {
   });
 });
 
-describe('keys in the wallet', () => {
-  it('stores only the SHA-256 of a key: neither the secret nor any 12-character piece of it is in the file', () => {
-    const { wallet, dbPath } = testWallet();
-    const { key } = wallet.createKey({ email: 'a@example.com', kind: 'standard' });
-    wallet.authenticator.authenticate(`Bearer ${key}`);
-    wallet.close();
-    const bytes = Buffer.concat(
-      [dbPath, `${dbPath}-wal`].filter((p) => fs.existsSync(p)).map((p) => fs.readFileSync(p)),
-    );
+describe.each(WALLET_BACKENDS)('%s: keys in the wallet', (backend) => {
+  useBackend(backend);
+  it('stores only the SHA-256 of a key: neither the secret nor any 12-character piece of it is in the file', async () => {
+    const { wallet, dbPath } = await testWallet();
+    const { key } = await wallet.createKey({ email: 'a@example.com', kind: 'standard' });
+    await wallet.authenticator.authenticate(`Bearer ${key}`);
+    await wallet.close();
+    let bytes: Buffer;
+    if (backend === 'sqlite') {
+      bytes = Buffer.concat(
+        [dbPath, `${dbPath}-wal`].filter((p) => fs.existsSync(p)).map((p) => fs.readFileSync(p)),
+      );
+    } else {
+      // PostgreSQL: every row of every table of the wallet's schema, as text (bytea shows as \x + hex).
+      const tables = await rawRows<{ table_name: string }>(
+        dbPath,
+        `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()`,
+      );
+      const text: string[] = [];
+      for (const { table_name } of tables) {
+        const rowsOf = await rawRows<{ t: string }>(dbPath, `SELECT x::text AS t FROM "${table_name}" x`);
+        text.push(...rowsOf.map((r) => r.t));
+      }
+      bytes = Buffer.from(text.join('\n'), 'latin1');
+    }
     for (let i = 0; i + 12 <= key.length; i++) {
       const piece = key.slice(i, i + 12);
       expect(bytes.includes(Buffer.from(piece, 'latin1'))).toBe(false);
     }
-    expect(bytes.includes(hashApiKey(key))).toBe(true);
-    expect(rawCount(dbPath, 'SELECT count(*) FROM api_keys WHERE length(secret_hash) = 32')).toBe(1);
+    const hash = hashApiKey(key);
+    expect(
+      bytes.includes(backend === 'sqlite' ? hash : Buffer.from(`\\x${hash.toString('hex')}`, 'latin1')),
+    ).toBe(true);
+    expect(await rawCount(dbPath, 'SELECT count(*) FROM api_keys WHERE length(secret_hash) = 32')).toBe(1);
   });
 
-  it('authenticates a valid key to its account and kind', () => {
-    const { wallet } = testWallet();
-    const std = wallet.createKey({ email: 'a@example.com', kind: 'standard' });
-    const adm = wallet.createKey({ email: 'a@example.com', kind: 'admin' });
+  it('authenticates a valid key to its account and kind', async () => {
+    const { wallet } = await testWallet();
+    const std = await wallet.createKey({ email: 'a@example.com', kind: 'standard' });
+    const adm = await wallet.createKey({ email: 'a@example.com', kind: 'admin' });
     expect(std.accountId).toBe(adm.accountId);
-    expect(wallet.authenticator.authenticate(`Bearer ${std.key}`)).toEqual({
+    expect(await wallet.authenticator.authenticate(`Bearer ${std.key}`)).toEqual({
       keyId: std.keyId,
       accountId: std.accountId,
       kind: 'standard',
     });
-    expect(wallet.authenticator.authenticate(`bearer   ${adm.key} `).kind).toBe('admin');
+    expect((await wallet.authenticator.authenticate(`bearer   ${adm.key} `)).kind).toBe('admin');
   });
 
-  it('answers 401 for a missing, malformed, unknown or revoked key', () => {
-    const { wallet } = testWallet();
-    const { key, keyId } = wallet.createKey({ email: 'a@example.com', kind: 'standard' });
-    const auth = (h: string | undefined) => authError(() => wallet.authenticator.authenticate(h));
-    expect(auth(undefined)).toMatchObject({
+  it('answers 401 for a missing, malformed, unknown or revoked key', async () => {
+    const { wallet } = await testWallet();
+    const { key, keyId } = await wallet.createKey({ email: 'a@example.com', kind: 'standard' });
+    const auth = (h: string | undefined) => authError(wallet.authenticator.authenticate(h));
+    expect(await auth(undefined)).toMatchObject({
       code: 'unauthorized',
       status: 401,
       message: expect.stringMatching(/missing/),
     });
-    expect(auth('')).toMatchObject({ status: 401, message: expect.stringMatching(/missing/) });
-    expect(auth(key)).toMatchObject({ status: 401, message: 'malformed API key' });
-    expect(auth(`Basic ${key}`)).toMatchObject({ status: 401, message: 'malformed API key' });
-    expect(auth(`Bearer ${key}x`)).toMatchObject({ status: 401, message: 'malformed API key' });
+    expect(await auth('')).toMatchObject({ status: 401, message: expect.stringMatching(/missing/) });
+    expect(await auth(key)).toMatchObject({ status: 401, message: 'malformed API key' });
+    expect(await auth(`Basic ${key}`)).toMatchObject({ status: 401, message: 'malformed API key' });
+    expect(await auth(`Bearer ${key}x`)).toMatchObject({ status: 401, message: 'malformed API key' });
     // Another last character (a key that already ends in A stays itself with A: 1 run in 62 failed).
     const other = key.endsWith('A') ? 'B' : 'A';
-    expect(auth(`Bearer ${key.slice(0, -1)}${other}`)).toMatchObject({ status: 401 });
-    expect(auth(`Bearer ${generateApiKey()}`)).toMatchObject({ status: 401, message: 'invalid API key' });
+    expect(await auth(`Bearer ${key.slice(0, -1)}${other}`)).toMatchObject({ status: 401 });
+    expect(await auth(`Bearer ${generateApiKey()}`)).toMatchObject({
+      status: 401,
+      message: 'invalid API key',
+    });
 
-    const revoked = wallet.revokeKey({ keyId });
+    const revoked = await wallet.revokeKey({ keyId });
     expect(revoked.alreadyRevoked).toBe(false);
-    expect(auth(`Bearer ${key}`)).toMatchObject({ status: 401, message: 'API key has been revoked' });
-    expect(wallet.revokeKey({ key }).alreadyRevoked).toBe(true);
+    expect(await auth(`Bearer ${key}`)).toMatchObject({ status: 401, message: 'API key has been revoked' });
+    expect((await wallet.revokeKey({ key })).alreadyRevoked).toBe(true);
   });
 
-  it('revokes one key of an account and leaves the others working', () => {
-    const { wallet } = testWallet();
-    const k1 = wallet.createKey({ email: 'a@example.com', kind: 'standard', name: 'laptop' });
-    const k2 = wallet.createKey({ email: 'A@Example.com ', kind: 'standard', name: 'server' });
-    wallet.revokeKey({ key: k1.key });
-    expect(wallet.authenticator.authenticate(`Bearer ${k2.key}`).keyId).toBe(k2.keyId);
-    const listed = wallet.listKeys({ email: 'a@example.com' });
+  it('revokes one key of an account and leaves the others working', async () => {
+    const { wallet } = await testWallet();
+    const k1 = await wallet.createKey({ email: 'a@example.com', kind: 'standard', name: 'laptop' });
+    const k2 = await wallet.createKey({ email: 'A@Example.com ', kind: 'standard', name: 'server' });
+    await wallet.revokeKey({ key: k1.key });
+    expect((await wallet.authenticator.authenticate(`Bearer ${k2.key}`)).keyId).toBe(k2.keyId);
+    const listed = await wallet.listKeys({ email: 'a@example.com' });
     expect(listed.map((k) => [k.name, k.revokedAt !== null, k.hint])).toEqual([
       ['laptop', true, k1.key.slice(-4)],
       ['server', false, k2.key.slice(-4)],
@@ -127,37 +150,37 @@ describe('keys in the wallet', () => {
     expect(JSON.stringify(listed)).not.toContain(k1.key);
   });
 
-  it('refreshes last_used_at at most once a minute', () => {
+  it('refreshes last_used_at at most once a minute', async () => {
     const clock = new TestClock();
-    const { wallet } = testWallet({ now: clock.now });
-    const { key } = wallet.createKey({ email: 'a@example.com', kind: 'standard' });
-    const lastUsed = () => wallet.listKeys({ email: 'a@example.com' })[0]!.lastUsedAt;
-    expect(lastUsed()).toBeNull();
-    wallet.authenticator.authenticate(`Bearer ${key}`);
-    const first = lastUsed();
+    const { wallet } = await testWallet({ now: clock.now });
+    const { key } = await wallet.createKey({ email: 'a@example.com', kind: 'standard' });
+    const lastUsed = async () => (await wallet.listKeys({ email: 'a@example.com' }))[0]!.lastUsedAt;
+    expect(await lastUsed()).toBeNull();
+    await wallet.authenticator.authenticate(`Bearer ${key}`);
+    const first = await lastUsed();
     expect(first).toBe(clock.now().toISOString());
     clock.advance(59_000);
-    wallet.authenticator.authenticate(`Bearer ${key}`);
-    expect(lastUsed()).toBe(first);
+    await wallet.authenticator.authenticate(`Bearer ${key}`);
+    expect(await lastUsed()).toBe(first);
     clock.advance(1_000);
-    wallet.authenticator.authenticate(`Bearer ${key}`);
-    expect(lastUsed()).toBe(clock.now().toISOString());
+    await wallet.authenticator.authenticate(`Bearer ${key}`);
+    expect(await lastUsed()).toBe(clock.now().toISOString());
   });
 
-  it('refuses to change the plan of an existing account from createKey', () => {
-    const { wallet } = testWallet();
-    wallet.createKey({ email: 'a@example.com', kind: 'standard', plan: 'payg' });
-    expect(() => wallet.createKey({ email: 'a@example.com', kind: 'standard', plan: 'unlimited' })).toThrow(
-      /exists with plan payg/,
-    );
-    expect(wallet.createKey({ email: 'a@example.com', kind: 'standard', plan: 'payg' }).accountCreated).toBe(
-      false,
-    );
+  it('refuses to change the plan of an existing account from createKey', async () => {
+    const { wallet } = await testWallet();
+    await wallet.createKey({ email: 'a@example.com', kind: 'standard', plan: 'payg' });
+    await expect(
+      wallet.createKey({ email: 'a@example.com', kind: 'standard', plan: 'unlimited' }),
+    ).rejects.toThrow(/exists with plan payg/);
+    expect(
+      (await wallet.createKey({ email: 'a@example.com', kind: 'standard', plan: 'payg' })).accountCreated,
+    ).toBe(false);
   });
 
-  it('creates the demo account once, only in an empty wallet', () => {
-    const { wallet } = testWallet();
-    const demo = wallet.createDemoKeyIfEmpty();
+  it('creates the demo account once, only in an empty wallet', async () => {
+    const { wallet } = await testWallet();
+    const demo = await wallet.createDemoKeyIfEmpty();
     expect(demo).toMatchObject({
       email: 'demo@localhost',
       kind: 'standard',
@@ -165,6 +188,6 @@ describe('keys in the wallet', () => {
       accountCreated: true,
     });
     expect(demo?.key).toMatch(KEY_PATTERN);
-    expect(wallet.createDemoKeyIfEmpty()).toBeNull();
+    expect(await wallet.createDemoKeyIfEmpty()).toBeNull();
   });
 });

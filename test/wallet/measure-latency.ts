@@ -17,15 +17,15 @@ const baseDir = process.argv[2] ?? os.tmpdir();
 const iterations = Number(process.argv[3] ?? 2000);
 fs.mkdirSync(baseDir, { recursive: true });
 const dir = fs.mkdtempSync(path.join(baseDir, 'regdata-latency-'));
-const wallet = openWallet({ dbPath: path.join(dir, 'wallet.db'), sweepIntervalMs: 0 });
+const wallet = await openWallet({ dbPath: path.join(dir, 'wallet.db'), sweepIntervalMs: 0 });
 try {
-  const created = wallet.createKey({
+  const created = await wallet.createKey({
     email: 'bench@example.com',
     kind: 'standard',
     plan: 'payg',
     credits: 1_000_000,
   });
-  const principal = wallet.authenticator.authenticate(`Bearer ${created.key}`);
+  const principal = await wallet.authenticator.authenticate(`Bearer ${created.key}`);
   const call = (i: number): MeteredCall => ({
     principal,
     channel: 'rest',
@@ -46,7 +46,7 @@ try {
   const authSamples: number[] = [];
   for (let i = 0; i < iterations; i++) {
     const t0 = process.hrtime.bigint();
-    wallet.authenticator.authenticate(`Bearer ${created.key}`);
+    await wallet.authenticator.authenticate(`Bearer ${created.key}`);
     authSamples.push(Number(process.hrtime.bigint() - t0) / 1e3);
   }
   const stats = (xs: number[]) => {
@@ -73,6 +73,6 @@ try {
     )}\n`,
   );
 } finally {
-  wallet.close();
+  await wallet.close();
   fs.rmSync(dir, { recursive: true, force: true });
 }

@@ -10,6 +10,8 @@ import {
   principalFor,
   rows,
   testWallet,
+  WALLET_BACKENDS,
+  useBackend,
 } from './helpers.ts';
 
 async function rejection(p: Promise<unknown>): Promise<AppError> {
@@ -22,18 +24,24 @@ async function rejection(p: Promise<unknown>): Promise<AppError> {
   throw new Error('expected a rejection');
 }
 
-function paygWallet(credits: number, opts: Parameters<typeof testWallet>[0] = {}) {
-  const { wallet, dbPath } = testWallet(opts);
-  const created = wallet.createKey({ email: 'payg@example.com', kind: 'standard', plan: 'payg', credits });
-  return { wallet, dbPath, principal: principalFor(wallet, created.key), created };
+async function paygWallet(credits: number, opts: Parameters<typeof testWallet>[0] = {}) {
+  const { wallet, dbPath } = await testWallet(opts);
+  const created = await wallet.createKey({
+    email: 'payg@example.com',
+    kind: 'standard',
+    plan: 'payg',
+    credits,
+  });
+  return { wallet, dbPath, principal: await principalFor(wallet, created.key), created };
 }
 
-describe('metered calls (spec 8)', () => {
+describe.each(WALLET_BACKENDS)('%s: metered calls (spec 8)', (backend) => {
+  useBackend(backend);
   it('reserves page_size x price for a search and charges only the rows returned', async () => {
-    const { wallet, principal } = paygWallet(10);
+    const { wallet, principal } = await paygWallet(10);
     let balanceDuringRun = -1;
     const res = await wallet.metering.runMetered(call(principal, { reserveRows: 50 }), async () => {
-      balanceDuringRun = wallet.balance({ email: 'payg@example.com' }).balance;
+      balanceDuringRun = (await wallet.balance({ email: 'payg@example.com' })).balance;
       return { result: ['r1'], chargeableRows: 17, rowsReturned: 17 };
     });
     // EE 0.04: 50 rows hold 2.00 while the query runs; 17 rows cost 0.68.
@@ -42,12 +50,12 @@ describe('metered calls (spec 8)', () => {
       result: ['r1'],
       meta: { rows_returned: 17, credits_charged: 0.68, credits_reserved: 2, credit_balance: 9.32 },
     });
-    expect(wallet.balance({ email: 'payg@example.com' })).toMatchObject({ balance: 9.32, pending: 0 });
-    expectAuditClean(wallet);
+    expect(await wallet.balance({ email: 'payg@example.com' })).toMatchObject({ balance: 9.32, pending: 0 });
+    await expectAuditClean(wallet);
   });
 
   it('charges one row at the country price for detail, history and workplaces', async () => {
-    const { wallet, principal } = paygWallet(10);
+    const { wallet, principal } = await paygWallet(10);
     const detail = await wallet.metering.runMetered(
       call(principal, { operation: 'detail', country: 'NO', reserveRows: 1 }),
       rows(1),
@@ -71,7 +79,7 @@ describe('metered calls (spec 8)', () => {
   });
 
   it('voids the hold when the company has no history (chargeable rows 0)', async () => {
-    const { wallet, principal, dbPath } = paygWallet(1);
+    const { wallet, principal, dbPath } = await paygWallet(1);
     const res = await wallet.metering.runMetered(
       call(principal, { operation: 'history', country: 'FI', reserveRows: 1 }),
       async () => ({ result: { periods: [] }, chargeableRows: 0, rowsReturned: 0 }),
@@ -82,11 +90,11 @@ describe('metered calls (spec 8)', () => {
       credits_reserved: 0.04,
       credit_balance: 1,
     });
-    expect(ledgerEntryCount(dbPath)).toEqual({ transfers: 2, holds: 1 }); // one pending, one void
+    expect(await ledgerEntryCount(dbPath)).toEqual({ transfers: 2, holds: 1 }); // one pending, one void
   });
 
   it('voids the hold and rethrows when the run fails (404, 502)', async () => {
-    const { wallet, principal } = paygWallet(1);
+    const { wallet, principal } = await paygWallet(1);
     const notFound = new AppError('not_found', 'no company with code 123 in EE');
     const err = await rejection(
       wallet.metering.runMetered(call(principal, { operation: 'detail', reserveRows: 1 }), async () => {
@@ -94,16 +102,16 @@ describe('metered calls (spec 8)', () => {
       }),
     );
     expect(err).toBe(notFound);
-    expect(wallet.balance({ email: 'payg@example.com' })).toMatchObject({ balance: 1, pending: 0 });
-    expect(wallet.usage({ email: 'payg@example.com' }).records[0]).toMatchObject({
+    expect(await wallet.balance({ email: 'payg@example.com' })).toMatchObject({ balance: 1, pending: 0 });
+    expect((await wallet.usage({ email: 'payg@example.com' })).records[0]).toMatchObject({
       outcome: 'voided',
       creditsCharged: 0,
     });
-    expectAuditClean(wallet);
+    await expectAuditClean(wallet);
   });
 
   it('answers 402 "insufficient credits: have <balance>, need <amount>" and runs nothing', async () => {
-    const { wallet, principal, dbPath } = paygWallet(1.99);
+    const { wallet, principal, dbPath } = await paygWallet(1.99);
     let ran = false;
     const err = await rejection(
       wallet.metering.runMetered(call(principal, { reserveRows: 50 }), async () => {
@@ -118,11 +126,13 @@ describe('metered calls (spec 8)', () => {
     expect(isInsufficientCreditsError(err) && [err.balanceMicro, err.neededMicro]).toEqual([
       1_990_000, 2_000_000,
     ]);
-    expect(ledgerEntryCount(dbPath)).toEqual({ transfers: 0, holds: 0 });
-    expect(wallet.usage({ email: 'payg@example.com' }).records[0]).toMatchObject({ outcome: 'rejected' });
+    expect(await ledgerEntryCount(dbPath)).toEqual({ transfers: 0, holds: 0 });
+    expect((await wallet.usage({ email: 'payg@example.com' })).records[0]).toMatchObject({
+      outcome: 'rejected',
+    });
   });
 
-  it('formats 402 amounts so that "have" never looks enough for "need"', () => {
+  it('formats 402 amounts so that "have" never looks enough for "need"', async () => {
     expect(new InsufficientCreditsError(35_000, 40_000).message).toBe(
       'insufficient credits: have 0.03, need 0.04',
     );
@@ -135,16 +145,23 @@ describe('metered calls (spec 8)', () => {
 
   it('spends the lot that expires first, then non-expiring credit', async () => {
     const clock = new TestClock();
-    const { wallet, principal } = paygWallet(0.5, { now: clock.now });
+    const { wallet, principal } = await paygWallet(0.5, { now: clock.now });
     const inTwoDays = new Date(clock.ms + 2 * 86_400_000);
     const inOneDay = new Date(clock.ms + 86_400_000);
-    wallet.addCredits({ email: 'payg@example.com', amount: 0.4, source: 'grant', expiresAt: inTwoDays });
-    wallet.addCredits({ email: 'payg@example.com', amount: 0.2, source: 'grant', expiresAt: inOneDay });
+    await wallet.addCredits({
+      email: 'payg@example.com',
+      amount: 0.4,
+      source: 'grant',
+      expiresAt: inTwoDays,
+    });
+    await wallet.addCredits({ email: 'payg@example.com', amount: 0.2, source: 'grant', expiresAt: inOneDay });
     // 12 rows x 0.04 = 0.48: 0.20 from the one-day lot, 0.28 from the two-day lot, nothing from the rest.
     await wallet.metering.runMetered(call(principal, { reserveRows: 12 }), rows(12));
-    const lots = wallet
-      .balance({ email: 'payg@example.com' })
-      .lots.map((l) => [l.amount, l.spent, l.remaining]);
+    const lots = (await wallet.balance({ email: 'payg@example.com' })).lots.map((l) => [
+      l.amount,
+      l.spent,
+      l.remaining,
+    ]);
     expect(lots).toEqual([
       [0.5, 0, 0.5],
       [0.4, 0.28, 0.12],
@@ -153,27 +170,27 @@ describe('metered calls (spec 8)', () => {
   });
 
   it('uses configured prices', async () => {
-    const { wallet, principal } = paygWallet(10, { prices: { EE: 0.05 } });
+    const { wallet, principal } = await paygWallet(10, { prices: { EE: 0.05 } });
     expect(wallet.prices).toMatchObject({ EE: 0.05, SE: 0.24 });
     const res = await wallet.metering.runMetered(call(principal, { reserveRows: 10 }), rows(3));
     expect(res.meta).toMatchObject({ credits_reserved: 0.5, credits_charged: 0.15 });
   });
 
   it('voids and surfaces a run that claims more rows than it reserved', async () => {
-    const { wallet, principal } = paygWallet(10);
+    const { wallet, principal } = await paygWallet(10);
     const err = await rejection(wallet.metering.runMetered(call(principal, { reserveRows: 5 }), rows(6)));
     expect(err.code).toBe('internal');
-    expect(wallet.balance({ email: 'payg@example.com' })).toMatchObject({ balance: 10, pending: 0 });
+    expect(await wallet.balance({ email: 'payg@example.com' })).toMatchObject({ balance: 10, pending: 0 });
   });
 
   it('records usage per call with key, operation, country, rows and credits', async () => {
-    const { wallet, principal } = paygWallet(10);
+    const { wallet, principal } = await paygWallet(10);
     await wallet.metering.runMetered(call(principal, { reserveRows: 10 }), rows(4));
     await wallet.metering.runMetered(
       call(principal, { operation: 'detail', country: 'LV', reserveRows: 1 }),
       rows(1),
     );
-    const report = wallet.usage({ email: 'payg@example.com' });
+    const report = await wallet.usage({ email: 'payg@example.com' });
     expect(report.totals).toEqual({ requests: 2, rows: 5, credits: 0.24 });
     expect(report.byOperation).toEqual([
       { operation: 'detail', country: 'LV', requests: 1, rows: 1, credits: 0.08 },
@@ -192,24 +209,28 @@ describe('metered calls (spec 8)', () => {
   });
 });
 
-describe('free use: charged 0, no ledger entries (invariant 4)', () => {
+describe.each(WALLET_BACKENDS)('%s: free use: charged 0, no ledger entries (invariant 4)', (backend) => {
+  useBackend(backend);
   it('admin keys, unlimited plans, country subscriptions and the trial are never charged', async () => {
     const clock = new TestClock();
-    const { wallet, dbPath } = testWallet({ now: clock.now });
-    const admin = principalFor(
+    const { wallet, dbPath } = await testWallet({ now: clock.now });
+    const admin = await principalFor(
       wallet,
-      wallet.createKey({ email: 'ops@example.com', kind: 'admin', plan: 'payg' }).key,
+      (await wallet.createKey({ email: 'ops@example.com', kind: 'admin', plan: 'payg' })).key,
     );
-    const unlimited = principalFor(
+    const unlimited = await principalFor(
       wallet,
-      wallet.createKey({ email: 'big@example.com', kind: 'standard', plan: 'unlimited' }).key,
+      (await wallet.createKey({ email: 'big@example.com', kind: 'standard', plan: 'unlimited' })).key,
     );
-    const sub = principalFor(
+    const sub = await principalFor(
       wallet,
-      wallet.createKey({ email: 'se@example.com', kind: 'standard', plan: 'payg' }).key,
+      (await wallet.createKey({ email: 'se@example.com', kind: 'standard', plan: 'payg' })).key,
     );
-    wallet.addSubscription({ email: 'se@example.com', country: 'se' });
-    const trial = principalFor(wallet, wallet.createKey({ email: 'new@example.com', kind: 'standard' }).key);
+    await wallet.addSubscription({ email: 'se@example.com', country: 'se' });
+    const trial = await principalFor(
+      wallet,
+      (await wallet.createKey({ email: 'new@example.com', kind: 'standard' })).key,
+    );
 
     const cases = [
       [admin, 'rest', 'SE', 0],
@@ -232,26 +253,29 @@ describe('free use: charged 0, no ledger entries (invariant 4)', () => {
         });
       }
     }
-    expect(ledgerEntryCount(dbPath)).toEqual({ transfers: 0, holds: 0 });
-    const reasons = wallet.usage({ email: 'new@example.com' }).records.map((r) => r.freeReason);
+    expect(await ledgerEntryCount(dbPath)).toEqual({ transfers: 0, holds: 0 });
+    const reasons = (await wallet.usage({ email: 'new@example.com' })).records.map((r) => r.freeReason);
     expect(new Set(reasons)).toEqual(new Set(['trial']));
   });
 
   it('waives a subscription only for its own countries', async () => {
-    const { wallet, dbPath } = testWallet();
-    const p = principalFor(
+    const { wallet, dbPath } = await testWallet();
+    const p = await principalFor(
       wallet,
-      wallet.createKey({ email: 'se@example.com', kind: 'standard', plan: 'payg', credits: 1 }).key,
+      (await wallet.createKey({ email: 'se@example.com', kind: 'standard', plan: 'payg', credits: 1 })).key,
     );
-    wallet.addSubscription({ email: 'se@example.com', country: 'SE' });
+    await wallet.addSubscription({ email: 'se@example.com', country: 'SE' });
     const res = await wallet.metering.runMetered(call(p, { country: 'EE', reserveRows: 1 }), rows(1));
     expect(res.meta.credits_charged).toBe(0.04);
-    expect(ledgerEntryCount(dbPath).holds).toBe(1);
+    expect((await ledgerEntryCount(dbPath)).holds).toBe(1);
   });
 
   it('charges in-app search during the trial against the registration credits', async () => {
-    const { wallet } = testWallet();
-    const p = principalFor(wallet, wallet.createKey({ email: 'new@example.com', kind: 'standard' }).key);
+    const { wallet } = await testWallet();
+    const p = await principalFor(
+      wallet,
+      (await wallet.createKey({ email: 'new@example.com', kind: 'standard' })).key,
+    );
     const res = await wallet.metering.runMetered(call(p, { channel: 'app', reserveRows: 10 }), rows(10));
     expect(res.meta).toEqual({
       rows_returned: 10,
@@ -262,50 +286,57 @@ describe('free use: charged 0, no ledger entries (invariant 4)', () => {
   });
 
   it('never answers 402 to a free key, whatever its balance', async () => {
-    const { wallet } = testWallet();
-    const p = principalFor(
+    const { wallet } = await testWallet();
+    const p = await principalFor(
       wallet,
-      wallet.createKey({ email: 'ops@example.com', kind: 'admin', plan: 'payg' }).key,
+      (await wallet.createKey({ email: 'ops@example.com', kind: 'admin', plan: 'payg' })).key,
     );
     const res = await wallet.metering.runMetered(call(p, { reserveRows: 500 }), rows(500));
     expect(res.meta.credit_balance).toBe(0);
   });
 });
 
-describe('operator functions', () => {
-  it('enforces the 20-credit minimum top-up and keeps top-ups from expiring', () => {
-    const { wallet } = testWallet();
-    wallet.createKey({ email: 'a@example.com', kind: 'standard', plan: 'payg' });
-    expect(() => wallet.addCredits({ email: 'a@example.com', amount: 19.99 })).toThrow(/at least 20/);
-    expect(() =>
+describe.each(WALLET_BACKENDS)('%s: operator functions', (backend) => {
+  useBackend(backend);
+  it('enforces the 20-credit minimum top-up and keeps top-ups from expiring', async () => {
+    const { wallet } = await testWallet();
+    await wallet.createKey({ email: 'a@example.com', kind: 'standard', plan: 'payg' });
+    await expect(wallet.addCredits({ email: 'a@example.com', amount: 19.99 })).rejects.toThrow(/at least 20/);
+    await expect(
       wallet.addCredits({ email: 'a@example.com', amount: 20, expiresAt: new Date(Date.now() + 1e6) }),
-    ).toThrow(/does not expire/);
-    expect(wallet.addCredits({ email: 'a@example.com', amount: 20 })).toMatchObject({
+    ).rejects.toThrow(/does not expire/);
+    expect(await wallet.addCredits({ email: 'a@example.com', amount: 20 })).toMatchObject({
       amount: 20,
       source: 'topup',
       expiresAt: null,
       balance: 20,
     });
-    expect(wallet.addCredits({ email: 'a@example.com', amount: 0.5, source: 'grant' }).balance).toBe(20.5);
-    expect(() => wallet.addCredits({ email: 'nobody@example.com', amount: 20 })).toThrow(/no account/);
-    expect(() => wallet.addCredits({ email: 'a@example.com', amount: 20.0000001 })).toThrow(/six decimals/);
+    expect((await wallet.addCredits({ email: 'a@example.com', amount: 0.5, source: 'grant' })).balance).toBe(
+      20.5,
+    );
+    await expect(wallet.addCredits({ email: 'nobody@example.com', amount: 20 })).rejects.toThrow(
+      /no account/,
+    );
+    await expect(wallet.addCredits({ email: 'a@example.com', amount: 20.0000001 })).rejects.toThrow(
+      /six decimals/,
+    );
   });
 
-  it('returns plain data for the CLI', () => {
-    const { wallet } = testWallet();
-    const created = wallet.createKey({ email: 'a@example.com', kind: 'standard', credits: 5 });
+  it('returns plain data for the CLI', async () => {
+    const { wallet } = await testWallet();
+    const created = await wallet.createKey({ email: 'a@example.com', kind: 'standard', credits: 5 });
     expect(created).toMatchObject({ kind: 'standard', plan: 'trial', accountCreated: true, balance: 35 });
-    const balance = wallet.balance({ accountId: created.accountId });
+    const balance = await wallet.balance({ accountId: created.accountId });
     expect(JSON.parse(JSON.stringify(balance))).toEqual(balance);
     expect(balance.lots.map((l) => l.source)).toEqual(['registration', 'grant']);
-    expect(wallet.setPlan({ email: 'a@example.com', plan: 'unlimited' })).toEqual({
+    expect(await wallet.setPlan({ email: 'a@example.com', plan: 'unlimited' })).toEqual({
       accountId: created.accountId,
       plan: 'unlimited',
     });
-    expect(wallet.addSubscription({ email: 'a@example.com', country: 'pl' }).country).toBe('PL');
-    expect(() => wallet.addSubscription({ email: 'a@example.com', country: 'DE' })).toThrow(
+    expect((await wallet.addSubscription({ email: 'a@example.com', country: 'pl' })).country).toBe('PL');
+    await expect(wallet.addSubscription({ email: 'a@example.com', country: 'DE' })).rejects.toThrow(
       /country must be/,
     );
-    expect(wallet.removeSubscription({ email: 'a@example.com', country: 'PL' }).ended).toBe(true);
+    expect((await wallet.removeSubscription({ email: 'a@example.com', country: 'PL' })).ended).toBe(true);
   });
 });

@@ -6,7 +6,7 @@ import { MIGRATIONS, MigrationError, runMigrations } from '../../src/wallet/migr
 import { tempDir, testWallet, untrackedWallet } from './helpers.ts';
 
 describe('wallet.db schema and pragmas', () => {
-  it('sets WAL, synchronous=FULL, busy_timeout and foreign keys on every open', () => {
+  it('sets WAL, synchronous=FULL, busy_timeout and foreign keys on every open', async () => {
     const dbPath = path.join(tempDir(), 'nested', 'wallet.db');
     for (let i = 0; i < 2; i++) {
       const db = openWalletDb(dbPath);
@@ -34,11 +34,11 @@ describe('wallet.db schema and pragmas', () => {
     }
   });
 
-  it('applies migrations once; reopening changes nothing and keeps the data', () => {
+  it('applies migrations once; reopening changes nothing and keeps the data', async () => {
     const dbPath = path.join(tempDir(), 'wallet.db');
-    const first = untrackedWallet({ dbPath });
-    const created = first.createKey({ email: 'a@example.com', kind: 'standard' });
-    first.close();
+    const first = await untrackedWallet({ dbPath });
+    const created = await first.createKey({ email: 'a@example.com', kind: 'standard' });
+    await first.close();
     const db = new Database(dbPath);
     try {
       expect(runMigrations(db)).toEqual([]);
@@ -48,16 +48,18 @@ describe('wallet.db schema and pragmas', () => {
     } finally {
       db.close();
     }
-    const again = untrackedWallet({ dbPath });
+    const again = await untrackedWallet({ dbPath });
     try {
-      expect(again.authenticator.authenticate(`Bearer ${created.key}`).accountId).toBe(created.accountId);
-      expect(again.balance({ email: 'a@example.com' }).balance).toBe(30);
+      expect((await again.authenticator.authenticate(`Bearer ${created.key}`)).accountId).toBe(
+        created.accountId,
+      );
+      expect((await again.balance({ email: 'a@example.com' })).balance).toBe(30);
     } finally {
-      again.close();
+      await again.close();
     }
   });
 
-  it('refuses a wallet.db from a newer release', () => {
+  it('refuses a wallet.db from a newer release', async () => {
     const dbPath = path.join(tempDir(), 'wallet.db');
     openWalletDb(dbPath).close();
     const db = new Database(dbPath);
@@ -68,9 +70,9 @@ describe('wallet.db schema and pragmas', () => {
 });
 
 describe('ledger rules enforced by SQLite itself', () => {
-  function ledgerDb() {
-    const { wallet, dbPath } = testWallet();
-    const { accountId } = wallet.createKey({
+  async function ledgerDb() {
+    const { wallet, dbPath } = await testWallet();
+    const { accountId } = await wallet.createKey({
       email: 'a@example.com',
       kind: 'standard',
       plan: 'payg',
@@ -92,8 +94,8 @@ describe('ledger rules enforced by SQLite itself', () => {
     return { db, accountId, lotId, transfer };
   }
 
-  it('keeps transfers append-only and lots undeletable', () => {
-    const { db } = ledgerDb();
+  it('keeps transfers append-only and lots undeletable', async () => {
+    const { db } = await ledgerDb();
     try {
       expect(() => db.prepare('UPDATE transfers SET amount = 0').run()).toThrow(/append-only/);
       expect(() => db.prepare('DELETE FROM transfers').run()).toThrow(/append-only/);
@@ -104,8 +106,8 @@ describe('ledger rules enforced by SQLite itself', () => {
     }
   });
 
-  it('rejects a hold, a charge or an expiry that would take a lot below zero', () => {
-    const { db, transfer, accountId } = ledgerDb();
+  it('rejects a hold, a charge or an expiry that would take a lot below zero', async () => {
+    const { db, transfer, accountId } = await ledgerDb();
     try {
       const hold = db
         .prepare(

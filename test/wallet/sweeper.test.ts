@@ -1,6 +1,6 @@
 import os from 'node:os';
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { rawExec } from './backends.ts';
 import {
   TestClock,
   call,
@@ -10,150 +10,170 @@ import {
   principalFor,
   rawCount,
   rows,
+  signalled,
   testWallet,
+  WALLET_BACKENDS,
+  useBackend,
 } from './helpers.ts';
 
-describe('sweeper: nothing stays reserved forever', () => {
+describe.each(WALLET_BACKENDS)('%s: sweeper: nothing stays reserved forever', (backend) => {
+  useBackend(backend);
   it('voids at start-up the holds of a process that died between reserve and settle', async () => {
     const clock = new TestClock();
-    const { wallet, dbPath } = testWallet({ now: clock.now });
-    const p = principalFor(
+    const { wallet, dbPath } = await testWallet({ now: clock.now });
+    const p = await principalFor(
       wallet,
-      wallet.createKey({ email: 'a@example.com', kind: 'standard', plan: 'payg', credits: 5 }).key,
+      (await wallet.createKey({ email: 'a@example.com', kind: 'standard', plan: 'payg', credits: 5 })).key,
     );
     const never = deferred<never>();
-    for (let i = 0; i < 3; i++)
-      void wallet.metering.runMetered(call(p, { reserveRows: 10 }), () => never.promise);
-    expect(wallet.balance({ email: 'a@example.com' })).toMatchObject({ balance: 3.8, pending: 1.2 });
-    killAllInstances(dbPath);
+    for (let i = 0; i < 3; i++) {
+      const held = signalled(() => never.promise);
+      void wallet.metering.runMetered(call(p, { reserveRows: 10 }), held.run);
+      await held.reserved;
+    }
+    expect(await wallet.balance({ email: 'a@example.com' })).toMatchObject({ balance: 3.8, pending: 1.2 });
+    await killAllInstances(dbPath);
 
-    const { wallet: restarted } = testWallet({ dbPath, now: clock.now });
-    expect(restarted.balance({ email: 'a@example.com' })).toMatchObject({ balance: 5, pending: 0 });
+    const { wallet: restarted } = await testWallet({ dbPath, now: clock.now });
+    expect(await restarted.balance({ email: 'a@example.com' })).toMatchObject({ balance: 5, pending: 0 });
     expect(
-      rawCount(dbPath, `SELECT count(*) FROM holds WHERE state = 'voided' AND void_reason = 'owner_gone'`),
+      await rawCount(
+        dbPath,
+        `SELECT count(*) FROM holds WHERE state = 'voided' AND void_reason = 'owner_gone'`,
+      ),
     ).toBe(3);
-    expect(restarted.usage({ email: 'a@example.com' }).records.map((r) => r.outcome)).toEqual([
+    expect((await restarted.usage({ email: 'a@example.com' })).records.map((r) => r.outcome)).toEqual([
       'voided',
       'voided',
       'voided',
     ]);
-    expectAuditClean(restarted);
+    await expectAuditClean(restarted);
   });
 
   it('treats a registry entry with our own pid but not opened by us as a previous process (pid 1 in containers)', async () => {
     const clock = new TestClock();
-    const { wallet, dbPath } = testWallet({ now: clock.now });
-    const p = principalFor(
+    const { wallet, dbPath } = await testWallet({ now: clock.now });
+    const p = await principalFor(
       wallet,
-      wallet.createKey({ email: 'a@example.com', kind: 'standard', plan: 'payg', credits: 5 }).key,
+      (await wallet.createKey({ email: 'a@example.com', kind: 'standard', plan: 'payg', credits: 5 })).key,
     );
     const gate = deferred<void>();
+    const reserved = deferred<void>();
     const running = wallet.metering.runMetered(call(p, { reserveRows: 10 }), async () => {
+      reserved.resolve();
       await gate.promise;
       return { result: null, chargeableRows: 10, rowsReturned: 10 };
     });
-    const raw = new Database(dbPath);
-    raw
-      .prepare('INSERT INTO wallet_instances VALUES (?, ?, ?, 0, 0, 0)')
-      .run('ins_previous_life', process.pid, os.hostname());
-    raw.prepare(`UPDATE holds SET instance_id = 'ins_previous_life'`).run();
-    raw.close();
-    const { wallet: restarted } = testWallet({ dbPath, now: clock.now });
-    expect(restarted.balance({ email: 'a@example.com' })).toMatchObject({ balance: 5, pending: 0 });
-    expect(rawCount(dbPath, `SELECT count(*) FROM wallet_instances WHERE id = 'ins_previous_life'`)).toBe(0);
+    await reserved.promise;
+    await rawExec(dbPath, 'INSERT INTO wallet_instances VALUES (?, ?, ?, 0, 0, 0)', [
+      'ins_previous_life',
+      process.pid,
+      os.hostname(),
+    ]);
+    await rawExec(dbPath, `UPDATE holds SET instance_id = 'ins_previous_life'`);
+    const { wallet: restarted } = await testWallet({ dbPath, now: clock.now });
+    expect(await restarted.balance({ email: 'a@example.com' })).toMatchObject({ balance: 5, pending: 0 });
+    expect(
+      await rawCount(dbPath, `SELECT count(*) FROM wallet_instances WHERE id = 'ins_previous_life'`),
+    ).toBe(0);
     gate.resolve();
     expect((await running).meta.credits_charged).toBe(0);
   });
 
   it('leaves the holds of a live process alone', async () => {
     const clock = new TestClock();
-    const { wallet, dbPath } = testWallet({ now: clock.now });
-    const p = principalFor(
+    const { wallet, dbPath } = await testWallet({ now: clock.now });
+    const p = await principalFor(
       wallet,
-      wallet.createKey({ email: 'a@example.com', kind: 'standard', plan: 'payg', credits: 5 }).key,
+      (await wallet.createKey({ email: 'a@example.com', kind: 'standard', plan: 'payg', credits: 5 })).key,
     );
     const gate = deferred<void>();
     const running = wallet.metering.runMetered(call(p, { reserveRows: 10 }), async () => {
       await gate.promise;
       return { result: null, chargeableRows: 10, rowsReturned: 10 };
     });
-    const { wallet: other } = testWallet({ dbPath, now: clock.now });
-    expect(other.sweep().voidedHolds).toBe(0);
+    const { wallet: other } = await testWallet({ dbPath, now: clock.now });
+    expect((await other.sweep()).voidedHolds).toBe(0);
     gate.resolve();
     expect((await running).meta.credits_charged).toBe(0.4);
   });
 
   it('voids a hold past its timeout on the periodic sweep; the late settle charges nothing', async () => {
     const clock = new TestClock();
-    const { wallet } = testWallet({ now: clock.now, holdTimeoutMs: 60_000 });
-    const p = principalFor(
+    const { wallet } = await testWallet({ now: clock.now, holdTimeoutMs: 60_000 });
+    const p = await principalFor(
       wallet,
-      wallet.createKey({ email: 'a@example.com', kind: 'standard', plan: 'payg', credits: 5 }).key,
+      (await wallet.createKey({ email: 'a@example.com', kind: 'standard', plan: 'payg', credits: 5 })).key,
     );
     const gate = deferred<void>();
+    const reserved = deferred<void>();
     const slow = wallet.metering.runMetered(call(p, { reserveRows: 10 }), async () => {
+      reserved.resolve();
       await gate.promise;
       return { result: 'late', chargeableRows: 10, rowsReturned: 10 };
     });
+    await reserved.promise;
     clock.advance(59_999);
-    expect(wallet.sweep().voidedHolds).toBe(0);
+    expect((await wallet.sweep()).voidedHolds).toBe(0);
     clock.advance(1);
-    expect(wallet.sweep()).toMatchObject({ voidedHolds: 1, releasedMicro: 400_000 });
+    expect(await wallet.sweep()).toMatchObject({ voidedHolds: 1, releasedMicro: 400_000 });
     gate.resolve();
     expect(await slow).toEqual({
       result: 'late',
       meta: { rows_returned: 10, credits_charged: 0, credits_reserved: 0.4, credit_balance: 5 },
     });
-    expect(wallet.usage({ email: 'a@example.com' }).records[0]).toMatchObject({
+    expect((await wallet.usage({ email: 'a@example.com' })).records[0]).toMatchObject({
       outcome: 'free',
       freeReason: 'hold_expired',
     });
-    expectAuditClean(wallet);
+    await expectAuditClean(wallet);
   });
 
   it('books expiry for every account and purges idempotency records older than 24 h', async () => {
     const clock = new TestClock();
-    const { wallet, dbPath } = testWallet({ now: clock.now });
-    wallet.createKey({ email: 'a@example.com', kind: 'standard' });
-    const p = principalFor(
+    const { wallet, dbPath } = await testWallet({ now: clock.now });
+    await wallet.createKey({ email: 'a@example.com', kind: 'standard' });
+    const p = await principalFor(
       wallet,
-      wallet.createKey({ email: 'b@example.com', kind: 'standard', plan: 'payg', credits: 1 }).key,
+      (await wallet.createKey({ email: 'b@example.com', kind: 'standard', plan: 'payg', credits: 1 })).key,
     );
     await wallet.metering.runMetered(call(p, { idempotencyKey: 'i1', reserveRows: 1 }), rows(1));
     clock.advance(7 * 86_400_000);
-    expect(wallet.sweep()).toMatchObject({
+    expect(await wallet.sweep()).toMatchObject({
       expiredLots: 1,
       expiredMicro: 30_000_000,
       purgedIdempotencyKeys: 1,
     });
-    expect(rawCount(dbPath, 'SELECT count(*) FROM idempotency_keys')).toBe(0);
+    expect(await rawCount(dbPath, 'SELECT count(*) FROM idempotency_keys')).toBe(0);
   });
 
   it('runs periodically on its own timer', async () => {
-    const { wallet, dbPath } = testWallet({ sweepIntervalMs: 20, holdTimeoutMs: 1 });
-    const p = principalFor(
+    const { wallet, dbPath } = await testWallet({ sweepIntervalMs: 20, holdTimeoutMs: 1 });
+    const p = await principalFor(
       wallet,
-      wallet.createKey({ email: 'a@example.com', kind: 'standard', plan: 'payg', credits: 5 }).key,
+      (await wallet.createKey({ email: 'a@example.com', kind: 'standard', plan: 'payg', credits: 5 })).key,
     );
     const never = deferred<never>();
     void wallet.metering.runMetered(call(p, { reserveRows: 10 }), () => never.promise);
     await new Promise((r) => setTimeout(r, 200));
-    expect(rawCount(dbPath, `SELECT count(*) FROM holds WHERE state = 'pending'`)).toBe(0);
+    expect(await rawCount(dbPath, `SELECT count(*) FROM holds WHERE state = 'pending'`)).toBe(0);
   });
 
   it('releases what it holds on a clean close', async () => {
-    const { wallet, dbPath } = testWallet();
-    const p = principalFor(
+    const { wallet, dbPath } = await testWallet();
+    const p = await principalFor(
       wallet,
-      wallet.createKey({ email: 'a@example.com', kind: 'standard', plan: 'payg', credits: 5 }).key,
+      (await wallet.createKey({ email: 'a@example.com', kind: 'standard', plan: 'payg', credits: 5 })).key,
     );
     const never = deferred<never>();
-    void wallet.metering.runMetered(call(p, { reserveRows: 10, idempotencyKey: 'k' }), () => never.promise);
-    wallet.close();
+    const held = signalled(() => never.promise);
+    void wallet.metering.runMetered(call(p, { reserveRows: 10, idempotencyKey: 'k' }), held.run);
+    await held.reserved;
+    await wallet.close();
     expect(
-      rawCount(dbPath, `SELECT count(*) FROM holds WHERE state = 'voided' AND void_reason = 'closed'`),
+      await rawCount(dbPath, `SELECT count(*) FROM holds WHERE state = 'voided' AND void_reason = 'closed'`),
     ).toBe(1);
-    expect(rawCount(dbPath, 'SELECT count(*) FROM idempotency_keys')).toBe(0);
-    expect(rawCount(dbPath, 'SELECT count(*) FROM wallet_instances')).toBe(0);
+    expect(await rawCount(dbPath, 'SELECT count(*) FROM idempotency_keys')).toBe(0);
+    expect(await rawCount(dbPath, 'SELECT count(*) FROM wallet_instances')).toBe(0);
   });
 });

@@ -13,5 +13,7 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 120_000,
     hookTimeout: 60_000,
+    // The throwaway PostgreSQL the suite also runs against (REGDATA_TEST_PG=0: SQLite only).
+    globalSetup: ['test/pg-global-setup.ts'],
   },
 });

@@ -23,8 +23,10 @@ interface ChildOptions {
 }
 
 const opts = JSON.parse(process.argv[2] ?? '{}') as ChildOptions;
-const wallet = openWallet({ dbPath: opts.dbPath, sweepIntervalMs: 0 });
-const principals: Principal[] = opts.keys.map((k) => wallet.authenticator.authenticate(`Bearer ${k}`));
+const wallet = await openWallet({ dbPath: opts.dbPath, sweepIntervalMs: 0 });
+const principals: Principal[] = await Promise.all(
+  opts.keys.map((k) => wallet.authenticator.authenticate(`Bearer ${k}`)),
+);
 const say = (line: string): void => {
   process.stdout.write(`${line}\n`);
 };
@@ -88,4 +90,4 @@ async function worker(): Promise<void> {
 say('ready');
 await Promise.all(Array.from({ length: opts.concurrency }, worker));
 say(`done ${JSON.stringify({ charged, ok, rejected, unjustified })}`);
-wallet.close();
+await wallet.close();

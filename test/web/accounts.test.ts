@@ -29,7 +29,7 @@ describe('self-service accounts', () => {
     await c.get('/signup');
     await c.post('/signup', { email: 'Once@Test.local', password: 'correct horse battery' });
     // Not verified yet: no account, and sign-in says so only after the right password.
-    expect(() => t.wallet.balance({ email: 'once@test.local' })).toThrow(/no account/);
+    await expect(t.wallet.balance({ email: 'once@test.local' })).rejects.toThrow(/no account/);
     await c.get('/signin');
     const early = await c.post('/signin', { email: 'once@test.local', password: 'correct horse battery' });
     expect(early.statusCode).toBe(401);
@@ -41,7 +41,7 @@ describe('self-service accounts', () => {
     expect((await c.post('/verify', { token })).statusCode).toBe(400);
     // Signing up again with the verified address sends no new link and grants nothing.
     await c.post('/signup', { email: 'once@test.local', password: 'another long password' });
-    const b = t.wallet.balance({ email: 'once@test.local' });
+    const b = await t.wallet.balance({ email: 'once@test.local' });
     expect(b.plan).toBe('trial');
     expect(b.lots.map((l) => [l.source, l.amount])).toEqual([['registration', 30]]);
     const lot = b.lots[0]!;
@@ -51,7 +51,7 @@ describe('self-service accounts', () => {
 
   it('charges an in-app search exactly rows x price on channel app, like any standard key', async () => {
     const c = await registeredClient(t, 'app-search@test.local', 'correct horse battery');
-    const accountId = t.wallet.balance({ email: 'app-search@test.local' }).accountId;
+    const accountId = (await t.wallet.balance({ email: 'app-search@test.local' })).accountId;
     const count = await c.json('/app/api/count', {
       params: { country: 'LV', vat_active: 'true' },
       page_size: 7,
@@ -75,19 +75,19 @@ describe('self-service accounts', () => {
     expect(counted.quote.rows_first_page).toBe(rows);
     expect(body.meta.credits_charged).toBeCloseTo(rows * t.wallet.prices.LV, 6);
     expect(counted.quote.credits_first_page).toBeCloseTo(body.meta.credits_charged, 6);
-    expect(t.wallet.balance({ accountId }).balance).toBeCloseTo(30 - rows * t.wallet.prices.LV, 6);
-    const records = t.wallet.usage({ accountId }).records.filter((r) => r.operation === 'search');
+    expect((await t.wallet.balance({ accountId })).balance).toBeCloseTo(30 - rows * t.wallet.prices.LV, 6);
+    const records = (await t.wallet.usage({ accountId })).records.filter((r) => r.operation === 'search');
     expect(records.map((r) => [r.channel, r.outcome])).toEqual([['app', 'charged']]);
     // The in-app principal is an internal key the dashboard never lists.
-    expect(t.wallet.accountKeys(accountId)).toEqual([]);
-    expect(records[0]!.keyId).toBe(t.wallet.appPrincipal(accountId).keyId);
+    expect(await t.wallet.accountKeys(accountId)).toEqual([]);
+    expect(records[0]!.keyId).toBe((await t.wallet.appPrincipal(accountId)).keyId);
   });
 
   it('rejects an invalid filter with 422 and charges nothing', async () => {
     const c = await registeredClient(t, 'app-422@test.local', 'correct horse battery');
     const res = await c.json('/app/api/search', { params: { country: 'SE', has_tax_debt: 'true' } });
     expect(res.statusCode).toBe(422);
-    expect(t.wallet.balance({ email: 'app-422@test.local' }).balance).toBe(30);
+    expect((await t.wallet.balance({ email: 'app-422@test.local' })).balance).toBe(30);
   });
 
   it('places a top-up by invoice; the operator confirms it with `regdata orders confirm`', async () => {
@@ -100,7 +100,7 @@ describe('self-service accounts', () => {
     const asked = await c.post('/dashboard/billing/orders', { kind: 'topup', credits: '25' });
     expect(asked.statusCode).toBe(200);
     expect(asked.body).toContain('Place order for Credit top-up, 25.00 €');
-    expect(t.wallet.listOrders({}).filter((o) => o.email === 'topup@test.local')).toEqual([]);
+    expect((await t.wallet.listOrders({})).filter((o) => o.email === 'topup@test.local')).toEqual([]);
     const placed = await c.post('/dashboard/billing/orders', {
       kind: 'topup',
       credits: '25',
@@ -108,38 +108,40 @@ describe('self-service accounts', () => {
       _once: onceToken(asked.body),
     });
     expect(placed.statusCode).toBe(200);
-    const [order] = t.wallet.listOrders({ state: 'pending' }).filter((o) => o.email === 'topup@test.local');
+    const [order] = (await t.wallet.listOrders({ state: 'pending' })).filter(
+      (o) => o.email === 'topup@test.local',
+    );
     expect(order).toMatchObject({ kind: 'topup', amount: 25, provider: 'invoice', state: 'pending' });
     expect(placed.body).toContain(order!.reference);
-    expect(t.wallet.balance({ email: 'topup@test.local' }).balance).toBe(30);
+    expect((await t.wallet.balance({ email: 'topup@test.local' })).balance).toBe(30);
 
     const env = { ...process.env, REGDATA_WALLET_DB: t.walletPath, LOG_LEVEL: 'silent' };
     const { stdout } = await run(process.execPath, [CLI, 'orders', 'confirm', order!.orderId, '--json'], {
       env,
     });
     expect((JSON.parse(stdout) as { state: string }).state).toBe('paid');
-    const b = t.wallet.balance({ email: 'topup@test.local' });
+    const b = await t.wallet.balance({ email: 'topup@test.local' });
     expect(b.balance).toBe(55);
     expect(b.lots.find((l) => l.source === 'topup')).toMatchObject({ amount: 25, expiresAt: null });
     // A second confirmation grants nothing more.
     await expect(
       run(process.execPath, [CLI, 'orders', 'confirm', order!.orderId], { env }),
     ).rejects.toThrow();
-    expect(t.wallet.balance({ email: 'topup@test.local' }).balance).toBe(55);
+    expect((await t.wallet.balance({ email: 'topup@test.local' })).balance).toBe(55);
   });
 
   it('places an order once when its confirmation is posted twice, one after the other or at once', async () => {
     const c = await registeredClient(t, 'twice@test.local', 'correct horse battery');
     await c.get('/dashboard/billing');
-    const mine = () => t.wallet.listOrders({}).filter((o) => o.email === 'twice@test.local');
+    const mine = async () => (await t.wallet.listOrders({})).filter((o) => o.email === 'twice@test.local');
     const asked = await c.post('/dashboard/billing/orders', { kind: 'country', country: 'EE' });
     const form = { kind: 'country', country: 'EE', confirm: 'yes', _once: onceToken(asked.body) };
     const first = await c.post('/dashboard/billing/orders', form);
     const second = await c.post('/dashboard/billing/orders', form);
     expect([first.statusCode, second.statusCode]).toEqual([200, 200]);
-    expect(mine().map((o) => [o.kind, o.country, o.amount])).toEqual([['country', 'EE', 300]]);
+    expect((await mine()).map((o) => [o.kind, o.country, o.amount])).toEqual([['country', 'EE', 300]]);
     // The repeat shows the first POST's answer (what a double-clicking browser ends up displaying).
-    expect(second.body).toContain(`Order ${mine()[0]!.orderId} placed`);
+    expect(second.body).toContain(`Order ${(await mine())[0]!.orderId} placed`);
 
     // Two POSTs of one confirmation in flight together: still one order.
     const again = await c.post('/dashboard/billing/orders', { kind: 'topup', credits: '40' });
@@ -149,11 +151,7 @@ describe('self-service accounts', () => {
       c.post('/dashboard/billing/orders', topup),
     ]);
     expect(both.map((r) => r.statusCode)).toEqual([200, 200]);
-    expect(
-      mine()
-        .filter((o) => o.kind === 'topup')
-        .map((o) => o.amount),
-    ).toEqual([40]);
+    expect((await mine()).filter((o) => o.kind === 'topup').map((o) => o.amount)).toEqual([40]);
 
     // A confirmation without its token, or with a made-up one, orders nothing.
     for (const _once of [undefined, 'not-a-token-we-issued']) {
@@ -164,28 +162,28 @@ describe('self-service accounts', () => {
       });
       expect(res.statusCode).toBe(409);
     }
-    expect(mine().filter((o) => o.kind === 'unlimited')).toEqual([]);
+    expect((await mine()).filter((o) => o.kind === 'unlimited')).toEqual([]);
     // No credits move until an operator confirms a payment.
-    expect(t.wallet.balance({ email: 'twice@test.local' }).balance).toBe(30);
+    expect((await t.wallet.balance({ email: 'twice@test.local' })).balance).toBe(30);
   });
 
   it('revokes a key only on the second, confirming click', async () => {
     const c = await registeredClient(t, 'revoke@test.local', 'correct horse battery');
     await c.get('/dashboard/keys');
-    const accountId = t.wallet.balance({ email: 'revoke@test.local' }).accountId;
-    const { keyId } = t.wallet.createAccountKey({ accountId, name: 'ci' });
+    const accountId = (await t.wallet.balance({ email: 'revoke@test.local' })).accountId;
+    const { keyId } = await t.wallet.createAccountKey({ accountId, name: 'ci' });
     const asked = await c.post(`/dashboard/keys/${keyId}/revoke`, {});
     expect(asked.statusCode).toBe(200);
     expect(asked.body).toContain('Yes, revoke key ci');
-    expect(t.wallet.accountKeys(accountId).find((k) => k.keyId === keyId)!.revokedAt).toBeNull();
+    expect((await t.wallet.accountKeys(accountId)).find((k) => k.keyId === keyId)!.revokedAt).toBeNull();
     const done = await c.post(`/dashboard/keys/${keyId}/revoke`, { confirm: 'yes' });
     expect(done.statusCode).toBe(303);
-    const revokedAt = t.wallet.accountKeys(accountId).find((k) => k.keyId === keyId)!.revokedAt;
+    const revokedAt = (await t.wallet.accountKeys(accountId)).find((k) => k.keyId === keyId)!.revokedAt;
     expect(revokedAt).not.toBeNull();
     // A repeated confirming POST (double submit) changes nothing and lands on the same list.
     const repeat = await c.post(`/dashboard/keys/${keyId}/revoke`, { confirm: 'yes' });
     expect(repeat.statusCode).toBe(303);
-    expect(t.wallet.accountKeys(accountId).find((k) => k.keyId === keyId)!.revokedAt).toBe(revokedAt);
+    expect((await t.wallet.accountKeys(accountId)).find((k) => k.keyId === keyId)!.revokedAt).toBe(revokedAt);
   });
 
   it('starts a country plan when its order is confirmed: that country is then not charged in the app', async () => {
@@ -193,19 +191,21 @@ describe('self-service accounts', () => {
     await c.get('/dashboard/billing');
     const asked = await c.post('/dashboard/billing/orders', { kind: 'country', country: 'NO' });
     expect(asked.body).toContain('Place order for Norway plan, 300 € / month');
-    expect(t.wallet.listOrders({}).filter((o) => o.email === 'plan@test.local')).toEqual([]);
+    expect((await t.wallet.listOrders({})).filter((o) => o.email === 'plan@test.local')).toEqual([]);
     await c.post('/dashboard/billing/orders', {
       kind: 'country',
       country: 'NO',
       confirm: 'yes',
       _once: onceToken(asked.body),
     });
-    const [order] = t.wallet.listOrders({ state: 'pending' }).filter((o) => o.email === 'plan@test.local');
+    const [order] = (await t.wallet.listOrders({ state: 'pending' })).filter(
+      (o) => o.email === 'plan@test.local',
+    );
     expect(order).toMatchObject({ kind: 'country', country: 'NO', amount: 300 });
-    t.wallet.confirmOrder(order!.orderId);
+    await t.wallet.confirmOrder(order!.orderId);
     await c.get('/search');
     const res = await c.json('/app/api/search', { params: { country: 'NO', page_size: '5' } });
     expect((res.json() as { meta: { credits_charged: number } }).meta.credits_charged).toBe(0);
-    expect(t.wallet.balance({ email: 'plan@test.local' }).balance).toBe(30);
+    expect((await t.wallet.balance({ email: 'plan@test.local' })).balance).toBe(30);
   });
 });

@@ -16,7 +16,7 @@ describe('dashboard security', () => {
 
   it('refuses a form post without the CSRF token, with a wrong one, or from another origin; nothing happens', async () => {
     const c = await registeredClient(t, 'csrf@test.local', 'correct horse battery');
-    const accountId = t.identity.session(c.cookies.get('rd_session'))!.accountId!;
+    const accountId = (await t.identity.session(c.cookies.get('rd_session')))!.accountId!;
     for (const attempt of [
       { csrf: null },
       { csrf: 'x'.repeat(43) },
@@ -25,17 +25,17 @@ describe('dashboard security', () => {
       const res = await c.post('/dashboard/keys', { name: 'sneaky' }, attempt);
       expect(res.statusCode).toBe(403);
     }
-    expect(t.wallet.accountKeys(accountId)).toEqual([]);
+    expect(await t.wallet.accountKeys(accountId)).toEqual([]);
     // The same token from the page works: the refusals above were the CSRF check, not something else.
     const ok = await c.post('/dashboard/keys', { name: 'mine' });
     expect(ok.statusCode).toBe(200);
-    expect(t.wallet.accountKeys(accountId).map((k) => k.name)).toEqual(['mine']);
+    expect((await t.wallet.accountKeys(accountId)).map((k) => k.name)).toEqual(['mine']);
   });
 
   it('refuses in-app JSON calls without the CSRF header, and charges nothing', async () => {
     const c = await registeredClient(t, 'csrf-json@test.local', 'correct horse battery');
-    const accountId = t.identity.session(c.cookies.get('rd_session'))!.accountId!;
-    const before = t.wallet.balance({ accountId }).balance;
+    const accountId = (await t.identity.session(c.cookies.get('rd_session')))!.accountId!;
+    const before = (await t.wallet.balance({ accountId })).balance;
     const res = await c.json(
       '/app/api/search',
       { params: { country: 'EE', page_size: '5' } },
@@ -43,7 +43,7 @@ describe('dashboard security', () => {
     );
     expect(res.statusCode).toBe(403);
     expect((await c.json('/app/api/filters?country=EE', undefined, { csrf: null })).statusCode).toBe(403);
-    expect(t.wallet.balance({ accountId }).balance).toBe(before);
+    expect((await t.wallet.balance({ accountId })).balance).toBe(before);
   });
 
   it('refuses the sign-in form itself without the anonymous CSRF token (login CSRF)', async () => {
@@ -72,23 +72,23 @@ describe('dashboard security', () => {
     expect(res.statusCode).toBe(303);
     const first = c.cookies.get('rd_session')!;
     expect(first).not.toBe(planted);
-    expect(t.identity.session(planted)).toBeNull();
-    expect(t.identity.session(first)?.email).toBe('fixation@test.local');
+    expect(await t.identity.session(planted)).toBeNull();
+    expect((await t.identity.session(first))?.email).toBe('fixation@test.local');
 
     // Signing in again from the same browser replaces the session; the previous id stops working.
     await c.get('/signin');
     await c.post('/signin', { email: 'fixation@test.local', password: 'correct horse battery' });
     const second = c.cookies.get('rd_session')!;
     expect(second).not.toBe(first);
-    expect(t.identity.session(first)).toBeNull();
+    expect(await t.identity.session(first)).toBeNull();
   });
 
   it("never shows or touches another account's keys or usage (object-level authorization)", async () => {
     const alice = await registeredClient(t, 'alice@test.local', 'correct horse battery');
     const bob = await registeredClient(t, 'bob@test.local', 'correct horse battery');
-    const bobAccount = t.identity.session(bob.cookies.get('rd_session'))!.accountId!;
+    const bobAccount = (await t.identity.session(bob.cookies.get('rd_session')))!.accountId!;
     await bob.post('/dashboard/keys', { name: 'bob-secret-name' });
-    const bobKey = t.wallet.accountKeys(bobAccount)[0]!;
+    const bobKey = (await t.wallet.accountKeys(bobAccount))[0]!;
     // Bob spends through the in-app search: his usage, his balance.
     const search = await bob.json('/app/api/search', { params: { country: 'EE', page_size: '3' } });
     expect(search.statusCode).toBe(200);
@@ -101,9 +101,9 @@ describe('dashboard security', () => {
 
     const revoke = await alice.post(`/dashboard/keys/${bobKey.keyId}/revoke`, {});
     expect(revoke.statusCode).toBe(404);
-    expect(t.wallet.accountKeys(bobAccount)[0]!.revokedAt).toBeNull();
+    expect((await t.wallet.accountKeys(bobAccount))[0]!.revokedAt).toBeNull();
     // Nor can anyone revoke the internal in-app key through the dashboard.
-    const appKeyId = t.wallet.appPrincipal(bobAccount).keyId;
+    const appKeyId = (await t.wallet.appPrincipal(bobAccount)).keyId;
     expect((await bob.post(`/dashboard/keys/${appKeyId}/revoke`, {})).statusCode).toBe(404);
   });
 

@@ -29,10 +29,10 @@ export async function buildWebApp(dataDir: string): Promise<WebTestApp> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-test-web-'));
   const walletPath = path.join(dir, 'wallet.db');
   const engine = await Engine.open(new SnapshotStore(dataDir), { connections: 2 });
-  const wallet = openWallet({ dbPath: walletPath, sweepIntervalMs: 0 });
+  const wallet = await openWallet({ dbPath: walletPath, sweepIntervalMs: 0 });
   // Every test client comes from 127.0.0.1: the per-client mail throttle (tested over HTTP in
   // test/http/hardening.test.ts) would stop the tenth sign-up of a file.
-  const identity = new Identity({ dbPath: walletPath, mailLimits: { perAddress: 1000 } });
+  const identity = new Identity({ store: wallet.store, mailLimits: { perAddress: 1000 } });
   const outbox = new OutboxMailer();
   const logs: string[] = [];
   const stream = new Writable({
@@ -65,8 +65,8 @@ export async function buildWebApp(dataDir: string): Promise<WebTestApp> {
     async close() {
       await app.close();
       engine.close();
-      identity.close();
-      wallet.close();
+      await identity.close();
+      await wallet.close();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

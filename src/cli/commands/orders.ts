@@ -28,7 +28,7 @@ export async function ordersCommand(args: string[], config: Config): Promise<num
       json: { type: 'boolean', default: false },
     },
   });
-  const wallet = openWallet(walletOptions(config, { sweepIntervalMs: 0 }));
+  const wallet = await openWallet(walletOptions(config, { sweepIntervalMs: 0 }));
   try {
     const show = (o: OrderInfo | OrderInfo[]) => {
       if (values.json) return out.json(o);
@@ -53,18 +53,18 @@ export async function ordersCommand(args: string[], config: Config): Promise<num
         throw new UsageError('--state must be pending, paid or cancelled');
       const limit = values.limit === undefined ? 100 : Number(values.limit);
       if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit must be a positive integer');
-      const accountId = values.email ? wallet.balance({ email: values.email }).accountId : undefined;
-      show(wallet.listOrders({ ...(accountId && { accountId }), ...(state && { state }), limit }));
+      const accountId = values.email ? (await wallet.balance({ email: values.email })).accountId : undefined;
+      show(await wallet.listOrders({ ...(accountId && { accountId }), ...(state && { state }), limit }));
       return EXIT.ok;
     }
     if (sub === 'confirm' || sub === 'cancel') {
       const id = positionals[0];
       if (!id) throw new UsageError(`regdata orders ${sub} <order-id>`);
-      show(sub === 'confirm' ? wallet.confirmOrder(id) : wallet.cancelOrder(id));
+      show(await (sub === 'confirm' ? wallet.confirmOrder(id) : wallet.cancelOrder(id)));
       return EXIT.ok;
     }
     throw new UsageError(ordersHelp);
   } finally {
-    wallet.close();
+    await wallet.close();
   }
 }

@@ -46,7 +46,7 @@ export async function serveCommand(args: string[], config: Config): Promise<numb
   out.info(`regdata serving ${server.url} (snapshot ${store.currentId() ?? 'none'})`);
 
   if (values['demo-if-empty']) {
-    const demo = server.wallet.createDemoKeyIfEmpty();
+    const demo = await server.wallet.createDemoKeyIfEmpty();
     const key = demo?.key ?? '<your key>';
     if (demo) {
       out.info(

@@ -33,13 +33,13 @@ export const usageHelp = `regdata usage --email <e> [--since YYYY-MM-DD] [--limi
 
 Requests, rows and credits per operation and country, then the latest usage records.`;
 
-function withWallet<T>(config: Config, fn: (wallet: Wallet) => T): T {
+async function withWallet<T>(config: Config, fn: (wallet: Wallet) => Promise<T>): Promise<T> {
   // No periodic sweep in a short-lived CLI process; the start-up sweep still runs.
-  const wallet = openWallet(walletOptions(config, { sweepIntervalMs: 0 }));
+  const wallet = await openWallet(walletOptions(config, { sweepIntervalMs: 0 }));
   try {
-    return fn(wallet);
+    return await fn(wallet);
   } finally {
-    wallet.close();
+    await wallet.close();
   }
 }
 
@@ -76,7 +76,7 @@ export async function keysCommand(args: string[], config: Config): Promise<numbe
     if (plan !== undefined && plan !== 'payg' && plan !== 'trial' && plan !== 'unlimited') {
       throw new UsageError('--plan must be payg, trial or unlimited');
     }
-    const created = withWallet(config, (w) =>
+    const created = await withWallet(config, (w) =>
       w.createKey({
         email: required(values.email, '--email'),
         kind,
@@ -109,7 +109,7 @@ export async function keysCommand(args: string[], config: Config): Promise<numbe
   if (sub === 'revoke') {
     const ref = values['key-id'] ? { keyId: values['key-id'] } : values.key ? { key: values.key } : null;
     if (!ref) throw new UsageError('--key-id or --key is required');
-    const r = withWallet(config, (w) => w.revokeKey(ref));
+    const r = await withWallet(config, (w) => w.revokeKey(ref));
     if (values.json) out.json(r);
     else
       out.info(
@@ -118,7 +118,7 @@ export async function keysCommand(args: string[], config: Config): Promise<numbe
     return EXIT.ok;
   }
   if (sub === 'list') {
-    const keys = withWallet(config, (w) => w.listKeys({ email: required(values.email, '--email') }));
+    const keys = await withWallet(config, (w) => w.listKeys({ email: required(values.email, '--email') }));
     if (values.json) out.json(keys);
     else out.table(keys.map((k) => ({ ...k }) as unknown as Record<string, string | number | null>));
     return EXIT.ok;
@@ -138,13 +138,15 @@ export async function creditsCommand(args: string[], config: Config): Promise<nu
   });
   const email = required(values.email, '--email');
   if (sub === 'add') {
-    const r = withWallet(config, (w) => w.addCredits({ email, amount: amount(values.amount, '--amount') }));
+    const r = await withWallet(config, (w) =>
+      w.addCredits({ email, amount: amount(values.amount, '--amount') }),
+    );
     if (values.json) out.json(r);
     else out.info(`added ${r.amount.toFixed(2)} credits to ${email}; balance ${r.balance.toFixed(2)}`);
     return EXIT.ok;
   }
   if (sub === 'show') {
-    const r = withWallet(config, (w) => w.balance({ email }));
+    const r = await withWallet(config, (w) => w.balance({ email }));
     if (values.json) out.json(r);
     else {
       out.line(
@@ -171,13 +173,13 @@ export async function subscriptionsCommand(args: string[], config: Config): Prom
   const email = required(values.email, '--email');
   const country = required(values.country, '--country').toUpperCase();
   if (sub === 'add') {
-    const r = withWallet(config, (w) => w.addSubscription({ email, country }));
+    const r = await withWallet(config, (w) => w.addSubscription({ email, country }));
     if (values.json) out.json(r);
     else out.info(`${email} now subscribes to ${r.country} (metering waived) from ${r.startedAt}`);
     return EXIT.ok;
   }
   if (sub === 'remove') {
-    const r = withWallet(config, (w) => w.removeSubscription({ email, country }));
+    const r = await withWallet(config, (w) => w.removeSubscription({ email, country }));
     if (values.json) out.json(r);
     else
       out.info(
@@ -208,7 +210,7 @@ export async function usageCommand(args: string[], config: Config): Promise<numb
   }
   const limit = values.limit === undefined ? 20 : Number(values.limit);
   if (!Number.isInteger(limit) || limit < 0) throw new UsageError('--limit must be a non-negative integer');
-  const r = withWallet(config, (w) => w.usage({ email, limit, ...(since ? { since } : {}) }));
+  const r = await withWallet(config, (w) => w.usage({ email, limit, ...(since ? { since } : {}) }));
   if (values.json) {
     out.json(r);
     return EXIT.ok;

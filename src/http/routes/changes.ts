@@ -30,6 +30,6 @@ export const changeRoutes: FastifyPluginAsyncZod<{ ops: Operations; authenticato
       },
     },
     async (request, reply) =>
-      sendMetered(reply, await ops.changes(restCaller(authenticator, request), request.query)),
+      sendMetered(reply, await ops.changes(await restCaller(authenticator, request), request.query)),
   );
 };

@@ -43,7 +43,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ ops: Operations; authenticat
       },
     },
     async (request, reply) =>
-      sendAdmitted(reply, await ops.count(restCaller(authenticator, request), request.query)),
+      sendAdmitted(reply, await ops.count(await restCaller(authenticator, request), request.query)),
   );
 
   app.get(
@@ -69,7 +69,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ ops: Operations; authenticat
       },
     },
     async (request, reply) =>
-      sendMetered(reply, await ops.search(restCaller(authenticator, request), request.query)),
+      sendMetered(reply, await ops.search(await restCaller(authenticator, request), request.query)),
   );
 
   app.get(
@@ -89,7 +89,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ ops: Operations; authenticat
     },
     async (request, reply) => {
       const ref = { country: request.query.country, registrikood: request.params.registrikood };
-      return sendMetered(reply, await ops.detail(restCaller(authenticator, request), ref));
+      return sendMetered(reply, await ops.detail(await restCaller(authenticator, request), ref));
     },
   );
 
@@ -113,7 +113,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ ops: Operations; authenticat
     },
     async (request, reply) => {
       const ref = { country: request.query.country, registrikood: request.params.registrikood };
-      return sendMetered(reply, await ops.history(restCaller(authenticator, request), ref));
+      return sendMetered(reply, await ops.history(await restCaller(authenticator, request), ref));
     },
   );
 
@@ -137,7 +137,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ ops: Operations; authenticat
     },
     async (request, reply) => {
       const ref = { country: request.query.country, registrikood: request.params.registrikood };
-      return sendMetered(reply, await ops.workplaces(restCaller(authenticator, request), ref));
+      return sendMetered(reply, await ops.workplaces(await restCaller(authenticator, request), ref));
     },
   );
 };

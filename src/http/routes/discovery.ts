@@ -33,7 +33,8 @@ export const discoveryRoutes: FastifyPluginAsyncZod<{
         },
       },
     },
-    async (request, reply) => sendAdmitted(reply, await ops.countries(restCaller(authenticator, request))),
+    async (request, reply) =>
+      sendAdmitted(reply, await ops.countries(await restCaller(authenticator, request))),
   );
 
   app.get(
@@ -56,7 +57,7 @@ export const discoveryRoutes: FastifyPluginAsyncZod<{
     async (request, reply) => {
       const filters = sendAdmitted(
         reply,
-        await ops.filters(restCaller(authenticator, request), request.query.country),
+        await ops.filters(await restCaller(authenticator, request), request.query.country),
       );
       return sendStaticJson(reply, filters, FiltersResponseSchema);
     },
@@ -79,7 +80,7 @@ export const discoveryRoutes: FastifyPluginAsyncZod<{
     async (request, reply) => {
       const tree = sendAdmitted(
         reply,
-        await ops.activities(restCaller(authenticator, request), request.query),
+        await ops.activities(await restCaller(authenticator, request), request.query),
       );
       return sendStaticJson(reply, tree, TreeResponseSchema);
     },
@@ -108,7 +109,7 @@ export const discoveryRoutes: FastifyPluginAsyncZod<{
     async (request, reply) => {
       const nodes = sendAdmitted(
         reply,
-        await ops.locations(restCaller(authenticator, request), request.query),
+        await ops.locations(await restCaller(authenticator, request), request.query),
       );
       // Name searches are small and new each time; whole and pruned trees are shared per snapshot.
       return request.query.query === undefined ? sendStaticJson(reply, nodes, TreeResponseSchema) : nodes;

@@ -57,7 +57,7 @@ export const exportRoutes: FastifyPluginAsyncZod<{ ops: Operations; authenticato
       },
     },
     async (request, reply) => {
-      const caller = restCaller(authenticator, request);
+      const caller = await restCaller(authenticator, request);
       const sink = new HttpExportSink(reply);
       try {
         sink.finish(await ops.export(caller, request.query, sink));
@@ -92,6 +92,6 @@ export const exportRoutes: FastifyPluginAsyncZod<{ ops: Operations; authenticato
       },
     },
     async (request, reply) =>
-      sendAdmitted(reply, await ops.estimate(restCaller(authenticator, request), request.query)),
+      sendAdmitted(reply, await ops.estimate(await restCaller(authenticator, request), request.query)),
   );
 };

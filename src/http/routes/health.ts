@@ -27,7 +27,7 @@ export const healthRoutes: FastifyPluginAsyncZod<{ engine: Engine; authenticator
     },
     async (request, reply) => {
       const snap = engine.snapshot;
-      const details = isAdminRequest(authenticator, request);
+      const details = await isAdminRequest(authenticator, request);
       if (!snap) {
         return reply
           .code(503)

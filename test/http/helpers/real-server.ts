@@ -60,7 +60,10 @@ export async function startRealServerWithAdmin(
   env: Record<string, string> = {},
 ): Promise<RealServer & { adminKey: string }> {
   const server = await startRealServer(worldDir, env);
-  return { ...server, adminKey: server.wallet.createKey({ email: 'admin@test.local', kind: 'admin' }).key };
+  return {
+    ...server,
+    adminKey: (await server.wallet.createKey({ email: 'admin@test.local', kind: 'admin' })).key,
+  };
 }
 
 export interface RawResponse {

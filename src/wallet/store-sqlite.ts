@@ -1,0 +1,178 @@
+import path from 'node:path';
+import type Database from 'better-sqlite3';
+import { openWalletDb, type WalletDb } from './db.ts';
+import type { Queryable, SqlParam, TxOptions, WalletStore } from './store.ts';
+
+/**
+ * One better-sqlite3 connection per file per process, shared by the wallet and identity objects opened on
+ * it. Statements stay synchronous; a transaction is an async function, so a FIFO lock keeps every other
+ * statement of this process out of it until it commits (it never waits on I/O, so the lock is held for
+ * microseconds). Sharing the connection matters: two connections of one process would deadlock, the
+ * second busy-waiting synchronously on BEGIN IMMEDIATE while the first's transaction cannot resume.
+ */
+interface Shared {
+  db: WalletDb;
+  refs: number;
+  lock: FifoLock;
+  statements: Map<string, Database.Statement>;
+}
+
+const OPEN = new Map<string, Shared>();
+
+class FifoLock {
+  busy = false;
+  private readonly waiters: (() => void)[] = [];
+
+  acquire(): Promise<void> {
+    if (!this.busy) {
+      this.busy = true;
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve) => this.waiters.push(resolve));
+  }
+
+  /** Hands the lock to the next waiter (it stays busy) or frees it. */
+  release(): void {
+    const next = this.waiters.shift();
+    if (next) next();
+    else this.busy = false;
+  }
+}
+
+export interface SqliteStoreOptions {
+  busyTimeoutMs?: number;
+}
+
+export function openSqliteStore(dbPath: string, opts: SqliteStoreOptions = {}): SqliteStore {
+  const key = path.resolve(dbPath);
+  let shared = OPEN.get(key);
+  if (!shared) {
+    shared = { db: openWalletDb(dbPath, opts), refs: 0, lock: new FifoLock(), statements: new Map() };
+    OPEN.set(key, shared);
+  }
+  shared.refs++;
+  return new SqliteStore(key, shared);
+}
+
+function prepare(shared: Shared, sql: string): Database.Statement {
+  let stmt = shared.statements.get(sql);
+  if (!stmt) {
+    stmt = shared.db.prepare(sql);
+    shared.statements.set(sql, stmt);
+  }
+  return stmt;
+}
+
+function syncAll<R>(shared: Shared, sql: string, params: readonly SqlParam[]): R[] {
+  return prepare(shared, sql).all(...params) as R[];
+}
+function syncGet<R>(shared: Shared, sql: string, params: readonly SqlParam[]): R | undefined {
+  return prepare(shared, sql).get(...params) as R | undefined;
+}
+function syncRun(shared: Shared, sql: string, params: readonly SqlParam[]): { changes: number } {
+  return { changes: prepare(shared, sql).run(...params).changes };
+}
+
+/** Inside a transaction: straight to the connection (the lock is already held). */
+class SqliteTx implements Queryable {
+  readonly dialect = 'sqlite' as const;
+  constructor(private readonly shared: Shared) {}
+  all<R>(sql: string, params: readonly SqlParam[] = []): Promise<R[]> {
+    return settle(() => syncAll<R>(this.shared, sql, params));
+  }
+  get<R>(sql: string, params: readonly SqlParam[] = []): Promise<R | undefined> {
+    return settle(() => syncGet<R>(this.shared, sql, params));
+  }
+  run(sql: string, params: readonly SqlParam[] = []): Promise<{ changes: number }> {
+    return settle(() => syncRun(this.shared, sql, params));
+  }
+}
+
+function settle<T>(fn: () => T): Promise<T> {
+  try {
+    return Promise.resolve(fn());
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+export class SqliteStore implements WalletStore {
+  readonly dialect = 'sqlite' as const;
+  private closed = false;
+  private readonly inner: SqliteTx;
+
+  constructor(
+    readonly location: string,
+    private readonly shared: Shared,
+  ) {
+    this.inner = new SqliteTx(shared);
+  }
+
+  /** The raw connection, for the SQLite-only checks (pragmas, integrity_check) and tools. */
+  get db(): WalletDb {
+    return this.shared.db;
+  }
+
+  all<R>(sql: string, params: readonly SqlParam[] = []): Promise<R[]> {
+    return this.outside(() => syncAll<R>(this.shared, sql, params));
+  }
+  get<R>(sql: string, params: readonly SqlParam[] = []): Promise<R | undefined> {
+    return this.outside(() => syncGet<R>(this.shared, sql, params));
+  }
+  run(sql: string, params: readonly SqlParam[] = []): Promise<{ changes: number }> {
+    return this.outside(() => syncRun(this.shared, sql, params));
+  }
+
+  /** A statement outside any transaction: at once when no transaction is open, else after it. */
+  private outside<T>(fn: () => T): Promise<T> {
+    const lock = this.shared.lock;
+    if (!lock.busy) return settle(fn);
+    return lock.acquire().then(() => {
+      try {
+        return fn();
+      } finally {
+        lock.release();
+      }
+    });
+  }
+
+  async tx<T>(fn: (q: Queryable) => Promise<T>, opts: TxOptions = {}): Promise<T> {
+    const { db, lock } = this.shared;
+    await lock.acquire();
+    const durable = opts.durable !== false;
+    try {
+      if (!durable) db.pragma('synchronous = NORMAL');
+      try {
+        db.exec('BEGIN IMMEDIATE');
+        let result: T;
+        try {
+          result = await fn(this.inner);
+        } catch (err) {
+          if (db.inTransaction) db.exec('ROLLBACK');
+          throw err;
+        }
+        db.exec('COMMIT');
+        return result;
+      } finally {
+        if (!durable) db.pragma('synchronous = FULL');
+      }
+    } finally {
+      lock.release();
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    // Anything queued runs first: a close never cuts a transaction short.
+    await this.shared.lock.acquire();
+    try {
+      if (--this.shared.refs === 0) {
+        OPEN.delete(this.location);
+        this.shared.db.close();
+      }
+    } finally {
+      this.shared.lock.release();
+    }
+  }
+}

@@ -1,0 +1,45 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+
+/**
+ * Starts a throwaway PostgreSQL on loopback for the run (scripts/pg-test-server.sh: Debian's server,
+ * installed with apt when missing) and hands its URL to every test file as `inject('walletPgUrl')`. Each
+ * file makes its own database in it (test/wallet/backends.ts), so files running in parallel never meet.
+ * REGDATA_TEST_PG=0 skips it: the wallet suite then runs on SQLite alone and says so.
+ */
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+export default function setup(project: TestProject): () => void {
+  if (process.env['REGDATA_TEST_PG'] === '0') {
+    project.provide('walletPgUrl', null);
+    return () => {};
+  }
+  fs.mkdirSync(path.join(ROOT, '.tmp'), { recursive: true });
+  const dir = fs.mkdtempSync(path.join(ROOT, '.tmp', 'pg-test-'));
+  const script = path.join(ROOT, 'scripts', 'pg-test-server.sh');
+  const stop = () => {
+    execFileSync('bash', [script, 'stop', dir], { stdio: 'inherit' });
+  };
+  try {
+    const out = execFileSync('bash', [script, 'start', dir], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const url = out.trim().split('\n').at(-1) ?? '';
+    if (!url.startsWith('postgres://')) throw new Error(`pg-test-server.sh printed no URL: ${out}`);
+    project.provide('walletPgUrl', url);
+  } catch (err) {
+    stop();
+    throw err;
+  }
+  return stop;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The test PostgreSQL server's URL (its `postgres` database), or null when REGDATA_TEST_PG=0. */
+    walletPgUrl: string | null;
+  }
+}
