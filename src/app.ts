@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import fastifyHelmet from '@fastify/helmet';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Registry } from 'prom-client';
 import type { Engine } from './engine/engine.ts';
@@ -80,7 +80,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // One log line per request instead of fastify's two ("incoming request" and "request completed"):
     // at c=1 the synchronous log writes were the largest cost outside the wallet in a CPU profile of
     // trivial metered calls (issue 17); the line below carries the fields of both.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     // fastify would answer HEAD by running the GET handler and dropping the body: on a metered route that
     // charges for rows nobody receives. Only routes that opt in (exposeHeadRoute: true) answer HEAD.
     exposeHeadRoutes: false,

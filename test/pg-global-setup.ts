@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 
@@ -16,8 +17,9 @@ export default function setup(project: TestProject): () => void {
     project.provide('walletPgUrl', null);
     return () => {};
   }
-  fs.mkdirSync(path.join(ROOT, '.tmp'), { recursive: true });
-  const dir = fs.mkdtempSync(path.join(ROOT, '.tmp', 'pg-test-'));
+  // Under the system temp folder, not the checkout: as root the server runs as the postgres user, which
+  // must be able to reach its folder, and a checkout under /root is closed to it.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-pg-test-'));
   const script = path.join(ROOT, 'scripts', 'pg-test-server.sh');
   const stop = () => {
     execFileSync('bash', [script, 'stop', dir], { stdio: 'inherit' });
