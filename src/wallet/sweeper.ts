@@ -110,9 +110,14 @@ export class Sweeper {
   /** An in-flight idempotency record nobody will finish: its process is gone or it outlived a hold. */
   async isAbandoned(q: Queryable, row: IdempotencyRow, now: number): Promise<boolean> {
     if (!(await this.instances.isAlive(q, row.instance_id, now))) return true;
-    if (now - row.created_at >= this.holdTimeoutMs) return true;
-    if (row.hold_id !== null) return (await this.ledger.getHold(q, row.hold_id))?.state !== 'pending';
-    return false;
+    if (row.hold_id !== null) {
+      // A held call is busy until its own hold times out: an export's hold runs for an hour, and releasing
+      // its key at the default timeout would let a retry with the same Idempotency-Key start (and charge) a
+      // second export while the first still streams.
+      const hold = await this.ledger.getHold(q, row.hold_id);
+      return hold?.state !== 'pending' || now >= hold.timeout_at;
+    }
+    return now - row.created_at >= this.holdTimeoutMs;
   }
 
   sweep(): Promise<SweepReport> {

@@ -174,6 +174,36 @@ describe.each(WALLET_BACKENDS)('%s: Idempotency-Key: exactly once (invariant 4)'
     expect((await wallet.balance({ email: 'a@example.com' })).balance).toBe(9.92);
   });
 
+  it('keeps a long-held call busy until its own hold times out (an export holds an hour), so a retry never charges twice', async () => {
+    const { wallet, principal, dbPath, clock } = await setup();
+    const { wallet: second } = await testWallet({ dbPath, now: clock.now });
+    const gate = deferred<void>();
+    const c = call(principal, {
+      idempotencyKey: 'long-export',
+      operation: 'export',
+      holdTimeoutMs: 3_600_000,
+    });
+    const held = signalled(async () => {
+      await gate.promise;
+      return { result: 'streamed', chargeableRows: 40, rowsReturned: 40 };
+    });
+    const first = wallet.metering.runMetered(c, held.run);
+    await held.reserved;
+    // Well past the default hold timeout (5 minutes), well inside the export's hour; sweeps change nothing.
+    clock.advance(30 * 60_000);
+    await wallet.sweep();
+    await second.sweep();
+    const err = await second.metering.runMetered(c, rows(40)).catch((e: unknown) => e);
+    expect(isRateLimitedError(err) && err.status).toBe(429);
+    expect(await rawCount(dbPath, `SELECT count(*) FROM holds WHERE state = 'pending'`)).toBe(1);
+    gate.resolve();
+    const original = await first;
+    expect(original.meta).toMatchObject({ credits_charged: 1.6 });
+    expect(await second.metering.runMetered(c, rows(40))).toEqual(original);
+    expect((await wallet.balance({ email: 'a@example.com' })).balance).toBe(8.4);
+    await expectAuditClean(wallet);
+  });
+
   it('takes over a key whose process died mid-call; the dead call can no longer charge', async () => {
     const { wallet, principal, dbPath, clock } = await setup();
     const gate = deferred<void>();
