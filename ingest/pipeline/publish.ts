@@ -4,6 +4,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { COUNTRY_CODES, type CountryCode } from '../../src/contract/countries.ts';
 import { CONTRACT_VERSION, type CountryManifest } from '../../src/contract/data-contract.ts';
 import { newSnapshotId, type SnapshotStore } from '../../src/contract/snapshot-store.ts';
+import { isLivePullStaging } from '../../src/contract/snapshot-transfer.ts';
 import {
   computeSnapshotChecksums,
   manifestChecksums,
@@ -204,7 +205,7 @@ export function pruneSnapshots(store: SnapshotStore, keep: number, now: Date = n
   const stale = fs.existsSync(store.snapshotsDir)
     ? fs
         .readdirSync(store.snapshotsDir)
-        .filter((name) => name.startsWith('.partial-'))
+        .filter((name) => name.startsWith('.partial-') && !isLivePullStaging(name))
         .filter((name) => {
           const dir = path.join(store.snapshotsDir, name);
           return now.getTime() - fs.statSync(dir).mtimeMs > STALE_PARTIAL_MS;

@@ -221,19 +221,28 @@ async function copyFolder(from: string, to: string, opts: TransferOptions): Prom
 
 const STAGING = /^\.partial-(.+)\.(pull|push)-(\d+)$/;
 
+/**
+ * Whether `name` is the staging folder of a pull still running on this machine (its pid is alive). The
+ * ingest's clean-up of stale `.partial-*` folders leaves these alone however long the copy takes.
+ */
+export function isLivePullStaging(name: string): boolean {
+  const m = STAGING.exec(name);
+  if (!m || m[2] !== 'pull') return false;
+  try {
+    process.kill(Number(m[3]), 0);
+    return true;
+  } catch (err) {
+    // EPERM: the process exists but belongs to another user.
+    return (err as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
 /** Removes the staging folders of pulls whose process is gone (killed mid-copy on this machine). */
 function removeDeadStagings(store: SnapshotStore): void {
   if (!fs.existsSync(store.snapshotsDir)) return;
   for (const name of fs.readdirSync(store.snapshotsDir)) {
-    const m = STAGING.exec(name);
-    if (!m || m[2] !== 'pull') continue;
-    try {
-      process.kill(Number(m[3]), 0);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ESRCH') {
-        fs.rmSync(path.join(store.snapshotsDir, name), { recursive: true, force: true });
-      }
-    }
+    if (STAGING.exec(name)?.[2] !== 'pull' || isLivePullStaging(name)) continue;
+    fs.rmSync(path.join(store.snapshotsDir, name), { recursive: true, force: true });
   }
 }
 

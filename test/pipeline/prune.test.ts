@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -43,5 +45,27 @@ describe('pruneSnapshots', () => {
     expect(fs.existsSync(stale)).toBe(false);
     expect(fs.existsSync(fresh)).toBe(true);
     expect(store.currentId()).toBe(ids[0]);
+  });
+
+  it('leaves an old staging folder alone while the pull that owns it runs, and removes it once that pull is gone', async () => {
+    const { store, ids } = storeWith(['2026-01-01']);
+    store.promote(ids[0]!);
+    // A real process stands for the pull; its pid is in the folder's name, as `regdata snapshots pull` names it.
+    const pull = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    const name = `.partial-20260102T000000Z.pull-${pull.pid}`;
+    const dir = path.join(store.snapshotsDir, name);
+    fs.mkdirSync(path.join(dir, 'EE'), { recursive: true });
+    const now = new Date();
+    const old = new Date(now.getTime() - STALE_PARTIAL_MS - 60_000);
+    fs.utimesSync(dir, old, old);
+    try {
+      expect(pruneSnapshots(store, 3, now)).toEqual([]);
+      expect(fs.existsSync(dir)).toBe(true);
+    } finally {
+      pull.kill('SIGKILL');
+      await once(pull, 'exit');
+    }
+    expect(pruneSnapshots(store, 3, now)).toEqual([name]);
+    expect(fs.existsSync(dir)).toBe(false);
   });
 });
