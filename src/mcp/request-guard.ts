@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { isLoopbackHost } from '../http/loopback.ts';
 
 /**
  * DNS-rebinding defence the MCP transport spec asks for: a browser page on another site must not reach
@@ -13,13 +14,6 @@ export interface RequestGuardOptions {
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
-function isLoopbackAddress(address: string | undefined): boolean {
-  return (
-    address !== undefined &&
-    (address === '::1' || address.startsWith('127.') || address === '::ffff:127.0.0.1')
-  );
-}
-
 /** Why the request is refused (a 403 text), or null when it may proceed. */
 export function refusal(request: FastifyRequest, opts: RequestGuardOptions): string | null {
   const origin = request.headers.origin;
@@ -29,7 +23,7 @@ export function refusal(request: FastifyRequest, opts: RequestGuardOptions): str
   const host = request.hostname.toLowerCase();
   if (opts.allowedHosts.length > 0) {
     if (!opts.allowedHosts.some((h) => h.toLowerCase() === host)) return `host ${host} is not served here`;
-  } else if (isLoopbackAddress(request.socket.localAddress) && !LOOPBACK_NAMES.has(host)) {
+  } else if (isLoopbackHost(request.socket.localAddress ?? '') && !LOOPBACK_NAMES.has(host)) {
     return `host ${host} is not served on a loopback address`;
   }
   return null;
