@@ -7,7 +7,8 @@
 #   bash scripts/pg-test-server.sh stop <dir>     # stops it and removes <dir>
 #
 # test/pg-global-setup.ts calls both; each test file then makes its own database in it. Durability is off
-# (fsync, synchronous_commit): the cluster lives for one test run.
+# (fsync, synchronous_commit): the cluster lives for one test run. REGDATA_PG_DURABLE=1 keeps PostgreSQL's
+# durable defaults instead (bench/wallet-bench.ts: a wallet's commits must reach the disk).
 set -euo pipefail
 
 CMD="${1:?usage: pg-test-server.sh start|stop <dir>}"
@@ -50,11 +51,19 @@ as_pg "$BIN/initdb" -D "$PGDATA" --encoding=UTF8 --locale=C.UTF-8 --auth=trust -
 # in between is retried below with a new port).
 free_port() { node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
 
+if [ "${REGDATA_PG_DURABLE:-0}" = 1 ]; then
+  DURABILITY="-c fsync=on -c synchronous_commit=on -c full_page_writes=on"
+  SHARED_BUFFERS=1GB
+else
+  DURABILITY="-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+  SHARED_BUFFERS=128MB
+fi
+
 for attempt in 1 2 3 4 5; do
   PORT="$(free_port)"
   if as_pg "$BIN/pg_ctl" -D "$PGDATA" -l "$DIR/server.log" -w -t 60 \
-    -o "-c listen_addresses=127.0.0.1 -c port=$PORT -c unix_socket_directories='$DIR' -c fsync=off \
-        -c synchronous_commit=off -c full_page_writes=off -c max_connections=200 -c shared_buffers=128MB" \
+    -o "-c listen_addresses=127.0.0.1 -c port=$PORT -c unix_socket_directories='$DIR' $DURABILITY \
+        -c max_connections=200 -c shared_buffers=$SHARED_BUFFERS" \
     start >/dev/null; then
     echo "postgres://postgres@127.0.0.1:$PORT/postgres"
     exit 0
