@@ -1,3 +1,5 @@
+import { assetUrl } from './static-assets.ts';
+
 /**
  * Server-rendered HTML with escaping by construction: every interpolated value is escaped unless it is
  * already a SafeHtml made by `html`, so user data (company names, key names, e-mails) cannot inject markup.
@@ -90,9 +92,9 @@ export function layout(opts: LayoutOptions, body: SafeHtml): string {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="csrf-token" content="${opts.csrfToken}" />
         <title>${opts.title} · regdata</title>
-        <link rel="icon" href="/static/favicon.svg" type="image/svg+xml" />
-        <link rel="stylesheet" href="/static/style.css" />
-        ${opts.scripts ? html`<script type="module" src="/static/app.js"></script>` : ''}
+        <link rel="icon" href="${assetUrl('favicon.svg')}" type="image/svg+xml" />
+        <link rel="stylesheet" href="${assetUrl('style.css')}" />
+        ${opts.scripts ? html`<script type="module" src="${assetUrl('app.js')}"></script>` : ''}
       </head>
       <body>
         <a class="skip" href="#main">Skip to content</a>

@@ -1,21 +1,15 @@
-import fs from 'node:fs';
 import type { FastifyPluginAsync } from 'fastify';
 import { authPages } from './auth-pages.ts';
 import { CSRF_HEADER, csrfOk, loadContext, type WebContext, type WebPluginOptions } from './context.ts';
 import { dashboardPages } from './dashboard-pages.ts';
 import { searchPages } from './search.ts';
+import { staticAsset } from './static-assets.ts';
 
 /**
  * The dashboard: accounts, API keys, balance and usage, plans and top-ups, and the in-app search, as
  * server-rendered pages plus one small script, in the same fastify server as the API. Sessions never grant
  * API access: the REST and MCP routes read only the bearer header.
  */
-
-const STATIC: Record<string, { file: string; type: string }> = {
-  'app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
-  'style.css': { file: 'style.css', type: 'text/css; charset=utf-8' },
-  'favicon.svg': { file: 'favicon.svg', type: 'image/svg+xml' },
-};
 
 // The pages load nothing from elsewhere and run no inline script: a stored XSS would have nowhere to go.
 const SECURITY_HEADERS = {
@@ -28,13 +22,6 @@ const SECURITY_HEADERS = {
 };
 
 export const webPlugin: FastifyPluginAsync<WebPluginOptions> = async (app, deps) => {
-  const assets = new Map(
-    Object.entries(STATIC).map(([name, s]) => [
-      name,
-      { type: s.type, body: fs.readFileSync(new URL(`./static/${s.file}`, import.meta.url)) },
-    ]),
-  );
-
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit: 16_384 },
@@ -65,11 +52,22 @@ export const webPlugin: FastifyPluginAsync<WebPluginOptions> = async (app, deps)
     }
   });
 
-  app.get<{ Params: { name: string } }>('/static/:name', async (request, reply) => {
-    const asset = assets.get(request.params.name);
-    if (!asset) return reply.code(404).send({ detail: 'not found' });
-    return reply.type(asset.type).header('cache-control', 'no-cache').send(asset.body);
-  });
+  app.get<{ Params: { name: string }; Querystring: { v?: string } }>(
+    '/static/:name',
+    async (request, reply) => {
+      const asset = staticAsset(request.params.name);
+      if (!asset) return reply.code(404).send({ detail: 'not found' });
+      const etag = `"${asset.hash}"`;
+      // The hashed URL of this very content never changes; any other spelling is checked each time.
+      reply.header(
+        'cache-control',
+        request.query.v === asset.hash ? 'public, max-age=31536000, immutable' : 'no-cache',
+      );
+      reply.header('etag', etag);
+      if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+      return reply.type(asset.type).send(asset.body);
+    },
+  );
 
   // Browsers ask for /favicon.ico whatever the page links; one icon answers both.
   app.get('/favicon.ico', async (_request, reply) => reply.redirect('/static/favicon.svg', 301));

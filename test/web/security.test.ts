@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -170,5 +171,44 @@ describe('dashboard security', () => {
     // Nor the e-mailed tokens, which are secrets too (they travel in the URL fragment).
     expect(logText).not.toContain(token);
     expect(logText).not.toContain(linkToken(t.outbox, 'nolog@test.local', 'verify'));
+  });
+});
+
+describe('dashboard assets', () => {
+  let t: WebTestApp;
+  beforeAll(async () => {
+    t = await buildWebApp(inject('testDataDir'));
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('links script, style and icon by a hash of their bytes: cached for good there, revalidated elsewhere', async () => {
+    const page = (await t.app.inject({ url: '/signin' })).body;
+    const linked = [...page.matchAll(/(?:href|src)="(\/static\/([\w.-]+)\?v=([0-9a-f]+))"/g)];
+    expect(linked.map((m) => m[2]).sort()).toEqual(['favicon.svg', 'style.css']);
+    for (const [, url, name, v] of linked) {
+      const bytes = fs.readFileSync(new URL(`../../src/web/static/${name}`, import.meta.url));
+      // The hash is the file's own, computed here independently.
+      expect(v).toBe(crypto.createHash('sha256').update(bytes).digest('hex').slice(0, 16));
+      const res = await t.app.inject({ url: url! });
+      expect(res.statusCode).toBe(200);
+      expect(res.rawPayload.equals(bytes)).toBe(true);
+      expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      const again = await t.app.inject({
+        url: url!,
+        headers: { 'if-none-match': res.headers['etag'] as string },
+      });
+      expect([again.statusCode, again.body]).toEqual([304, '']);
+      // An old or missing hash may be any version: the browser must ask again.
+      for (const other of [`/static/${name}`, `/static/${name}?v=0000000000000000`]) {
+        const r = await t.app.inject({ url: other });
+        expect([r.statusCode, r.headers['cache-control']]).toEqual([200, 'no-cache']);
+      }
+    }
+    const c = await registeredClient(t, 'assets@test.local', 'correct horse battery');
+    const search = (await c.get('/search')).body;
+    expect(search).toMatch(/<script type="module" src="\/static\/app\.js\?v=[0-9a-f]{16}"><\/script>/);
+    expect((await t.app.inject({ url: '/static/nothing.js' })).statusCode).toBe(404);
   });
 });
