@@ -95,6 +95,22 @@ export class IdempotencyStore {
     );
   }
 
+  /**
+   * Gives up the claim `row` was read as, if it is still exactly that claim and still in flight. The row may
+   * be stale: between reading it and deciding it was abandoned, its call can settle (the row is then done,
+   * its answer the only record of a charged call) or another replica can take the key over; either way the
+   * current row is left alone and false returned. PostgreSQL re-checks the condition on the newest version
+   * of the row, waiting for a settle that is writing it.
+   */
+  async releaseClaim(q: Queryable, row: IdempotencyRow): Promise<boolean> {
+    const { changes } = await q.run(
+      `DELETE FROM idempotency_keys WHERE key_id = ? AND idempotency_key = ? AND state = 'in_flight'
+         AND instance_id = ? AND created_at = ?`,
+      [row.key_id, row.idempotency_key, row.instance_id, row.created_at],
+    );
+    return changes > 0;
+  }
+
   async release(q: Queryable, keyId: string, idempotencyKey: string): Promise<void> {
     await q.run('DELETE FROM idempotency_keys WHERE key_id = ? AND idempotency_key = ?', [
       keyId,

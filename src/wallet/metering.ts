@@ -119,10 +119,11 @@ export class WalletMetering implements Metering {
               await this.recordReplay(q, call, stored.meta, now);
               return { kind: 'replay' as const, stored };
             }
-            if (!(await this.sweeper.isAbandoned(q, row, now))) return { kind: 'busy' as const };
-            // Its process died mid-call: release its hold now rather than at the next sweep, and take over.
+            // Its process died mid-call: take the key over and release its hold now rather than at the next
+            // sweep. If the call settled after `row` was read, the claim is no longer there to take: the caller
+            // retries and gets the stored answer, never a second run and charge.
+            if (!(await this.sweeper.releaseIfAbandoned(q, row, now))) return { kind: 'busy' as const };
             if (row.hold_id !== null) await this.ledger.void(q, row.hold_id, 'owner_gone', now);
-            await this.idempotency.release(q, row.key_id, row.idempotency_key);
           }
         }
         const begun = await this.begin(q, call, now);

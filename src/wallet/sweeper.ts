@@ -120,6 +120,16 @@ export class Sweeper {
     return now - row.created_at >= this.holdTimeoutMs;
   }
 
+  /**
+   * Releases an in-flight idempotency record nobody will finish. `row` may have been read before its call
+   * settled (a read-committed snapshot per statement): the release only removes the claim as it was read,
+   * so a record that became done meanwhile keeps the stored answer of its charged call.
+   */
+  async releaseIfAbandoned(q: Queryable, row: IdempotencyRow, now: number): Promise<boolean> {
+    if (!(await this.isAbandoned(q, row, now))) return false;
+    return this.idempotency.releaseClaim(q, row);
+  }
+
   sweep(): Promise<SweepReport> {
     return this.store.tx(async (q) => {
       const report: SweepReport = {
@@ -178,10 +188,7 @@ export class Sweeper {
         );
       }
       for (const row of await this.idempotency.inFlight(q)) {
-        if (await this.isAbandoned(q, row, now)) {
-          await this.idempotency.release(q, row.key_id, row.idempotency_key);
-          report.releasedIdempotencyKeys++;
-        }
+        if (await this.releaseIfAbandoned(q, row, now)) report.releasedIdempotencyKeys++;
       }
       report.purgedIdempotencyKeys = await this.idempotency.purgeExpired(q, now);
       for (const inst of await this.instances.list(q)) {

@@ -1,13 +1,18 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildWorldSnapshot } from '../../ingest/world/index.ts';
 import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
+import {
+  REGDATA_BIN as BIN,
+  startReplica as spawnReplica,
+  stopReplica,
+  type Replica,
+} from './helpers/replica-process.ts';
 
 /*
  * Issue 18 item 3: replicas that share a filesystem follow one `current` pointer. Two real `regdata serve`
@@ -17,14 +22,7 @@ import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
  * existed), so both replicas build them into the shared serving cache at the same moment.
  */
 
-const BIN = fileURLToPath(new URL('../../bin/regdata.mjs', import.meta.url));
 const run = promisify(execFile);
-
-interface Replica {
-  proc: ChildProcess;
-  url: string;
-  stderr: () => string;
-}
 
 let dataDir: string;
 let env: NodeJS.ProcessEnv;
@@ -33,18 +31,7 @@ let newId: string;
 let key: string;
 const replicas: Replica[] = [];
 
-function startReplica(): Promise<Replica> {
-  const proc = spawn(process.execPath, [BIN, 'serve'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  return new Promise((resolve, reject) => {
-    proc.stderr!.setEncoding('utf8').on('data', (c: string) => {
-      stderr += c;
-      const m = /regdata serving (http:\/\/\S+)/.exec(stderr);
-      if (m) resolve({ proc, url: m[1]!, stderr: () => stderr });
-    });
-    proc.on('close', (code) => reject(new Error(`replica exited (${code}) before serving: ${stderr}`)));
-  });
-}
+const startReplica = () => spawnReplica(env);
 
 async function get(
   replica: Replica,
@@ -118,15 +105,7 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
-  await Promise.all(
-    replicas.map(
-      (r) =>
-        new Promise((resolve) => {
-          r.proc.once('close', resolve);
-          r.proc.kill('SIGTERM');
-        }),
-    ),
-  );
+  await Promise.all(replicas.map((r) => stopReplica(r)));
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { isAppError } from '../../src/errors/app-error.ts';
 import { isRateLimitedError } from '../../src/wallet/errors.ts';
+import { IdempotencyStore, type IdempotencyRow } from '../../src/wallet/idempotency.ts';
+import { Ledger } from '../../src/wallet/ledger.ts';
+import { Instances, Sweeper } from '../../src/wallet/sweeper.ts';
+import { UsageLog } from '../../src/wallet/usage.ts';
 import {
   TestClock,
   call,
@@ -172,6 +176,48 @@ describe.each(WALLET_BACKENDS)('%s: Idempotency-Key: exactly once (invariant 4)'
     const original = await first;
     expect(await second.metering.runMetered(c, rows(2))).toEqual(original);
     expect((await wallet.balance({ email: 'a@example.com' })).balance).toBe(9.92);
+  });
+
+  it('keeps the answer of a call that settled after a sweeper or a retry read its key as in flight', async () => {
+    // Issue 18 cluster test: on PostgreSQL each statement reads its own snapshot, so a replica could read
+    // the key in flight, then the hold already posted by its settle, take the key for abandoned and delete
+    // the stored answer: the next retry ran and charged again. Here the stale read is made on purpose.
+    const { wallet, principal, clock } = await setup();
+    const gate = deferred<void>();
+    const c = call(principal, { idempotencyKey: 'settles-meanwhile' });
+    let runs = 0;
+    const held = signalled(async () => {
+      runs++;
+      await gate.promise;
+      return { result: 'once', chargeableRows: 5, rowsReturned: 5 };
+    });
+    const first = wallet.metering.runMetered(c, held.run);
+    await held.reserved;
+    const stale = (await wallet.store.get<IdempotencyRow>(
+      'SELECT * FROM idempotency_keys WHERE idempotency_key = ?',
+      ['settles-meanwhile'],
+    ))!;
+    expect(stale.state).toBe('in_flight');
+    gate.resolve();
+    const original = await first;
+    const other = new Sweeper(
+      wallet.store,
+      new Ledger(),
+      new IdempotencyStore(),
+      new UsageLog(),
+      new Instances('ins_other_replica'),
+      () => clock.ms,
+      300_000,
+    );
+    const now = clock.ms;
+    // Read as it was, the key looks abandoned (its hold is no longer pending)...
+    expect(await wallet.store.tx((q) => other.isAbandoned(q, stale, now))).toBe(true);
+    // ...but the record is done now, and stays.
+    expect(await wallet.store.tx((q) => other.releaseIfAbandoned(q, stale, now))).toBe(false);
+    expect(await wallet.metering.runMetered(c, held.run)).toEqual(original);
+    expect(runs).toBe(1);
+    expect((await wallet.balance({ email: 'a@example.com' })).balance).toBe(9.8);
+    await expectAuditClean(wallet);
   });
 
   it('keeps a long-held call busy until its own hold times out (an export holds an hour), so a retry never charges twice', async () => {
