@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import fastifyHelmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -16,6 +16,7 @@ import { exportRoutes } from './http/routes/export.ts';
 import { healthRoutes } from './http/routes/health.ts';
 import { mcpRoutes } from './mcp/plugin.ts';
 import type { RequestGuardOptions } from './mcp/request-guard.ts';
+import { DEFAULT_LINK_TTL_SECONDS, ExportLinks, LINK_SECRET_BYTES } from './services/export-link.ts';
 import { Operations, type ExportOptions } from './services/operations.ts';
 import type { WebDeps } from './web/context.ts';
 import { webPlugin } from './web/plugin.ts';
@@ -39,6 +40,12 @@ export interface AppDeps {
   metrics?: 'admin' | 'separate';
   /** The export's max_rows cap and hold timeout (config.export); default DEFAULT_EXPORT_OPTIONS. */
   exports?: ExportOptions;
+  /**
+   * Signed export links of the MCP tool export_companies: the secret (config or the data folder's own,
+   * src/services/export-link.ts), their lifetime, and the public origin they point at (else the address
+   * the MCP request came in on). Default: a random secret of this app alone, 15 minutes.
+   */
+  exportLinks?: { secret: Buffer; ttlSeconds: number; publicUrl: string | null };
 }
 
 declare module 'fastify' {
@@ -128,15 +135,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.exports && { exports: deps.exports }),
   });
   const routeDeps = { prefix: API_PREFIX, ops, authenticator: deps.wallet.authenticator };
+  const links = new ExportLinks({
+    secret: deps.exportLinks?.secret ?? randomBytes(LINK_SECRET_BYTES),
+    ttlSeconds: deps.exportLinks?.ttlSeconds ?? DEFAULT_LINK_TTL_SECONDS,
+  });
   await app.register(discoveryRoutes, routeDeps);
   await app.register(companyRoutes, routeDeps);
   await app.register(changeRoutes, routeDeps);
-  await app.register(exportRoutes, routeDeps);
+  await app.register(exportRoutes, { ...routeDeps, links });
   if (deps.web) await app.register(webPlugin, { ...deps.web, ops });
   await app.register(mcpRoutes, {
     ops,
     authenticator: deps.wallet.authenticator,
     ...(deps.wallet.prices && { prices: deps.wallet.prices }),
+    exportLinks: {
+      links,
+      publicUrl: deps.exportLinks?.publicUrl ?? null,
+      path: `${API_PREFIX}/companies/export`,
+    },
     allowedOrigins: deps.mcp?.allowedOrigins ?? [],
     allowedHosts: deps.mcp?.allowedHosts ?? [],
   });

@@ -6,6 +6,7 @@ import { Engine } from './engine/engine.ts';
 import type { EngineOptions } from './engine/snapshot-loader.ts';
 import { SnapshotWatcher } from './engine/snapshot-watcher.ts';
 import { metricsApp } from './http/metrics.ts';
+import { linkSecret } from './services/export-link.ts';
 import { walletOptions } from './wallet/from-config.ts';
 import { webDeps } from './web/from-config.ts';
 import { openWallet, type Wallet } from './wallet/wallet.ts';
@@ -51,6 +52,11 @@ export async function startServer(config: Config, options: StartServerOptions = 
     trustProxy: config.trustProxy,
     metrics: config.metricsPort === null ? 'admin' : 'separate',
     exports: config.export,
+    exportLinks: {
+      secret: linkSecret(config.export.linkSecret, config.dataDir),
+      ttlSeconds: config.export.linkTtlSeconds,
+      publicUrl: config.web.publicUrl,
+    },
   });
   const metrics = config.metricsPort === null ? null : metricsApp(app.metricsRegistry);
   const snap = engine.snapshot;

@@ -42,6 +42,8 @@ import {
   type CompanyRef,
 } from './companies.ts';
 import { listChanges } from './changes.ts';
+import { InsufficientCreditsError } from '../wallet/errors.ts';
+import { MICRO_PER_CREDIT } from '../wallet/money.ts';
 import { streamExport, writeExport, type ExportSink } from './export.ts';
 import { listActivities, listCountries, listFilters, listLocations } from './discovery.ts';
 
@@ -133,6 +135,12 @@ export const DEFAULT_EXPORT_OPTIONS: ExportOptions = { maxRows: 1_000_000, holdT
 /** An export's answer once its body is out: the usage meta the transport appends (trailer or last line). */
 export interface ExportDone {
   meta: UsageMeta & Freshness;
+}
+
+/** An export priced for a download link: the rows it would reserve now and the quote for them. */
+export interface ExportQuote {
+  rows: number;
+  quote: Quote;
 }
 
 export interface OperationsDeps {
@@ -283,6 +291,31 @@ export class Operations {
       await streamExport(written, params.format, sink, params.country, rate);
     }
     return { meta: { ...meta, ...result.fresh } };
+  }
+
+  /**
+   * What the MCP tool export_companies checks before it hands out a download link: the export's own 422s
+   * (max_rows over the cap, a too-old updated_since, through the free count) and its 402, with the message
+   * the download itself would answer, computed from the quote (nothing is reserved: the download reserves
+   * when it starts). One rate-limit token and a free usage record, like the estimate.
+   */
+  exportQuote(caller: Caller, params: ExportParams): Promise<Admitted<ExportQuote>> {
+    this.exportLimits(params);
+    return this.free(caller, 'export_link', params.country, async () => {
+      const rows = await this.exportRows(params);
+      const quote = await this.deps.metering.quote({
+        principal: caller.principal,
+        channel: caller.channel,
+        country: params.country,
+        reserveRows: rows,
+      });
+      if (quote.needed > quote.balance) {
+        // The quote is in credits; the 402 text is the metering's own, from micro-credits.
+        const micro = (credits: number) => Math.round(credits * MICRO_PER_CREDIT);
+        throw new InsufficientCreditsError(micro(quote.balance), micro(quote.needed));
+      }
+      return { rows, quote };
+    });
   }
 
   /** The server's export limits; a max_rows above its cap (configuration, not the schema) is a 422. */
