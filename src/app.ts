@@ -1,6 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import fastifyHelmet from '@fastify/helmet';
-import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  LogController,
+} from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Registry } from 'prom-client';
 import type { Engine } from './engine/engine.ts';
@@ -61,6 +66,17 @@ export const HEALTH_PATH = '/healthz';
 /** An incoming request id is kept only if it is short and plain, so it cannot forge log lines or headers. */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
+/** What a log line says about a request: fastify's default fields, a link's signature masked. */
+function requestLogFields(req: FastifyRequest): Record<string, unknown> {
+  return {
+    method: req.method,
+    url: req.url.replace(/([?&]signature=)[^&]*/g, '$1[redacted]'),
+    host: req.host,
+    remoteAddress: req.ip,
+    remotePort: req.socket?.remotePort,
+  };
+}
+
 /** fastify takes a hop count at run time but not in its types: as proxy-addr does, trust the first n hops. */
 function trustProxyOption(
   value: boolean | number | string[],
@@ -73,8 +89,13 @@ function trustProxyOption(
  * resource: the engine and the wallet are opened and closed by whoever built them.
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const logger = deps.logger ?? { level: 'info' };
   const app = Fastify({
-    logger: deps.logger ?? { level: 'info' },
+    // A download link's signature is a short-lived credential: it stays out of the logs.
+    logger:
+      typeof logger === 'object'
+        ? { ...logger, serializers: { req: requestLogFields, ...logger.serializers } }
+        : logger,
     genReqId: (req) => {
       const incoming = req.headers[REQUEST_ID_HEADER];
       return typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -106,6 +127,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installQueryNormalisation(app);
   app.addHook('onRequest', async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
+    // onResponse runs when a response finishes; one the client cut short (an export download left midway)
+    // gets its line here instead, with the status that was sent.
+    reply.raw.once('close', () => {
+      if (reply.raw.writableFinished) return;
+      request.log.info(
+        { req: request, res: reply, responseTime: reply.elapsedTime },
+        'request closed by the client before its response ended',
+      );
+    });
   });
   app.addHook('onResponse', async (request, reply) => {
     request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');

@@ -118,6 +118,8 @@ export const ConfigSchema = z
     REGDATA_EXPORT_DIR: z.string().min(1).optional(),
     /** How long an export's hold may stay pending: the time a slow client may take to read it. */
     REGDATA_EXPORT_HOLD_TIMEOUT_MS: z.coerce.number().int().positive().default(3_600_000),
+    /** Exports one API key may run at once in one server process (each holds a file and a connection). */
+    REGDATA_EXPORT_MAX_CONCURRENT: z.coerce.number().int().min(1).max(100).default(2),
     /**
      * Signs the download links of the MCP tool export_companies (at least 32 characters; every replica of
      * a deployment needs the same). Unset: a secret of the data folder's own, made on first start.
@@ -216,6 +218,7 @@ export const ConfigSchema = z
     export: {
       maxRows: env.REGDATA_EXPORT_MAX_ROWS,
       holdTimeoutMs: env.REGDATA_EXPORT_HOLD_TIMEOUT_MS,
+      maxConcurrent: env.REGDATA_EXPORT_MAX_CONCURRENT,
       linkSecret: env.REGDATA_EXPORT_LINK_SECRET ?? null,
       linkTtlSeconds: env.REGDATA_EXPORT_LINK_TTL_SECONDS,
     },

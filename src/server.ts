@@ -6,6 +6,7 @@ import { Engine } from './engine/engine.ts';
 import type { EngineOptions } from './engine/snapshot-loader.ts';
 import { SnapshotWatcher } from './engine/snapshot-watcher.ts';
 import { metricsApp } from './http/metrics.ts';
+import { removeStaleExports } from './services/export.ts';
 import { linkSecret } from './services/export-link.ts';
 import { walletOptions } from './wallet/from-config.ts';
 import { webDeps } from './web/from-config.ts';
@@ -41,6 +42,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
   const settings = serveSettings(config);
   const store = new SnapshotStore(config.dataDir);
   const engine = await Engine.open(store, { ...config.engine, ...options.engine });
+  const staleExports = removeStaleExports(engine.exportDirectory, config.export.holdTimeoutMs);
   const wallet = await openWallet(walletOptions(config));
   const web = webDeps(config, settings, wallet, (msg: string) => app.log.info(msg));
   const app = await buildApp({
@@ -59,6 +61,9 @@ export async function startServer(config: Config, options: StartServerOptions = 
     },
   });
   const metrics = config.metricsPort === null ? null : metricsApp(app.metricsRegistry);
+  if (staleExports.length > 0) {
+    app.log.info({ folders: staleExports }, 'removed export folders left by processes that are gone');
+  }
   const snap = engine.snapshot;
   if (snap) {
     app.log.info(

@@ -42,7 +42,7 @@ import {
   type CompanyRef,
 } from './companies.ts';
 import { listChanges } from './changes.ts';
-import { InsufficientCreditsError } from '../wallet/errors.ts';
+import { InsufficientCreditsError, RateLimitedError } from '../wallet/errors.ts';
 import { MICRO_PER_CREDIT } from '../wallet/money.ts';
 import { streamExport, writeExport, type ExportSink } from './export.ts';
 import { listActivities, listCountries, listFilters, listLocations } from './discovery.ts';
@@ -128,9 +128,18 @@ export interface ExportOptions {
   maxRows: number;
   /** How long an export's hold may stay pending (REGDATA_EXPORT_HOLD_TIMEOUT_MS). */
   holdTimeoutMs: number;
+  /** Exports one key may run at once in this process (REGDATA_EXPORT_MAX_CONCURRENT). */
+  maxConcurrent: number;
 }
 
-export const DEFAULT_EXPORT_OPTIONS: ExportOptions = { maxRows: 1_000_000, holdTimeoutMs: 3_600_000 };
+export const DEFAULT_EXPORT_OPTIONS: ExportOptions = {
+  maxRows: 1_000_000,
+  holdTimeoutMs: 3_600_000,
+  maxConcurrent: 2,
+};
+
+/** What a client turned away for running too many exports is told to wait: an export takes seconds. */
+export const EXPORT_BUSY_RETRY_SECONDS = 5;
 
 /** An export's answer once its body is out: the usage meta the transport appends (trailer or last line). */
 export interface ExportDone {
@@ -151,6 +160,13 @@ export interface OperationsDeps {
 }
 
 export class Operations {
+  /**
+   * Exports running now per key id. Each one holds disk (its file) and a slow client can keep it for an
+   * hour, so a key may run only a few at a time. An entry is deleted when its count drops to 0, so the map
+   * holds only keys with an export running.
+   */
+  private readonly runningExports = new Map<string, number>();
+
   constructor(private readonly deps: OperationsDeps) {}
 
   get engine(): Engine {
@@ -266,6 +282,32 @@ export class Operations {
   async export(caller: Caller, params: ExportParams, sink: ExportSink): Promise<ExportDone> {
     const limits = this.exportLimits(params);
     const rate = await this.admit(caller, 'export');
+    const keyId = caller.principal.keyId;
+    const running = this.runningExports.get(keyId) ?? 0;
+    if (running >= limits.maxConcurrent) {
+      throw new RateLimitedError(
+        `too many exports at once: at most ${limits.maxConcurrent} per API key; retry when one has finished`,
+        EXPORT_BUSY_RETRY_SECONDS,
+        null,
+      );
+    }
+    this.runningExports.set(keyId, running + 1);
+    try {
+      return await this.runExport(caller, params, limits, rate, sink);
+    } finally {
+      const left = (this.runningExports.get(keyId) ?? 1) - 1;
+      if (left > 0) this.runningExports.set(keyId, left);
+      else this.runningExports.delete(keyId);
+    }
+  }
+
+  private async runExport(
+    caller: Caller,
+    params: ExportParams,
+    limits: ExportOptions,
+    rate: RateLimitDecision | null,
+    sink: ExportSink,
+  ): Promise<ExportDone> {
     const reserveRows = await this.exportRows(params);
     let ran = false;
     const { result, meta } = await this.deps.metering.runMetered<Kept<{ rows: number }>>(

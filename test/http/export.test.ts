@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -31,6 +32,7 @@ beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-test-export-'));
   const dataDir = path.join(tmp, 'data');
   fs.cpSync(inject('testDataDir'), dataDir, { recursive: true });
+  await leaveExportFolders(path.join(tmp, 'exports'));
   server = await startServer(
     loadConfig({
       PORT: '0',
@@ -48,9 +50,35 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
+  live?.kill();
   await server?.close();
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
+
+/** Export folders as crashed and running servers leave them, made before the server under test starts. */
+let live: ChildProcess | undefined;
+const leftovers: Record<string, 'removed' | 'kept'> = {};
+async function leaveExportFolders(dir: string) {
+  // A process that has exited (its pid is free) and one that keeps running, as other servers would be.
+  const dead = spawn(process.execPath, ['-e', '']);
+  await new Promise((r) => dead.once('exit', r));
+  live = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 600000)']);
+  const old = new Date(Date.now() - 2 * 3_600_000);
+  const make = (name: string, fate: 'removed' | 'kept', mtime?: Date) => {
+    fs.mkdirSync(path.join(dir, name), { recursive: true });
+    fs.writeFileSync(path.join(dir, name, 'rows.csv'), 'registrikood\n1\n');
+    if (mtime) fs.utimesSync(path.join(dir, name), mtime, mtime);
+    leftovers[name] = fate;
+  };
+  make(`export-${dead.pid}-aB3dE9`, 'removed');
+  make(`export-${live.pid}-Zz0Yy1`, 'kept');
+  // This process's own pid: a predecessor's (the server under test runs in this process).
+  make(`export-${process.pid}-Qq7Ww8`, 'removed');
+  // Without a pid (an earlier version): removed once older than the export hold timeout (1 h).
+  make('export-Old123', 'removed', old);
+  make('export-New456', 'kept');
+  make('unrelated', 'kept');
+}
 
 let keys = 0;
 async function newKey(credits: number, plan: 'payg' | 'trial' | 'unlimited' = 'payg') {
@@ -310,6 +338,88 @@ describe('GET /api/v1/data/companies/export', () => {
     expect(audit.accounts.every((a) => a.conserved)).toBe(true);
     expect(audit.usageMismatches).toEqual([]);
     expect((await server.wallet.balance({ email })).pending).toBe(0);
+  });
+});
+
+describe('export folders at start-up', () => {
+  it('removes those of processes that are gone and keeps those of live ones', () => {
+    const left = new Set(fs.readdirSync(path.join(tmp, 'exports')));
+    for (const [name, fate] of Object.entries(leftovers)) expect(left.has(name), name).toBe(fate === 'kept');
+  });
+});
+
+describe('concurrent exports of one key', () => {
+  /** An export whose client took the head and one chunk and then stopped reading: it stays running. */
+  function stalled(key: string): Promise<{ status: number; cut: () => void }> {
+    return new Promise((resolve, reject) => {
+      const req = http.get(`${base}/companies/export?country=PL&status=__all__&format=ndjson`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      req.on('response', (res) => {
+        res.once('data', () => {
+          res.pause();
+          resolve({ status: res.statusCode ?? 0, cut: () => req.destroy() });
+        });
+      });
+      req.on('error', (err) => (req.destroyed ? undefined : reject(err)));
+    });
+  }
+
+  it('runs at most two at once per key (429 with Retry-After, nothing charged); other keys are not held up', async () => {
+    const { key, email } = await newKey(100_000);
+    const first = await stalled(key);
+    const second = await stalled(key);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    const exportsSeen = async (who: string) =>
+      (await server.wallet.usage({ email: who })).records.filter((r) => r.operation === 'export').length;
+    // Both are still running: neither has settled into a usage record.
+    expect(await exportsSeen(email)).toBe(0);
+    const third = await get(`/companies/export?country=EE&format=csv&max_rows=3`, key);
+    expect(third.status).toBe(429);
+    expect(third.headers['retry-after']).toBe('5');
+    expect(json(third)).toEqual({ detail: expect.stringMatching(/at most 2 per API key/) as unknown });
+    const other = await newKey(100);
+    expect((await get(`/companies/export?country=EE&format=csv&max_rows=3`, other.key)).status).toBe(200);
+
+    first.cut();
+    second.cut();
+    for (let i = 0; i < 100 && (await exportsSeen(email)) < 2; i++)
+      await new Promise((r) => setTimeout(r, 50));
+    // The 429 left no record; the two cut downloads settled, and the slots are free again.
+    expect(await exportsSeen(email)).toBe(2);
+    expect((await get(`/companies/export?country=EE&format=csv&max_rows=3`, key)).status).toBe(200);
+    expect((await server.wallet.audit()).accounts.every((a) => a.conserved)).toBe(true);
+  });
+});
+
+describe('exports in the request metrics', () => {
+  it('counts a finished export under its route and status, and one the client cut short as 499', async () => {
+    const admin = (await server.wallet.createKey({ email: 'export-admin@test.local', kind: 'admin' })).key;
+    const count = async (status: string) => {
+      const text = (await get('/../../../metrics', admin)).body.toString('utf8');
+      const line = text
+        .split('\n')
+        .find(
+          (l) =>
+            l.startsWith('regdata_http_requests_total{') &&
+            l.includes('route="/api/v1/data/companies/export"') &&
+            l.includes(`status="${status}"`),
+        );
+      return line ? Number(line.split(' ').pop()) : 0;
+    };
+    const { key } = await newKey(100_000);
+    const [ok, cut] = [await count('200'), await count('499')];
+    expect((await get('/companies/export?country=EE&format=csv&max_rows=3', key)).status).toBe(200);
+    await new Promise<void>((resolve, reject) => {
+      const req = http.get(`${base}/companies/export?country=PL&status=__all__&format=ndjson`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      req.on('response', (res) => res.once('data', () => (req.destroy(), resolve())));
+      req.on('error', (err) => (req.destroyed ? undefined : reject(err)));
+    });
+    for (let i = 0; i < 100 && (await count('499')) === cut; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await count('200')).toBe(ok + 1);
+    expect(await count('499')).toBe(cut + 1);
   });
 });
 
