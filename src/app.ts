@@ -1,6 +1,11 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import fastifyHelmet from '@fastify/helmet';
-import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  LogController,
+} from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Registry } from 'prom-client';
 import type { Engine } from './engine/engine.ts';
@@ -16,6 +21,7 @@ import { exportRoutes } from './http/routes/export.ts';
 import { healthRoutes } from './http/routes/health.ts';
 import { mcpRoutes } from './mcp/plugin.ts';
 import type { RequestGuardOptions } from './mcp/request-guard.ts';
+import { DEFAULT_LINK_TTL_SECONDS, ExportLinks, LINK_SECRET_BYTES } from './services/export-link.ts';
 import { Operations, type ExportOptions } from './services/operations.ts';
 import type { WebDeps } from './web/context.ts';
 import { webPlugin } from './web/plugin.ts';
@@ -39,6 +45,12 @@ export interface AppDeps {
   metrics?: 'admin' | 'separate';
   /** The export's max_rows cap and hold timeout (config.export); default DEFAULT_EXPORT_OPTIONS. */
   exports?: ExportOptions;
+  /**
+   * Signed export links of the MCP tool export_companies: the secret (config or the data folder's own,
+   * src/services/export-link.ts), their lifetime, and the public origin they point at (else the address
+   * the MCP request came in on). Default: a random secret of this app alone, 15 minutes.
+   */
+  exportLinks?: { secret: Buffer; ttlSeconds: number; publicUrl: string | null };
 }
 
 declare module 'fastify' {
@@ -54,6 +66,17 @@ export const HEALTH_PATH = '/healthz';
 /** An incoming request id is kept only if it is short and plain, so it cannot forge log lines or headers. */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
+/** What a log line says about a request: fastify's default fields, a link's signature masked. */
+function requestLogFields(req: FastifyRequest): Record<string, unknown> {
+  return {
+    method: req.method,
+    url: req.url.replace(/([?&]signature=)[^&]*/g, '$1[redacted]'),
+    host: req.host,
+    remoteAddress: req.ip,
+    remotePort: req.socket?.remotePort,
+  };
+}
+
 /** fastify takes a hop count at run time but not in its types: as proxy-addr does, trust the first n hops. */
 function trustProxyOption(
   value: boolean | number | string[],
@@ -66,8 +89,13 @@ function trustProxyOption(
  * resource: the engine and the wallet are opened and closed by whoever built them.
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const logger = deps.logger ?? { level: 'info' };
   const app = Fastify({
-    logger: deps.logger ?? { level: 'info' },
+    // A download link's signature is a short-lived credential: it stays out of the logs.
+    logger:
+      typeof logger === 'object'
+        ? { ...logger, serializers: { req: requestLogFields, ...logger.serializers } }
+        : logger,
     genReqId: (req) => {
       const incoming = req.headers[REQUEST_ID_HEADER];
       return typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -99,6 +127,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installQueryNormalisation(app);
   app.addHook('onRequest', async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
+    // onResponse runs when a response finishes; one the client cut short (an export download left midway)
+    // gets its line here instead, with the status that was sent.
+    reply.raw.once('close', () => {
+      if (reply.raw.writableFinished) return;
+      request.log.info(
+        { req: request, res: reply, responseTime: reply.elapsedTime },
+        'request closed by the client before its response ended',
+      );
+    });
   });
   app.addHook('onResponse', async (request, reply) => {
     request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
@@ -128,15 +165,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.exports && { exports: deps.exports }),
   });
   const routeDeps = { prefix: API_PREFIX, ops, authenticator: deps.wallet.authenticator };
+  const links = new ExportLinks({
+    secret: deps.exportLinks?.secret ?? randomBytes(LINK_SECRET_BYTES),
+    ttlSeconds: deps.exportLinks?.ttlSeconds ?? DEFAULT_LINK_TTL_SECONDS,
+  });
   await app.register(discoveryRoutes, routeDeps);
   await app.register(companyRoutes, routeDeps);
   await app.register(changeRoutes, routeDeps);
-  await app.register(exportRoutes, routeDeps);
+  await app.register(exportRoutes, { ...routeDeps, links });
   if (deps.web) await app.register(webPlugin, { ...deps.web, ops });
   await app.register(mcpRoutes, {
     ops,
     authenticator: deps.wallet.authenticator,
     ...(deps.wallet.prices && { prices: deps.wallet.prices }),
+    exportLinks: {
+      links,
+      publicUrl: deps.exportLinks?.publicUrl ?? null,
+      path: `${API_PREFIX}/companies/export`,
+    },
     allowedOrigins: deps.mcp?.allowedOrigins ?? [],
     allowedHosts: deps.mcp?.allowedHosts ?? [],
   });

@@ -6,6 +6,7 @@ import { COUNTRY_CODES, type CountryCode } from './contract/countries.ts';
 import { ENGINE_DEFAULTS } from './engine/engine-defaults.ts';
 import { MAX_EXPORT_RESERVE_ROWS } from './wallet/types.ts';
 import { isLoopbackHost } from './http/loopback.ts';
+import { DEFAULT_LINK_TTL_SECONDS } from './services/export-link.ts';
 
 /** `EE=0.04,SE=0.24`: per-country row prices in credits overriding the spec 8.2 defaults. */
 const PricesSchema = z
@@ -117,6 +118,20 @@ export const ConfigSchema = z
     REGDATA_EXPORT_DIR: z.string().min(1).optional(),
     /** How long an export's hold may stay pending: the time a slow client may take to read it. */
     REGDATA_EXPORT_HOLD_TIMEOUT_MS: z.coerce.number().int().positive().default(3_600_000),
+    /** Exports one API key may run at once in one server process (each holds a file and a connection). */
+    REGDATA_EXPORT_MAX_CONCURRENT: z.coerce.number().int().min(1).max(100).default(2),
+    /**
+     * Signs the download links of the MCP tool export_companies (at least 32 characters; every replica of
+     * a deployment needs the same). Unset: a secret of the data folder's own, made on first start.
+     */
+    REGDATA_EXPORT_LINK_SECRET: z.string().min(32, 'expected at least 32 characters').optional(),
+    /** How long such a link stays valid. */
+    REGDATA_EXPORT_LINK_TTL_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(86_400)
+      .default(DEFAULT_LINK_TTL_SECONDS),
     /** Browser origins allowed to call /mcp (`https://app.example.com`); empty: no request with an Origin. */
     REGDATA_MCP_ALLOWED_ORIGINS: CommaList,
     /** Host names /mcp answers to (`api.example.com`); empty: any, but only loopback names on loopback. */
@@ -203,6 +218,9 @@ export const ConfigSchema = z
     export: {
       maxRows: env.REGDATA_EXPORT_MAX_ROWS,
       holdTimeoutMs: env.REGDATA_EXPORT_HOLD_TIMEOUT_MS,
+      maxConcurrent: env.REGDATA_EXPORT_MAX_CONCURRENT,
+      linkSecret: env.REGDATA_EXPORT_LINK_SECRET ?? null,
+      linkTtlSeconds: env.REGDATA_EXPORT_LINK_TTL_SECONDS,
     },
     ingest: { memoryLimit: env.REGDATA_INGEST_MEMORY_LIMIT },
     harvest: {

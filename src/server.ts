@@ -6,6 +6,8 @@ import { Engine } from './engine/engine.ts';
 import type { EngineOptions } from './engine/snapshot-loader.ts';
 import { SnapshotWatcher } from './engine/snapshot-watcher.ts';
 import { metricsApp } from './http/metrics.ts';
+import { removeStaleExports } from './services/export.ts';
+import { linkSecret } from './services/export-link.ts';
 import { walletOptions } from './wallet/from-config.ts';
 import { webDeps } from './web/from-config.ts';
 import { openWallet, type Wallet } from './wallet/wallet.ts';
@@ -40,6 +42,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
   const settings = serveSettings(config);
   const store = new SnapshotStore(config.dataDir);
   const engine = await Engine.open(store, { ...config.engine, ...options.engine });
+  const staleExports = removeStaleExports(engine.exportDirectory, config.export.holdTimeoutMs);
   const wallet = await openWallet(walletOptions(config));
   const web = webDeps(config, settings, wallet, (msg: string) => app.log.info(msg));
   const app = await buildApp({
@@ -51,8 +54,16 @@ export async function startServer(config: Config, options: StartServerOptions = 
     trustProxy: config.trustProxy,
     metrics: config.metricsPort === null ? 'admin' : 'separate',
     exports: config.export,
+    exportLinks: {
+      secret: linkSecret(config.export.linkSecret, config.dataDir),
+      ttlSeconds: config.export.linkTtlSeconds,
+      publicUrl: config.web.publicUrl,
+    },
   });
   const metrics = config.metricsPort === null ? null : metricsApp(app.metricsRegistry);
+  if (staleExports.length > 0) {
+    app.log.info({ folders: staleExports }, 'removed export folders left by processes that are gone');
+  }
   const snap = engine.snapshot;
   if (snap) {
     app.log.info(

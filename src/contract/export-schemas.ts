@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  CountJsonObject,
   CountrySchema,
   SearchQueryObject,
   refineFilters,
@@ -56,6 +57,76 @@ export const toExportParams = (raw: RawExport): ExportParams => ({
 });
 
 export const ExportQuerySchema = ExportQueryObject.superRefine(refineFilters).transform(toExportParams);
+
+/**
+ * The REST route's query: the export's, plus the three parameters of a signed download link (the MCP tool
+ * export_companies hands them out; docs/api-decisions.md "Export over MCP"). They are the route's alone:
+ * the estimate and the tool parse ExportQuerySchema, which does not know them.
+ */
+export const ExportRouteQueryObject = ExportQueryObject.extend({
+  key_id: z
+    .string()
+    .optional()
+    .describe('Download link only: the id of the API key the link was issued to (never the key itself)'),
+  expires: z
+    .string()
+    .optional()
+    .describe('Download link only: when the link stops working, in seconds since 1970-01-01 UTC'),
+  signature: z
+    .string()
+    .optional()
+    .describe(
+      'Download link only: the signature over every other parameter. With key_id, expires and signature ' +
+        'no Authorization header is sent; a changed, added or removed parameter, or an expired link, is a 403',
+    ),
+});
+
+export const ExportRouteQuerySchema = ExportRouteQueryObject.superRefine(refineFilters).transform((raw) => ({
+  params: toExportParams(raw),
+  signed: raw.key_id !== undefined || raw.expires !== undefined || raw.signature !== undefined,
+}));
+
+/**
+ * The MCP tool export_companies: the export's parameters as JSON arguments (typed values, English names,
+ * like search_companies). Parsed without a transform: the tool writes the validated arguments back into
+ * the link's query string, and makes ExportParams with toExportParams.
+ */
+export const ExportJsonObject = CountJsonObject.extend({
+  sort_by: SearchQueryObject.shape.sort_by,
+  sort_dir: SearchQueryObject.shape.sort_dir,
+  format: ExportQueryObject.shape.format,
+  max_rows: z
+    .number()
+    .int()
+    .min(1)
+    .default(DEFAULT_EXPORT_ROWS)
+    .describe(ExportQueryObject.shape.max_rows.description ?? 'The most rows to export'),
+});
+
+/** What export_companies answers: the export priced now, and the link that runs it. */
+export const ExportLinkDataSchema = z.object({
+  country: CountrySchema,
+  format: z.enum(EXPORT_FORMATS),
+  rows: z
+    .number()
+    .int()
+    .describe('The rows the download would export and reserve now: min(matching, max_rows)'),
+  unit_price: z.number().describe("The country's row price in credits"),
+  credits_needed: z.number().describe('What the download reserves when it starts (0 when a waiver applies)'),
+  credit_balance: z.number().describe('Credits available now'),
+  waived: z.boolean(),
+  waiver: z.enum(['admin', 'unlimited', 'subscription', 'trial']).nullable(),
+  url: z
+    .string()
+    .describe(
+      'GET it without an Authorization header before expires_at. Each download is one export metered to ' +
+        'your key: reserved when it starts, the rows sent charged, the rest released',
+    ),
+  expires_at: z.string().describe('When the link stops working (ISO 8601, UTC)'),
+  data_as_of: z.string().describe("The day the country's data was published into the live snapshot"),
+  snapshot_id: z.string(),
+});
+export type ExportLinkData = z.output<typeof ExportLinkDataSchema>;
 
 // ---------------------------------------------------------------------------------------------------------
 // The cost estimate

@@ -1,10 +1,12 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Engine } from '../engine/engine.ts';
 import type { Authenticator } from '../wallet/types.ts';
 import { requireAdmin } from './guard.ts';
 
 export const METRICS_PATH = '/metrics';
+/** The status label of a response the client closed before it ended (nginx's convention). */
+export const CLIENT_CLOSED_STATUS = '499';
 
 /**
  * Prometheus metrics: requests and latency per route and status, DuckDB query time per query kind, and the
@@ -65,15 +67,21 @@ export function installMetrics(
 
   engine.observeQueries((label, seconds) => queries.observe({ query: label }, seconds));
 
-  app.addHook('onResponse', async (request, reply) => {
+  const observe = (request: FastifyRequest, status: string, seconds: number) => {
     // The route pattern, not the URL, keeps label cardinality bounded (no codes or query strings).
-    const labels = {
-      method: request.method,
-      route: request.routeOptions.url ?? 'unmatched',
-      status: String(reply.statusCode),
-    };
+    const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status };
     requests.inc(labels);
-    latency.observe(labels, reply.elapsedTime / 1000);
+    latency.observe(labels, seconds);
+  };
+  app.addHook('onResponse', async (request, reply) => {
+    observe(request, String(reply.statusCode), reply.elapsedTime / 1000);
+  });
+  // fastify runs onResponse when a response finishes; one the client cut short (an export download left
+  // midway) never does. It is counted with nginx's 499 "client closed request" instead of vanishing.
+  app.addHook('onRequest', async (request, reply) => {
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) observe(request, CLIENT_CLOSED_STATUS, reply.elapsedTime / 1000);
+    });
   });
 
   if (authenticator) {

@@ -22,7 +22,9 @@ function instructions(prices: Readonly<Record<string, number>>): string {
       '(4) search_companies (metered per returned row; small pages, pick `fields`); (5) get_company, ' +
       'get_company_history, get_company_workplaces (SE only) for one company (metered, one row). To keep ' +
       'a list in sync, list_changes gives the companies added, removed or changed since a day or a ' +
-      'snapshot (metered per returned item).',
+      'snapshot (metered per returned item). For a list too big to page through, export_companies prices ' +
+      'the whole result and returns a short-lived download link (CSV, NDJSON or Parquet; metered per row ' +
+      'when downloaded).',
     `Prices in credits per returned row: ${priceList(prices)}. Every metered result has \`meta\` with ` +
       'the credits charged and the balance left.',
     'A failed call is a tool error whose text is JSON {"status", "detail"}: 400 malformed registration ' +

@@ -1,9 +1,11 @@
+import net from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { COUNTRIES, COUNTRY_CODES } from '../contract/countries.ts';
 import { isAppError } from '../errors/app-error.ts';
 import { frameworkClientDetail } from '../http/error-handler.ts';
+import type { ExportLinks } from '../services/export-link.ts';
 import type { Caller, Operations } from '../services/operations.ts';
 import type { Authenticator } from '../wallet/types.ts';
 import { McpToolServer } from './mcp-server.ts';
@@ -18,6 +20,17 @@ export interface McpPluginOptions extends RequestGuardOptions {
   authenticator: Authenticator;
   /** Row prices in credits per country, quoted in the tool descriptions; spec 8.2 defaults when absent. */
   prices?: Readonly<Record<string, number>>;
+  /** Signs export_companies' download links; they point at `publicUrl` (else the request's local address). */
+  exportLinks: { links: ExportLinks; publicUrl: string | null; path: string };
+}
+
+/** The origin a link should name: the configured public one, else the address this request came in on. */
+function linkOrigin(publicUrl: string | null, request: FastifyRequest): string {
+  if (publicUrl) return publicUrl;
+  const { localAddress, localPort } = request.socket;
+  if (!localAddress || !localPort) return 'http://localhost';
+  const host = localAddress.replace(/^::ffff:/, '');
+  return `http://${net.isIPv6(host) ? `[${host}]` : host}:${localPort}`;
 }
 
 function defaultPrices(): Record<string, number> {
@@ -93,7 +106,13 @@ export const mcpRoutes: FastifyPluginAsync<McpPluginOptions> = async (app, opts)
     const res = reply.raw;
     res.setHeader('x-request-id', request.id);
     const logError = (err: unknown) => request.log.error({ err }, 'mcp tool call failed');
-    const server = tools.serverFor({ ops: opts.ops, caller }, logError);
+    const { links, publicUrl, path } = opts.exportLinks;
+    const origin = linkOrigin(publicUrl, request);
+    const exportLink = (params: readonly (readonly [string, string])[]) => {
+      const signed = links.sign(caller.principal.keyId, params, Date.now());
+      return { url: `${origin}${path}?${signed.query}`, expiresAt: signed.expiresAt };
+    };
+    const server = tools.serverFor({ ops: opts.ops, caller, exportLink }, logError);
     // No sessions, and plain JSON answers: nothing here streams, and nothing is kept after the response.
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,

@@ -1,4 +1,4 @@
-import type { CallToolResult, Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ResourceLink, Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { AppError, isAppError, validationError } from '../errors/app-error.ts';
 import { clientDetail, toValidationIssues } from '../http/error-handler.ts';
@@ -15,11 +15,18 @@ export interface ToolContext {
   caller: Caller;
   /** Row prices in credits per country, for the texts that tell the model what a call cost. */
   prices: Readonly<Record<string, number>>;
+  /**
+   * A signed download link of the REST export for this caller's key, over the export's query parameters
+   * (export_companies; src/services/export-link.ts).
+   */
+  exportLink(params: readonly (readonly [string, string])[]): { url: string; expiresAt: Date };
 }
 
 export interface ToolAnswer {
   structured: Record<string, unknown>;
   text: string;
+  /** Links to content the result points at (MCP `resource_link` items after the text). */
+  links?: ResourceLink[];
 }
 
 export interface ToolDef<In extends z.ZodType = z.ZodType> {
@@ -168,7 +175,10 @@ export async function callTool(
     const answer = await def.run(callCtx, parsed.data).catch((err: unknown) => {
       throw renameIdempotencyIssues(err);
     });
-    return { structuredContent: answer.structured, content: [{ type: 'text', text: answer.text }] };
+    return {
+      structuredContent: answer.structured,
+      content: [{ type: 'text', text: answer.text }, ...(answer.links ?? [])],
+    };
   } catch (err) {
     return toolError(err, log);
   }

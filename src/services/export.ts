@@ -127,7 +127,8 @@ export async function writeExport(
       snapshot_id: snap.id,
     };
     const ctx = await snap.narrowedContext(params);
-    const dir = fs.mkdtempSync(path.join(engine.exportDirectory, 'export-'));
+    // The pid in the name lets a later start-up tell a crashed process's folder from a running one's.
+    const dir = fs.mkdtempSync(path.join(engine.exportDirectory, `export-${process.pid}-`));
     try {
       const file = path.join(dir, `rows.${EXTENSIONS[params.format]}`);
       const q = buildExportQuery(params, ctx, COMPANY_ROW_COLUMNS, limit);
@@ -201,4 +202,44 @@ export async function streamExport(
   } finally {
     fs.rmSync(written.dir, { recursive: true, force: true });
   }
+}
+
+/** An export's folder: `export-<pid>-<random>`; `export-<random>` from versions before the pid. */
+const EXPORT_FOLDER = /^export-(?:(\d+)-)?[A-Za-z0-9]{6}$/;
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: the process exists but belongs to another user.
+    return (err as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
+/**
+ * At start-up: removes the export folders a crashed or killed server left behind (an export removes its
+ * own folder when it ends, so any other is a leftover), leaving those of live processes alone: replicas on
+ * one machine share the folder. A folder named with this process's own pid is a dead predecessor's (the
+ * pid was reused, as in a container where every start is pid 1): nothing has been exported here yet.
+ * A folder without a pid (an older version) is removed once untouched for `unnamedAfterMs`. Returns the
+ * names removed.
+ */
+export function removeStaleExports(dir: string, unnamedAfterMs: number, nowMs = Date.now()): string[] {
+  if (!fs.existsSync(dir)) return [];
+  const removed: string[] = [];
+  for (const name of fs.readdirSync(dir)) {
+    const m = EXPORT_FOLDER.exec(name);
+    if (!m) continue;
+    const full = path.join(dir, name);
+    const pid = m[1] === undefined ? null : Number(m[1]);
+    const stale =
+      pid === null
+        ? nowMs - fs.statSync(full).mtimeMs > unnamedAfterMs
+        : pid === process.pid || !processAlive(pid);
+    if (!stale) continue;
+    fs.rmSync(full, { recursive: true, force: true });
+    removed.push(name);
+  }
+  return removed;
 }

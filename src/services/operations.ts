@@ -42,6 +42,8 @@ import {
   type CompanyRef,
 } from './companies.ts';
 import { listChanges } from './changes.ts';
+import { InsufficientCreditsError, RateLimitedError } from '../wallet/errors.ts';
+import { MICRO_PER_CREDIT } from '../wallet/money.ts';
 import { streamExport, writeExport, type ExportSink } from './export.ts';
 import { listActivities, listCountries, listFilters, listLocations } from './discovery.ts';
 
@@ -126,13 +128,28 @@ export interface ExportOptions {
   maxRows: number;
   /** How long an export's hold may stay pending (REGDATA_EXPORT_HOLD_TIMEOUT_MS). */
   holdTimeoutMs: number;
+  /** Exports one key may run at once in this process (REGDATA_EXPORT_MAX_CONCURRENT). */
+  maxConcurrent: number;
 }
 
-export const DEFAULT_EXPORT_OPTIONS: ExportOptions = { maxRows: 1_000_000, holdTimeoutMs: 3_600_000 };
+export const DEFAULT_EXPORT_OPTIONS: ExportOptions = {
+  maxRows: 1_000_000,
+  holdTimeoutMs: 3_600_000,
+  maxConcurrent: 2,
+};
+
+/** What a client turned away for running too many exports is told to wait: an export takes seconds. */
+export const EXPORT_BUSY_RETRY_SECONDS = 5;
 
 /** An export's answer once its body is out: the usage meta the transport appends (trailer or last line). */
 export interface ExportDone {
   meta: UsageMeta & Freshness;
+}
+
+/** An export priced for a download link: the rows it would reserve now and the quote for them. */
+export interface ExportQuote {
+  rows: number;
+  quote: Quote;
 }
 
 export interface OperationsDeps {
@@ -143,6 +160,13 @@ export interface OperationsDeps {
 }
 
 export class Operations {
+  /**
+   * Exports running now per key id. Each one holds disk (its file) and a slow client can keep it for an
+   * hour, so a key may run only a few at a time. An entry is deleted when its count drops to 0, so the map
+   * holds only keys with an export running.
+   */
+  private readonly runningExports = new Map<string, number>();
+
   constructor(private readonly deps: OperationsDeps) {}
 
   get engine(): Engine {
@@ -258,6 +282,32 @@ export class Operations {
   async export(caller: Caller, params: ExportParams, sink: ExportSink): Promise<ExportDone> {
     const limits = this.exportLimits(params);
     const rate = await this.admit(caller, 'export');
+    const keyId = caller.principal.keyId;
+    const running = this.runningExports.get(keyId) ?? 0;
+    if (running >= limits.maxConcurrent) {
+      throw new RateLimitedError(
+        `too many exports at once: at most ${limits.maxConcurrent} per API key; retry when one has finished`,
+        EXPORT_BUSY_RETRY_SECONDS,
+        null,
+      );
+    }
+    this.runningExports.set(keyId, running + 1);
+    try {
+      return await this.runExport(caller, params, limits, rate, sink);
+    } finally {
+      const left = (this.runningExports.get(keyId) ?? 1) - 1;
+      if (left > 0) this.runningExports.set(keyId, left);
+      else this.runningExports.delete(keyId);
+    }
+  }
+
+  private async runExport(
+    caller: Caller,
+    params: ExportParams,
+    limits: ExportOptions,
+    rate: RateLimitDecision | null,
+    sink: ExportSink,
+  ): Promise<ExportDone> {
     const reserveRows = await this.exportRows(params);
     let ran = false;
     const { result, meta } = await this.deps.metering.runMetered<Kept<{ rows: number }>>(
@@ -283,6 +333,31 @@ export class Operations {
       await streamExport(written, params.format, sink, params.country, rate);
     }
     return { meta: { ...meta, ...result.fresh } };
+  }
+
+  /**
+   * What the MCP tool export_companies checks before it hands out a download link: the export's own 422s
+   * (max_rows over the cap, a too-old updated_since, through the free count) and its 402, with the message
+   * the download itself would answer, computed from the quote (nothing is reserved: the download reserves
+   * when it starts). One rate-limit token and a free usage record, like the estimate.
+   */
+  exportQuote(caller: Caller, params: ExportParams): Promise<Admitted<ExportQuote>> {
+    this.exportLimits(params);
+    return this.free(caller, 'export_link', params.country, async () => {
+      const rows = await this.exportRows(params);
+      const quote = await this.deps.metering.quote({
+        principal: caller.principal,
+        channel: caller.channel,
+        country: params.country,
+        reserveRows: rows,
+      });
+      if (quote.needed > quote.balance) {
+        // The quote is in credits; the 402 text is the metering's own, from micro-credits.
+        const micro = (credits: number) => Math.round(credits * MICRO_PER_CREDIT);
+        throw new InsufficientCreditsError(micro(quote.balance), micro(quote.needed));
+      }
+      return { rows, quote };
+    });
   }
 
   /** The server's export limits; a max_rows above its cap (configuration, not the schema) is a 422. */

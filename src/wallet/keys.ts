@@ -94,6 +94,15 @@ export class ApiKeys implements Authenticator {
     }
     return { keyId: row.id, accountId: row.account_id, kind: row.kind };
   }
+
+  async principalOf(keyId: string): Promise<Principal> {
+    const row = await byId(this.store, keyId);
+    if (!row) throw new AppError('forbidden', 'this download link names no API key');
+    if (row.revoked_at !== null) {
+      throw new AppError('forbidden', 'the API key this download link was issued to has been revoked');
+    }
+    return { keyId: row.id, accountId: row.account_id, kind: row.kind };
+  }
 }
 
 function byId(q: Queryable, keyId: string): Promise<KeyRow | undefined> {

@@ -10,7 +10,15 @@ import type { CountryCode } from '../contract/countries.ts';
 export type KeyKind = 'standard' | 'admin';
 export type Channel = 'rest' | 'mcp' | 'app';
 export type MeteredOperation = 'search' | 'detail' | 'history' | 'workplaces' | 'changes' | 'export';
-export type FreeOperation = 'countries' | 'filters' | 'activities' | 'locations' | 'count' | 'estimate';
+export type FreeOperation =
+  | 'countries'
+  | 'filters'
+  | 'activities'
+  | 'locations'
+  | 'count'
+  | 'estimate'
+  /** The MCP tool export_companies: a priced, signed download link; the download is the metered export. */
+  | 'export_link';
 
 /** An export reserves up to its max_rows (capped by REGDATA_EXPORT_MAX_ROWS, itself at most this). */
 export const MAX_EXPORT_RESERVE_ROWS = 10_000_000;
@@ -24,6 +32,11 @@ export interface Principal {
 export interface Authenticator {
   /** Resolves `Authorization: Bearer <key>`; throws AppError('unauthorized') for missing, malformed, unknown or revoked keys. */
   authenticate(authorizationHeader: string | undefined): Promise<Principal>;
+  /**
+   * The principal of a key named by its id (a signed export link names its key so); throws
+   * AppError('forbidden') when the key is unknown or revoked: the link no longer speaks for anyone.
+   */
+  principalOf(keyId: string): Promise<Principal>;
 }
 
 export interface RateLimitDecision {

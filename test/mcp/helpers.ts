@@ -67,5 +67,6 @@ export const TOOL_NAMES = [
   'get_company_history',
   'get_company_workplaces',
   'list_changes',
+  'export_companies',
   'estimate_cost',
 ];

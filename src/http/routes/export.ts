@@ -1,13 +1,16 @@
 import { z } from 'zod';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { SearchQueryObject } from '../../contract/api-schemas.ts';
+import { ErrorResponseSchema, SearchQueryObject } from '../../contract/api-schemas.ts';
 import {
   EstimateDataSchema,
   EstimateQuerySchema,
-  ExportQueryObject,
-  ExportQuerySchema,
+  ExportRouteQueryObject,
+  ExportRouteQuerySchema,
 } from '../../contract/export-schemas.ts';
-import type { Operations } from '../../services/operations.ts';
+import { AppError } from '../../errors/app-error.ts';
+import type { ExportLinks } from '../../services/export-link.ts';
+import type { Caller, Operations } from '../../services/operations.ts';
 import type { Authenticator } from '../../wallet/types.ts';
 import { HttpExportSink, META_TRAILER } from '../export-sink.ts';
 import { restCaller, sendAdmitted } from '../guard.ts';
@@ -19,15 +22,39 @@ const file = (description: string) => ({
   schema: z.string().meta({ format: 'binary' }),
 });
 
+/**
+ * A download through a signed link (the MCP tool export_companies): the link stands in for the
+ * Authorization header, so sending both is refused rather than one silently winning. The caller is the
+ * key the link names, on the MCP channel that issued it; an Idempotency-Key header works as on REST.
+ */
+async function linkCaller(
+  links: ExportLinks,
+  authenticator: Authenticator,
+  request: FastifyRequest,
+): Promise<Caller> {
+  if (request.headers.authorization !== undefined) {
+    throw new AppError(
+      'bad_request',
+      'send either Authorization or a download link (key_id, expires, signature), not both',
+    );
+  }
+  const at = request.url.indexOf('?');
+  const entries = [...new URLSearchParams(at < 0 ? '' : request.url.slice(at + 1))];
+  const principal = await authenticator.principalOf(links.verify(entries, Date.now()));
+  const idempotencyKey = request.headers['idempotency-key'];
+  return { principal, channel: 'mcp', ...(typeof idempotencyKey === 'string' && { idempotencyKey }) };
+}
+
 /** The export and the cost estimate of issue 19 (docs/api-decisions.md): parse, authenticate, the operation. */
-export const exportRoutes: FastifyPluginAsyncZod<{ ops: Operations; authenticator: Authenticator }> = async (
-  app,
-  { ops, authenticator },
-) => {
+export const exportRoutes: FastifyPluginAsyncZod<{
+  ops: Operations;
+  authenticator: Authenticator;
+  links: ExportLinks;
+}> = async (app, { ops, authenticator, links }) => {
   app.get(
     '/companies/export',
     {
-      config: { queryArrays: arrayParams(ExportQueryObject) },
+      config: { queryArrays: arrayParams(ExportRouteQueryObject) },
       schema: {
         operationId: 'exportCompanies',
         tags: ['companies'],
@@ -41,8 +68,10 @@ export const exportRoutes: FastifyPluginAsyncZod<{ ops: Operations; authenticato
           'once its whole row group of 10,240 rows is sent). The usage `meta` comes after the body: for ' +
           `ndjson as a last line \`{"meta": {...}}\`, for csv and parquet in the HTTP trailer ` +
           `\`${META_TRAILER}\` (JSON). Idempotency-Key works as on search: a repeat streams the same rows ` +
-          'again without a second charge.',
-        querystring: ExportQuerySchema,
+          'again without a second charge. A download link from the MCP tool `export_companies` carries ' +
+          '`key_id`, `expires` and `signature` and is sent without Authorization; it is metered to the ' +
+          'key it names exactly like this call, and any change to it, or its expiry, is a 403.',
+        querystring: ExportRouteQuerySchema,
         response: {
           200: {
             description: 'The rows, streamed (chunked); the usage meta follows the body',
@@ -53,14 +82,22 @@ export const exportRoutes: FastifyPluginAsyncZod<{ ops: Operations; authenticato
             },
           },
           ...errorResponses(401, 402, 429, 502),
+          400: okResponse('Both an Authorization header and a download link were sent', ErrorResponseSchema),
+          403: okResponse(
+            'A download link that was changed, has expired, or whose key was revoked; nothing run or charged',
+            ErrorResponseSchema,
+          ),
         },
       },
     },
     async (request, reply) => {
-      const caller = await restCaller(authenticator, request);
+      const { params, signed } = request.query;
+      const caller = signed
+        ? await linkCaller(links, authenticator, request)
+        : await restCaller(authenticator, request);
       const sink = new HttpExportSink(reply);
       try {
-        sink.finish(await ops.export(caller, request.query, sink));
+        sink.finish(await ops.export(caller, params, sink));
       } catch (err) {
         if (!sink.hasStarted) throw err;
         request.log.error({ err }, 'export failed after its first byte');

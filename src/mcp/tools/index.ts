@@ -1,6 +1,7 @@
 import type { ToolDef } from '../tool.ts';
 import { countCompaniesTool } from './count-companies.ts';
 import { estimateCostTool } from './estimate-cost.ts';
+import { exportCompaniesTool } from './export-companies.ts';
 import { getCompanyHistoryTool } from './get-company-history.ts';
 import { getCompanyWorkplacesTool } from './get-company-workplaces.ts';
 import { getCompanyTool } from './get-company.ts';
@@ -12,8 +13,8 @@ import { listLocationsTool } from './list-locations.ts';
 import { searchCompaniesTool } from './search-companies.ts';
 
 /**
- * The nine tools of spec part 1, the change feed and the cost estimate of issue 19, in the order an agent
- * uses them; metered descriptions carry the prices. The export has no tool (docs/api-decisions.md).
+ * The nine tools of spec part 1, the change feed, the export (as a signed download link) and the cost
+ * estimate of issue 19, in the order an agent uses them; metered descriptions carry the prices.
  */
 export function buildTools(prices: Readonly<Record<string, number>>): ToolDef[] {
   return [
@@ -27,6 +28,7 @@ export function buildTools(prices: Readonly<Record<string, number>>): ToolDef[] 
     getCompanyHistoryTool(prices),
     getCompanyWorkplacesTool(prices),
     listChangesTool(prices),
+    exportCompaniesTool(prices),
     estimateCostTool,
   ];
 }

@@ -207,7 +207,7 @@ export interface paths {
     };
     /**
      * Every company matching the search filters as one CSV, NDJSON or Parquet file (metered per row)
-     * @description The search rows of every matching company, sorted like /companies, at most `max_rows`. Before the first byte it reserves min(matching rows, max_rows) at the country row price (402 and nothing runs when the balance cannot cover it); it charges the rows the connection accepted and releases the rest, so a download cut short costs only what was sent (a Parquet row counts once its whole row group of 10,240 rows is sent). The usage `meta` comes after the body: for ndjson as a last line `{"meta": {...}}`, for csv and parquet in the HTTP trailer `regdata-meta` (JSON). Idempotency-Key works as on search: a repeat streams the same rows again without a second charge.
+     * @description The search rows of every matching company, sorted like /companies, at most `max_rows`. Before the first byte it reserves min(matching rows, max_rows) at the country row price (402 and nothing runs when the balance cannot cover it); it charges the rows the connection accepted and releases the rest, so a download cut short costs only what was sent (a Parquet row counts once its whole row group of 10,240 rows is sent). The usage `meta` comes after the body: for ndjson as a last line `{"meta": {...}}`, for csv and parquet in the HTTP trailer `regdata-meta` (JSON). Idempotency-Key works as on search: a repeat streams the same rows again without a second charge. A download link from the MCP tool `export_companies` carries `key_id`, `expires` and `signature` and is sent without Authorization; it is metered to the key it names exactly like this call, and any change to it, or its expiry, is a 403.
      */
     get: operations['exportCompanies'];
     put?: never;
@@ -1827,6 +1827,12 @@ export interface operations {
         format: 'csv' | 'ndjson' | 'parquet';
         /** @description The most rows to export (default 100000; the largest accepted is the server's REGDATA_EXPORT_MAX_ROWS, 1,000,000 unless configured). The reserve is min(matching rows, max_rows) x the row price */
         max_rows?: number;
+        /** @description Download link only: the id of the API key the link was issued to (never the key itself) */
+        key_id?: string;
+        /** @description Download link only: when the link stops working, in seconds since 1970-01-01 UTC */
+        expires?: string;
+        /** @description Download link only: the signature over every other parameter. With key_id, expires and signature no Authorization header is sent; a changed, added or removed parameter, or an expired link, is a 403 */
+        signature?: string;
       };
       header?: never;
       path?: never;
@@ -1845,6 +1851,15 @@ export interface operations {
           'application/vnd.apache.parquet': string;
         };
       };
+      /** @description Both an Authorization header and a download link were sent */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Missing or invalid API key */
       401: {
         headers: {
@@ -1856,6 +1871,15 @@ export interface operations {
       };
       /** @description Insufficient wallet credits; nothing was run */
       402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A download link that was changed, has expired, or whose key was revoked; nothing run or charged */
+      403: {
         headers: {
           [name: string]: unknown;
         };
