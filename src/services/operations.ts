@@ -95,6 +95,17 @@ const CompanyRefSchema = z.strictObject({
 const WorkplacesRefSchema = CompanyRefSchema.extend({ country: WorkplacesQuerySchema.shape.country });
 
 /** An operation's own schema over the rest of an estimate's query: its 422s are the call's 422s. */
+/** A quote in the estimate's words, shared by the estimate and the MCP export's answer. */
+export function priceFields(quote: Quote) {
+  return {
+    unit_price: quote.unitPrice,
+    credits_needed: quote.needed,
+    credit_balance: quote.balance,
+    waived: quote.waiver !== null,
+    waiver: quote.waiver,
+  };
+}
+
 function parseRest<T>(schema: z.ZodType<T>, rest: Record<string, unknown>): T {
   const parsed = schema.safeParse(rest);
   if (parsed.success) return parsed.data;
@@ -399,11 +410,7 @@ export class Operations {
         country: req.country,
         operation: req.operation,
         rows,
-        unit_price: quote.unitPrice,
-        credits_needed: quote.needed,
-        credit_balance: quote.balance,
-        waived: quote.waiver !== null,
-        waiver: quote.waiver,
+        ...priceFields(quote),
         would_succeed: quote.needed <= quote.balance,
       };
     });

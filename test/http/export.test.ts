@@ -95,26 +95,7 @@ interface Got {
 }
 
 function get(pathAndQuery: string, key: string, headers: Record<string, string> = {}): Promise<Got> {
-  return new Promise((resolve, reject) => {
-    const req = http.get(
-      `${base}${pathAndQuery}`,
-      { headers: { authorization: `Bearer ${key}`, ...headers } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            trailers: res.trailers,
-            body: Buffer.concat(chunks),
-          }),
-        );
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-  });
+  return fetchUrl(`${base}${pathAndQuery}`, { authorization: `Bearer ${key}`, ...headers });
 }
 
 const json = (g: Got) => JSON.parse(g.body.toString('utf8')) as Row & { detail?: unknown };

@@ -8,6 +8,7 @@ import {
 } from '../../contract/export-schemas.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { EXPORT_CONTENT_TYPES } from '../../services/export.ts';
+import { priceFields } from '../../services/operations.ts';
 import { defineTool } from '../tool.ts';
 import { priceList } from './common.ts';
 
@@ -54,11 +55,7 @@ export function exportCompaniesTool(prices: Readonly<Record<string, number>>) {
         country: params.country,
         format: params.format,
         rows,
-        unit_price: quote.unitPrice,
-        credits_needed: quote.needed,
-        credit_balance: quote.balance,
-        waived: quote.waiver !== null,
-        waiver: quote.waiver,
+        ...priceFields(quote),
         url: link.url,
         expires_at: link.expiresAt.toISOString(),
         data_as_of: fresh.data_as_of,
