@@ -39,6 +39,7 @@ export const COPY_ORDER = [
   'sign_in_failures',
   'orders',
   'form_tokens',
+  'mail_sends',
 ] as const;
 
 /**

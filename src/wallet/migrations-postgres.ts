@@ -286,7 +286,7 @@ CREATE TABLE rate_limits (
   },
   {
     version: 4,
-    name: 'single-use order-form tokens shared by every replica',
+    name: 'order-form tokens and mail throttles shared by every replica',
     sql: `
 CREATE TABLE form_tokens (
   token_hash BYTEA PRIMARY KEY CHECK (octet_length(token_hash) = 32),
@@ -297,6 +297,13 @@ CREATE TABLE form_tokens (
   outcome TEXT
 );
 CREATE INDEX form_tokens_expiry ON form_tokens(expires_at);
+
+CREATE TABLE mail_sends (
+  subject TEXT NOT NULL,
+  at BIGINT NOT NULL
+);
+CREATE INDEX mail_sends_subject ON mail_sends(subject, at);
+CREATE INDEX mail_sends_at ON mail_sends(at);
 `,
   },
 ];
