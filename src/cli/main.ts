@@ -15,6 +15,8 @@ import {
   subscriptionsHelp,
   usageCommand,
   usageHelp,
+  walletCommand,
+  walletHelp,
 } from './commands/wallet.ts';
 import { isAppError } from '../errors/app-error.ts';
 import { EXIT, UsageError } from './errors.ts';
@@ -54,6 +56,11 @@ const COMMANDS: Record<string, Command> = {
   subscriptions: { summary: 'per-country subscriptions', help: subscriptionsHelp, run: subscriptionsCommand },
   usage: { summary: 'usage per account', help: usageHelp, run: usageCommand },
   orders: { summary: 'confirm or cancel dashboard top-ups and plans', help: ordersHelp, run: ordersCommand },
+  wallet: {
+    summary: 'move the SQLite wallet to PostgreSQL (wallet migrate)',
+    help: walletHelp,
+    run: walletCommand,
+  },
 };
 
 function usage(): string {

@@ -11,7 +11,6 @@ import {
   PASSWORD_MIN_LENGTH,
   verifyPassword,
 } from './passwords.ts';
-import { SlidingWindow } from './throttle.ts';
 
 /**
  * People who sign in to the dashboard, their sessions and their e-mailed single-use links. The tables live
@@ -128,6 +127,9 @@ const SQL = {
   deleteFailure: 'DELETE FROM sign_in_failures WHERE rowid = ?',
   touchFailure: 'UPDATE sign_in_failures SET at = ? WHERE rowid = ?',
   pruneFailures: 'DELETE FROM sign_in_failures WHERE at <= ?',
+  pruneMailSends: 'DELETE FROM mail_sends WHERE at <= ?',
+  nthMailSend: 'SELECT at FROM mail_sends WHERE subject = ? AND at > ? ORDER BY at DESC LIMIT 1 OFFSET ?',
+  insertMailSend: 'INSERT INTO mail_sends (subject, at) VALUES (?, ?)',
 } as const;
 
 export class Identity {
@@ -137,7 +139,6 @@ export class Identity {
   private readonly sessionTtlMs: number;
   private readonly lockout: LockoutOptions;
   private readonly mailLimits: MailLimits;
-  private readonly mailWindow = new SlidingWindow();
 
   constructor(opts: IdentityOptions) {
     if (opts.store) {
@@ -168,7 +169,7 @@ export class Identity {
     const email = normaliseEmail(emailInput);
     checkPassword(password);
     // Every accepted sign-up sends a mail (a link, or "you already have an account"): throttled alike.
-    this.takeMailAllowance(email, address);
+    await this.takeMailAllowance(email, address);
     const hash = await hashPassword(password);
     return this.store.tx(async (q) => {
       const now = this.clock();
@@ -313,7 +314,7 @@ export class Identity {
     } catch {
       return null;
     }
-    this.takeMailAllowance(email, address);
+    await this.takeMailAllowance(email, address);
     return this.store.tx(async (q) => {
       const user = await q.get<UserRow>(SQL.userByEmail, [email]);
       if (!user || user.verified_at === null) return null;
@@ -321,16 +322,39 @@ export class Identity {
     });
   }
 
-  /** RateLimitedError when this e-mail or this client has had its share of mail in the window. */
-  private takeMailAllowance(email: string, address: string): void {
+  /**
+   * RateLimitedError when this e-mail or this client has had its share of mail in the window. A sliding
+   * window over the mail_sends rows, counted in one transaction (on PostgreSQL under a lock per subject,
+   * always taken e-mail first), so requests on every replica share one allowance; a hit is counted against
+   * both subjects only when both have room.
+   */
+  private async takeMailAllowance(email: string, address: string): Promise<void> {
     const { perEmail, perAddress, windowMs } = this.mailLimits;
-    const wait = this.mailWindow.take(
-      [
-        { key: `email:${email}`, limit: perEmail, windowMs },
-        { key: `ip:${address}`, limit: perAddress, windowMs },
-      ],
-      this.clock(),
-    );
+    const limits: [string, number][] = [
+      [`email:${email}`, perEmail],
+      [`ip:${address}`, perAddress],
+    ];
+    const wait = await this.store.tx(async (q) => {
+      if (q.dialect === 'postgres') {
+        for (const [subject] of limits) {
+          await q.get('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`mail\n${subject}`]);
+        }
+      }
+      const now = this.clock();
+      await q.run(SQL.pruneMailSends, [now - windowMs]);
+      let seconds = 0;
+      for (const [subject, limit] of limits) {
+        // The limit-th newest hit in the window: once it leaves the window there is room again.
+        const oldest = await q.get<{ at: number }>(SQL.nthMailSend, [
+          subject,
+          now - windowMs,
+          Math.max(0, limit - 1),
+        ]);
+        if (oldest) seconds = Math.max(seconds, Math.max(1, Math.ceil((oldest.at + windowMs - now) / 1000)));
+      }
+      if (seconds === 0) for (const [subject] of limits) await q.run(SQL.insertMailSend, [subject, now]);
+      return seconds;
+    });
     if (wait > 0) {
       throw new RateLimitedError(
         `too many e-mails requested; try again in ${Math.ceil(wait / 60)} minute(s)`,

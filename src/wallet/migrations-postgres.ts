@@ -284,10 +284,32 @@ CREATE TABLE rate_limits (
 );
 `,
   },
+  {
+    version: 4,
+    name: 'order-form tokens and mail throttles shared by every replica',
+    sql: `
+CREATE TABLE form_tokens (
+  token_hash BYTEA PRIMARY KEY CHECK (octet_length(token_hash) = 32),
+  account_id TEXT NOT NULL REFERENCES accounts(id),
+  created_at BIGINT NOT NULL,
+  expires_at BIGINT NOT NULL,
+  used_at BIGINT,
+  outcome TEXT
+);
+CREATE INDEX form_tokens_expiry ON form_tokens(expires_at);
+
+CREATE TABLE mail_sends (
+  subject TEXT NOT NULL,
+  at BIGINT NOT NULL
+);
+CREATE INDEX mail_sends_subject ON mail_sends(subject, at);
+CREATE INDEX mail_sends_at ON mail_sends(at);
+`,
+  },
 ];
 
 /** Any constant: the advisory lock that makes replicas starting at once apply migrations one at a time. */
-const MIGRATION_LOCK = 7_391_555_018;
+export const MIGRATION_LOCK = 7_391_555_018;
 
 export async function runPostgresMigrations(
   pool: pg.Pool,

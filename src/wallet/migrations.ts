@@ -260,6 +260,34 @@ CREATE INDEX orders_account ON orders(account_id, created_at);
 CREATE INDEX orders_pending ON orders(created_at) WHERE state = 'pending';
 `,
   },
+  {
+    version: 3,
+    name: 'order-form tokens and mail throttles shared by every process',
+    sql: `
+-- The dashboard's order confirmations (src/web/form-once.ts): in the database, so a form rendered by one
+-- replica can be posted to another, and spent by one atomic UPDATE whichever replica gets the POST.
+-- Only the SHA-256 of a token is stored, like sessions.
+CREATE TABLE form_tokens (
+  token_hash BLOB PRIMARY KEY CHECK (length(token_hash) = 32),
+  account_id TEXT NOT NULL REFERENCES accounts(id),
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  used_at INTEGER,
+  -- What the spending POST did, shown again to a repeated POST.
+  outcome TEXT
+) STRICT;
+CREATE INDEX form_tokens_expiry ON form_tokens(expires_at);
+
+-- Mail-sending requests per subject ('email:...' or 'ip:...') for the sliding-window mail throttles
+-- (src/identity/identity.ts): counted here, so N replicas allow the limit once, not N times.
+CREATE TABLE mail_sends (
+  subject TEXT NOT NULL,
+  at INTEGER NOT NULL
+) STRICT;
+CREATE INDEX mail_sends_subject ON mail_sends(subject, at);
+CREATE INDEX mail_sends_at ON mail_sends(at);
+`,
+  },
 ];
 
 export class MigrationError extends Error {

@@ -40,7 +40,7 @@ export function signedIn(request: FastifyRequest, reply: FastifyReply): SignedIn
 /** Overview (balance, lots, trial, usage chart), API keys, and plans and top-ups. */
 export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
   const { wallet } = deps;
-  const orderTokens = new FormOnce();
+  const orderTokens = new FormOnce(wallet.store);
   const page = (request: FastifyRequest, who: SignedIn, title: string, active: string, body: SafeHtml) =>
     layout(
       { title, email: who.session.email, csrfToken: request.web.csrfToken, active, scripts: true },
@@ -551,7 +551,7 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
                 ${kind === 'country' ? html`<input type="hidden" name="country" value="${country}" />` : ''}
                 ${kind === 'topup' ? html`<input type="hidden" name="credits" value="${credits}" />` : ''}
                 <input type="hidden" name="confirm" value="yes" />
-                <input type="hidden" name="_once" value="${orderTokens.issue(who.accountId)}" />
+                <input type="hidden" name="_once" value="${await orderTokens.issue(who.accountId)}" />
                 <button type="submit">Place order for ${what}, ${price}</button>
                 <a href="/dashboard/billing">Cancel</a>
               </form>
@@ -559,9 +559,9 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
           ),
         );
       }
-      // Spent before anything is awaited: of two identical POSTs only the first reaches the provider.
+      // Spent before the provider is called: of two identical POSTs, to any replicas, only the first gets on.
       const once = formField(request.body, '_once');
-      const spent = orderTokens.spend(once, who.accountId);
+      const spent = await orderTokens.spend(once, who.accountId);
       if (spent.state === 'used') {
         request.log.info({ kind }, 'repeated order POST: nothing ordered');
         const notice = spent.outcome ?? 'This order was already sent; it is listed once under Orders.';
@@ -598,7 +598,7 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
       });
       request.log.info({ order: order.orderId, kind, amount }, 'order placed');
       const placed = `Order ${order.orderId} placed. ${start.instructions}`;
-      orderTokens.record(once, placed);
+      await orderTokens.record(once, placed);
       return sendPage(
         reply,
         await billingPage(request, who, html`<p class="ok" role="status">${placed}</p>`),

@@ -143,6 +143,33 @@ describe.each(WALLET_BACKENDS)('identity on %s', (backend) => {
     await id.close();
   });
 
+  it('shares the mail allowance between two processes on one database, and waits until the oldest leaves the window', async () => {
+    const a = await open();
+    // A second Identity on the same database: another replica's.
+    let b: Identity;
+    if (backend === 'postgres') {
+      const store = await PostgresStore.open(locations.at(-1)!);
+      stores.push(store);
+      b = new Identity({ store, now: () => new Date(now) });
+    } else {
+      b = new Identity({ dbPath: locations.at(-1)!, now: () => new Date(now) });
+    }
+    const start = now;
+    expect(await a.requestPasswordReset('shared@test.local', '10.3.0.1')).toBeNull();
+    now += 10 * 60_000;
+    expect(await b.requestPasswordReset('shared@test.local', '10.3.0.2')).toBeNull();
+    expect(await a.requestPasswordReset('shared@test.local', '10.3.0.3')).toBeNull();
+    // The fourth, on either process, waits until the first of the three is an hour old: 50 minutes.
+    const refused = await b.requestPasswordReset('shared@test.local', '10.3.0.4').catch((e: unknown) => e);
+    expect(refused).toMatchObject({ retryAfterSeconds: 50 * 60 });
+    now = start + 60 * 60_000 - 1;
+    await expect(a.requestPasswordReset('shared@test.local', '10.3.0.5')).rejects.toThrow(/too many e-mails/);
+    now = start + 60 * 60_000;
+    expect(await b.requestPasswordReset('shared@test.local', '10.3.0.6')).toBeNull();
+    await a.close();
+    await b.close();
+  });
+
   it('ends a session at its expiry and on sign-out', async () => {
     const id = await open();
     const { verifyToken } = await id.signUp('s@test.local', 'right password', 'x');

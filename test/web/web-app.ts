@@ -25,9 +25,10 @@ export interface WebTestApp {
   close(): Promise<void>;
 }
 
-export async function buildWebApp(dataDir: string): Promise<WebTestApp> {
+/** `walletUrl`: a wallet of the test's own (a postgres:// URL shared by several apps, as replicas). */
+export async function buildWebApp(dataDir: string, opts: { walletUrl?: string } = {}): Promise<WebTestApp> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-test-web-'));
-  const walletPath = path.join(dir, 'wallet.db');
+  const walletPath = opts.walletUrl ?? path.join(dir, 'wallet.db');
   const engine = await Engine.open(new SnapshotStore(dataDir), { connections: 2 });
   const wallet = await openWallet({ dbPath: walletPath, sweepIntervalMs: 0 });
   // Every test client comes from 127.0.0.1: the per-client mail throttle (tested over HTTP in

@@ -1,6 +1,10 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Config } from '../../config.ts';
 import { walletOptions } from '../../wallet/from-config.ts';
+import { migrateToPostgres, type MigrateResult } from '../../wallet/migrate-to-postgres.ts';
+import { microToCredits } from '../../wallet/money.ts';
+import { parseWalletUrl } from '../../wallet/store.ts';
 import { openWallet, type Wallet } from '../../wallet/wallet.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { out } from '../output.ts';
@@ -220,4 +224,82 @@ export async function usageCommand(args: string[], config: Config): Promise<numb
   );
   out.table(r.byOperation.map((o) => ({ ...o, credits: o.credits.toFixed(2) })));
   return EXIT.ok;
+}
+
+export const walletHelp = `regdata wallet migrate --to postgres://… [--from sqlite:<path>] [--json]
+
+migrate: copies the SQLite wallet (the configured one, REGDATA_WALLET_URL unset or sqlite:…, or --from)
+  into an EMPTY PostgreSQL database: every table and row with its ids, in one transaction. Stop every
+  server and command using the wallet first. Refused while a process still uses the wallet, while a hold
+  is pending, or when the target has rows or tables of its own. Prints the ledger audit (balances per
+  account, lots, transfers, rows per table) of the source and of the copy; the copy is committed only when
+  they are equal (exit 0), otherwise nothing is written (exit 1). Then set REGDATA_WALLET_URL to the target.
+  Procedure: docs/deploy.md ("Moving a SQLite wallet to PostgreSQL").`;
+
+export async function walletCommand(args: string[], config: Config): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub !== 'migrate') throw new UsageError(`unknown subcommand: wallet ${sub ?? ''}\n\n${walletHelp}`);
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      to: { type: 'string' },
+      from: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const to = required(values.to, '--to');
+  if (parseWalletUrl(to).kind !== 'postgres') throw new UsageError('--to must be a postgres:// URL');
+  let sqlitePath: string;
+  if (values.from !== undefined) {
+    const from = parseWalletUrl(values.from);
+    if (from.kind !== 'sqlite') throw new UsageError('--from must be sqlite:<path>');
+    sqlitePath = path.resolve(from.path);
+  } else if (config.wallet.dbPath !== null) {
+    sqlitePath = config.wallet.dbPath;
+  } else {
+    throw new UsageError(
+      'REGDATA_WALLET_URL is already PostgreSQL: name the SQLite wallet with --from sqlite:<path>',
+    );
+  }
+  const r = await migrateToPostgres({ sqlitePath, pgUrl: to });
+  if (values.json) out.json(r);
+  else printAudits(r);
+  if (r.committed) {
+    out.info(`migrated ${r.from} to ${r.to}: audits equal; now set REGDATA_WALLET_URL to the target`);
+  }
+  if (!r.committed) {
+    out.error(`the audit of the copy differs from the source's: nothing was written to ${r.to}`);
+    return EXIT.failed;
+  }
+  return EXIT.ok;
+}
+
+function printAudits(r: MigrateResult): void {
+  const credits = (micro: number) => microToCredits(micro).toFixed(6);
+  const line = (what: string, a: string | number, b: string | number) =>
+    ({ what, source: String(a), target: String(b), same: a === b ? '' : 'DIFFERS' }) as Record<
+      string,
+      string
+    >;
+  const rows: Record<string, string>[] = [];
+  const { before: s, after: t } = r;
+  const targetAccounts = new Map(t.accounts.map((a) => [a.account, a]));
+  for (const a of s.accounts) {
+    const b = targetAccounts.get(a.account);
+    rows.push(line(`balance ${a.account}`, credits(a.balance), b ? credits(b.balance) : 'missing'));
+  }
+  for (const a of t.accounts.filter((x) => !s.accounts.some((y) => y.account === x.account))) {
+    rows.push(line(`balance ${a.account}`, 'missing', credits(a.balance)));
+  }
+  rows.push(line('lots', s.lots.count, t.lots.count));
+  rows.push(line('lots credits posted', credits(s.lots.creditsPosted), credits(t.lots.creditsPosted)));
+  rows.push(line('lots debits pending', credits(s.lots.debitsPending), credits(t.lots.debitsPending)));
+  rows.push(line('lots debits posted', credits(s.lots.debitsPosted), credits(t.lots.debitsPosted)));
+  rows.push(line('lots debits expired', credits(s.lots.debitsExpired), credits(t.lots.debitsExpired)));
+  rows.push(line('transfers', s.transfers.count, t.transfers.count));
+  rows.push(line('transfers sum', credits(s.transfers.amount), credits(t.transfers.amount)));
+  for (const table of Object.keys(s.rows))
+    rows.push(line(`rows ${table}`, s.rows[table]!, t.rows[table] ?? 0));
+  out.line(`ledger audit: source ${r.from}, target ${r.to}`);
+  out.table(rows);
 }
