@@ -51,8 +51,14 @@ export async function writePlOfficial(ctx: WriterContext): Promise<string[]> {
 
   const contact = (liik: string, sources: string) =>
     `list_filter(contacts, c -> c.liik = '${liik}' AND c."source" IN (${sources}))[1].sisu`;
+  // Row numbers in the two orders the answers are written in (REGON, and KRS numbers for the extracts),
+  // from the keys alone; each part then sorts only its own slice of the (wide) input rows.
+  await conn.run(`CREATE OR REPLACE TEMP TABLE w_pl_order AS
+    SELECT registrikood, row_number() OVER (ORDER BY pl_regon) AS n,
+      CASE WHEN length(registrikood) = 10 THEN row_number() OVER (PARTITION BY length(registrikood) = 10 ORDER BY registrikood) END AS krs_n
+    FROM w_companies`);
   await conn.run(`CREATE OR REPLACE TEMP TABLE w_pl AS
-    SELECT *,
+    SELECT w.*, o.n, o.krs_n,
       length(registrikood) = 10 AS krs,
       regexp_extract(asukoht, '^(.*) (\\S+), (\\d{2})-(\\d{3}) (.*)$', ['street', 'nr', 'pc1', 'pc2', 'town']) AS a,
       regexp_extract(aadress_text, 'woj\\. (.*)$', 1) AS woj,
@@ -60,13 +66,8 @@ export async function writePlOfficial(ctx: WriterContext): Promise<string[]> {
       ${contact('EMAIL', "'pl_regon', 'pl_ceidg'")} AS email, ${contact('WWW', "'pl_regon', 'pl_ceidg'")} AS www,
       nullif(array_to_string(list_transform(list_filter(contacts, c -> c.liik IN ('TEL', 'MOB')
         AND c."source" IN ('pl_regon', 'pl_ceidg')), c -> c.sisu), ', '), '') AS phones
-    FROM w_companies`);
-  // Row numbers in the two orders the answers are written in (REGON, and KRS numbers for the extracts),
-  // and the table stored in REGON order, so the parts read slices and most need no sort.
-  await conn.run(`CREATE OR REPLACE TEMP TABLE w_pl AS
-    SELECT *, row_number() OVER (ORDER BY pl_regon) AS n,
-      CASE WHEN krs THEN row_number() OVER (PARTITION BY krs ORDER BY registrikood) END AS krs_n
-    FROM w_pl ORDER BY pl_regon`);
+    FROM w_companies w JOIN w_pl_order o USING (registrikood)`);
+  await conn.run('DROP TABLE w_pl_order');
 
   // KRS: one OdpisAktualny per entity.
   const person = (p: string) =>
@@ -248,7 +249,7 @@ export async function writePlOfficial(ctx: WriterContext): Promise<string[]> {
     (lo, hi) =>
       `SELECT l.key, l.kind, l.url, l.action, l.status, l.content_type, l.fetched_at, l.body FROM (
        SELECT unnest(CASE WHEN is_sole_trader THEN ${regonLines('fiz')} ELSE ${regonLines('praw')} END) AS l
-       FROM w_pl WHERE n BETWEEN ${lo} AND ${hi})`,
+       FROM (SELECT * FROM w_pl WHERE n BETWEEN ${lo} AND ${hi} ORDER BY n))`,
   );
 
   // CEIDG: v3 pages of 25 sole traders (the list form), then each one's details.
