@@ -42,6 +42,9 @@ export function captureOf(answer: HttpAnswer, key: string, kind: string, action?
   return record;
 }
 
+/** Answers per capture file; the official-files writer splits its PL files the same way. */
+export const CAPTURE_PART_LINES = 100_000;
+
 /**
  * Appends answers as JSON lines to `<dir>/<prefix>_<run>.jsonl`: one line per answer, so a file holds
  * thousands of extracts without one file per entity, a line is written whole or not at all (a killed
@@ -59,7 +62,7 @@ export class CaptureWriter {
     private readonly dir: string,
     private readonly prefix: string,
     private readonly run: string,
-    private readonly maxLines = 100_000,
+    private readonly maxLines = CAPTURE_PART_LINES,
   ) {}
 
   private open(): number {

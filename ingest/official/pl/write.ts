@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sqlPath } from '../../pipeline/sql.ts';
 import { isoDate, type WriterContext } from '../writer-context.ts';
+import { CAPTURE_PART_LINES } from '../../harvest/capture.ts';
 import { PL_CAPTURE_PREFIX } from './files.ts';
 
 /*
@@ -28,16 +29,36 @@ export async function writePlOfficial(ctx: WriterContext): Promise<string[]> {
   const written: string[] = [];
   const run = `${today.replaceAll('-', '')}T050305Z`;
   const fetchedAt = `${today}T05:03:05.000Z`;
-  const out = (prefix: string) => {
-    const file = path.join(outDir, `${prefix}_${run}_0001.jsonl`);
-    written.push(file);
-    return file;
+  /*
+   * Each family is written as the harvest writes it: a new part file every CAPTURE_PART_LINES answers
+   * (ingest/harvest/capture.ts). Each part is one COPY over a slice of the input, so the memory a part
+   * needs does not grow with the country.
+   */
+  const parts = async (
+    prefix: string,
+    units: number,
+    perPart: number,
+    select: (lo: number, hi: number) => string,
+  ) => {
+    for (let part = 1, lo = 1; lo <= Math.max(units, 1); part++, lo += perPart) {
+      const file = path.join(outDir, `${prefix}_${run}_${String(part).padStart(4, '0')}.jsonl`);
+      written.push(file);
+      await writeCaptures(conn, select(lo, lo + perPart - 1), file);
+    }
   };
+  const count = async (sql: string): Promise<number> =>
+    Number((await conn.runAndReadAll(`SELECT CAST(count(*) AS INTEGER) FROM ${sql}`)).getRows()[0]?.[0] ?? 0);
 
   const contact = (liik: string, sources: string) =>
     `list_filter(contacts, c -> c.liik = '${liik}' AND c."source" IN (${sources}))[1].sisu`;
+  // Row numbers in the two orders the answers are written in (REGON, and KRS numbers for the extracts),
+  // from the keys alone; each part then sorts only its own slice of the (wide) input rows.
+  await conn.run(`CREATE OR REPLACE TEMP TABLE w_pl_order AS
+    SELECT registrikood, row_number() OVER (ORDER BY pl_regon) AS n,
+      CASE WHEN length(registrikood) = 10 THEN row_number() OVER (PARTITION BY length(registrikood) = 10 ORDER BY registrikood) END AS krs_n
+    FROM w_companies`);
   await conn.run(`CREATE OR REPLACE TEMP TABLE w_pl AS
-    SELECT *,
+    SELECT w.*, o.n, o.krs_n,
       length(registrikood) = 10 AS krs,
       regexp_extract(asukoht, '^(.*) (\\S+), (\\d{2})-(\\d{3}) (.*)$', ['street', 'nr', 'pc1', 'pc2', 'town']) AS a,
       regexp_extract(aadress_text, 'woj\\. (.*)$', 1) AS woj,
@@ -45,7 +66,8 @@ export async function writePlOfficial(ctx: WriterContext): Promise<string[]> {
       ${contact('EMAIL', "'pl_regon', 'pl_ceidg'")} AS email, ${contact('WWW', "'pl_regon', 'pl_ceidg'")} AS www,
       nullif(array_to_string(list_transform(list_filter(contacts, c -> c.liik IN ('TEL', 'MOB')
         AND c."source" IN ('pl_regon', 'pl_ceidg')), c -> c.sisu), ', '), '') AS phones
-    FROM w_companies`);
+    FROM w_companies w JOIN w_pl_order o USING (registrikood)`);
+  await conn.run('DROP TABLE w_pl_order');
 
   // KRS: one OdpisAktualny per entity.
   const person = (p: string) =>
@@ -54,9 +76,12 @@ export async function writePlOfficial(ctx: WriterContext): Promise<string[]> {
     `{dataZlozenia: ${pl(`make_date(${y} + 1, 6, 20)`)}, zaOkresOdDo: 'OD 01.01.' || ${y} || ' DO 31.12.' || ${y}}`;
   const capital = `CASE WHEN kapital_amount >= 1000000 THEN replace(replace(format('{:,.2f}', kapital_amount), ',', ' '), '.', ',')
     ELSE replace(printf('%.2f', kapital_amount), '.', ',') END`;
-  await writeCaptures(
-    conn,
-    `SELECT registrikood || '/' || CASE WHEN oiguslik_vorm IN ('148', '155') THEN 'S' ELSE 'P' END AS key,
+  await parts(
+    PL_CAPTURE_PREFIX.krs,
+    await count('w_pl WHERE krs'),
+    CAPTURE_PART_LINES,
+    (lo, hi) =>
+      `SELECT registrikood || '/' || CASE WHEN oiguslik_vorm IN ('148', '155') THEN 'S' ELSE 'P' END AS key,
        'OdpisAktualny' AS kind,
        '${KRS_URL}/api/krs/OdpisAktualny/' || registrikood || '?rejestr=' || CASE WHEN oiguslik_vorm IN ('148', '155') THEN 'S' ELSE 'P' END
          || '&format=json' AS url,
@@ -105,8 +130,7 @@ export async function writePlOfficial(ctx: WriterContext): Promise<string[]> {
            ELSE json_object() END
        }
      }}) AS VARCHAR) AS body
-     FROM w_pl WHERE krs ORDER BY registrikood`,
-    out(PL_CAPTURE_PREFIX.krs),
+     FROM (SELECT * FROM w_pl WHERE krs_n BETWEEN ${lo} AND ${hi} ORDER BY registrikood)`,
   );
 
   // REGON BIR: per unit the full reports the harvest asks for, each an MTOM answer as BIR sends it.
@@ -207,20 +231,25 @@ export async function writePlOfficial(ctx: WriterContext): Promise<string[]> {
           ['BIR11OsFizycznaPkd', pkdRows('fiz')],
         ];
   const regonLines = (p: 'praw' | 'fiz') =>
-    reports(p)
+    `[${reports(p)
       .map(
-        ([report, records], i) => `SELECT pl_regon AS key, ${str(report)} AS kind, ${str(REGON_URL)} AS url,
-           'DanePobierzPelnyRaport' AS action, 200 AS status,
-           'multipart/related; type="application/xop+xml"; start="<http://tempuri.org/0>"; boundary="uuid:' || md5(pl_regon) || '+id=${i + 1}"; start-info="application/soap+xml"' AS content_type,
-           '${fetchedAt}' AS fetched_at, ${mtomSql(`md5(pl_regon)`, String(i + 1), records)} AS body, pl_regon AS o, ${i} AS r
-         FROM w_pl WHERE ${p === 'praw' ? 'NOT is_sole_trader' : 'is_sole_trader'}`,
+        ([report, records], i) => `{key: pl_regon, kind: ${str(report)}, url: ${str(REGON_URL)},
+           action: 'DanePobierzPelnyRaport', status: 200,
+           content_type: 'multipart/related; type="application/xop+xml"; start="<http://tempuri.org/0>"; boundary="uuid:' || md5(pl_regon) || '+id=${i + 1}"; start-info="application/soap+xml"',
+           fetched_at: '${fetchedAt}', body: ${mtomSql(`md5(pl_regon)`, String(i + 1), records)}}`,
       )
-      .join(' UNION ALL ');
-  await writeCaptures(
-    conn,
-    `SELECT key, kind, url, action, status, content_type, fetched_at, body FROM (
-       ${regonLines('praw')} UNION ALL ${regonLines('fiz')}) ORDER BY o, r`,
-    out(PL_CAPTURE_PREFIX.regon),
+      .join(', ')}]`;
+  // w_pl is in REGON order, so the answers stream out unit by unit with no sort of the (large) bodies.
+  // A unit has up to three answers, so a part of a third as many units stays within the harvest's lines.
+  const units = await count('w_pl');
+  await parts(
+    PL_CAPTURE_PREFIX.regon,
+    units,
+    Math.floor(CAPTURE_PART_LINES / 3),
+    (lo, hi) =>
+      `SELECT l.key, l.kind, l.url, l.action, l.status, l.content_type, l.fetched_at, l.body FROM (
+       SELECT unnest(CASE WHEN is_sole_trader THEN ${regonLines('fiz')} ELSE ${regonLines('praw')} END) AS l
+       FROM (SELECT * FROM w_pl WHERE n BETWEEN ${lo} AND ${hi} ORDER BY n))`,
   );
 
   // CEIDG: v3 pages of 25 sole traders (the list form), then each one's details.
@@ -239,21 +268,27 @@ export async function writePlOfficial(ctx: WriterContext): Promise<string[]> {
       CASE WHEN staatus = 'S' THEN strftime(DATE '${today}' - 100, '%Y-%m-%d') END AS dataZawieszenia,
       CASE WHEN staatus = 'K' THEN strftime(DATE '${today}' - 500, '%Y-%m-%d') END AS dataWykreslenia,
       source_status AS status, email, www, phones AS telefon
-    FROM w_pl WHERE is_sole_trader`);
+    FROM w_pl WHERE is_sole_trader ORDER BY pl_regon`);
+  const traders = await count('w_ceidg');
+  const lastPage = Math.max(Math.ceil(traders / 25) - 1, 0);
   const link = `'${CEIDG_URL}/firma/' || id`;
   const pageUrl = (n: string) => `'${CEIDG_URL}/firmy?page=' || ${n} || '&limit=25'`;
-  await writeCaptures(
-    conn,
-    `SELECT key, kind, url, status, content_type, fetched_at, body FROM (
+  // A page and its 25 details are 26 answers; each part sorts only its own pages' answers.
+  await parts(
+    PL_CAPTURE_PREFIX.ceidg,
+    lastPage + 1,
+    Math.floor(CAPTURE_PART_LINES / 26),
+    (lo, hi) =>
+      `SELECT key, kind, url, status, content_type, fetched_at, body FROM (
        SELECT CAST(page AS VARCHAR) AS key, 'firmy' AS kind, ${pageUrl('page')} AS url, 200 AS status,
          'application/json; charset=utf-8' AS content_type, '${fetchedAt}' AS fetched_at,
          CAST(to_json({
            firmy: list({id: id, nazwa: nazwa, adresDzialalnosci: adresDzialalnosci, adresDzialanosci: adresDzialanosci,
              wlasciciel: wlasciciel, dataRozpoczecia: dataRozpoczecia, status: status, link: ${link}} ORDER BY pl_regon),
-           count: (SELECT count(*) FROM w_ceidg),
-           links: {next: CASE WHEN page < (SELECT max(page) FROM w_ceidg) THEN ${pageUrl('page + 1')} END, self: ${pageUrl('page')}}
+           count: ${traders}::BIGINT,
+           links: {next: CASE WHEN page < ${lastPage} THEN ${pageUrl('page + 1')} END, self: ${pageUrl('page')}}
          }) AS VARCHAR) AS body, page AS o, '' AS r
-       FROM w_ceidg GROUP BY page
+       FROM w_ceidg WHERE page BETWEEN ${lo - 1} AND ${hi - 1} GROUP BY page
        UNION ALL
        SELECT id, 'firma', ${link}, 200, 'application/json; charset=utf-8', '${fetchedAt}',
          CAST(to_json({firma: [{id: id, nazwa: nazwa, adresDzialalnosci: adresDzialalnosci, adresDzialanosci: adresDzialanosci,
@@ -262,9 +297,10 @@ export async function writePlOfficial(ctx: WriterContext): Promise<string[]> {
              ELSE to_json(list_transform(emtak, e -> {kod: replace(e.kood, '.', ''), opis: e.label, przewazajacy: e.is_main})) END,
            dataRozpoczecia: dataRozpoczecia, dataZawieszenia: dataZawieszenia, dataWykreslenia: dataWykreslenia,
            status: status, email: email, www: www, telefon: telefon, link: ${link}}]}) AS VARCHAR), page, pl_regon
-       FROM w_ceidg) ORDER BY o, r`,
-    out(PL_CAPTURE_PREFIX.ceidg),
+       FROM w_ceidg WHERE page BETWEEN ${lo - 1} AND ${hi - 1}) ORDER BY o, r`,
   );
+  await conn.run('DROP TABLE w_ceidg');
+  await conn.run('DROP TABLE w_pl');
   return written.filter((f) => fs.existsSync(f));
 }
 
@@ -286,23 +322,24 @@ async function writeCaptures(conn: WriterContext['conn'], select: string, file: 
 function birRecord(fields: readonly (readonly [string, string])[]): string {
   const esc = (v: string) =>
     `replace(replace(replace(${v}, '&', '&amp;amp;'), '<', '&amp;lt;'), '>', '&amp;gt;')`;
+  // `||` is NULL for an empty value, so coalesce picks the empty element and the value is computed once.
   const parts = fields.map(
     ([name, expr]) =>
-      `CASE WHEN nullif(CAST(${expr} AS VARCHAR), '') IS NULL THEN '&lt;${name} /&gt;'
-        ELSE '&lt;${name}&gt;' || ${esc(`CAST(${expr} AS VARCHAR)`)} || '&lt;/${name}&gt;' END`,
+      `coalesce('&lt;${name}&gt;' || ${esc(`nullif(CAST(${expr} AS VARCHAR), '')`)} || '&lt;/${name}&gt;', '&lt;${name} /&gt;')`,
   );
-  return `'&lt;dane&gt;&#xD;\n    ' || ${parts.join(` || '&#xD;\n    ' || `)} || '&#xD;\n  &lt;/dane&gt;'`;
+  // One concat() of every piece: a chain of `||` copies the growing record once per piece (quadratic).
+  return `concat('&lt;dane&gt;&#xD;\n    ', ${parts.join(`, '&#xD;\n    ', `)}, '&#xD;\n  &lt;/dane&gt;')`;
 }
 
 /** SQL of a whole DanePobierzPelnyRaport answer: the MTOM part around the envelope (CRLF between parts). */
 function mtomSql(uuid: string, id: string, records: string): string {
   const crlf = `chr(13) || chr(10)`;
   const boundary = `'--uuid:' || ${uuid} || '+id=${id}'`;
-  return `${crlf} || ${boundary} || ${crlf} || 'Content-ID: <http://tempuri.org/0>' || ${crlf}
-    || 'Content-Transfer-Encoding: 8bit' || ${crlf}
-    || 'Content-Type: application/xop+xml;charset=utf-8;type="application/soap+xml"' || ${crlf} || ${crlf}
-    || '<s:Envelope xmlns:s="http://www.w3.org/2003/05/soap-envelope" xmlns:a="http://www.w3.org/2005/08/addressing"><s:Header><a:Action s:mustUnderstand="1">http://CIS/BIR/PUBL/2014/07/IUslugaBIRzewnPubl/DanePobierzPelnyRaportResponse</a:Action></s:Header><s:Body><DanePobierzPelnyRaportResponse xmlns="http://CIS/BIR/PUBL/2014/07"><DanePobierzPelnyRaportResult>'
-    || '&lt;root&gt;&#xD;\n  ' || array_to_string(${records}, '&#xD;\n  ') || '&#xD;\n&lt;/root&gt;'
-    || '</DanePobierzPelnyRaportResult></DanePobierzPelnyRaportResponse></s:Body></s:Envelope>'
-    || ${crlf} || ${boundary} || '--' || ${crlf}`;
+  return `concat(${crlf}, ${boundary}, ${crlf}, 'Content-ID: <http://tempuri.org/0>', ${crlf},
+    'Content-Transfer-Encoding: 8bit', ${crlf},
+    'Content-Type: application/xop+xml;charset=utf-8;type="application/soap+xml"', ${crlf}, ${crlf},
+    '<s:Envelope xmlns:s="http://www.w3.org/2003/05/soap-envelope" xmlns:a="http://www.w3.org/2005/08/addressing"><s:Header><a:Action s:mustUnderstand="1">http://CIS/BIR/PUBL/2014/07/IUslugaBIRzewnPubl/DanePobierzPelnyRaportResponse</a:Action></s:Header><s:Body><DanePobierzPelnyRaportResponse xmlns="http://CIS/BIR/PUBL/2014/07"><DanePobierzPelnyRaportResult>',
+    '&lt;root&gt;&#xD;\n  ', array_to_string(${records}, '&#xD;\n  '), '&#xD;\n&lt;/root&gt;',
+    '</DanePobierzPelnyRaportResult></DanePobierzPelnyRaportResponse></s:Body></s:Envelope>',
+    ${crlf}, ${boundary}, '--', ${crlf})`;
 }
