@@ -152,21 +152,26 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a real browser', () => {
    * pages keep their CSP (no inline script) while it runs.
    */
   async function checkPage(page: Page, size: Size, label: string): Promise<void> {
-    // A heading can be on screen before style.css (revalidated on every page) applies; on a loaded CI machine
-    // the unstyled page was measured once. The check is about the page as styled, so wait for its load.
+    // Measured once the page has loaded and laid out (two frames): a click that navigates returns before
+    // the next page is there. On failure, name what sticks out, so an overflow that shows only sometimes
+    // can be found from the log.
     await page.waitForLoadState('load');
-    // On failure, name what sticks out, so an overflow that shows only sometimes can be found from the log.
-    const overflow = await page.evaluate<{ fits: boolean; wide: string[] }>(`(() => {
-      const width = window.innerWidth;
-      const fits = document.scrollingElement.scrollWidth <= width;
-      const wide = fits ? [] : [...document.querySelectorAll('body *')]
-        .filter((e) => e.getBoundingClientRect().right > width + 0.5)
-        .slice(0, 8)
-        .map((e) => e.tagName.toLowerCase() + (e.className ? '.' + String(e.className).replace(/ +/g, '.') : '') +
-          ' right=' + Math.round(e.getBoundingClientRect().right) + ' text=' + (e.textContent || '').trim().slice(0, 80));
-      return { fits, wide, scrollWidth: document.scrollingElement.scrollWidth, width };
-    })()`);
-    expect({ label, size: size.name, ...overflow }).toMatchObject({ label, size: size.name, fits: true });
+    const overflow = await page.evaluate<{ fits: boolean; wide: string[] }>(`new Promise((done) =>
+      requestAnimationFrame(() => requestAnimationFrame(() => {
+        const width = window.innerWidth;
+        const scrollWidth = document.scrollingElement.scrollWidth;
+        const fits = scrollWidth <= width;
+        const wide = fits ? [] : ['url ' + location.pathname + ' innerWidth ' + width + ' scrollWidth ' + scrollWidth,
+          ...[...document.querySelectorAll('body *')]
+            .filter((e) => e.getBoundingClientRect().right > width + 0.5)
+            .slice(0, 8)
+            .map((e) => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') +
+              (typeof e.className === 'string' && e.className ? '.' + e.className.replace(/ +/g, '.') : '') +
+              ' right=' + Math.round(e.getBoundingClientRect().right) +
+              ' text=' + (e.textContent || '').trim().slice(0, 60))];
+        done({ fits, wide });
+      })))`);
+    expect({ label, size: size.name, ...overflow }).toEqual({ label, size: size.name, fits: true, wide: [] });
     if (!(await page.evaluate<boolean>('"axe" in window'))) await page.evaluate(axeSource);
     const violations = await page.evaluate<AxeViolation[]>(`(async () => {
       const r = await window.axe.run(document, { resultTypes: ['violations'] });
@@ -201,6 +206,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a real browser', () => {
     await page.goto('/');
     await checkPage(page, size, 'home');
     await page.getByRole('link', { name: 'Create an account' }).first().click();
+    await page.waitForURL('**/signup');
     await checkPage(page, size, 'sign-up');
     await page.getByLabel('E-mail').fill(size.email);
     await page.getByLabel(/^Password/).fill(PASSWORD);
@@ -297,6 +303,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a real browser', () => {
 
       // In-app search: country, filters, the free count and the quote, then the run.
       await page.getByRole('link', { name: 'Search' }).click();
+      await page.waitForURL('**/search');
       await checkPage(page, size, 'search (empty)');
       const before = await balanceShown();
       await showFilters(page, size);
@@ -466,6 +473,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a real browser', () => {
 
       // Ordering asks first and says what it places; a double click on the confirmation orders once.
       await page.getByRole('link', { name: 'Plans and top-ups' }).click();
+      await page.waitForURL('**/dashboard/billing');
       await checkPage(page, size, 'plans and top-ups');
       await shot('billing');
       await page.getByRole('button', { name: 'Order Estonia plan, 300 € / month' }).click();
