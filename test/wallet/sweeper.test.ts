@@ -154,8 +154,16 @@ describe.each(WALLET_BACKENDS)('%s: sweeper: nothing stays reserved forever', (b
       (await wallet.createKey({ email: 'a@example.com', kind: 'standard', plan: 'payg', credits: 5 })).key,
     );
     const never = deferred<never>();
-    void wallet.metering.runMetered(call(p, { reserveRows: 10 }), () => never.promise);
-    await new Promise((r) => setTimeout(r, 200));
+    const held = signalled(() => never.promise);
+    void wallet.metering.runMetered(call(p, { reserveRows: 10 }), held.run);
+    await held.reserved;
+    // Nothing but the wallet's own timer voids it: wait for that (no fixed delay, which a loaded machine
+    // can outlast before the first sweep, or before the hold even exists).
+    const timedOut = `SELECT count(*) FROM holds WHERE state = 'voided' AND void_reason = 'timeout'`;
+    for (let i = 0; i < 600 && (await rawCount(dbPath, timedOut)) === 0; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(await rawCount(dbPath, timedOut)).toBe(1);
     expect(await rawCount(dbPath, `SELECT count(*) FROM holds WHERE state = 'pending'`)).toBe(0);
   });
 
