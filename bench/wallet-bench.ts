@@ -67,7 +67,14 @@ function postgresCpuSeconds(pgData: string): number {
       const parentCmd = fs.existsSync(`/proc/${ppid}/cmdline`)
         ? fs.readFileSync(`/proc/${ppid}/cmdline`, 'utf8')
         : '';
-      if (cmd.includes(pgData) || parentCmd.includes(pgData)) total += cpuSeconds(Number(pid));
+      if (cmd.includes(pgData)) {
+        // The postmaster: its own time plus that of its children that have exited (cutime, cstime), so
+        // backends of connections closed between two readings are still counted.
+        const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+        total += cpuSeconds(Number(pid)) + (Number(f[13]) + Number(f[14])) / 100;
+      } else if (parentCmd.includes(pgData)) {
+        total += cpuSeconds(Number(pid));
+      }
     } catch {
       // gone meanwhile
     }
@@ -160,14 +167,22 @@ async function startServer(dataDir: string, walletUrl: string, logFile: string):
  * The ledger ceiling: `--worker` processes, each on its own accounts, doing reserve + settle pairs through
  * the real wallet (no HTTP, no engine) for `seconds`. Prints the pairs done as JSON on stdout.
  */
-async function workerMain(url: string, seconds: number, accounts: number, tag: string, sameAccount: boolean) {
+async function workerMain(
+  url: string,
+  seconds: number,
+  accounts: number,
+  tag: string,
+  sharedKey: string | null,
+) {
   const wallet = await openWallet({ url, poolSize: 4, sweepIntervalMs: 0 });
-  const principals: Principal[] = [];
-  for (let i = 0; i < (sameAccount ? 1 : accounts); i++) {
-    const email = sameAccount ? 'ceiling-shared@bench.local' : `ceiling-${tag}-${i}@bench.local`;
-    const k = await wallet.createKey({ email, kind: 'standard', plan: 'payg', credits: 10_000_000 });
-    principals.push(await wallet.authenticator.authenticate(`Bearer ${k.key}`));
+  // The shared account's key is made once by the parent: four workers creating one e-mail would race.
+  const keys: string[] = sharedKey ? [sharedKey] : [];
+  for (let i = 0; keys.length < accounts && !sharedKey; i++) {
+    const email = `ceiling-${tag}-${i}@bench.local`;
+    keys.push((await wallet.createKey({ email, kind: 'standard', plan: 'payg', credits: 10_000_000 })).key);
   }
+  const principals: Principal[] = [];
+  for (const k of keys) principals.push(await wallet.authenticator.authenticate(`Bearer ${k}`));
   const deadline = performance.now() + seconds * 1000;
   let pairs = 0;
   const client = async (p: Principal) => {
@@ -199,6 +214,13 @@ async function ceiling(
   sameAccount: boolean,
   pgData: string,
 ) {
+  let shared = '-';
+  if (sameAccount) {
+    const wallet = await openWallet({ url, poolSize: 1, sweepIntervalMs: 0 });
+    const email = `ceiling-shared-${Date.now()}@bench.local`;
+    shared = (await wallet.createKey({ email, kind: 'standard', plan: 'payg', credits: 10_000_000 })).key;
+    await wallet.close();
+  }
   const cpu0 = cpuTotals();
   const pg0 = postgresCpuSeconds(pgData);
   const results = await Promise.all(
@@ -217,7 +239,7 @@ async function ceiling(
               String(seconds),
               String(4),
               `${processes}-${i}-${Date.now()}`,
-              sameAccount ? '1' : '0',
+              shared,
             ],
             { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
           );
@@ -247,7 +269,7 @@ async function ceiling(
 async function main() {
   if (process.argv[2] === '--worker') {
     const [, , , url, seconds, accounts, tag, same] = process.argv;
-    return workerMain(url!, Number(seconds), Number(accounts), tag!, same === '1');
+    return workerMain(url!, Number(seconds), Number(accounts), tag!, same && same !== '-' ? same : null);
   }
   const { values } = parseArgs({
     options: {
@@ -296,7 +318,13 @@ async function main() {
     // 1. One server per backend, one client, a cheap metered call (detail) and a free one (countries).
     const overhead: Record<
       string,
-      { detail: Latency; countries: Latency; server_cpu_ms_per_detail: number }
+      {
+        detail: Latency;
+        countries: Latency;
+        server_cpu_ms_per_detail: number;
+        /** PostgreSQL only: transactions committed per metered call (each one waits for its WAL flush). */
+        commits_per_detail?: number;
+      }
     > = {};
     let codes: string[] = [];
     for (const [name, url] of [
@@ -319,9 +347,20 @@ async function main() {
         key,
       });
       await load(1, (i) => (i < 300 ? detail(i) : null));
+      // PostgreSQL publishes its counters within a second of a transaction's end.
+      const commits = async () => {
+        if (name !== 'postgres') return 0;
+        await new Promise((r) => setTimeout(r, 1500));
+        const r = await admin.query(
+          `SELECT xact_commit::float8 AS n FROM pg_stat_database WHERE datname = 'wallet_http'`,
+        );
+        return Number((r.rows[0] as { n: number }).n);
+      };
+      const commits0 = await commits();
       const cpu0 = cpuSeconds(server.pid);
       const d = await load(1, (i) => (i < requests ? detail(i) : null));
       const cpuMs = ((cpuSeconds(server.pid) - cpu0) * 1000) / requests;
+      const commitsPerCall = ((await commits()) - commits0) / requests;
       const c = await load(1, (i) =>
         i < requests ? { url: `${server.url}/api/v1/data/countries`, key } : null,
       );
@@ -329,6 +368,7 @@ async function main() {
         detail: d.latency,
         countries: c.latency,
         server_cpu_ms_per_detail: Math.round(cpuMs * 100) / 100,
+        ...(name === 'postgres' ? { commits_per_detail: Math.round(commitsPerCall * 100) / 100 } : {}),
       };
       log(
         `${name}: detail p50 ${d.latency.p50} ms p99 ${d.latency.p99} ms; countries p50 ${c.latency.p50} ms`,
