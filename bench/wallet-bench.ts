@@ -20,6 +20,7 @@ import { buildWorldSnapshot } from '../ingest/world/index.ts';
 import type { Principal } from '../src/wallet/types.ts';
 import { openWallet } from '../src/wallet/wallet.ts';
 import { apiEnv, freePort, spawnServer, type ChildServer } from './api-server.ts';
+import { pct } from './stats.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(ROOT, 'bin', 'regdata.mjs');
@@ -91,7 +92,7 @@ function histogram() {
 }
 
 function figures(h: ReturnType<typeof histogram>, errors: number, seconds: number): Latency {
-  const ms = (p: number) => Math.round(h.getValueAtPercentile(p)) / 1000;
+  const ms = (p: number) => Math.round(pct(h, p)) / 1000;
   return {
     n: h.totalCount,
     errors,
