@@ -29,6 +29,15 @@ export function pct(h: Histogram, percentile: number): number {
   return Math.min(h.getValueAtPercentile(percentile), h.maxValue);
 }
 
+/** An HDR histogram of latencies in microseconds (up to 10 minutes, 3 significant digits). */
+export function latencyHistogram(): Histogram {
+  return hdr.build({
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: 600_000_000,
+    numberOfSignificantValueDigits: 3,
+  });
+}
+
 /** HDR histograms (microsecond resolution, 3 significant digits) per group. */
 export class Recorder {
   private readonly histograms = new Map<string, Histogram>();
@@ -38,11 +47,7 @@ export class Recorder {
     for (const g of groupsOf(q)) {
       let h = this.histograms.get(g);
       if (!h) {
-        h = hdr.build({
-          lowestDiscernibleValue: 1,
-          highestTrackableValue: 600_000_000,
-          numberOfSignificantValueDigits: 3,
-        });
+        h = latencyHistogram();
         this.histograms.set(g, h);
       }
       h.recordValue(Math.max(1, Math.round(micros)));
@@ -68,6 +73,32 @@ export class Recorder {
     }
     return out;
   }
+}
+
+/**
+ * Sends one request and records its time; a status other than the expected one is an error (still timed),
+ * and the first five errors are kept as samples for the report.
+ */
+async function timedRequest(
+  q: BenchQuery,
+  exec: (q: BenchQuery) => Promise<number>,
+  recorder: Recorder,
+  errorSamples: string[],
+): Promise<void> {
+  const t0 = performance.now();
+  let status: number;
+  try {
+    status = await exec(q);
+  } catch (err) {
+    status = -1;
+    if (errorSamples.length < 5) errorSamples.push(`#${q.id} ${q.cls} ${q.country}: ${String(err)}`);
+  }
+  const micros = (performance.now() - t0) * 1000;
+  const ok = status === q.expect;
+  if (!ok && status !== -1 && errorSamples.length < 5) {
+    errorSamples.push(`#${q.id} ${q.cls} ${q.country}: status ${status}, expected ${q.expect}`);
+  }
+  recorder.record(q, micros, ok);
 }
 
 export interface LoadRun {
@@ -105,21 +136,7 @@ export async function runLoad(
         capped = true;
         return;
       }
-      const q = queries[next++] as BenchQuery;
-      const t0 = performance.now();
-      let status: number;
-      try {
-        status = await exec(q);
-      } catch (err) {
-        status = -1;
-        if (errorSamples.length < 5) errorSamples.push(`#${q.id} ${q.cls} ${q.country}: ${String(err)}`);
-      }
-      const micros = (performance.now() - t0) * 1000;
-      const ok = status === q.expect;
-      if (!ok && status !== -1 && errorSamples.length < 5) {
-        errorSamples.push(`#${q.id} ${q.cls} ${q.country}: status ${status}, expected ${q.expect}`);
-      }
-      recorder.record(q, micros, ok);
+      await timedRequest(queries[next++] as BenchQuery, exec, recorder, errorSamples);
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
@@ -163,19 +180,7 @@ export async function runUnderScanLoad(
   const started = performance.now();
   const scanner = async () => {
     while (!done && heavy.length > 0) {
-      const q = heavy[next++ % heavy.length] as BenchQuery;
-      const t0 = performance.now();
-      let status: number;
-      try {
-        status = await exec(q);
-      } catch (err) {
-        status = -1;
-        if (scanErrors.length < 5) scanErrors.push(`#${q.id} ${q.cls} ${q.country}: ${String(err)}`);
-      }
-      if (status !== q.expect && status !== -1 && scanErrors.length < 5) {
-        scanErrors.push(`#${q.id} ${q.cls} ${q.country}: status ${status}, expected ${q.expect}`);
-      }
-      scanRecorder.record(q, (performance.now() - t0) * 1000, status === q.expect);
+      await timedRequest(heavy[next++ % heavy.length] as BenchQuery, exec, scanRecorder, scanErrors);
     }
   };
   const scanning = Promise.all(Array.from({ length: scanClients }, scanner));

@@ -14,13 +14,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
-import * as hdr from 'hdr-histogram-js';
+import type { Histogram } from 'hdr-histogram-js';
 import pg from 'pg';
 import { buildWorldSnapshot } from '../ingest/world/index.ts';
 import type { Principal } from '../src/wallet/types.ts';
 import { openWallet } from '../src/wallet/wallet.ts';
 import { apiEnv, freePort, spawnServer, type ChildServer } from './api-server.ts';
-import { pct } from './stats.ts';
+import { latencyHistogram, pct } from './stats.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(ROOT, 'bin', 'regdata.mjs');
@@ -83,15 +83,7 @@ function postgresCpuSeconds(pgData: string): number {
   return total;
 }
 
-function histogram() {
-  return hdr.build({
-    lowestDiscernibleValue: 1,
-    highestTrackableValue: 600_000_000,
-    numberOfSignificantValueDigits: 3,
-  });
-}
-
-function figures(h: ReturnType<typeof histogram>, errors: number, seconds: number): Latency {
+function figures(h: Histogram, errors: number, seconds: number): Latency {
   const ms = (p: number) => Math.round(pct(h, p)) / 1000;
   return {
     n: h.totalCount,
@@ -108,7 +100,7 @@ async function load(
   concurrency: number,
   next: (i: number) => { url: string; key: string } | null,
 ): Promise<{ latency: Latency; seconds: number }> {
-  const h = histogram();
+  const h = latencyHistogram();
   let errors = 0;
   let sent = 0;
   const started = performance.now();
