@@ -886,6 +886,17 @@ function initSearch() {
     const id = `f-${f.param ?? f.param_min ?? f.param_from}`;
     const note = hint ? el('small', { id: `${id}-note` }, hint) : null;
     const described = hint ? `${id}-note` : null;
+    /** A select of one value ('' is "Any"): its field, labelled. */
+    const singleSelect = (select) => {
+      fields.push({
+        label,
+        get: () => [[f.param, select.value]],
+        clear: () => {
+          select.value = '';
+        },
+      });
+      return el('div', { class: 'field' }, el('label', { for: id }, label), select, note);
+    };
     switch (f.type) {
       case 'text': {
         const input = el('input', { id, type: 'text', 'aria-describedby': described, autocomplete: 'off' });
@@ -906,14 +917,7 @@ function initSearch() {
           el('option', { value: 'true' }, 'Yes'),
           el('option', { value: 'false' }, 'No'),
         );
-        fields.push({
-          label,
-          get: () => [[f.param, select.value]],
-          clear: () => {
-            select.value = '';
-          },
-        });
-        return el('div', { class: 'field' }, el('label', { for: id }, label), select, note);
+        return singleSelect(select);
       }
       case 'select':
       case 'multi_select': {
@@ -943,14 +947,7 @@ function initSearch() {
           el('option', { value: '' }, 'Any'),
           options.map((o) => el('option', { value: o.key }, o.label)),
         );
-        fields.push({
-          label,
-          get: () => [[f.param, select.value]],
-          clear: () => {
-            select.value = '';
-          },
-        });
-        return el('div', { class: 'field' }, el('label', { for: id }, label), select, note);
+        return singleSelect(select);
       }
       case 'number_range':
       case 'date_range': {
