@@ -148,10 +148,13 @@ async function scanLoadRun(
 }
 
 /**
- * Reads every serving database of the run into the OS page cache. The API runs first and the engine
- * after it: without this the API alone paid for cold reads (point lookups hitting the disk after other
- * work had evicted the files), which showed up as 4-5 ms of "overhead" on detail and history at c=1. A
- * server that has been up for a while has its files cached, which is what the bench measures.
+ * Reads every serving database and lookup store of the run into the OS page cache. The API runs first and
+ * the engine after it: without this the API alone paid for cold reads (point lookups hitting the disk
+ * after other work had evicted the files), which showed up as 4-5 ms of "overhead" on detail and history
+ * at c=1. A server that has been up for a while has its files cached, which is what the bench measures.
+ * The lookup stores (`lookup.sqlite`, 7.5 GB at scale 1) were left out until 2026-11-24: a CPU profile of
+ * the server at c=4 then showed a third of its event loop in reading result rows from them, one disk
+ * read at a time on the request thread.
  */
 function warmPageCache(dirs: string[]): number {
   let bytes = 0;
@@ -161,7 +164,7 @@ function warmPageCache(dirs: string[]): number {
     const st = fs.statSync(p);
     if (st.isDirectory()) {
       for (const e of fs.readdirSync(p)) visit(path.join(p, e));
-    } else if (p.endsWith('.duckdb')) {
+    } else if (p.endsWith('.duckdb') || p.endsWith('.sqlite')) {
       const fd = fs.openSync(p, 'r');
       try {
         let n: number;
@@ -228,7 +231,7 @@ export async function runBench(
     const servingDirs = [data.snapshotDir, path.join(data.runDir, 'serving-cache')];
     try {
       opts.log(
-        `page cache warmed: ${(warmPageCache(servingDirs) / 2 ** 30).toFixed(2)} GiB of serving databases`,
+        `page cache warmed: ${(warmPageCache(servingDirs) / 2 ** 30).toFixed(2)} GiB of serving databases and lookup stores`,
       );
       apiAnswers = await answers(probe, (q) => api.answer(q));
       apiRuns = await timedRuns(opts, 'API', timed, (q) => api.exec(q));

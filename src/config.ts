@@ -163,6 +163,12 @@ export const ConfigSchema = z
      */
     REGDATA_INGEST_MEMORY_LIMIT: MemorySize.default('3GB'),
     REGDATA_DUCKDB_CONNECTIONS: z.coerce.number().int().min(1).max(64).default(ENGINE_DEFAULTS.connections),
+    /**
+     * `regdata serve`: the nice value of every thread of the process but the event loop's (DuckDB's scan
+     * threads, libuv's pool), so lookups never wait for CPU behind scans (src/runtime/thread-priority.ts,
+     * Linux only); 0 leaves the priorities alone.
+     */
+    REGDATA_SCAN_THREAD_NICE: z.coerce.number().int().min(0).max(19).default(10),
     /** `regdata harvest PL`: the services' addresses (tests point them at loopback fakes), keys and paces. */
     REGDATA_KRS_URL: z.url().default('https://api-krs.ms.gov.pl'),
     REGDATA_KRS_RATE: z.coerce.number().positive().max(50).default(2),
@@ -255,6 +261,7 @@ export const ConfigSchema = z
       },
     },
     snapshotPollMs: env.REGDATA_SNAPSHOT_POLL_MS,
+    scanThreadNice: env.REGDATA_SCAN_THREAD_NICE,
     wallet: walletLocation(env.REGDATA_WALLET_URL, env.REGDATA_WALLET_DB, env.REGDATA_DATA_DIR, {
       poolSize: env.REGDATA_WALLET_POOL_SIZE,
       prices: env.REGDATA_PRICES,

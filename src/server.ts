@@ -5,6 +5,7 @@ import { SnapshotStore } from './contract/snapshot-store.ts';
 import { Engine } from './engine/engine.ts';
 import type { EngineOptions } from './engine/snapshot-loader.ts';
 import { SnapshotWatcher } from './engine/snapshot-watcher.ts';
+import { ThreadPriority } from './runtime/thread-priority.ts';
 import { metricsApp } from './http/metrics.ts';
 import { removeStaleExports } from './services/export.ts';
 import { linkSecret } from './services/export-link.ts';
@@ -25,6 +26,9 @@ export interface StartedServer {
   /** Stops accepting connections, lets in-flight requests finish, then closes the engine and the wallet. */
   close(): Promise<void>;
 }
+
+/** How often new threads (a hot-swapped snapshot's DuckDB instance) are given the scan priority. */
+const THREAD_PRIORITY_INTERVAL_MS = 5_000;
 
 export interface StartServerOptions {
   engine?: EngineOptions;
@@ -76,11 +80,17 @@ export async function startServer(config: Config, options: StartServerOptions = 
   // Promotions by the nightly ingest or the CLI are picked up without a restart (SIGHUP: look now).
   const snapshots = new SnapshotWatcher(engine, { pollMs: config.snapshotPollMs, log: app.log }).start();
 
+  // After the load, so DuckDB's and libuv's threads exist; the timer catches a new snapshot's threads.
+  const priority = new ThreadPriority(config.scanThreadNice, (err) =>
+    app.log.warn({ err }, 'could not lower a scan thread'),
+  ).start(THREAD_PRIORITY_INTERVAL_MS);
+
   const onHangup = () => void snapshots.check();
   let closing: Promise<void> | null = null;
   const close = () => {
     closing ??= (async () => {
       process.off('SIGHUP', onHangup);
+      priority.stop();
       // fastify.close() stops listening, answers new requests on open sockets with 503 and waits for
       // in-flight requests; only then are the data backend and the ledger closed under them.
       await snapshots.stop();

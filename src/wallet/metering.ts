@@ -140,7 +140,7 @@ export class WalletMetering implements Metering {
           );
         }
         return { kind: 'begun' as const, begun };
-        // Not fsynced: see writeTx. Losing this commit to power loss loses only a hold nobody will settle.
+        // Not flushed: see docs/wallet.md "Durability". Losing this commit to power loss loses only a hold nobody will settle.
       },
       { durable: false },
     );

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { openWalletDb, type WalletDb } from './db.ts';
 import type { Queryable, SqlParam, TxOptions, WalletStore } from './store.ts';
+import { WalSync } from './wal-sync.ts';
 
 /**
  * One better-sqlite3 connection per file per process, shared by the wallet and identity objects opened on
@@ -15,6 +16,8 @@ interface Shared {
   refs: number;
   lock: FifoLock;
   statements: Map<string, Database.Statement>;
+  /** Durability off the event loop (wal-sync.ts); null for an in-memory database. */
+  wal: WalSync | null;
 }
 
 const OPEN = new Map<string, Shared>();
@@ -47,7 +50,11 @@ export function openSqliteStore(dbPath: string, opts: SqliteStoreOptions = {}): 
   const key = path.resolve(dbPath);
   let shared = OPEN.get(key);
   if (!shared) {
-    shared = { db: openWalletDb(dbPath, opts), refs: 0, lock: new FifoLock(), statements: new Map() };
+    const db = openWalletDb(dbPath, opts);
+    // Commits write the WAL without flushing it; a durable write then awaits WalSync.flush().
+    db.pragma('synchronous = NORMAL');
+    const wal = dbPath === ':memory:' ? null : new WalSync(`${key}-wal`);
+    shared = { db, refs: 0, lock: new FifoLock(), statements: new Map(), wal };
     OPEN.set(key, shared);
   }
   shared.refs++;
@@ -119,8 +126,11 @@ export class SqliteStore implements WalletStore {
   get<R>(sql: string, params: readonly SqlParam[] = []): Promise<R | undefined> {
     return this.outside(() => syncGet<R>(this.shared, sql, params));
   }
-  run(sql: string, params: readonly SqlParam[] = []): Promise<{ changes: number }> {
-    return this.outside(() => syncRun(this.shared, sql, params));
+  async run(sql: string, params: readonly SqlParam[] = []): Promise<{ changes: number }> {
+    const result = await this.outside(() => syncRun(this.shared, sql, params));
+    // A write outside a transaction is durable before it is acknowledged, like a durable tx.
+    if (result.changes > 0 && this.shared.wal) await this.shared.wal.flush();
+    return result;
   }
 
   /** A statement outside any transaction: at once when no transaction is open, else after it. */
@@ -137,28 +147,24 @@ export class SqliteStore implements WalletStore {
   }
 
   async tx<T>(fn: (q: Queryable) => Promise<T>, opts: TxOptions = {}): Promise<T> {
-    const { db, lock } = this.shared;
+    const { db, lock, wal } = this.shared;
     await lock.acquire();
-    const durable = opts.durable !== false;
+    let result: T;
     try {
-      if (!durable) db.pragma('synchronous = NORMAL');
+      db.exec('BEGIN IMMEDIATE');
       try {
-        db.exec('BEGIN IMMEDIATE');
-        let result: T;
-        try {
-          result = await fn(this.inner);
-        } catch (err) {
-          if (db.inTransaction) db.exec('ROLLBACK');
-          throw err;
-        }
-        db.exec('COMMIT');
-        return result;
-      } finally {
-        if (!durable) db.pragma('synchronous = FULL');
+        result = await fn(this.inner);
+      } catch (err) {
+        if (db.inTransaction) db.exec('ROLLBACK');
+        throw err;
       }
+      db.exec('COMMIT');
     } finally {
       lock.release();
     }
+    // The lock is free while the flush runs, so the next transactions commit into the same flush.
+    if (opts.durable !== false && wal) await wal.flush();
+    return result;
   }
 
   async close(): Promise<void> {
@@ -169,6 +175,7 @@ export class SqliteStore implements WalletStore {
     try {
       if (--this.shared.refs === 0) {
         OPEN.delete(this.location);
+        await this.shared.wal?.close();
         this.shared.db.close();
       }
     } finally {

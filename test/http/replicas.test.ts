@@ -115,6 +115,29 @@ describe('two replicas on one data folder', () => {
     expect(await eeForSale(newId)).not.toBe(await eeForSale(worldId));
   });
 
+  it("runs every thread but the event loop's at REGDATA_SCAN_THREAD_NICE (default 10)", async () => {
+    // Field 19 of /proc/<pid>/task/<tid>/stat is the thread's nice value; the event loop is the main
+    // thread, whose id is the pid. Threads started after the server began listening are lowered by its
+    // timer (every 5 s), so the check allows for one round of it.
+    const nices = (pid: number) =>
+      fs.readdirSync(`/proc/${pid}/task`).map((tid) => {
+        const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return { tid: Number(tid), nice: Number(fields[16]) };
+      });
+    for (const r of replicas) {
+      const pid = r.proc.pid!;
+      let threads = nices(pid);
+      for (let i = 0; i < 60 && threads.some((t) => t.tid !== pid && t.nice !== 10); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        threads = nices(pid);
+      }
+      expect(threads.length).toBeGreaterThan(4);
+      expect(threads.find((t) => t.tid === pid)?.nice).toBe(0);
+      expect(threads.filter((t) => t.tid !== pid && t.nice !== 10)).toEqual([]);
+    }
+  });
+
   it('both swap after a promote and after a rollback, answering every request meanwhile', async () => {
     const expected = new Map([
       [worldId, await eeForSale(worldId)],
