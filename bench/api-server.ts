@@ -19,6 +19,34 @@ export function processMemory(pid: number): { rss: number; peak: number } | null
   }
 }
 
+/** CPU time (user + system) a process has used, in seconds, from /proc (Linux); null elsewhere. */
+export function processCpuSeconds(pid: number): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th, in ticks.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+
+/** The machine's CPU time since boot from /proc/stat, busy and total, in ticks; null elsewhere. */
+export function machineCpuTicks(): { busy: number; total: number } | null {
+  try {
+    const line = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '';
+    const v = line.trim().split(/\s+/).slice(1).map(Number);
+    // user nice system idle iowait irq softirq steal (guest time is already inside user).
+    const total = v.slice(0, 8).reduce((a, b) => a + b, 0);
+    return { busy: total - (v[3] ?? 0) - (v[4] ?? 0), total };
+  } catch {
+    return null;
+  }
+}
+
+/** USER_HZ: Linux reports /proc CPU times in 1/100 s on every architecture Node runs on. */
+const CLOCK_TICKS = 100;
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();

@@ -6,6 +6,8 @@ import {
   createBenchKey,
   freePort,
   loggedLoadMs,
+  machineCpuTicks,
+  processCpuSeconds,
   processMemory,
   spawnServer,
   startApiServer,
@@ -115,14 +117,31 @@ async function timedRuns(
   who: string,
   lists: BenchQuery[][],
   exec: (q: BenchQuery) => Promise<number>,
+  /** The target's CPU seconds so far (its process), or null when not ours to read. */
+  targetCpu: () => number | null,
 ): Promise<LoadRun[]> {
   const runs: LoadRun[] = [];
   for (const [i, c] of opts.concurrency.entries()) {
+    const cpuBefore = targetCpu();
+    const machineBefore = machineCpuTicks();
     const run = await runLoad(lists[i] ?? [], c, opts.maxSeconds, exec);
+    const cpuAfter = targetCpu();
+    const machineAfter = machineCpuTicks();
+    run.cpu = {
+      target_seconds:
+        cpuBefore !== null && cpuAfter !== null ? Math.round((cpuAfter - cpuBefore) * 100) / 100 : null,
+      machine_busy_share:
+        machineBefore && machineAfter && machineAfter.total > machineBefore.total
+          ? Math.round(
+              (1000 * (machineAfter.busy - machineBefore.busy)) / (machineAfter.total - machineBefore.total),
+            ) / 1000
+          : null,
+    };
     const all = run.groups['all'];
     opts.log(
       `${who} c=${c}: ${run.requests} requests in ${run.wallSeconds} s${run.capped ? ' (time cap)' : ''}, ` +
-        `p50 ${all?.p50} ms, p95 ${all?.p95} ms, ${all?.errors ?? 0} errors`,
+        `p50 ${all?.p50} ms, p95 ${all?.p95} ms, ${all?.errors ?? 0} errors; ` +
+        `CPU ${run.cpu.target_seconds ?? '–'} s, machine ${run.cpu.machine_busy_share === null ? '–' : `${Math.round(run.cpu.machine_busy_share * 100)}%`} busy`,
     );
     for (const e of run.errorSamples) opts.log(`  ${e}`);
     runs.push(run);
@@ -234,7 +253,13 @@ export async function runBench(
         `page cache warmed: ${(warmPageCache(servingDirs) / 2 ** 30).toFixed(2)} GiB of serving databases and lookup stores`,
       );
       apiAnswers = await answers(probe, (q) => api.answer(q));
-      apiRuns = await timedRuns(opts, 'API', timed, (q) => api.exec(q));
+      apiRuns = await timedRuns(
+        opts,
+        'API',
+        timed,
+        (q) => api.exec(q),
+        () => processCpuSeconds(server.pid),
+      );
       apiScanLoad = await scanLoadRun(opts, 'API', scanLoad, (q) => api.exec(q));
       afterRun = processMemory(server.pid);
     } finally {
@@ -252,7 +277,16 @@ export async function runBench(
       engine.prepare(queries);
       warmPageCache(servingDirs);
       agreement['API vs engine'] = compare(apiAnswers, await answers(probe, (q) => engine.answer(q)), probe);
-      engineRuns = await timedRuns(opts, 'engine', timed, (q) => engine.exec(q));
+      engineRuns = await timedRuns(
+        opts,
+        'engine',
+        timed,
+        (q) => engine.exec(q),
+        () => {
+          const u = process.cpuUsage();
+          return (u.user + u.system) / 1e6;
+        },
+      );
       engineScanLoad = await scanLoadRun(opts, 'engine', scanLoad, (q) => engine.exec(q));
     } finally {
       engine.close();
@@ -291,7 +325,13 @@ export async function runBench(
           load_seconds: loaded.loadSeconds,
           size_bytes: loaded.sizeBytes,
           reused: loaded.reused,
-          runs: await timedRuns(opts, 'PostgreSQL', timed, (q) => target.exec(q)),
+          runs: await timedRuns(
+            opts,
+            'PostgreSQL',
+            timed,
+            (q) => target.exec(q),
+            () => null,
+          ),
           scan_load: await scanLoadRun(opts, 'PostgreSQL', scanLoad, (q) => target.exec(q)),
         };
       } finally {

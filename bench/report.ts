@@ -221,6 +221,24 @@ export function checkTargets(r: Omit<BenchResult, 'targets'>): TargetCheck[] {
 }
 
 /** The markdown of a run: per-class tables at each concurrency, per country, resources and targets. */
+/**
+ * Where the CPU went in one concurrency's runs: the server's CPU per request and in cores, the engine's
+ * (the harness process) beside it, and how busy the whole machine was. Runs without figures print nothing.
+ */
+function cpuLine(api: LoadRun | undefined, eng: LoadRun | undefined): string[] {
+  const part = (who: string, run: LoadRun | undefined) => {
+    const s = run?.cpu?.target_seconds;
+    if (!run || s === null || s === undefined || run.requests === 0 || run.wallSeconds === 0) return null;
+    const busy = run.cpu?.machine_busy_share;
+    return (
+      `${who} ${num((1000 * s) / run.requests, 2)} ms of CPU per request (${num(s / run.wallSeconds, 2)} cores)` +
+      (busy === null || busy === undefined ? '' : `, machine ${Math.round(busy * 100)}% busy`)
+    );
+  };
+  const parts = [part('API server', api), part('in-process engine', eng)].filter((p) => p !== null);
+  return parts.length ? [`CPU: ${parts.join('; ')}.`, ''] : [];
+}
+
 export function markdown(r: BenchResult): string {
   const lines: string[] = [];
   const scale = r.scale === null ? 'given data folder' : `scale ${r.scale}`;
@@ -242,6 +260,7 @@ export function markdown(r: BenchResult): string {
           ? `, PostgreSQL ${pgr.requests} in ${num(pgr.wallSeconds)} s${pgr.capped ? ' (time cap)' : ''}`
           : ''),
       '',
+      ...cpuLine(api, eng),
       '| class | n | API p50 | p95 | p99 | max | req/s | errors | engine p50 | engine p95 | overhead p50 | PG p50 | PG p95 | PG p99 | PG errors | PG/API p95 |',
       '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
     );

@@ -111,6 +111,12 @@ export interface LoadRun {
   groups: Record<string, Figures>;
   /** The first few unexpected answers, for the report. */
   errorSamples: string[];
+  /**
+   * Where the CPU went during the run (Linux): the target's own CPU seconds (the server process, or the
+   * harness process for the in-process engine; null for a target whose processes are not ours), and the
+   * share of the whole machine's CPU time that was busy (all processes, the load generator included).
+   */
+  cpu?: { target_seconds: number | null; machine_busy_share: number | null };
 }
 
 /**
