@@ -239,54 +239,59 @@ export class WalletMetering implements Metering {
     outcome: MeteredOutcome<T>,
     idem: { key: string } | null,
   ): Promise<{ result: T; meta: UsageMeta }> {
-    return this.store.tx(async (q) => {
-      const now = this.clock();
-      let reserved: Micro = 0;
-      let charged: Micro = 0;
-      let reason: FreeReason | null = begun.mode === 'free' ? begun.reason : null;
-      if (begun.mode === 'held') {
-        reserved = begun.amount;
-        const amount = outcome.chargeableRows * begun.unitPrice;
-        if (await this.ledger.post(q, begun.holdId, amount, now)) charged = amount;
-        // The sweeper voided the hold (the call outlived its timeout): the data is served, nothing is taken.
-        else reason = 'hold_expired';
-      } else {
-        await this.ledger.lockAccount(q, begun.accountId);
-        await this.ledger.bookExpiry(q, begun.accountId, now);
-      }
-      const meta: UsageMeta = {
-        rows_returned: outcome.rowsReturned,
-        credits_charged: microToCredits(charged),
-        credits_reserved: microToCredits(reserved),
-        credit_balance: microToCredits(await this.ledger.available(q, begun.accountId, now)),
-      };
-      await this.usage.record(
-        q,
-        {
-          ...usageBase(call, begun.accountId),
-          outcome: reason === null ? 'charged' : 'free',
-          freeReason: reason,
-          rowsReturned: outcome.rowsReturned,
-          chargeableRows: outcome.chargeableRows,
-          reserved,
-          charged,
-          holdId: begun.mode === 'held' ? begun.holdId : null,
-        },
-        now,
-      );
-      const response = { result: outcome.result, meta };
-      // Stored in the settle commit: a replay can never see a result whose charge did not happen.
-      if (idem) {
-        await this.idempotency.finish(
+    return this.store.tx(
+      async (q) => {
+        const now = this.clock();
+        let reserved: Micro = 0;
+        let charged: Micro = 0;
+        let reason: FreeReason | null = begun.mode === 'free' ? begun.reason : null;
+        if (begun.mode === 'held') {
+          reserved = begun.amount;
+          const amount = outcome.chargeableRows * begun.unitPrice;
+          if (await this.ledger.post(q, begun.holdId, amount, now)) charged = amount;
+          // The sweeper voided the hold (the call outlived its timeout): the data is served, nothing is taken.
+          else reason = 'hold_expired';
+        } else {
+          await this.ledger.lockAccount(q, begun.accountId);
+          await this.ledger.bookExpiry(q, begun.accountId, now);
+        }
+        const meta: UsageMeta = {
+          rows_returned: outcome.rowsReturned,
+          credits_charged: microToCredits(charged),
+          credits_reserved: microToCredits(reserved),
+          credit_balance: microToCredits(await this.ledger.available(q, begun.accountId, now)),
+        };
+        await this.usage.record(
           q,
-          call.principal.keyId,
-          idem.key,
-          this.options.instanceId,
-          JSON.stringify(response),
+          {
+            ...usageBase(call, begun.accountId),
+            outcome: reason === null ? 'charged' : 'free',
+            freeReason: reason,
+            rowsReturned: outcome.rowsReturned,
+            chargeableRows: outcome.chargeableRows,
+            reserved,
+            charged,
+            holdId: begun.mode === 'held' ? begun.holdId : null,
+          },
+          now,
         );
-      }
-      return response;
-    });
+        const response = { result: outcome.result, meta };
+        // Stored in the settle commit: a replay can never see a result whose charge did not happen.
+        if (idem) {
+          await this.idempotency.finish(
+            q,
+            call.principal.keyId,
+            idem.key,
+            this.options.instanceId,
+            JSON.stringify(response),
+          );
+        }
+        return response;
+        // Not waiting for the flush: see docs/wallet.md "Durability". A settle lost to a power cut is a call
+        // served and not charged, never a charge without its answer.
+      },
+      { durable: false },
+    );
   }
 
   /** `run` threw (404, 502, a bug): void the hold, free the idempotency key, record it. */

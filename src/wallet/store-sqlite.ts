@@ -22,6 +22,9 @@ interface Shared {
 
 const OPEN = new Map<string, Shared>();
 
+/** A commit that did not wait for its flush is flushed within this long (docs/wallet.md "Durability"). */
+const UNFLUSHED_MAX_MS = 1_000;
+
 class FifoLock {
   busy = false;
   private readonly waiters: (() => void)[] = [];
@@ -163,7 +166,8 @@ export class SqliteStore implements WalletStore {
       lock.release();
     }
     // The lock is free while the flush runs, so the next transactions commit into the same flush.
-    if (opts.durable !== false && wal) await wal.flush();
+    if (opts.durable !== false) await wal?.flush();
+    else wal?.flushSoon(UNFLUSHED_MAX_MS);
     return result;
   }
 

@@ -24,6 +24,7 @@ export class WalSync {
   private next: Promise<void> | null = null;
 
   private handle: Promise<fs.promises.FileHandle | null> | null = null;
+  private soon: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly walPath: string,
@@ -48,8 +49,27 @@ export class WalSync {
     return this.next;
   }
 
-  /** Closes the WAL's handle; a flush after this opens it again. */
+  /**
+   * Flushes within `delayMs` (one timer for any number of calls): bounds how long a commit that did not
+   * wait for its flush can stay in the page cache only.
+   */
+  flushSoon(delayMs: number): void {
+    if (this.soon !== null) return;
+    this.soon = setTimeout(() => {
+      this.soon = null;
+      // A failure here is also the next waiting flush's, which reports it to its caller.
+      this.flush().catch(() => {});
+    }, delayMs);
+    this.soon.unref();
+  }
+
+  /** Flushes what is pending, then closes the WAL's handle; a flush after this opens it again. */
   async close(): Promise<void> {
+    if (this.soon !== null) {
+      clearTimeout(this.soon);
+      this.soon = null;
+      await this.flush().catch(() => {});
+    }
     // Flushes under way finish first (their callers still wait for them).
     await this.next?.catch(() => {});
     await this.running?.catch(() => {});

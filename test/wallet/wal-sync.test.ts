@@ -58,6 +58,22 @@ describe('WalSync: durable commits share flushes off the event loop', () => {
     await expect(waiting).resolves.toBeUndefined();
   });
 
+  it('flushSoon: any number of calls make one flush within the delay, and close() does it at once', async () => {
+    const { calls, datasync } = controlledDatasync();
+    const wal = new WalSync('/x/wallet.db-wal', datasync);
+    for (let i = 0; i < 5; i++) wal.flushSoon(30);
+    expect(calls).toHaveLength(0);
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(calls).toHaveLength(1);
+    calls[0]?.done();
+    wal.flushSoon(60_000);
+    const closing = wal.close();
+    await tick();
+    expect(calls).toHaveLength(2);
+    calls[1]?.done();
+    await closing;
+  });
+
   it('flushes a real WAL file, and treats a missing one as nothing to flush', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wal-sync-'));
     try {
