@@ -70,6 +70,8 @@ export class Engine {
     this.live = next;
     this.lastLoadError = null;
     previous?.retire();
+    // Best effort: a lookup store that cannot be read fails its requests, not the swap.
+    next.warmLookups().catch(() => {});
     return next;
   }
 

@@ -97,6 +97,7 @@ export class LoadedSnapshot {
   private refs = 0;
   private retired = false;
   private closed = false;
+  private readonly warming = new AbortController();
   private readonly counts = new Map<string, Promise<number>>();
   private readonly folded = new Map<string, string>();
   /** Fold queries run one at a time on their own connection (a DuckDB connection runs one query). */
@@ -324,9 +325,23 @@ export class LoadedSnapshot {
     if (this.refs === 0) this.close();
   }
 
+  /**
+   * Reads every country's lookup store once in the background (LookupStore.warmPageCache), one after the
+   * other; stops when the snapshot closes. Resolves with the bytes read; a failure only ends the warming.
+   */
+  async warmLookups(): Promise<number> {
+    let bytes = 0;
+    for (const d of Object.values(this.data)) {
+      if (this.warming.signal.aborted) break;
+      bytes += await d.lookups.warmPageCache(this.warming.signal);
+    }
+    return bytes;
+  }
+
   private close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.warming.abort();
     this.pool.close();
     this.foldConnection.closeSync();
     for (const d of Object.values(this.data)) d.lookups.close();

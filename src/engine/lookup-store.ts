@@ -437,7 +437,31 @@ export class LookupStore {
     return [...found].sort((a, b) => a - b);
   }
 
+  /**
+   * Reads the whole file once, so that the OS page cache holds it: every method here reads on the request's
+   * thread, where a page that is not cached is a disk read that stops the event loop (at scale 1 a result
+   * page of 20 rows from cold files took ~8 ms). Sequential reads on the thread pool, stopped by `signal`.
+   * Returns the bytes read.
+   */
+  async warmPageCache(signal: AbortSignal): Promise<number> {
+    const handle = await fs.promises.open(this.db.name, 'r');
+    const buf = Buffer.allocUnsafe(WARM_CHUNK_BYTES);
+    let bytes = 0;
+    try {
+      while (!signal.aborted) {
+        const { bytesRead } = await handle.read(buf, 0, buf.length, bytes);
+        if (bytesRead === 0) break;
+        bytes += bytesRead;
+      }
+    } finally {
+      await handle.close();
+    }
+    return bytes;
+  }
+
   close(): void {
     this.db.close();
   }
 }
+
+const WARM_CHUNK_BYTES = 4 << 20;

@@ -48,6 +48,27 @@ describe('serving databases', () => {
     }
   });
 
+  it("put every country's lookup store in the page cache once, and stop when the snapshot closes", async () => {
+    const world = new SnapshotStore(inject('testDataDir'));
+    const id = world.currentId()!;
+    const sizes = (['EE', 'LV', 'LT', 'NO', 'FI', 'PL', 'SE'] as const).map(
+      (c) => fs.statSync(path.join(world.countryDir(id, c), LOOKUP_FILE)).size,
+    );
+    const engine = await Engine.open(world, { connections: 1 });
+    try {
+      const snap = engine.snapshot!;
+      // Engine.open started one warming already; this one reads every file to its end again.
+      expect(await snap.warmLookups()).toBe(sizes.reduce((a, b) => a + b, 0));
+    } finally {
+      engine.close();
+    }
+    const second = await Engine.open(world, { connections: 1 });
+    const snap = second.snapshot!;
+    second.close();
+    // Closed before it began: nothing is read, and nothing fails.
+    expect(await snap.warmLookups()).toBe(0);
+  });
+
   it('are built into the data folder, never into the snapshot, when a snapshot has none', async () => {
     const { store, id, dir } = copyWithoutServing();
     try {
