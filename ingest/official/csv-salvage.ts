@@ -334,7 +334,7 @@ export function originalLine(line: number, droppedLines: readonly number[]): num
  * last (an unquoted delimiter inside a value of a row that ends with an empty field) and shifts the
  * record's fields. One byte loop over the file, nothing kept; it stops at the first such record. A true
  * answer sends the file through `salvageCsv`, which names each bad record; a false positive costs only
- * that pass, so the rules here may be looser than DuckDB's (a lone CR is an ordinary byte).
+ * that pass, so the rules here may be looser than DuckDB's.
  */
 export function hasMisshapenRecord(
   file: string,
@@ -351,11 +351,11 @@ export function hasMisshapenRecord(
   let header = true;
   let fields = 1;
   let quoted = false;
-  /** After a closing quote: only spaces (and CR) may follow, or a quote that makes it a doubled one. */
+  /** After a closing quote: only spaces may follow (or a quote, making it a doubled one), then a delimiter. */
   let closed = false;
   let justClosed = false;
   let onlySpaces = true;
-  /** Nothing but CR since the record began: a blank line, which DuckDB skips. */
+  /** Nothing since the record began: a blank line, which DuckDB skips. */
   let blank = true;
   try {
     for (;;) {
@@ -373,7 +373,8 @@ export function hasMisshapenRecord(
           continue;
         }
         const b = buf[i]!;
-        if (b === LF) {
+        // CR ends a record as LF does (DuckDB reads CR-only files too); the LF of a CRLF is then a blank line.
+        if (b === LF || b === CR) {
           if (!blank) {
             if (header) header = false;
             else if (fields !== expectedFields) return true;
@@ -385,7 +386,7 @@ export function hasMisshapenRecord(
           blank = true;
           continue;
         }
-        if (b !== CR) blank = false;
+        blank = false;
         if (b === delim) {
           if (++fields > expectedFields && !header) return true;
           closed = false;
@@ -395,7 +396,7 @@ export function hasMisshapenRecord(
           if (b === q && justClosed) {
             quoted = true;
             closed = false;
-          } else if (b !== SPACE && b !== CR) return true;
+          } else if (b !== SPACE) return true;
           justClosed = false;
         } else if (b === q && onlySpaces) {
           quoted = true;

@@ -100,6 +100,9 @@ describe('salvageCsv: one malformed record costs one line', () => {
     expect(t.rejects).toEqual([]);
     expect(t.cleaned).toBe(trailing);
     expect(hasMisshapenRecord(write(trailing), ';', 4)).toBe(false);
+    // The check ends a record at CR as DuckDB does: CR-only and CRLF files are no false alarm.
+    expect(hasMisshapenRecord(write('a;b;c\r1;x;y\r2;"p\rq";z\r'), ';', 3)).toBe(false);
+    expect(hasMisshapenRecord(write('a;b;c\r\n1;x;y\r\n2;x;;\r\n'), ';', 3)).toBe(true);
     expect(salvage('a;b;c;\n1;x;y;\n2;x;;;\n', 4).rejects.map((x) => [x.line, x.reason])).toEqual([
       [3, 'too many fields'],
     ]);
