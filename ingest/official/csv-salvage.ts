@@ -115,7 +115,7 @@ class LineReader {
 
 type Parse =
   | { kind: 'more' }
-  | { kind: 'done'; fields: number; lastEmpty: boolean }
+  | { kind: 'done'; fields: number }
   | { kind: 'bad'; reason: SalvageReason; column: number };
 
 /** The quoting state of one record being parsed, across its physical lines. */
@@ -124,16 +124,17 @@ class RecordParser {
   #quoted = false;
   #closed = false;
   #onlySpaces = true;
-  #empty = true;
-  #maxFields: number;
 
   constructor(
     readonly delimiter: number,
-    expected: number,
-  ) {
-    // One trailing delimiter (an empty last field) is accepted, as DuckDB does.
-    this.#maxFields = expected + 1;
-  }
+    /** The quote byte, or -1 for a file that never quotes. */
+    readonly quote: number,
+    /**
+     * No trailing-delimiter allowance: DuckDB accepts one empty field too many and shifts the row's other
+     * fields; a file whose rows end with a delimiter has it in its header too (an empty header column).
+     */
+    readonly maxFields: number,
+  ) {}
 
   get quoted(): boolean {
     return this.#quoted;
@@ -144,8 +145,8 @@ class RecordParser {
     for (let i = 0; i < n; i++) {
       const b = line[i]!;
       if (this.#quoted) {
-        if (b === QUOTE) {
-          if (line[i + 1] === QUOTE) i++;
+        if (b === this.quote) {
+          if (line[i + 1] === this.quote) i++;
           else {
             this.#quoted = false;
             this.#closed = true;
@@ -154,29 +155,26 @@ class RecordParser {
         continue;
       }
       if (b === LF || (b === CR && i === n - 2 && line[n - 1] === LF)) {
-        return { kind: 'done', fields: this.fields, lastEmpty: this.#empty };
+        return { kind: 'done', fields: this.fields };
       }
       if (b === this.delimiter) {
         this.fields++;
         this.#closed = false;
         this.#onlySpaces = true;
-        this.#empty = true;
-        if (this.fields > this.#maxFields)
+        if (this.fields > this.maxFields)
           return { kind: 'bad', reason: 'too many fields', column: this.fields };
       } else if (this.#closed) {
         // DuckDB lets spaces follow a closing quote, nothing else.
         if (b !== SPACE) return { kind: 'bad', reason: 'text after a closing quote', column: this.fields };
-      } else if (b === QUOTE && this.#onlySpaces) {
+      } else if (b === this.quote && this.#onlySpaces) {
         // A quote opens a field only at its start (after spaces, which DuckDB skips); inside an unquoted
         // value DuckDB keeps it as a character, and so does this pass.
         this.#quoted = true;
-        this.#empty = false;
-      } else {
-        this.#empty = false;
-        if (b !== SPACE) this.#onlySpaces = false;
+      } else if (b !== SPACE) {
+        this.#onlySpaces = false;
       }
     }
-    return this.#quoted ? { kind: 'more' } : { kind: 'done', fields: this.fields, lastEmpty: this.#empty };
+    return this.#quoted ? { kind: 'more' } : { kind: 'done', fields: this.fields };
   }
 }
 
@@ -200,6 +198,7 @@ export function salvageCsv(
   delimiter: string,
   expectedFields: number,
   encoding: TextEncoding,
+  quote: '"' | '' = '"',
 ): SalvageResult {
   if (Buffer.byteLength(delimiter) !== 1)
     throw new Error(`salvage needs a one-byte delimiter, not '${delimiter}'`);
@@ -234,7 +233,7 @@ export function salvageCsv(
         fs.writeSync(out, first);
         continue;
       }
-      const parser = new RecordParser(delim, expectedFields);
+      const parser = new RecordParser(delim, quote === '' ? -1 : QUOTE, expectedFields);
       pending.push(Buffer.from(first));
       pendingBytes += first.length;
       let result = parser.feed(first);
@@ -265,8 +264,8 @@ export function salvageCsv(
         result = { kind: 'bad', reason: 'record longer than 2 MiB', column: parser.fields };
       }
       if (result.kind === 'done') {
-        const { fields, lastEmpty } = result;
-        if (fields > expectedFields && !(fields === expectedFields + 1 && lastEmpty)) {
+        const { fields } = result;
+        if (fields > expectedFields) {
           result = { kind: 'bad', reason: 'too many fields', column: fields };
         } else if (fields < expectedFields) {
           result = { kind: 'bad', reason: 'too few fields', column: fields };
@@ -326,4 +325,89 @@ export function originalLine(line: number, droppedLines: readonly number[]): num
     else break;
   }
   return original;
+}
+
+/**
+ * Whether some record of `file` after its header does not have exactly `expectedFields` fields, or breaks
+ * the quoting in a way that could hide one (text after a closing quote, a quote open at the end). DuckDB
+ * 1.5's reader does not tell: it accepts a record with one field too many when that field is empty and
+ * last (an unquoted delimiter inside a value of a row that ends with an empty field) and shifts the
+ * record's fields. One byte loop over the file, nothing kept; it stops at the first such record. A true
+ * answer sends the file through `salvageCsv`, which names each bad record; a false positive costs only
+ * that pass, so the rules here may be looser than DuckDB's.
+ */
+export function hasMisshapenRecord(
+  file: string,
+  delimiter: string,
+  expectedFields: number,
+  quote: '"' | '' = '"',
+): boolean {
+  if (Buffer.byteLength(delimiter) !== 1)
+    throw new Error(`the field-count check needs a one-byte delimiter, not '${delimiter}'`);
+  const delim = delimiter.charCodeAt(0);
+  const q = quote === '' ? -1 : QUOTE;
+  const fd = fs.openSync(file, 'r');
+  const buf = Buffer.allocUnsafe(1 << 20);
+  let header = true;
+  let fields = 1;
+  let quoted = false;
+  /** After a closing quote: only spaces may follow (or a quote, making it a doubled one), then a delimiter. */
+  let closed = false;
+  let justClosed = false;
+  let onlySpaces = true;
+  /** Nothing since the record began: a blank line, which DuckDB skips. */
+  let blank = true;
+  try {
+    for (;;) {
+      const n = fs.readSync(fd, buf, 0, buf.length, null);
+      if (n === 0) break;
+      for (let i = 0; i < n; i++) {
+        if (quoted) {
+          // Inside a quoted value only the quote matters: a native search skips to it.
+          const j = buf.indexOf(q, i);
+          if (j === -1) break;
+          i = j;
+          quoted = false;
+          closed = true;
+          justClosed = true;
+          continue;
+        }
+        const b = buf[i]!;
+        // CR ends a record as LF does (DuckDB reads CR-only files too); the LF of a CRLF is then a blank line.
+        if (b === LF || b === CR) {
+          if (!blank) {
+            if (header) header = false;
+            else if (fields !== expectedFields) return true;
+          }
+          fields = 1;
+          closed = false;
+          justClosed = false;
+          onlySpaces = true;
+          blank = true;
+          continue;
+        }
+        blank = false;
+        if (b === delim) {
+          if (++fields > expectedFields && !header) return true;
+          closed = false;
+          justClosed = false;
+          onlySpaces = true;
+        } else if (closed) {
+          if (b === q && justClosed) {
+            quoted = true;
+            closed = false;
+          } else if (b !== SPACE) return true;
+          justClosed = false;
+        } else if (b === q && onlySpaces) {
+          quoted = true;
+        } else if (b !== SPACE) {
+          onlySpaces = false;
+        }
+      }
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+  if (quoted) return true;
+  return !blank && !header && fields !== expectedFields;
 }

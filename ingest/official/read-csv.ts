@@ -11,7 +11,13 @@ import {
   describePosition,
   type FilePosition,
 } from './errors.ts';
-import { originalLine, salvageCsv, TruncatedCsv, type SalvageReject } from './csv-salvage.ts';
+import {
+  hasMisshapenRecord,
+  originalLine,
+  salvageCsv,
+  TruncatedCsv,
+  type SalvageReject,
+} from './csv-salvage.ts';
 import type { IngestReport } from './report.ts';
 import type { StageContext } from './types.ts';
 import { isBlank, positionOfByte, readHeaderFields, type TextEncoding } from './text-file.ts';
@@ -194,7 +200,8 @@ async function duckLoad(
 /**
  * Loads one official CSV into a table with DuckDB's reader: explicit dialect and column types, no sniffing,
  * streamed and parallel, never read into JS. Rows whose values do not convert are rejected and counted by
- * reason. When DuckDB finds the file structurally broken (a stray quote, a wrong field count), a salvage
+ * reason. When a record's field count differs from the header's (checked first: DuckDB loads a record with
+ * one empty field too many shifted) or DuckDB finds the file structurally broken (a stray quote), a salvage
  * pass (csv-salvage.ts) drops just the malformed records, each counted with its line and reason, and
  * DuckDB reads the cleaned twin; a cut file (truncation) is refused with the file, line and column.
  * Malformed and unconvertible rows together may be `maxRejectShare` of the file's rows before it is refused.
@@ -237,17 +244,27 @@ export async function loadCsv(
     );
   };
 
-  let load = await duckLoad(conn, src, file, fileColumns, lineOf);
+  // DuckDB accepts a record with one empty field too many and shifts its fields, so field counts are
+  // checked here first; a file with a misshapen record skips straight to the salvage pass.
+  const misshapen = hasMisshapenRecord(src.file, src.delimiter, fileColumns.length, src.quote ?? '"');
+  let load = misshapen ? null : await duckLoad(conn, src, file, fileColumns, lineOf);
   let malformed = 0;
   let firstMalformed: SalvageReject | null = null;
   let scratch: string | null = null;
   try {
-    if (load.groups.some((g) => STRUCTURAL.has(String(g['error_type'])))) {
+    if (!load || load.groups.some((g) => STRUCTURAL.has(String(g['error_type'])))) {
       scratch = fs.mkdtempSync(path.join(src.workDir ?? os.tmpdir(), 'csv-salvage-'));
       const cleaned = path.join(scratch, path.basename(src.file));
       let salvage;
       try {
-        salvage = salvageCsv(src.file, cleaned, src.delimiter, fileColumns.length, src.encoding ?? 'utf-8');
+        salvage = salvageCsv(
+          src.file,
+          cleaned,
+          src.delimiter,
+          fileColumns.length,
+          src.encoding ?? 'utf-8',
+          src.quote ?? '"',
+        );
       } catch (err) {
         if (!(err instanceof TruncatedCsv)) throw err;
         const name = fileColumns[err.column - 1]?.[0];

@@ -4,7 +4,12 @@ import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { originalLine, salvageCsv, TruncatedCsv } from '../../ingest/official/csv-salvage.ts';
+import {
+  hasMisshapenRecord,
+  originalLine,
+  salvageCsv,
+  TruncatedCsv,
+} from '../../ingest/official/csv-salvage.ts';
 import { RejectThresholdError, SourceFileError } from '../../ingest/official/errors.ts';
 import { loadCsv } from '../../ingest/official/read-csv.ts';
 import { IngestReport } from '../../ingest/official/report.ts';
@@ -71,13 +76,46 @@ describe('salvageCsv: one malformed record costs one line', () => {
     expect(r.cleaned).toBe('a;b;c\n3;r;s\n');
   });
 
-  it('keeps what DuckDB accepts: multi-line quoted values, doubled quotes, CRLF, a trailing delimiter, a quote inside an unquoted value, spaces around quotes, blank lines', () => {
+  it('keeps what DuckDB accepts: multi-line quoted values, doubled quotes, CRLF, a quote inside an unquoted value, spaces around quotes, blank lines', () => {
     const body =
-      'a;b;c\r\n1;"Tartu mnt 1,\r\nTallinn; Harju";y\r\n2;"UAB ""Foo""";q\r\n3;x;y;\r\n\r\n4;x"y;z\r\n5; "s" ;t\r\n6;"";" "\r\n';
+      'a;b;c\r\n1;"Tartu mnt 1,\r\nTallinn; Harju";y\r\n2;"UAB ""Foo""";q\r\n\r\n4;x"y;z\r\n5; "s" ;t\r\n6;"";" "\r\n';
     const r = salvage(body);
     expect(r.rejects).toEqual([]);
     expect(r.cleaned).toBe(body);
-    expect(r.records).toBe(6);
+    expect(r.records).toBe(5);
+    expect(hasMisshapenRecord(write(body), ';', 3)).toBe(false);
+  });
+
+  it('an empty field too many is a malformed row (DuckDB shifts it); a trailing delimiter the header has too is kept', () => {
+    // `3;x;;` is `3;x y;` with an unquoted ";" typed into the value: DuckDB 1.5 reads it as 3, x, NULL.
+    const r = salvage('a;b;c\n1;x;y\n2;x;\n3;x;;\n4;x;y;\n');
+    expect(r.rejects).toEqual([
+      { line: 4, reason: 'too many fields', column: 4, detail: '4 fields, the header has 3' },
+      { line: 5, reason: 'too many fields', column: 4, detail: '4 fields, the header has 3' },
+    ]);
+    expect(r.cleaned).toBe('a;b;c\n1;x;y\n2;x;\n');
+    // Header and rows ending with ";": the empty trailing header column is a field like any other.
+    const trailing = 'a;b;c;\r\n1;x;y;\r\n2;"x;";;\r\n';
+    const t = salvage(trailing, 4);
+    expect(t.rejects).toEqual([]);
+    expect(t.cleaned).toBe(trailing);
+    expect(hasMisshapenRecord(write(trailing), ';', 4)).toBe(false);
+    // The check ends a record at CR as DuckDB does: CR-only and CRLF files are no false alarm.
+    expect(hasMisshapenRecord(write('a;b;c\r1;x;y\r2;"p\rq";z\r'), ';', 3)).toBe(false);
+    expect(hasMisshapenRecord(write('a;b;c\r\n1;x;y\r\n2;x;;\r\n'), ';', 3)).toBe(true);
+    expect(salvage('a;b;c;\n1;x;y;\n2;x;;;\n', 4).rejects.map((x) => [x.line, x.reason])).toEqual([
+      [3, 'too many fields'],
+    ]);
+  });
+
+  it('a file that never quotes (quote "") takes a quote as data', () => {
+    const body = 'a\tb\tc\n1\t"(S-) FÖRENINGEN\ty\n2\tx"\t"\n';
+    const file = write(body);
+    const r = salvageCsv(file, `${file}.clean`, '\t', 3, 'utf-8', '');
+    expect(r.rejects).toEqual([]);
+    expect(fs.readFileSync(`${file}.clean`, 'utf8')).toBe(body);
+    expect(hasMisshapenRecord(file, '\t', 3, '')).toBe(false);
+    expect(hasMisshapenRecord(file, '\t', 3, '"')).toBe(true);
   });
 
   it('text other than spaces after a closing quote, and invalid UTF-8', () => {
@@ -131,6 +169,10 @@ const field = fc.oneof(plain, quoted);
 const FIELDS = 4;
 const validRecord = fc.array(field, { minLength: FIELDS, maxLength: FIELDS });
 const brokenLine = fc.oneof(
+  // one empty field too many: DuckDB accepts it and shifts the fields
+  fc
+    .array(fc.stringMatching(/^[a-z]{1,4}$/), { minLength: FIELDS, maxLength: FIELDS })
+    .map((f) => `${f.join(';')};`),
   // an unquoted delimiter too many (or a shifted row)
   fc
     .array(fc.stringMatching(/^[a-z]{1,4}$/), { minLength: FIELDS + 2, maxLength: FIELDS + 4 })
@@ -192,6 +234,8 @@ describe('salvageCsv property: exactly the injected lines are dropped', () => {
           expect(r.droppedLines).toEqual(brokenAt);
           expect(r.cleaned).toBe(expected);
           expect(r.records).toBe(rows.length);
+          // The field-count check that decides whether a file needs this pass finds every such file.
+          expect(hasMisshapenRecord(write(text), ';', FIELDS)).toBe(brokenAt.length > 0);
 
           // DuckDB reads the cleaned file into exactly the valid records' fields.
           const file = write(r.cleaned);

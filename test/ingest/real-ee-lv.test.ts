@@ -11,7 +11,7 @@ import { writeZip } from '../../ingest/official/zip.ts';
 import { loadCsv } from '../../ingest/official/read-csv.ts';
 import { REGISTER_HEADER } from '../../ingest/official/lv/files.ts';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { EE_FILES } from '../../ingest/official/ee/files.ts';
+import { EE_FILES, LIHTANDMED_HEADER } from '../../ingest/official/ee/files.ts';
 import { LV_FILES } from '../../ingest/official/lv/files.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 
@@ -174,70 +174,184 @@ describe("the real bytes carry the registers' quirks", () => {
 
 /*
  * A row with one field too many whose extra field is empty and last (an unquoted ";" in a row that ends
- * with ";", as register.csv rows do) is accepted by DuckDB 1.5's CSV reader with its fields shifted. The
- * adapter's typed columns are what catch it: here the shift moves a name into `registered` (DATE).
+ * with an empty field, as register.csv rows and many lihtandmed rows do) is accepted by DuckDB 1.5's CSV
+ * reader with its fields shifted. loadCsv counts every record's fields before DuckDB reads the file, so
+ * such a row is rejected as "too many fields" with its line, wherever the stray ";" is: before a typed
+ * column or (the case no value check could catch) among the text columns after the last one.
  */
 describe('a malformed row in real bytes is rejected with file, line and reason; no column shifts', () => {
-  it('rejects the row whose unquoted ";" makes 22 fields, keeps and reads the others exactly', async () => {
+  const principal = (country: CountryCode, name: string) =>
+    fs.readFileSync(path.join(REAL, country, 'principal', name), 'utf8');
+
+  /** Loads `text` as the adapter does (its header and column types) and returns the result and table. */
+  async function load(
+    country: 'EE' | 'LV',
+    text: string,
+    select: string,
+  ): Promise<{ load: unknown; rejects: unknown[]; rows: Record<string, unknown>[] }> {
+    const file = path.join(fs.mkdtempSync(path.join(tmp, `${country}-shift-`)), 'in.csv');
+    fs.writeFileSync(file, text);
     const instance = await DuckDBInstance.create(':memory:');
     const conn = await instance.connect();
     try {
       const report = new IngestReport();
-      const load = await loadCsv(
+      const display = country === 'EE' ? 'ettevotja_rekvisiidid__lihtandmed.csv' : 'register.csv';
+      const result = await loadCsv(
         conn,
         {
-          country: 'LV',
-          file: path.join(REAL, 'LV', 'quirks', 'register.csv'),
-          display: 'register.csv',
-          table: 'quirks',
+          country,
+          file,
+          display,
+          table: 'shifted',
           delimiter: ';',
-          header: REGISTER_HEADER,
-          // The LV adapter's column types (ingest/official/lv/stage.ts).
-          columns: REGISTER_HEADER.map(
-            (n) => [n, n === 'registered' || n === 'terminated' ? 'DATE' : 'VARCHAR'] as const,
-          ),
-          // Three rows only: one bad row is a third of this file, far above the default share.
+          // The adapters' headers and column types (ingest/official/ee/stage.ts, lv/stage.ts).
+          ...(country === 'EE'
+            ? {
+                header: LIHTANDMED_HEADER,
+                columns: LIHTANDMED_HEADER.map(
+                  (n) => [n, n === 'ettevotja_esmakande_kpv' ? 'DATE' : 'VARCHAR'] as const,
+                ),
+                dateFormat: '%d.%m.%Y',
+              }
+            : {
+                header: REGISTER_HEADER,
+                columns: REGISTER_HEADER.map(
+                  (n) => [n, n === 'registered' || n === 'terminated' ? 'DATE' : 'VARCHAR'] as const,
+                ),
+              }),
+          // A handful of rows: one bad row is far above the default share.
           maxRejectShare: 0.5,
         },
         report,
       );
-      expect(load).toEqual({ rowsRead: 3, rowsLoaded: 2, rowsRejected: 1 });
-      const [reject] = report.rejectsOf('LV');
-      expect([reject?.file, reject?.reason, reject?.rows, reject?.action]).toEqual([
-        'register.csv',
-        'not a valid DATE in registered',
-        1,
-        'row dropped',
-      ]);
-      expect(reject?.example).toMatch(/^register\.csv line 3\b/);
+      const rejects = report.rejectsOf(country).map((r) => [r.file, r.reason, r.rows, r.action, r.example]);
       const rows = (
-        await conn.runAndReadAll(
-          'SELECT regcode, name, name_in_quotes, closed, address, "index", atvk FROM quirks ORDER BY rowid',
-        )
-      ).getRowObjectsJson();
-      expect(rows).toEqual([
-        {
-          regcode: '40103550818',
-          name: 'SIA "Psihologs; Tava kabata"',
-          name_in_quotes: 'Psihologs; Tava kabata',
-          closed: null,
-          address: 'Valmiera, "Centrs"',
-          index: '4201',
-          atvk: '0885162',
-        },
-        {
-          regcode: '41202013815',
-          name: 'IK "KRASTNIEKI A I"',
-          name_in_quotes: 'KRASTNIEKI A I',
-          closed: 'L',
-          address: 'Dundagas nov., Kolka',
-          index: '3275',
-          atvk: '0885162',
-        },
-      ]);
+        await conn.runAndReadAll(`SELECT ${select} FROM shifted ORDER BY rowid`)
+      ).getRowObjectsJson() as Record<string, unknown>[];
+      return { load: result, rejects, rows };
     } finally {
       conn.closeSync();
       instance.closeSync();
     }
+  }
+
+  it('LV register.csv: a ";" typed into the unquoted address, after the date columns, is not loaded shifted', async () => {
+    const real = principal('LV', 'register.csv');
+    const lines = real.split('\n');
+    // Line 2 is the real `40008234596` row (SOURCES.md); its address is unquoted and the row ends with ";".
+    expect(lines[1]).toContain(';Rīga, Latgales iela 180 - 5;1019;112303082;0;100003003;"";');
+    lines[1] = lines[1]!.replace('Rīga, Latgales', 'Rīga; Latgales');
+    const got = await load('LV', lines.join('\n'), 'regcode, name, address, "index", addressid, atvk');
+    expect(got.load).toEqual({ rowsRead: 4, rowsLoaded: 3, rowsRejected: 1 });
+    expect(got.rejects).toEqual([
+      [
+        'register.csv',
+        'too many fields',
+        1,
+        'row dropped',
+        'register.csv line 2: 22 fields, the header has 21',
+      ],
+    ]);
+    // The other rows exactly as their bytes say (read by hand from test/fixtures/real/LV/principal).
+    expect(got.rows).toEqual([
+      {
+        regcode: '41502039692',
+        name: 'IK "D.Luxe"',
+        address: 'Daugavpils, Aroniju iela 66',
+        index: '5414',
+        addressid: '105057694',
+        atvk: '0050000',
+      },
+      {
+        regcode: '40103550818',
+        name: 'SIA "Psihologs"',
+        address: 'Valmiera',
+        index: '4201',
+        addressid: '103045133',
+        atvk: '0885162',
+      },
+      {
+        regcode: '41202013815',
+        name: 'IK "KRASTNIEKI"',
+        address: 'Dundaga',
+        index: '3275',
+        addressid: '103045134',
+        atvk: '0885162',
+      },
+    ]);
+  });
+
+  it('LV register.csv: an unquoted ";" in the name, before the date columns (quirks/register.csv)', async () => {
+    const got = await load(
+      'LV',
+      fs.readFileSync(path.join(REAL, 'LV', 'quirks', 'register.csv'), 'utf8'),
+      'regcode, name, name_in_quotes, closed, address, "index", atvk',
+    );
+    expect(got.load).toEqual({ rowsRead: 3, rowsLoaded: 2, rowsRejected: 1 });
+    expect(got.rejects).toEqual([
+      [
+        'register.csv',
+        'too many fields',
+        1,
+        'row dropped',
+        'register.csv line 3: 22 fields, the header has 21',
+      ],
+    ]);
+    expect(got.rows).toEqual([
+      {
+        regcode: '40103550818',
+        name: 'SIA "Psihologs; Tava kabata"',
+        name_in_quotes: 'Psihologs; Tava kabata',
+        closed: null,
+        address: 'Valmiera, "Centrs"',
+        index: '4201',
+        atvk: '0885162',
+      },
+      {
+        regcode: '41202013815',
+        name: 'IK "KRASTNIEKI A I"',
+        name_in_quotes: 'KRASTNIEKI A I',
+        closed: 'L',
+        address: 'Dundagas nov., Kolka',
+        index: '3275',
+        atvk: '0885162',
+      },
+    ]);
+  });
+
+  it('EE lihtandmed: the ORAVA address with its ";" left unquoted, in a row of empty trailing fields', async () => {
+    const real = principal('EE', 'ettevotja_rekvisiidid__lihtandmed.csv');
+    const quoted = ';"postiaadress: Sõle 51-69; asukoht:";';
+    expect(real).toContain(quoted);
+    const text = real.replace(quoted, ';postiaadress: Sõle 51-69; asukoht:;');
+    const got = await load(
+      'EE',
+      text,
+      'ariregistri_kood, asukoht_ettevotja_aadressis, asukoha_ehak_kood, teabesysteemi_link',
+    );
+    expect(got.load).toEqual({ rowsRead: 11, rowsLoaded: 10, rowsRejected: 1 });
+    expect(got.rejects).toEqual([
+      [
+        'ettevotja_rekvisiidid__lihtandmed.csv',
+        'too many fields',
+        1,
+        'row dropped',
+        'ettevotja_rekvisiidid__lihtandmed.csv line 12: 18 fields, the header has 17',
+      ],
+    ]);
+    // Every other row as its own bytes split on ";" say (none of them quotes a value).
+    const oracle = real
+      .replace(/^\uFEFF/, '')
+      .split('\n')
+      .slice(1, 11)
+      .map((line) => line.split(';'))
+      .map((f) => ({
+        ariregistri_kood: f[1],
+        asukoht_ettevotja_aadressis: f[9],
+        asukoha_ehak_kood: f[10],
+        teabesysteemi_link: f[16],
+      }));
+    expect(oracle).toHaveLength(10);
+    expect(got.rows).toEqual(oracle);
   });
 });
