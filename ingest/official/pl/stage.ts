@@ -23,7 +23,6 @@ import {
   birLeaves,
   birLookup,
   birRecords,
-  captureLinesAsText,
   createBirMacros,
 } from './bir-sql.ts';
 import {
@@ -64,8 +63,6 @@ const family = (prefix: string): string => `${prefix}_*.jsonl`;
  * is taken from the bodies in this one streaming pass, so the bodies themselves (about 27 GB of REGON
  * answers at scale 1) are never held in a table. A last line cut by a killed harvest
  * is skipped and counted; an answer stored as base64 (not UTF-8) is counted and left out.
- * `escapedBodies`: the lines are read as text and `body` is the body as it stands in the line, still
- * JSON-escaped (bir-sql.ts `captureLinesAsText`), for a reader that unescapes only the values it takes.
  */
 async function loadCaptures(
   ctx: StageContext,
@@ -73,7 +70,6 @@ async function loadCaptures(
   prefix: string,
   table: string,
   select: (from: string) => string,
-  escapedBodies = false,
 ): Promise<boolean> {
   const { conn, country, report } = ctx;
   const files = ctx.sources.many(key);
@@ -107,14 +103,9 @@ async function loadCaptures(
     country,
     `read ${name} (${files.length} file${files.length === 1 ? '' : 's'})`,
     async () => {
-      const list = `[${files.map((f) => str(f)).join(', ')}]`;
       await conn.run(
-        load(
-          escapedBodies
-            ? captureLinesAsText(list)
-            : `read_json(${list}, format = 'newline_delimited',
-          columns = ${columns}, ignore_errors = true, maximum_object_size = 268435456)`,
-        ),
+        load(`read_json([${files.map((f) => str(f)).join(', ')}], format = 'newline_delimited',
+          columns = ${columns}, ignore_errors = true, maximum_object_size = 268435456)`),
       );
       const n = Number((await queryRows(conn, `SELECT count(*)::BIGINT AS n FROM ${table}`))[0]?.['n'] ?? 0);
       report.file({
@@ -246,7 +237,6 @@ async function stagePoland(ctx: StageContext): Promise<StageResult> {
             FROM (SELECT *, body IS NOT NULL AS has_body,
                 CASE WHEN status = 200 AND body IS NOT NULL THEN list_position([${reports.map(str).join(', ')}], kind) END AS report
               FROM ${from}))))`,
-    true,
   );
   // The newest answer per unit of one report (then errors are left out); straight from cap_regon, one
   // report at a time, rather than a deduplicated copy of the whole table.
