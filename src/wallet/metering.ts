@@ -300,26 +300,32 @@ export class WalletMetering implements Metering {
     begun: Exclude<Begun, { mode: 'rejected' }>,
     idem: { key: string } | null,
   ): Promise<void> {
-    return this.store.tx(async (q) => {
-      const now = this.clock();
-      if (begun.mode === 'held') await this.ledger.void(q, begun.holdId, 'run_failed', now);
-      // Failures are not replayed: a retry after a 404 or 502 runs again (and costs nothing if it fails again).
-      if (idem) await this.idempotency.releaseOwn(q, call.principal.keyId, idem.key, this.options.instanceId);
-      await this.usage.record(
-        q,
-        {
-          ...usageBase(call, begun.accountId),
-          outcome: 'voided',
-          freeReason: begun.mode === 'free' ? begun.reason : null,
-          rowsReturned: null,
-          chargeableRows: null,
-          reserved: begun.mode === 'held' ? begun.amount : 0,
-          charged: 0,
-          holdId: begun.mode === 'held' ? begun.holdId : null,
-        },
-        now,
-      );
-    });
+    return this.store.tx(
+      async (q) => {
+        const now = this.clock();
+        if (begun.mode === 'held') await this.ledger.void(q, begun.holdId, 'run_failed', now);
+        // Failures are not replayed: a retry after a 404 or 502 runs again (and costs nothing if it fails again).
+        if (idem)
+          await this.idempotency.releaseOwn(q, call.principal.keyId, idem.key, this.options.instanceId);
+        await this.usage.record(
+          q,
+          {
+            ...usageBase(call, begun.accountId),
+            outcome: 'voided',
+            freeReason: begun.mode === 'free' ? begun.reason : null,
+            rowsReturned: null,
+            chargeableRows: null,
+            reserved: begun.mode === 'held' ? begun.amount : 0,
+            charged: 0,
+            holdId: begun.mode === 'held' ? begun.holdId : null,
+          },
+          now,
+        );
+        // Not waiting for the flush (a 404 is a common answer): a void lost to a power cut leaves a hold of a
+        // process that is gone, which the sweeper voids, and a claim that releaseIfAbandoned takes over.
+      },
+      { durable: false },
+    );
   }
 
   async quote(call: Pick<MeteredCall, 'principal' | 'channel' | 'country' | 'reserveRows'>): Promise<Quote> {
