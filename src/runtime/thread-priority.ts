@@ -75,8 +75,3 @@ function ownThreadId(): number {
   if (!ThreadPriority.supported()) return process.pid;
   return Number(path.basename(fs.readlinkSync('/proc/thread-self')));
 }
-
-/** The nice value of a thread of this process (Linux), for tests and diagnostics. */
-export function threadNice(tid: number): number {
-  return os.getPriority(tid);
-}

@@ -20,8 +20,9 @@ export interface Queryable {
 export interface TxOptions {
   /**
    * false: this commit need not be durable at once (SQLite: the commit does not wait for the WAL flush,
-   * wal-sync.ts; PostgreSQL: synchronous_commit=off for the one transaction). Only for commits whose loss on power
-   * failure costs nothing (the reserve: a lost hold is one the sweeper would void; free usage lines).
+   * wal-sync.ts; PostgreSQL: synchronous_commit=off for the one transaction). Only for commits whose loss
+   * on power failure can never charge anyone: what a data call writes (reserve, settle, void, free usage
+   * lines; docs/wallet.md "Durability").
    */
   durable?: boolean;
 }
