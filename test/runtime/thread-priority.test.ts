@@ -20,6 +20,12 @@ const niceOf = (tid: number) => {
   }
 };
 
+/** The nice values of the other live threads that are not `nice` (a thread that ended is skipped). */
+const notAt = (nice: number) =>
+  others()
+    .map(niceOf)
+    .filter((n) => n !== null && n !== nice);
+
 async function busyDuckDb(): Promise<DuckDBInstance> {
   const instance = await DuckDBInstance.create(':memory:', { threads: '3' });
   const conn = await instance.connect();
@@ -34,21 +40,13 @@ describe.runIf(ThreadPriority.supported())('ThreadPriority (Linux)', () => {
     const first = await busyDuckDb();
     const priority = new ThreadPriority(7);
     expect(priority.lowerOtherThreads()).toBeGreaterThan(0);
-    expect(
-      others()
-        .map(niceOf)
-        .filter((n) => n !== null && n !== 7),
-    ).toEqual([]);
+    expect(notAt(7)).toEqual([]);
     expect(niceOf(own())).toBe(before);
     // Nothing new: nothing to do.
     expect(priority.lowerOtherThreads()).toBe(0);
     // A second DuckDB instance is created from a pool thread, so its threads inherit the lowered value.
     const second = await busyDuckDb();
-    expect(
-      others()
-        .map(niceOf)
-        .filter((n) => n !== null && n !== 7),
-    ).toEqual([]);
+    expect(notAt(7)).toEqual([]);
     // A thread the event loop's thread starts itself inherits its priority: the next round lowers it.
     const worker = new Worker('setInterval(() => {}, 1000)', { eval: true });
     await new Promise((resolve) => worker.once('online', resolve));
@@ -60,11 +58,7 @@ describe.runIf(ThreadPriority.supported())('ThreadPriority (Linux)', () => {
       for (let i = 0; i < 20 && priority.lowerOtherThreads() > 0; i++) {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
-      expect(
-        others()
-          .map(niceOf)
-          .filter((n) => n !== null && n !== 7),
-      ).toEqual([]);
+      expect(notAt(7)).toEqual([]);
       expect(niceOf(own())).toBe(before);
     } finally {
       await worker.terminate();
