@@ -162,6 +162,11 @@ export const ConfigSchema = z
      * at 2.5GB or 2GB PL's staging runs out of memory (docs/ingest.md).
      */
     REGDATA_INGEST_MEMORY_LIMIT: MemorySize.default('3GB'),
+    /**
+     * `regdata ingest`: countries' serving builds run at once after staging, in worker threads sharing
+     * REGDATA_INGEST_MEMORY_LIMIT (src/engine/serving-build-pool.ts); 1 builds one after the other.
+     */
+    REGDATA_INGEST_SERVING_BUILDS: z.coerce.number().int().min(1).max(8).default(2),
     REGDATA_DUCKDB_CONNECTIONS: z.coerce.number().int().min(1).max(64).default(ENGINE_DEFAULTS.connections),
     /**
      * `regdata serve`: the nice value of every thread of the process but the event loop's (DuckDB's scan
@@ -228,7 +233,10 @@ export const ConfigSchema = z
       linkSecret: env.REGDATA_EXPORT_LINK_SECRET ?? null,
       linkTtlSeconds: env.REGDATA_EXPORT_LINK_TTL_SECONDS,
     },
-    ingest: { memoryLimit: env.REGDATA_INGEST_MEMORY_LIMIT },
+    ingest: {
+      memoryLimit: env.REGDATA_INGEST_MEMORY_LIMIT,
+      servingBuilds: env.REGDATA_INGEST_SERVING_BUILDS,
+    },
     harvest: {
       attempts: env.REGDATA_HARVEST_ATTEMPTS,
       backoffMs: env.REGDATA_HARVEST_BACKOFF_MS,

@@ -35,6 +35,8 @@ export interface IngestOptions {
   report: IngestReport;
   now?: () => Date;
   duckdb?: { memoryLimit?: string; threads?: number };
+  /** Serving builds at once (publishSnapshot's servingBuilds). */
+  servingBuilds?: number;
   adapters?: Partial<Record<CountryCode, CountryAdapter>>;
 }
 
@@ -256,6 +258,7 @@ export async function runIngest(opts: IngestOptions): Promise<PublishResult> {
       log: (msg) => report.progress.message(msg),
       now,
       duckdb: { memoryLimit: opts.duckdb?.memoryLimit ?? '3GB', threads: opts.duckdb?.threads ?? 2 },
+      ...(opts.servingBuilds !== undefined && { servingBuilds: opts.servingBuilds }),
     });
     for (const m of result.manifests) {
       const line = report.countries.get(m.country);

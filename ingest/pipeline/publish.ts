@@ -16,7 +16,7 @@ import type { CountryReference } from '../reference/types.ts';
 import { auditCountry } from './audit.ts';
 import { STAGE_TABLES, writeCountry } from './write-country.ts';
 import { RELEASE_FREED_MEMORY } from '../../src/engine/batch-sql.ts';
-import { buildServingDatabase } from '../../src/engine/serving-build.ts';
+import { buildServingDatabases } from '../../src/engine/serving-build-pool.ts';
 
 export interface StageResult {
   source: string;
@@ -44,6 +44,8 @@ export interface PublishOptions {
   log?: (msg: string) => void;
   now?: () => Date;
   duckdb?: { memoryLimit?: string; threads?: number };
+  /** Serving builds at once, sharing `duckdb.memoryLimit` (default 2; serving-build-pool.ts). */
+  servingBuilds?: number;
 }
 
 export interface PublishResult {
@@ -130,13 +132,17 @@ export async function publishSnapshot(opts: PublishOptions): Promise<PublishResu
 
   // The engine's serving database of each written country, built once here so that a server attaches it in
   // seconds instead of loading the Parquet (src/engine/serving-build.ts). Built after the staging instance
-  // is closed, so the two never hold memory at once.
+  // is closed, so the two never hold memory at once; the builds run side by side and share its limit.
   try {
-    for (const country of opts.countries) {
-      const started = Date.now();
-      await buildServingDatabase(path.join(partialDir, country), country, opts.duckdb ?? {});
-      log(`${country}: serving database built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    }
+    await buildServingDatabases(
+      opts.countries.map((country) => ({ dir: path.join(partialDir, country), country })),
+      {
+        parallel: opts.servingBuilds ?? 2,
+        memoryLimit: opts.duckdb?.memoryLimit ?? '6GB',
+        ...(opts.duckdb?.threads !== undefined && { threads: opts.duckdb.threads }),
+        log,
+      },
+    );
   } catch (err) {
     fs.rmSync(partialDir, { recursive: true, force: true });
     throw err;
