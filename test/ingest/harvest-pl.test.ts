@@ -184,6 +184,8 @@ describe('CEIDG and REGON BIR', () => {
     );
     const ceidg = await captures(dir, 'pl_ceidg');
     expect(ceidg.map((c) => c.kind)).toEqual(['firmy', 'firma']);
+    // The refused try, then the one page: its links.next pointing at itself ends the list.
+    expect(fakes.log.filter((l) => l.startsWith('GET ceidg /api/ceidg/v3/firmy'))).toHaveLength(2);
     const outcomes = new HarvestManifest(dir).all().map((r) => `${r.service} ${r.outcome}`);
     expect(outcomes).toEqual(['krs complete', 'ceidg failed', 'ceidg complete', 'regon complete']);
   });

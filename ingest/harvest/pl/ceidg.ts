@@ -36,7 +36,20 @@ interface CeidgState {
 interface Page {
   firmy?: { id?: string; link?: string }[];
   firma?: { id?: string; link?: string }[];
-  links?: { next?: string | null };
+  count?: number;
+  links?: { next?: string | null; self?: string | null };
+}
+
+/**
+ * The page after `page`, or null at the end. The live v3 service points `links.next` at the page itself on
+ * the last page (measured against production by the ceidg_tool project: "on the last page,
+ * links.next == links.self"), so following `next` alone would fetch the last page forever.
+ */
+export function nextPage(page: Page, requested: string): string | null {
+  const list = page.firmy ?? page.firma ?? [];
+  const next = page.links?.next ?? null;
+  if (list.length === 0 || !next || next === requested || next === page.links?.self) return null;
+  return next;
 }
 
 export async function harvestCeidg(
@@ -80,7 +93,7 @@ export async function harvestCeidg(
         }
       }
       pages++;
-      next = list.length > 0 ? (page.links?.next ?? null) : null;
+      next = nextPage(page, next);
       s.checkpoint({ next, pages });
     }
     s.entry.detail = { pages };

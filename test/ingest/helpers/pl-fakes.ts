@@ -158,15 +158,14 @@ export async function startPlFakes(opts: FakeOptions = {}): Promise<PlFakes> {
         const { firma } = ceidgElro(base);
         if (url.pathname === '/api/ceidg/v3/firmy') {
           const page = Number(url.searchParams.get('page') ?? '0');
-          const list = page === 0 ? [firma] : [];
+          // No hits: 204 without a body. The last page's links.next is the page itself, as the live
+          // service answers (test/fixtures/real/PL/SOURCES.md, "CEIDG").
+          if (page > 0) return send(204, 'application/json', '');
+          const self = `${base}${url.pathname}${url.search}`;
           return send(
             200,
             'application/json; charset=utf-8',
-            JSON.stringify({
-              firmy: list,
-              count: 1,
-              links: { next: null, self: `${base}/api/ceidg/v3/firmy?page=${page}&limit=25` },
-            }),
+            JSON.stringify({ firmy: [firma], count: 1, links: { next: self, self } }),
           );
         }
         if (url.pathname === `/api/ceidg/v3/firma/${firma.id}`) {
