@@ -155,20 +155,65 @@ async function stagePoland(ctx: StageContext): Promise<StageResult> {
   const regonFile = family(PL_CAPTURE_PREFIX.regon);
   const ceidgFile = family(PL_CAPTURE_PREFIX.ceidg);
 
-  // KRS: the newest answer per number; 200 is an extract, 204 an entity removed from the register.
+  // KRS: the newest answer per number; 200 is an extract, 204 an entity removed from the register. What the
+  // adapter uses of an extract is taken out while the files are read: 1.15 million whole extracts (the
+  // nested STRUCT) held until the join took most of a 3 GB limit at scale 1, and PL's staging ran out of
+  // memory once the CEIDG answers were read beside them.
+  const d = 'o.dane';
+  const closed = `year(${krsDate('o.naglowekA.stanZDnia')}) - 1`;
+  const forYear = (list: string) =>
+    `len(list_filter(${list}, f -> ends_with(trim(f.zaOkresOdDo), '.' || CAST(${closed} AS VARCHAR)))) > 0`;
+  const stem = (s: string) => `len(list_filter(json_keys(${d}.dzial6), x -> lower(x) LIKE '%${s}%')) > 0`;
+  const a = `${d}.dzial1`;
+  const krsColumns: Record<string, string> = {
+    name: blank(`${a}.danePodmiotu.nazwa`),
+    registered: krsDate('o.naglowekA.dataRejestracjiWKRS'),
+    email: blank(`${a}.siedzibaIAdres.adresPocztyElektronicznej`),
+    www: blank(`${a}.siedzibaIAdres.adresStronyInternetowej`),
+    capital: `TRY_CAST(replace(regexp_replace(${a}.kapital.wysokoscKapitaluZakladowego.wartosc, '[\\s\\x{00A0}]', '', 'g'), ',', '.') AS DOUBLE)`,
+    currency: blank(`${a}.kapital.wysokoscKapitaluZakladowego.waluta`),
+    people: `list_concat(
+        list_transform(list_filter(coalesce(${d}.dzial2.reprezentacja.sklad, []), p -> NOT coalesce(p.czyZawieszona, false)),
+          p -> {nimi: trim(p.imiona.imie || ' ' || p.nazwisko.nazwiskoICzlon), isiku_tyyp: 'F', roll: p.funkcjaWOrganie,
+                roll_tekstina: coalesce(${caseOf('p.funkcjaWOrganie', PL_ROLE_TEXT)}, p.funkcjaWOrganie), algus_kpv: NULL::DATE}),
+        list_transform(coalesce(${d}.dzial2.prokurenci, []),
+          p -> {nimi: trim(p.imiona.imie || ' ' || p.nazwisko.nazwiskoICzlon), isiku_tyyp: 'F', roll: 'PROKURENT',
+                roll_tekstina: ${str(PL_ROLE_TEXT['PROKURENT'] ?? 'Prokurent')}, algus_kpv: NULL::DATE})
+      )`,
+    filed: forYear(
+      `coalesce(${d}.dzial3.wzmiankiOZlozonychDokumentach.wzmiankaOZlozeniuRocznegoSprawozdaniaFinansowego, [])`,
+    ),
+    audited: `CASE WHEN ${d}.dzial3.wzmiankiOZlozonychDokumentach.wzmiankaOZlozeniuOpiniiBieglegoRewidentaSprawozdaniaZBadania IS NULL THEN NULL
+        ELSE ${forYear(`${d}.dzial3.wzmiankiOZlozonychDokumentach.wzmiankaOZlozeniuOpiniiBieglegoRewidentaSprawozdaniaZBadania`)} END`,
+    proceeding: `CASE ${PL_DZIAL6_STEMS.map(([s, state]) => `WHEN ${stem(s)} THEN ${str(state)}`).join(' ')} END`,
+    // The unit's own fields, for an extract that has no REGON report.
+    regon9: `left(${blank(`${a}.danePodmiotu.identyfikatory.regon`)}, 9)`,
+    nip: blank(`${a}.danePodmiotu.identyfikatory.nip`),
+    postcode: `${a}.siedzibaIAdres.adres.kodPocztowy`,
+    town: `${a}.siedzibaIAdres.adres.miejscowosc`,
+    street: `${a}.siedzibaIAdres.adres.ulica`,
+    house: `${a}.siedzibaIAdres.adres.nrDomu`,
+    flat: `${a}.siedzibaIAdres.adres.nrLokalu`,
+    voivodeship: `${a}.siedzibaIAdres.siedziba.wojewodztwo`,
+  };
   await loadCaptures(
     ctx,
     'krs',
     PL_CAPTURE_PREFIX.krs,
     'cap_krs',
-    (from) => `SELECT key, kind, status, fetched_at, base64, body IS NOT NULL AS has_body,
-      CASE WHEN status = 200 AND kind = 'OdpisAktualny'
-        THEN TRY_CAST(TRY_CAST(body AS JSON) AS STRUCT(odpis ${KRS_ODPIS_TYPE})).odpis END AS odpis
-      FROM ${from}`,
+    (from) => `SELECT key, kind, status, fetched_at, base64, has_body,
+        o.naglowekA.numerKRS IS NOT NULL AS is_odpis,
+        ${Object.entries(krsColumns)
+          .map(([k, e]) => `${e} AS ${k}`)
+          .join(', ')}
+      FROM (SELECT *, body IS NOT NULL AS has_body,
+          CASE WHEN status = 200 AND kind = 'OdpisAktualny'
+            THEN TRY_CAST(TRY_CAST(body AS JSON) AS STRUCT(odpis ${KRS_ODPIS_TYPE})).odpis END AS o
+        FROM ${from})`,
   );
   await conn.run(`CREATE OR REPLACE TEMP TABLE pl_krs_all AS
     SELECT * FROM (
-      SELECT lpad(trim(split_part(key, '/', 1)), 10, '0') AS code, status, fetched_at, odpis
+      SELECT lpad(trim(split_part(key, '/', 1)), 10, '0') AS code, * EXCLUDE (key, kind, base64, has_body)
       FROM cap_krs WHERE kind = 'OdpisAktualny' AND status IN (200, 204) AND has_body)
     QUALIFY row_number() OVER (PARTITION BY code ORDER BY status = 200 DESC, fetched_at DESC) = 1`);
   await conn.run(`DELETE FROM pl_krs_all WHERE code IN (
@@ -181,10 +226,10 @@ async function stagePoland(ctx: StageContext): Promise<StageResult> {
     file: krsFile,
     report,
     reason: 'answer is not an OdpisAktualny JSON (left out)',
-    sql: `SELECT count(*) AS n, any_value(code) AS example FROM pl_krs_all WHERE status = 200 AND odpis.naglowekA.numerKRS IS NULL`,
+    sql: `SELECT count(*) AS n, any_value(code) AS example FROM pl_krs_all WHERE status = 200 AND NOT is_odpis`,
   });
   await conn.run(`CREATE OR REPLACE TEMP TABLE pl_krs AS
-    SELECT code, odpis FROM pl_krs_all WHERE status = 200 AND odpis.naglowekA.numerKRS IS NOT NULL`);
+    SELECT * EXCLUDE (status, fetched_at, is_odpis) FROM pl_krs_all WHERE status = 200 AND is_odpis`);
   await conn.run('DROP TABLE pl_krs_all');
 
   // REGON BIR: each answer is taken apart while the files are read (bir-sql.ts); then the newest answer
@@ -284,30 +329,32 @@ async function stagePoland(ctx: StageContext): Promise<StageResult> {
         THEN TRY_CAST(TRY_CAST(body AS JSON) AS STRUCT(firmy ${CEIDG_FIRMA_TYPE}[], firma ${CEIDG_FIRMA_TYPE}[])) END AS j
       FROM ${from}`,
   );
+  // The newest answer per trader, details first: an aggregate, which spills when memory runs short, where a
+  // window over every record's struct would hold them all.
   await conn.run(`CREATE OR REPLACE TEMP TABLE pl_ceidg AS
-    SELECT * FROM (
-      SELECT trim(f.wlasciciel.regon) AS code, f.nazwa AS nazwa, f.wlasciciel AS wlasciciel, f.status AS status,
-        f.dataRozpoczecia AS dataRozpoczecia, f.email AS email, f.www AS www, f.telefon AS telefon,
-        coalesce(f.adresDzialalnosci, f.adresDzialanosci) AS adres, kind, fetched_at
-      FROM (SELECT kind, fetched_at, unnest(coalesce(j.firmy, j.firma)) AS f FROM cap_ceidg WHERE j IS NOT NULL))
-    WHERE code IS NOT NULL AND code <> ''
-    QUALIFY row_number() OVER (PARTITION BY code ORDER BY kind = 'firma' DESC, fetched_at DESC) = 1`);
+    SELECT code, r.nazwa AS nazwa, r.wlasciciel AS wlasciciel, r.status AS status, r.dataRozpoczecia AS dataRozpoczecia,
+      r.email AS email, r.www AS www, r.telefon AS telefon, coalesce(r.adresDzialalnosci, r.adresDzialanosci) AS adres
+    FROM (
+      SELECT trim(f.wlasciciel.regon) AS code,
+        arg_max(f, CASE WHEN kind = 'firma' THEN '1' ELSE '0' END || coalesce(fetched_at, '')) AS r
+      FROM (SELECT kind, fetched_at, unnest(coalesce(j.firmy, j.firma)) AS f FROM cap_ceidg WHERE j IS NOT NULL)
+      WHERE nullif(trim(f.wlasciciel.regon), '') IS NOT NULL
+      GROUP BY ALL)`);
   await conn.run('DROP TABLE cap_ceidg');
 
   // Companies come from KRS alone: an extract without a REGON unit is a unit of its own, its address,
   // REGON and NIP read from the extract; a CEIDG trader without a REGON report likewise.
-  const a = 'k.odpis.dane.dzial1';
   const krsOnly: Record<string, string> = {
-    regon9: `left(${blank(`${a}.danePodmiotu.identyfikatory.regon`)}, 9)`,
-    nip: blank(`${a}.danePodmiotu.identyfikatory.nip`),
-    nazwa: blank(`${a}.danePodmiotu.nazwa`),
+    regon9: 'k.regon9',
+    nip: 'k.nip',
+    nazwa: 'k.name',
     numerWRejestrzeEwidencji: 'k.code',
-    adSiedzKodPocztowy: `${a}.siedzibaIAdres.adres.kodPocztowy`,
-    adSiedzMiejscowosc_Nazwa: `${a}.siedzibaIAdres.adres.miejscowosc`,
-    adSiedzUlica_Nazwa: `${a}.siedzibaIAdres.adres.ulica`,
-    adSiedzNumerNieruchomosci: `${a}.siedzibaIAdres.adres.nrDomu`,
-    adSiedzNumerLokalu: `${a}.siedzibaIAdres.adres.nrLokalu`,
-    adSiedzWojewodztwo_Nazwa: `${a}.siedzibaIAdres.siedziba.wojewodztwo`,
+    adSiedzKodPocztowy: 'k.postcode',
+    adSiedzMiejscowosc_Nazwa: 'k.town',
+    adSiedzUlica_Nazwa: 'k.street',
+    adSiedzNumerNieruchomosci: 'k.house',
+    adSiedzNumerLokalu: 'k.flat',
+    adSiedzWojewodztwo_Nazwa: 'k.voivodeship',
   };
   await conn.run(`INSERT INTO raw_units
     SELECT ${REGON_FIELDS.map((f) => krsOnly[f] ?? 'NULL').join(', ')}, false, NULL, false
@@ -385,35 +432,6 @@ async function stagePoland(ctx: StageContext): Promise<StageResult> {
       sql: `SELECT count(*) AS n, any_value(code) AS example FROM ingest_register u WHERE NOT u.regon_report AND NOT u.sole`,
     });
   }
-
-  // KRS extracts: names, registration, capital, board, filed statements, proceedings.
-  const d = 'k.odpis.dane';
-  const closed = `year(${krsDate('k.odpis.naglowekA.stanZDnia')}) - 1`;
-  const forYear = (list: string) =>
-    `len(list_filter(${list}, f -> ends_with(trim(f.zaOkresOdDo), '.' || CAST(${closed} AS VARCHAR)))) > 0`;
-  const stem = (s: string) => `len(list_filter(json_keys(${d}.dzial6), x -> lower(x) LIKE '%${s}%')) > 0`;
-  await conn.run(`CREATE OR REPLACE TEMP TABLE pl_krs_rows AS
-    SELECT k.code,
-      ${blank(`${d}.dzial1.danePodmiotu.nazwa`)} AS name,
-      ${krsDate('k.odpis.naglowekA.dataRejestracjiWKRS')} AS registered,
-      ${blank(`${d}.dzial1.siedzibaIAdres.adresPocztyElektronicznej`)} AS email,
-      ${blank(`${d}.dzial1.siedzibaIAdres.adresStronyInternetowej`)} AS www,
-      TRY_CAST(replace(regexp_replace(${d}.dzial1.kapital.wysokoscKapitaluZakladowego.wartosc, '[\\s\\x{00A0}]', '', 'g'), ',', '.') AS DOUBLE) AS capital,
-      ${blank(`${d}.dzial1.kapital.wysokoscKapitaluZakladowego.waluta`)} AS currency,
-      list_concat(
-        list_transform(list_filter(coalesce(${d}.dzial2.reprezentacja.sklad, []), p -> NOT coalesce(p.czyZawieszona, false)),
-          p -> {nimi: trim(p.imiona.imie || ' ' || p.nazwisko.nazwiskoICzlon), isiku_tyyp: 'F', roll: p.funkcjaWOrganie,
-                roll_tekstina: coalesce(${caseOf('p.funkcjaWOrganie', PL_ROLE_TEXT)}, p.funkcjaWOrganie), algus_kpv: NULL::DATE}),
-        list_transform(coalesce(${d}.dzial2.prokurenci, []),
-          p -> {nimi: trim(p.imiona.imie || ' ' || p.nazwisko.nazwiskoICzlon), isiku_tyyp: 'F', roll: 'PROKURENT',
-                roll_tekstina: ${str(PL_ROLE_TEXT['PROKURENT'] ?? 'Prokurent')}, algus_kpv: NULL::DATE})
-      ) AS people,
-      ${forYear(`coalesce(${d}.dzial3.wzmiankiOZlozonychDokumentach.wzmiankaOZlozeniuRocznegoSprawozdaniaFinansowego, [])`)} AS filed,
-      CASE WHEN ${d}.dzial3.wzmiankiOZlozonychDokumentach.wzmiankaOZlozeniuOpiniiBieglegoRewidentaSprawozdaniaZBadania IS NULL THEN NULL
-        ELSE ${forYear(`${d}.dzial3.wzmiankiOZlozonychDokumentach.wzmiankaOZlozeniuOpiniiBieglegoRewidentaSprawozdaniaZBadania`)} END AS audited,
-      CASE ${PL_DZIAL6_STEMS.map(([s, state]) => `WHEN ${stem(s)} THEN ${str(state)}`).join(' ')} END AS proceeding
-    FROM pl_krs k`);
-  await conn.run('DROP TABLE pl_krs');
 
   await countNulled(conn, {
     country,
@@ -498,7 +516,7 @@ async function stagePoland(ctx: StageContext): Promise<StageResult> {
           search_people: searchPeopleSql(people),
         },
         `ingest_register u
-         LEFT JOIN pl_krs_rows k ON k.code = u.code
+         LEFT JOIN pl_krs k ON k.code = u.code
          LEFT JOIN (SELECT *, true AS for_sole FROM pl_ceidg) c ON c.code = u.code AND c.for_sole = u.sole
          LEFT JOIN pl_emtak e ON e.code = u.code
          LEFT JOIN location_leaves loc ON loc.kood = ${teryt}`,
