@@ -176,6 +176,41 @@ describe('PL from every service', () => {
   });
 });
 
+describe('PL with a CEIDG trader working only in a civil partnership', () => {
+  it('reads WYLACZNIE_W_FORMIE_SPOLKI as a known, registered status', async () => {
+    const from = subset('partnership', ['pl_']);
+    for (const name of fs.readdirSync(path.join(from, 'PL')).filter((n) => n.startsWith('pl_ceidg_'))) {
+      const file = path.join(from, 'PL', name);
+      const text = fs.readFileSync(file, 'utf8');
+      expect(text).toContain('AKTYWNY');
+      fs.writeFileSync(file, text.replaceAll('AKTYWNY', 'WYLACZNIE_W_FORMIE_SPOLKI'));
+    }
+    const { dataDir, report } = await ingest(from);
+    const store = new SnapshotStore(dataDir);
+    const db = await DuckDBInstance.create(':memory:');
+    const conn = await db.connect();
+    try {
+      const rows = (
+        await conn.runAndReadAll(
+          `SELECT staatus, staatus_tekstina, source_status FROM read_parquet('${store.file(store.currentId()!, 'PL', 'companies')}')
+           WHERE registrikood = '810528352'`,
+        )
+      ).getRowObjectsJson();
+      expect(rows).toEqual([
+        {
+          staatus: 'R',
+          staatus_tekstina: 'Działalność prowadzona wyłącznie w formie spółki cywilnej',
+          source_status: 'WYLACZNIE_W_FORMIE_SPOLKI',
+        },
+      ]);
+    } finally {
+      conn.closeSync();
+      db.closeSync();
+    }
+    expect(report.rejects.filter((r) => r.reason.startsWith('CEIDG status not a known value'))).toEqual([]);
+  }, 120_000);
+});
+
 describe('PL with input but nothing for sale', () => {
   it('fails as a data problem and promotes nothing', async () => {
     const root = path.join(tmp, 'nothing');

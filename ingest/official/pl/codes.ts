@@ -32,11 +32,22 @@ export const PL_REGON_STATES = {
   AKTYWNY: { staatus: 'R', text: 'Aktywny' },
 } as const satisfies Record<string, PlState>;
 
-/** CEIDG `status` values (6.3; OCZEKUJE_… is remembered from the API, not seen in a file). */
+/**
+ * CEIDG `status` values (6.3). The v3 enum has five, as independent clients list them (a Kotlin enum
+ * [id:47434223597], a TypeScript type [id:63204620960], a pydantic Literal [id:71231988035]);
+ * WYLACZNIE_W_FORMIE_SPOLKI is an entrepreneur whose business runs only inside a civil partnership
+ * (spółka cywilna; about 3% of the register by one project's count of a CEIDG report [id:70933586578]).
+ * The entry stays registered and the business runs, so it is R; its text is the CEIDG report's own wording
+ * for it [id:70922759240].
+ */
 export const PL_CEIDG_STATES: Readonly<Record<string, PlState>> = {
   AKTYWNY: { staatus: 'R', text: 'Aktywny' },
   ZAWIESZONY: { staatus: 'S', text: 'Zawieszony' },
   OCZEKUJE_NA_ROZPOCZECIE_DZIALANOSCI: { staatus: 'S', text: 'Oczekuje na rozpoczęcie działalności' },
+  WYLACZNIE_W_FORMIE_SPOLKI: {
+    staatus: 'R',
+    text: 'Działalność prowadzona wyłącznie w formie spółki cywilnej',
+  },
   WYKRESLONY: { staatus: 'K', text: 'Wykreślony' },
 };
 
