@@ -158,8 +158,8 @@ export const ConfigSchema = z
     REGDATA_DUCKDB_THREADS: z.coerce.number().int().min(1).max(64).default(ENGINE_DEFAULTS.threads),
     /**
      * DuckDB memory limit of `regdata ingest` (staging, Parquet writing, serving builds). The process peaks
-     * above it (Node, the Parquet writer, allocator slack): all seven at scale 1 peak at 3.6 GiB with 3GB;
-     * at 2.5GB or 2GB PL's staging runs out of memory (docs/ingest.md).
+     * above it (Node, the Parquet writer, allocator slack): all seven at scale 1 through the real forms peak at
+     * 3.43 GiB with 3GB (docs/ingest.md, "All seven through the real forms at scale 1").
      */
     REGDATA_INGEST_MEMORY_LIMIT: MemorySize.default('3GB'),
     /**
