@@ -89,8 +89,7 @@ export async function keyRows(conn: DuckDBConnection, o: KeyRowsOptions): Promis
   if (dupes > 0) {
     await conn.run(`CREATE OR REPLACE TEMP TABLE ${o.to}_dup AS
       SELECT file_row FROM (
-        SELECT * FROM ${keyed} a WHERE ${valid} AND code IN (
-          SELECT nullif(trim(CAST(${o.codeSql} AS VARCHAR)), '') FROM ${quoteIdent(o.from)} GROUP BY 1 HAVING count(*) > 1))
+        SELECT * FROM ${keyed} a WHERE ${valid} AND code IN (SELECT code FROM ${keyed} GROUP BY code HAVING count(*) > 1))
       QUALIFY row_number() OVER (PARTITION BY code ORDER BY ${o.keep ?? 'file_row'}) > 1`);
   }
   await conn.run(

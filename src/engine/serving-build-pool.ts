@@ -80,8 +80,8 @@ function runThread(data: ServingThreadData, log: (msg: string) => void): Promise
 
 /**
  * Builds every job's serving database and lookup store (buildServingDatabase), the largest inputs first,
- * `parallel` at a time. When one fails, no further build starts; those running finish, and the first
- * failure is thrown.
+ * `parallel` at a time in worker threads (one at a time on this thread when the inputs are small). When
+ * one fails, no further build starts; those running finish, and the first failure is thrown.
  */
 export async function buildServingDatabases(
   jobs: readonly ServingJob[],
@@ -90,35 +90,27 @@ export async function buildServingDatabases(
   const log = opts.log ?? (() => {});
   const steps = opts.steps ?? (() => {});
   const sized = jobs.map((job) => ({ job, bytes: inputBytes(job.dir) }));
-  const total = sized.reduce((s, x) => s + x.bytes, 0);
-  if (total < (opts.minParallelBytes ?? 256 * 2 ** 20)) {
-    for (const { job } of sized) {
-      const started = Date.now();
-      await buildServingDatabase(job.dir, job.country, {
-        ...(opts.memoryLimit !== undefined && { memoryLimit: opts.memoryLimit }),
-        ...(opts.threads !== undefined && { threads: opts.threads }),
-        log: steps,
-      });
-      log(`${job.country}: serving database built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    }
-    return;
-  }
-  const parallel = Math.max(1, Math.min(opts.parallel ?? 2, jobs.length));
-  const memoryLimit = shareOfMemory(opts.memoryLimit ?? '6GB', parallel);
+  const inThreads = sized.reduce((s, x) => s + x.bytes, 0) >= (opts.minParallelBytes ?? 256 * 2 ** 20);
+  const parallel = inThreads ? Math.max(1, Math.min(opts.parallel ?? 2, jobs.length)) : 1;
+  const threads = opts.threads !== undefined ? { threads: opts.threads } : {};
+  const build = (job: ServingJob): Promise<unknown> =>
+    inThreads
+      ? runThread(
+          { ...job, opts: { memoryLimit: shareOfMemory(opts.memoryLimit ?? '6GB', parallel), ...threads } },
+          steps,
+        )
+      : buildServingDatabase(job.dir, job.country, {
+          ...(opts.memoryLimit !== undefined && { memoryLimit: opts.memoryLimit }),
+          ...threads,
+          log: steps,
+        });
   const queue = sized.sort((a, b) => b.bytes - a.bytes).map((x) => x.job);
   let failure: unknown = null;
   const lane = async () => {
     for (let job = queue.shift(); job && failure === null; job = queue.shift()) {
       const started = Date.now();
       try {
-        await runThread(
-          {
-            dir: job.dir,
-            country: job.country,
-            opts: { memoryLimit, ...(opts.threads !== undefined && { threads: opts.threads }) },
-          },
-          steps,
-        );
+        await build(job);
         log(`${job.country}: serving database built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
       } catch (err) {
         failure ??= err;

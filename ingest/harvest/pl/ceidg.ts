@@ -36,7 +36,6 @@ interface CeidgState {
 interface Page {
   firmy?: { id?: string; link?: string }[];
   firma?: { id?: string; link?: string }[];
-  count?: number;
   links?: { next?: string | null; self?: string | null };
 }
 
@@ -45,7 +44,7 @@ interface Page {
  * the last page (measured against production by the ceidg_tool project: "on the last page,
  * links.next == links.self"), so following `next` alone would fetch the last page forever.
  */
-export function nextPage(page: Page, requested: string): string | null {
+function nextPage(page: Page, requested: string): string | null {
   const list = page.firmy ?? page.firma ?? [];
   const next = page.links?.next ?? null;
   if (list.length === 0 || !next || next === requested || next === page.links?.self) return null;
