@@ -19,6 +19,7 @@ import { checkTargets, gitCommit, machine, markdown, writeResult, type BenchResu
 import { runLoad, runUnderScanLoad, type LoadRun, type ScanLoadRun } from './stats.ts';
 import { buildWorkload, HEAVY_CLASSES, LOOKUP_CLASSES, type BenchQuery } from './workload.ts';
 import { prepareData } from './world.ts';
+import type { CountryManifest } from '../src/contract/data-contract.ts';
 
 export const BENCH_ROOT = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(BENCH_ROOT, '..');
@@ -288,6 +289,9 @@ export async function runBench(
         },
       );
       engineScanLoad = await scanLoadRun(opts, 'engine', scanLoad, (q) => engine.exec(q));
+      const { index, scan, samples } = engine.plans;
+      opts.log(`engine plans: ${index} on the posting lists, ${scan} scanned by DuckDB; for example:`);
+      for (const s of samples) opts.log(`  ${s}`);
     } finally {
       engine.close();
     }
@@ -349,8 +353,9 @@ export async function runBench(
       commit,
       dirty_paths: dirty,
       machine: machine(),
-      scale: opts.dataDir ? opts.scale : (opts.scale ?? 1),
-      seed: opts.seed,
+      // The world's own scale and seed when its manifest names them (a --data-dir run knows no other).
+      scale: worldOf(data.snapshotDir)?.scale ?? (opts.dataDir ? opts.scale : (opts.scale ?? 1)),
+      seed: worldOf(data.snapshotDir)?.seed ?? opts.seed,
       snapshot_id: data.snapshotId,
       countries: workload.countries,
       requests: opts.requests,
@@ -382,4 +387,16 @@ export async function runBench(
     if (finished) fs.rmSync(data.runDir, { recursive: true, force: true });
     else opts.log(`run folder kept for its logs: ${data.runDir}`);
   }
+}
+
+/** The scale and seed a synthetic world's manifests record, or null for real data. */
+function worldOf(snapshotDir: string): { scale: number; seed: number } | null {
+  for (const country of fs.readdirSync(snapshotDir)) {
+    const file = path.join(snapshotDir, country, 'manifest.json');
+    if (!fs.existsSync(file)) continue;
+    const detail = (JSON.parse(fs.readFileSync(file, 'utf8')) as CountryManifest).source_detail;
+    const { scale, seed } = detail as { scale?: unknown; seed?: unknown };
+    if (typeof scale === 'number' && typeof seed === 'number') return { scale, seed };
+  }
+  return null;
 }

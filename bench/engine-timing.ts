@@ -38,6 +38,8 @@ export function parseCount(q: BenchQuery): CountParams {
  */
 export class InProcessEngine {
   private readonly parsed = new Map<number, SearchParams | CountParams>();
+  /** How the engine planned the searches and counts it was asked: posting lists or a DuckDB scan. */
+  readonly plans = { index: 0, scan: 0, samples: [] as string[] };
 
   private constructor(
     readonly engine: Engine,
@@ -48,7 +50,14 @@ export class InProcessEngine {
     const started = performance.now();
     const engine = await Engine.open(new SnapshotStore(dataDir));
     if (!engine.snapshot) throw engine.lastLoadError ?? new Error(`no snapshot in ${dataDir}`);
-    return new InProcessEngine(engine, performance.now() - started);
+    const inProcess = new InProcessEngine(engine, performance.now() - started);
+    engine.observePlans((country, explain) => {
+      if (explain === null) inProcess.plans.scan++;
+      else inProcess.plans.index++;
+      if (inProcess.plans.samples.length < 12)
+        inProcess.plans.samples.push(`${country}: ${explain ?? 'scan'}`);
+    });
+    return inProcess;
   }
 
   prepare(queries: readonly BenchQuery[]): void {

@@ -222,7 +222,7 @@ async function pickValues(
   country: CountryCode,
   rng: Rng,
 ): Promise<Picks> {
-  const has = new Set(filtersFor(country).map((f) => f.id));
+  const has = new Set<string>(filtersFor(country).map((f) => f.id));
   const file = (f: string) => `read_parquet(${sqlPath(path.join(dir, country, f))})`;
   const companies = file('companies.parquet');
   const active = `(SELECT * FROM ${companies} WHERE NOT not_for_sale AND staatus = 'R')`;

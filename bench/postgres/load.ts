@@ -62,7 +62,7 @@ const pgArray = (list: string) =>
   `'{' || array_to_string(list_transform(list_distinct(${list}), x -> '"' || replace(replace(x, '\\', '\\\\'), '"', '\\"') || '"'), ',') || '}'`;
 
 function companiesSelect(dir: string, c: CountryCode): string {
-  const has = new Set(filtersFor(c).map((f) => f.id));
+  const has = new Set<string>(filtersFor(c).map((f) => f.id));
   const file = (f: string) => `read_parquet(${sqlPath(path.join(dir, c, f))})`;
   const wp =
     c === 'SE'
@@ -143,7 +143,7 @@ async function psqlCopy(url: string, table: string, file: string): Promise<void>
 /** The index statements of one country's tables. */
 export function indexStatements(c: CountryCode): string[] {
   const t = pgTables(c);
-  const has = new Set(filtersFor(c).map((f) => f.id));
+  const has = new Set<string>(filtersFor(c).map((f) => f.id));
   const out = [
     `ALTER TABLE ${t.companies} ADD PRIMARY KEY (registrikood)`,
     `ALTER TABLE ${t.detail} ADD PRIMARY KEY (registrikood)`,

@@ -15,8 +15,50 @@ export type FilterValueType = 'string' | 'number' | 'integer' | 'boolean' | 'dat
 export type OptionsSource =
   'legal_forms' | 'statuses' | 'se_employee_bands' | 'se_turnover_bands' | 'se_kommuner';
 
+/**
+ * Every filter id, as a literal union: tables keyed by filter (its SQL in query-builder.ts, its index in
+ * filter-index.ts) are `Record<FilterId, ...>`, so a filter added here without SQL or without an index
+ * does not compile.
+ */
+export const FILTER_IDS = [
+  'company_name',
+  'registration_code',
+  'industry_codes',
+  'legal_form',
+  'status',
+  'share_capital',
+  'registered',
+  'location',
+  'ehak_kood',
+  'lt_locations',
+  'vat_active',
+  'has_email',
+  'has_website',
+  'has_phone',
+  'has_contact',
+  'has_domain',
+  'has_tax_debt',
+  'exclude_marketing_optout',
+  'exclude_phone_optout',
+  'employees_band',
+  'turnover_band',
+  'annual_revenue',
+  'annual_net_profit',
+  'annual_equity',
+  'annual_total_assets',
+  'last_quarter_turnover',
+  'last_4_quarters_turnover_sum',
+  'last_quarter_employees',
+  'last_quarter_turnover_growth_pct',
+  'person_name',
+  'annual_report_filed',
+  'annual_report_audited',
+  'se_workplace_kommun',
+] as const;
+export type FilterId = (typeof FILTER_IDS)[number];
+
 interface FilterBase {
-  id: string;
+  id: FilterId;
   label: string;
   type: FilterType;
   valueType: FilterValueType;
@@ -54,7 +96,7 @@ const WITH_PEOPLE: readonly CountryCode[] = ['EE', 'LV', 'NO', 'FI', 'PL'];
 
 const single = (d: Omit<SingleParamFilter, 'kind'>): SingleParamFilter => ({ kind: 'single', ...d });
 const numberRange = (
-  id: string,
+  id: FilterId,
   label: string,
   countries: readonly CountryCode[],
   extra: Partial<RangeFilter> = {},
@@ -332,6 +374,11 @@ export const FILTERS: readonly FilterDef[] = [
     note: 'SCB kommun codes; finds companies with an active workplace there.',
   }),
 ];
+
+// Each id is declared exactly once (the union above cannot say so by itself).
+if (FILTERS.map((f) => f.id).join() !== FILTER_IDS.join()) {
+  throw new Error('FILTERS must declare each of FILTER_IDS once, in that order');
+}
 
 export function filtersFor(country: CountryCode): FilterDef[] {
   return FILTERS.filter((f) => f.countries.includes(country));

@@ -90,7 +90,7 @@ export class SnapshotVerifyError extends Error {
  * snapshot.json carried checksums has none for them, so a verified copy drops them and the engine rebuilds
  * them from the verified Parquet files.
  */
-const DERIVED_FILES = new Set(['serving.duckdb', 'lookup.sqlite']);
+const DERIVED_FILES = new Set(['serving.duckdb', 'lookup.sqlite', 'postings.bin']);
 
 export interface VerifyResult {
   snapshotId: string;

@@ -1,6 +1,6 @@
 import type { SnapshotStore } from '../contract/snapshot-store.ts';
 import { AppError } from '../errors/app-error.ts';
-import type { LoadedSnapshot, QueryObserver } from './loaded-snapshot.ts';
+import type { LoadedSnapshot, PlanObserver, QueryObserver } from './loaded-snapshot.ts';
 import { exportDirectory, loadSnapshot, type EngineOptions } from './snapshot-loader.ts';
 
 /**
@@ -12,6 +12,7 @@ import { exportDirectory, loadSnapshot, type EngineOptions } from './snapshot-lo
 export class Engine {
   private live: LoadedSnapshot | null = null;
   private observer: QueryObserver | undefined;
+  private readonly planObservers: PlanObserver[] = [];
   /** Why the engine has no snapshot, for /healthz and logs (never sent to API clients). */
   lastLoadError: Error | null = null;
 
@@ -51,6 +52,16 @@ export class Engine {
     if (this.live) this.live.observer = observer;
   }
 
+  /** Called with every new plan (logs, metrics, the bench); a plan reused from the cache is not told again. */
+  observePlans(observer: PlanObserver): void {
+    this.planObservers.push(observer);
+    if (this.live) this.live.planObserver = this.tellPlan;
+  }
+
+  private readonly tellPlan: PlanObserver = (country, explain) => {
+    for (const o of this.planObservers) o(country, explain);
+  };
+
   async use<T>(fn: (snapshot: LoadedSnapshot) => Promise<T>): Promise<T> {
     const snap = this.live;
     if (!snap) throw new AppError('backend_unavailable', 'data backend temporarily unavailable');
@@ -66,6 +77,7 @@ export class Engine {
   async swap(id: string): Promise<LoadedSnapshot> {
     const next = await loadSnapshot(this.store, id, this.options);
     next.observer = this.observer;
+    next.planObserver = this.tellPlan;
     const previous = this.live;
     this.live = next;
     this.lastLoadError = null;

@@ -4,8 +4,9 @@ import type { CountryManifest } from '../contract/data-contract.ts';
 import type { CountParams, FiltersResponse, TreeNode } from '../contract/api-schemas.ts';
 import { AppError, isAppError } from '../errors/app-error.ts';
 import type { ConnectionPool, Row } from './connection-pool.ts';
-import { indexedFilters, type LookupStore } from './lookup-store.ts';
-import { countLookup } from './precomputed-counts.ts';
+import type { LookupStore } from './lookup-store.ts';
+import { plan, textTerms, type Plan } from './planner.ts';
+import type { Postings } from './postings.ts';
 import type { QueryContext } from './query-builder.ts';
 import { tables, type DictionaryColumn } from './tables.ts';
 
@@ -30,21 +31,16 @@ export interface CountryData {
   prunedTrees: Map<number, TreeNode[]>;
   /** Value-to-id maps of the dictionary columns (tables.ts), for IN lists over integers. */
   dictionaries: Record<DictionaryColumn, Map<string, number>>;
-  /** Documents, search rows and substring indexes, read without DuckDB (lookup-store.ts). */
+  /** Documents and search rows, read without DuckDB (lookup-store.ts). */
   lookups: LookupStore;
+  /** The posting lists every search and count is planned on (postings.ts, planner.ts). */
+  postings: Postings;
   /** The change history (changes.parquet) when the snapshot has one, for `updated_since`. */
   changesFile?: string;
 }
 
 /** Counts remembered per snapshot: a key is ~100-500 bytes, so this bounds the cache at a few MB. */
 const COUNT_CACHE_SIZE = 10_000;
-
-/**
- * The most rows a substring index may hand to the scan as candidates. Beyond it the term is broad and the
- * scan (with its bigram signatures) answers it without the index; below it the scan reads only the
- * candidates' rows. Also the bound of the candidate list bound into the statement.
- */
-export const INDEX_CANDIDATE_LIMIT = 2000;
 
 /**
  * Queue order of DuckDB queries when every connection is busy: a statement narrowed to index candidates
@@ -58,30 +54,18 @@ const ASCII = /^[\x00-\x7f]*$/;
 /** Folded terms remembered per snapshot (a term is short; this bounds the map at ~1 MB). */
 const FOLD_CACHE_SIZE = 10_000;
 
-/** The intersection of two ascending lists. */
-function intersectSorted(a: readonly number[], b: readonly number[]): number[] {
-  const out: number[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    if (a[i]! < b[j]!) i++;
-    else if (a[i]! > b[j]!) j++;
-    else {
-      out.push(a[i]!);
-      i++;
-      j++;
-    }
-  }
-  return out;
+/** Plans remembered per snapshot: a search's pages and its count share one. */
+const PLAN_CACHE_SIZE = 256;
+
+/** The cache key of a plan: the parameters that decide the set, in a fixed order. */
+function planKey(params: CountParams): string {
+  const filters = Object.entries(params.filters).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return JSON.stringify([params.country, params.updated_since ?? null, filters]);
 }
 
 export type QueryObserver = (label: string, seconds: number) => void;
-
-/** A statement whose count identifies a cached count. */
-export interface BoundCount {
-  sql: string;
-  params: readonly DuckDBValue[];
-}
+/** Told how each new search or count was planned: the plan's explanation, or null when DuckDB scans. */
+export type PlanObserver = (country: CountryCode, explain: string | null) => void;
 
 /** The same folding the snapshot writer applies to `search_name` (lower(strip_accents(...))), in JS. */
 export function foldText(s: string): string {
@@ -99,10 +83,12 @@ export class LoadedSnapshot {
   private closed = false;
   private readonly warming = new AbortController();
   private readonly counts = new Map<string, Promise<number>>();
+  private readonly plans = new Map<string, Plan | null>();
   private readonly folded = new Map<string, string>();
   /** Fold queries run one at a time on their own connection (a DuckDB connection runs one query). */
   private folding: Promise<unknown> = Promise.resolve();
   observer: QueryObserver | undefined;
+  planObserver: PlanObserver | undefined;
 
   constructor(
     readonly id: string,
@@ -196,28 +182,28 @@ export class LoadedSnapshot {
   }
 
   /**
-   * The query context of a search or count in which the substring indexes (lookup-store.ts) answer the
-   * company_name, person_name and location filters whose terms are selective: their `contains`
-   * predicates, which would run over every row, become one test of the rids the indexes found (exactly
-   * the rows whose folded text contains a term: see TEXT_INDEXES). A broad or short term keeps its
-   * predicate. An empty candidate list means no row can match.
+   * The plan of a search or count on the posting lists (planner.ts), remembered per snapshot under its
+   * normalised parameters; null when only DuckDB can answer it. Text terms are folded by DuckDB first.
    */
-  async narrowedContext(params: CountParams): Promise<QueryContext> {
-    const base = this.context(params.country);
-    const store = this.lookups(params.country);
-    let candidates: number[] | undefined;
-    const answered = new Set<string>();
-    for (const id of indexedFilters(params.country)) {
-      const input = params.filters[id];
-      if (input === undefined) continue;
-      const values = input.kind === 'list' ? input.values : input.kind === 'scalar' ? [input.value] : [];
-      if (values.length === 0) continue;
-      const rids = store.candidates(id, await this.fold(values.map(String)), INDEX_CANDIDATE_LIMIT);
-      if (rids === null) continue;
-      answered.add(id);
-      candidates = candidates === undefined ? rids : intersectSorted(candidates, rids);
+  async plan(params: CountParams): Promise<Plan | null> {
+    const key = planKey(params);
+    if (this.plans.has(key)) {
+      const hit = this.plans.get(key)!;
+      this.plans.delete(key);
+      this.plans.set(key, hit);
+      return hit;
     }
-    return candidates === undefined ? base : { ...base, candidates, answered };
+    const terms = textTerms(params);
+    const folded = new Map<string, string>();
+    if (terms.length > 0) (await this.fold(terms)).forEach((f, i) => folded.set(terms[i]!, f));
+    const d = this.country(params.country);
+    const planned = this.lookup('plan', () =>
+      plan(params, { postings: d.postings, ridOf: (code) => d.lookups.ridOf(code), folded }),
+    );
+    if (this.plans.size >= PLAN_CACHE_SIZE) this.plans.delete(this.plans.keys().next().value as string);
+    this.plans.set(key, planned);
+    this.planObserver?.(params.country, planned?.explain ?? null);
+    return planned;
   }
 
   /**
@@ -260,19 +246,16 @@ export class LoadedSnapshot {
   }
 
   /**
-   * A `count(*)` statement's value, cached for the life of the snapshot (under `cacheAs` when given: the
-   * same count without index candidates, whose list is long and adds nothing to the key). A snapshot never changes, so a
+   * A `count(*)` statement's value, cached for the life of the snapshot. A snapshot never changes, so a
    * cached count is exact; a search and its count, every page of one search, and clients that ask /count
    * before they search all repeat the same filter set. Concurrent identical counts share one query.
    */
   async count(
     sql: string,
     params: readonly DuckDBValue[],
-    cacheAs?: BoundCount,
     priority: number = QUERY_PRIORITY.scan,
   ): Promise<number> {
-    const keyed = cacheAs ?? { sql, params };
-    const key = `${keyed.sql}\u0000${JSON.stringify(keyed.params, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))}`;
+    const key = `${sql}\u0000${JSON.stringify(params, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))}`;
     let hit = this.counts.get(key);
     if (hit) {
       // Re-insert to keep the map in least-recently-used order.
@@ -288,16 +271,6 @@ export class LoadedSnapshot {
     }
     this.counts.set(key, hit);
     return hit;
-  }
-
-  /**
-   * The exact count of a search or count whose filters are at most two of the precomputed dimensions
-   * (precomputed-counts.ts), read from the lookup store without DuckDB; null when they are not.
-   */
-  precomputedCount(params: CountParams): number | null {
-    const q = countLookup(params, this.country(params.country).dictionaries);
-    if (q === null || q === 0) return q;
-    return this.lookup('count', () => this.lookups(params.country).count(q));
   }
 
   /** True once retired and drained: its DuckDB instance is gone. */

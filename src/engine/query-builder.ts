@@ -1,13 +1,11 @@
 import type { DuckDBValue } from '@duckdb/node-api';
-import { FILTERS, type FilterDef } from '../contract/filters.ts';
+import { FILTERS, type FilterId } from '../contract/filters.ts';
 import {
   SORT_FIELDS,
   type CountParams,
   type FilterInput,
   type SearchParams,
 } from '../contract/api-schemas.ts';
-import { ACTIVE_STATUS } from '../contract/data-contract.ts';
-import type { IndexedSearch } from './lookup-store.ts';
 import { ORDER_COLUMNS, type DictionaryColumn, type Tables } from './tables.ts';
 
 /**
@@ -25,11 +23,10 @@ export interface QueryContext {
   tables: Tables;
   dictionaries: Readonly<Record<DictionaryColumn, ReadonlyMap<string, number>>>;
   /**
-   * The rids matching the `answered` filters, ascending, when substring indexes answered them
-   * (LoadedSnapshot.narrowedContext): the statement tests these rids instead of those filters' predicates.
+   * The rids the planner found (planner.ts), ascending: when given, they are the whole answer, and the
+   * statement tests them instead of the filters (an export of a planned search).
    */
   candidates?: readonly number[];
-  answered?: ReadonlySet<string>;
   /**
    * The country's change history (changes.parquet) for `updated_since`, or absent when the snapshot has
    * none: then no company was added or changed within the history, and `updated_since` matches nothing.
@@ -37,7 +34,6 @@ export interface QueryContext {
   changesFile?: string;
 }
 
-type FilterId = FilterDef['id'];
 type FilterSql = (input: FilterInput, ctx: QueryContext) => BoundSql;
 
 const placeholders = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
@@ -142,11 +138,7 @@ const exclude =
   (input) =>
     boolOf(input) ? { sql: `${column} IS NOT TRUE`, params: [] } : { sql: '', params: [] };
 
-/**
- * Filter id to SQL. Typed as a record over the filter ids so that, once filters.ts declares its ids as a
- * literal union, a filter without SQL is a compile error; until then `assertEveryFilterHasSql` checks the
- * same at module load.
- */
+/** Filter id to SQL: a record over the FilterId union, so a filter without SQL does not compile. */
 const FILTER_SQL: Record<FilterId, FilterSql> = {
   company_name: containsFolded('search_name', 'sig_name'),
   registration_code: equals('registrikood'),
@@ -189,19 +181,6 @@ const FILTER_SQL: Record<FilterId, FilterSql> = {
   se_workplace_kommun: anyCode('sig_kommun', (t) => t.workplaces, 'kommun_code'),
 };
 
-/** The filter ids declared in filters.ts and the ids mapped here must be the same set. */
-export function assertEveryFilterHasSql(): void {
-  const declared = new Set(FILTERS.map((f) => f.id));
-  const missing = [...declared].filter((id) => !(id in FILTER_SQL));
-  const extra = Object.keys(FILTER_SQL).filter((id) => !declared.has(id));
-  if (missing.length || extra.length) {
-    throw new Error(
-      `filter SQL out of step with filters.ts: missing ${missing.join(', ')}; extra ${extra.join(', ')}`,
-    );
-  }
-}
-assertEveryFilterHasSql();
-
 export const ALL_STATUSES = '__all__';
 
 /** WHERE clause of search and count: active-only unless `status` is sent (spec 3, 4.3). */
@@ -211,8 +190,7 @@ export function buildWhere(params: CountParams, ctx: QueryContext): BoundSql {
   if (ctx.candidates) {
     if (ctx.candidates.length === 0) return NO_MATCH;
     // One list parameter, so the statement text is the same whatever the number of candidates.
-    parts.push('rid IN (SELECT unnest(?::INTEGER[]))');
-    values.push(`[${ctx.candidates.join(',')}]`);
+    return { sql: 'rid IN (SELECT unnest(?::INTEGER[]))', params: [`[${ctx.candidates.join(',')}]`] };
   }
   if (params.updated_since !== undefined) {
     if (ctx.changesFile === undefined) return NO_MATCH;
@@ -229,7 +207,7 @@ export function buildWhere(params: CountParams, ctx: QueryContext): BoundSql {
   // Filters in declaration order, so the same request always yields the same statement text (one prepare).
   for (const f of FILTERS) {
     const input = params.filters[f.id];
-    if (input === undefined || ctx.answered?.has(f.id)) continue;
+    if (input === undefined) continue;
     if (f.id === 'status' && input.kind === 'list' && input.values.includes(ALL_STATUSES)) continue;
     const sql = FILTER_SQL[f.id];
     if (!sql) throw new Error(`no SQL for filter ${f.id}`);
@@ -291,38 +269,4 @@ export function buildExportQuery(
 /** Every sort field other than registrikood has an order column. */
 for (const field of Object.values(SORT_FIELDS)) {
   if (field !== 'registrikood' && !(field in ORDER_COLUMNS)) throw new Error(`no order column for ${field}`);
-}
-
-/**
- * The search as the lookup store can answer it alone (LookupStore.search), or null: when substring
- * indexes answered some filters (`ctx.candidates`) and every other filter is a status or legal-form list,
- * the whole answer is a page of at most INDEX_CANDIDATE_LIMIT known rows, and DuckDB is not asked at all.
- */
-export function indexOnlySearch(
-  params: SearchParams | CountParams,
-  ctx: QueryContext,
-): Omit<IndexedSearch, 'limit' | 'offset'> | null {
-  if (!ctx.candidates || !ctx.answered) return null;
-  // The lookup store knows nothing of the change history.
-  if (params.updated_since !== undefined) return null;
-  let statuses: string[] | null = [ACTIVE_STATUS];
-  let legalForms: string[] | null = null;
-  for (const [id, input] of Object.entries(params.filters)) {
-    if (input === undefined || ctx.answered.has(id)) continue;
-    if (id === 'status' && input.kind === 'list') {
-      statuses = input.values.includes(ALL_STATUSES) ? null : input.values.map(String);
-    } else if (id === 'legal_form' && input.kind === 'list') {
-      legalForms = input.values.map(String);
-    } else {
-      return null;
-    }
-  }
-  const field = 'sort_by' in params ? SORT_FIELDS[params.sort_by] : 'registrikood';
-  return {
-    candidates: ctx.candidates,
-    statuses,
-    legalForms,
-    orderKey: field === 'registrikood' ? null : field,
-    dir: 'sort_dir' in params && params.sort_dir === 'desc' ? 'desc' : 'asc',
-  };
 }

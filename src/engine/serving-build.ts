@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import type { CountryCode } from '../contract/countries.ts';
-import { ACTIVE_STATUS } from '../contract/data-contract.ts';
+import { ACTIVE_STATUS, SNAPSHOT_FILES } from '../contract/data-contract.ts';
 import { FILTERS } from '../contract/filters.ts';
 import {
   COMPANY_ROW_COLUMNS,
@@ -15,7 +15,8 @@ import {
 } from './tables.ts';
 import { RELEASE_FREED_MEMORY, sortedList } from './batch-sql.ts';
 import { LOOKUP_FILE, REST_FIELDS, ROW_FIELDS, writeLookupStore } from './lookup-store.ts';
-import { countsSql } from './precomputed-counts.ts';
+import { POSTINGS_FILE } from './postings-file.ts';
+import { writePostings } from './postings-build.ts';
 
 /**
  * The serving database of one country: a DuckDB file written once per snapshot and country (at publish,
@@ -85,6 +86,7 @@ async function buildTables(
   dir: string,
   country: CountryCode,
   lookupFile: string,
+  postingsFile: string,
   log: (msg: string) => void,
 ): Promise<void> {
   const step = async (name: string, run: () => Promise<unknown>) => {
@@ -229,7 +231,6 @@ async function buildTables(
   await writeLookupStore(
     conn,
     lookupFile,
-    country,
     {
       companies: `
         SELECT CASE WHEN c.registrikood = p.registrikood THEN c.rid
@@ -238,14 +239,24 @@ async function buildTables(
         FROM (SELECT rid, registrikood FROM co) c POSITIONAL JOIN ${companies} p`,
       history: byRid('scratch.hdoc'),
       workplaces: country === 'SE' ? byRid('scratch.wdoc') : null,
-      texts: 'co',
-      counts: countsSql(country, 'co'),
     },
     { layoutVersion: SERVING_LAYOUT_VERSION, fingerprint: servingFingerprint(dir) },
     step,
   );
   await run('DROP TABLE scratch.hdoc');
   if (country === 'SE') await run('DROP TABLE scratch.wdoc');
+  const manifest = JSON.parse(fs.readFileSync(path.join(dir, SNAPSHOT_FILES.manifest), 'utf8')) as {
+    changes?: unknown;
+  };
+  const changes = path.join(dir, SNAPSHOT_FILES.changes);
+  await writePostings(
+    conn,
+    postingsFile,
+    country,
+    manifest.changes && fs.existsSync(changes) ? changes : null,
+    { layoutVersion: SERVING_LAYOUT_VERSION, fingerprint: servingFingerprint(dir) },
+    step,
+  );
 
   await run(`CREATE TABLE dict (col VARCHAR, value VARCHAR, id INTEGER)`);
   for (const c of DICTIONARY_COLUMNS) {
@@ -267,7 +278,13 @@ export function servingFingerprint(dir: string): string {
   const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as {
     snapshot_id?: unknown;
   };
-  const sizes = ['companies.parquet', 'history.parquet', 'workplaces.parquet'].map((f) => {
+  const files = [
+    SNAPSHOT_FILES.companies,
+    SNAPSHOT_FILES.history,
+    SNAPSHOT_FILES.workplaces,
+    SNAPSHOT_FILES.changes,
+  ];
+  const sizes = files.map((f) => {
     const file = path.join(dir, f);
     return [f, fs.existsSync(file) ? fs.statSync(file).size : null];
   });
@@ -340,6 +357,8 @@ export async function buildServingDatabase(
   const tmp = `${target}.tmp-${process.pid}`;
   const lookupTarget = path.join(path.dirname(target), LOOKUP_FILE);
   const lookupTmp = `${lookupTarget}.tmp-${process.pid}`;
+  const postingsTarget = path.join(path.dirname(target), POSTINGS_FILE);
+  const postingsTmp = `${postingsTarget}.tmp-${process.pid}`;
   const spill = `${tmp}.spill`;
   const scratch = `${tmp}.scratch`;
   const cleanUp = () => {
@@ -364,7 +383,7 @@ export async function buildServingDatabase(
       // Intermediate tables live in a scratch file, so the buffer manager can evict them, and the serving
       // file never carries the free blocks they would leave behind.
       await conn.run(`ATTACH ${sqlString(scratch)} AS scratch`);
-      await buildTables(conn, countryDir, country, lookupTmp, opts.log ?? (() => {}));
+      await buildTables(conn, countryDir, country, lookupTmp, postingsTmp, opts.log ?? (() => {}));
       await conn.run('DETACH scratch');
       const started = performance.now();
       await conn.run('CHECKPOINT');
@@ -379,13 +398,15 @@ export async function buildServingDatabase(
     fs.rmSync(tmp, { force: true });
     fs.rmSync(`${tmp}.wal`, { force: true });
     fs.rmSync(lookupTmp, { force: true });
+    fs.rmSync(postingsTmp, { force: true });
     cleanUp();
     throw err;
   }
   instance.closeSync();
   cleanUp();
-  // The lookup store first: the loader takes the pair as current only when both carry the same layout
-  // version and fingerprint, so a crash between the renames leaves at worst a pair it rebuilds.
+  // The postings and the lookup store first: the loader takes the three as current only when all carry
+  // the same layout version and fingerprint, so a crash between the renames leaves at worst a set it rebuilds.
+  fs.renameSync(postingsTmp, postingsTarget);
   fs.renameSync(lookupTmp, lookupTarget);
   fs.renameSync(tmp, target);
   return target;

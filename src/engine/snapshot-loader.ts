@@ -11,13 +11,14 @@ import { ConnectionPool } from './connection-pool.ts';
 import { ENGINE_DEFAULTS } from './engine-defaults.ts';
 import { LoadedSnapshot, type CountryData } from './loaded-snapshot.ts';
 import { LOOKUP_FILE, LookupStore } from './lookup-store.ts';
+import { Postings } from './postings.ts';
+import { POSTINGS_FILE, readPostingsMeta } from './postings-file.ts';
 import { buildServingDatabase, macros, servingFingerprint, sqlString } from './serving-build.ts';
 import {
   DICTIONARY_COLUMNS,
   SERVING_FILE,
   SERVING_LAYOUT_VERSION,
   servingAlias,
-  tables,
   type DictionaryColumn,
 } from './tables.ts';
 
@@ -55,25 +56,6 @@ function readJson<T>(file: string): T {
 }
 
 /**
- * Reads what every search touches into DuckDB's buffer pool before the snapshot serves: the companies
- * columns filters and sorts scan (the uncompressed ones) and the activity table. Otherwise the first requests after a start or a swap each pay for reading blocks and
- * loading an index (a tiny world's first search took ~0.5 s on a loaded machine).
- */
-async function warm(conn: DuckDBConnection, country: CountryCode): Promise<void> {
-  const t = tables(country);
-  const alias = servingAlias(country);
-  const scanned = (
-    await conn.runAndReadAll(
-      `SELECT DISTINCT column_name FROM pragma_storage_info('${alias}.co') WHERE compression = 'Uncompressed'`,
-    )
-  )
-    .getRowsJson()
-    .map((r) => `min("${String(r[0])}")`);
-  if (scanned.length > 0) await conn.run(`SELECT ${scanned.join(', ')} FROM ${t.companies}`);
-  await conn.run(`SELECT min(rid), min(kood) FROM ${t.activities}`);
-}
-
-/**
  * Where the engine builds a serving database the snapshot lacks: under the data folder, not in the
  * snapshot, because published files are immutable and a snapshot folder may be shared read-only (linked
  * into several data folders). One folder per snapshot id, removed once that snapshot is gone.
@@ -102,7 +84,11 @@ async function attachCountry(
   cacheDir: string,
   country: CountryCode,
   opts: EngineOptions,
-): Promise<{ dictionaries: Record<DictionaryColumn, Map<string, number>>; lookups: LookupStore }> {
+): Promise<{
+  dictionaries: Record<DictionaryColumn, Map<string, number>>;
+  lookups: LookupStore;
+  postings: Postings;
+}> {
   const alias = servingAlias(country);
   const fingerprint = servingFingerprint(dir);
   const cached = path.join(cacheDir, country);
@@ -110,12 +96,16 @@ async function attachCountry(
     conn.run(`ATTACH ${sqlString(path.join(folder, SERVING_FILE))} AS ${alias} (READ_ONLY)`);
   const isCurrent = (meta: { layoutVersion: unknown; fingerprint: unknown } | null | undefined) =>
     meta?.layoutVersion === SERVING_LAYOUT_VERSION && meta.fingerprint === fingerprint;
-  // Both files of the folder must be of this layout and built from these Parquet files.
+  // The three files of the folder must be of this layout and built from these Parquet files.
   const current = async (folder: string): Promise<boolean> => {
     const lookupFile = path.join(folder, LOOKUP_FILE);
-    if (!fs.existsSync(path.join(folder, SERVING_FILE)) || !fs.existsSync(lookupFile)) return false;
+    const postingsFile = path.join(folder, POSTINGS_FILE);
+    if (![SERVING_FILE, LOOKUP_FILE, POSTINGS_FILE].every((f) => fs.existsSync(path.join(folder, f)))) {
+      return false;
+    }
     try {
-      if (!isCurrent(LookupStore.readMeta(lookupFile))) return false;
+      if (!isCurrent(LookupStore.readMeta(lookupFile)) || !isCurrent(readPostingsMeta(postingsFile)))
+        return false;
       await attach(folder);
       const meta = (
         await conn.runAndReadAll(`SELECT layout_version, fingerprint FROM ${alias}.meta`)
@@ -142,13 +132,13 @@ async function attachCountry(
       await attach(cached);
     }
   }
-  await warm(conn, country);
   const dictionaries = Object.fromEntries(
     DICTIONARY_COLUMNS.map((c) => [c, new Map<string, number>()]),
   ) as Record<DictionaryColumn, Map<string, number>>;
   const rows = (await conn.runAndReadAll(`SELECT col, value, id FROM ${alias}.dict`)).getRowObjectsJson();
   for (const r of rows) dictionaries[r['col'] as DictionaryColumn].set(String(r['value']), Number(r['id']));
-  return { dictionaries, lookups: LookupStore.open(path.join(folder, LOOKUP_FILE), country) };
+  const postings = Postings.open(path.join(folder, POSTINGS_FILE));
+  return { dictionaries, lookups: LookupStore.open(path.join(folder, LOOKUP_FILE)), postings };
 }
 
 interface LocationsJson {
@@ -162,7 +152,7 @@ interface ActivitiesJson {
 
 function readCountryFiles(
   dir: string,
-): Omit<CountryData, 'locationIndex' | 'dictionaries' | 'prunedTrees' | 'lookups'> {
+): Omit<CountryData, 'locationIndex' | 'dictionaries' | 'prunedTrees' | 'lookups' | 'postings'> {
   const manifest = readJson<CountryManifest>(path.join(dir, 'manifest.json'));
   const filters = readJson<FiltersResponse>(path.join(dir, 'filters.json'));
   const activities = readJson<ActivitiesJson>(path.join(dir, 'activities.json'));
@@ -210,7 +200,7 @@ export async function loadSnapshot(
         const countryStarted = performance.now();
         const dir = store.countryDir(snapshotId, country);
         const files = readCountryFiles(dir);
-        const { dictionaries, lookups } = await attachCountry(
+        const { dictionaries, lookups, postings } = await attachCountry(
           conn,
           dir,
           servingCacheDir(store, snapshotId),
@@ -223,6 +213,7 @@ export async function loadSnapshot(
           ...(files.manifest.changes && fs.existsSync(changesFile) && { changesFile }),
           dictionaries,
           lookups,
+          postings,
           locationIndex: LoadedSnapshot.indexLocations(files.tree),
           prunedTrees: new Map(),
         };

@@ -66,6 +66,15 @@ export function installMetrics(
   });
 
   engine.observeQueries((label, seconds) => queries.observe({ query: label }, seconds));
+  const plans = new Counter({
+    name: 'regdata_search_plans_total',
+    help: 'Searches and counts planned, by path: the posting lists (index) or a DuckDB scan (scan)',
+    labelNames: ['country', 'path'] as const,
+    registers: [registry],
+  });
+  engine.observePlans((country, explain) =>
+    plans.inc({ country, path: explain === null ? 'scan' : 'index' }),
+  );
 
   const observe = (request: FastifyRequest, status: string, seconds: number) => {
     // The route pattern, not the URL, keeps label cardinality bounded (no codes or query strings).

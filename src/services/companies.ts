@@ -11,8 +11,8 @@ import {
 import { REGISTRATION_CODE_RULES } from '../contract/registration-codes.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { Engine } from '../engine/engine.ts';
-import { QUERY_PRIORITY } from '../engine/loaded-snapshot.ts';
-import { buildCountQuery, buildPageQuery, indexOnlySearch } from '../engine/query-builder.ts';
+import { pageOf } from '../engine/planner.ts';
+import { buildCountQuery, buildPageQuery } from '../engine/query-builder.ts';
 import { assertUpdatedSince } from './changes.ts';
 
 /**
@@ -43,56 +43,39 @@ function notFound(ref: CompanyRef): AppError {
 export async function countCompanies(engine: Engine, params: CountParams) {
   const count = await engine.use(async (snap) => {
     assertUpdatedSince(snap, params);
-    const precomputed = snap.precomputedCount(params);
-    if (precomputed !== null) return precomputed;
-    const ctx = await snap.narrowedContext(params);
-    if (ctx.candidates?.length === 0) return 0;
-    const indexed = indexOnlySearch(params, ctx);
-    if (indexed) {
-      const q = { ...indexed, limit: 0, offset: 0 };
-      return snap.lookup('count', () => snap.lookups(params.country).search(q).total);
-    }
-    const q = buildCountQuery(params, ctx);
-    const priority = ctx.candidates ? QUERY_PRIORITY.narrowed : QUERY_PRIORITY.scan;
-    return snap.count(q.sql, q.params, buildCountQuery(params, snap.context(params.country)), priority);
+    const planned = await snap.plan(params);
+    if (planned) return planned.rows.size;
+    const q = buildCountQuery(params, snap.context(params.country));
+    return snap.count(q.sql, q.params);
   });
   return { country: params.country, count, count_mode: 'exact' };
 }
 
 /**
- * One page and the total. The count is a separate statement: COUNT(*) OVER () was 4-10x slower in the
- * research on this machine and has crashed DuckDB 1.5.x. Both run at once on two pool connections, and the
- * count is cached per snapshot (the next page of the same search does not count again). The page's rows
- * come from the lookup store, not DuckDB, and so does the total of a search on at most two common filters
- * (precomputed-counts.ts). Selective name, person or location terms are answered by their
- * indexes (LoadedSnapshot.narrowedContext); when nothing else but a status or legal form is asked, the
- * lookup store answers the whole search and DuckDB is not asked at all.
+ * One page and the total, from the plan on the posting lists (planner.ts): the total is the result's
+ * cardinality, the page is read off it in the sort's order, and the rows come from the lookup store. Only
+ * what the planner leaves to DuckDB (a one- or two-letter term over a broad set) is scanned: then the
+ * count is a separate statement run beside the page (COUNT(*) OVER () was 4-10x slower in the research on
+ * this machine and has crashed DuckDB 1.5.x), and cached per snapshot.
  */
 export async function searchCompanies(engine: Engine, params: SearchParams): Promise<SearchData> {
   const [items, counted] = await engine.use(async (snap) => {
     assertUpdatedSince(snap, params);
-    const ctx = await snap.narrowedContext(params);
-    if (ctx.candidates?.length === 0) return [[], 0] as const;
-    const indexed = indexOnlySearch(params, ctx);
-    if (indexed) {
-      const store = snap.lookups(params.country);
-      const q = { ...indexed, limit: params.page_size, offset: (params.page - 1) * params.page_size };
-      const { rids, total } = snap.lookup('search', () => store.search(q));
-      return [snap.lookup('search_rows', () => store.rows(rids)), total] as const;
+    const store = snap.lookups(params.country);
+    const planned = await snap.plan(params);
+    if (planned) {
+      const postings = snap.country(params.country).postings;
+      const rids = snap.lookup('search', () => pageOf(planned.rows, params, postings));
+      return [snap.lookup('search_rows', () => store.rows(rids)), planned.rows.size] as const;
     }
+    const ctx = snap.context(params.country);
     const page = buildPageQuery(params, ctx);
     const count = buildCountQuery(params, ctx);
-    const priority = ctx.candidates ? QUERY_PRIORITY.narrowed : QUERY_PRIORITY.scan;
     const rows = async (): Promise<unknown[]> => {
-      const rids = (await snap.query('search', page.sql, page.params, priority)).map((r) => Number(r['rid']));
-      return snap.lookup('search_rows', () => snap.lookups(params.country).rows(rids));
+      const rids = (await snap.query('search', page.sql, page.params)).map((r) => Number(r['rid']));
+      return snap.lookup('search_rows', () => store.rows(rids));
     };
-    const precomputed = snap.precomputedCount(params);
-    return Promise.all([
-      rows(),
-      precomputed ??
-        snap.count(count.sql, count.params, buildCountQuery(params, snap.context(params.country)), priority),
-    ]);
+    return Promise.all([rows(), snap.count(count.sql, count.params)]);
   });
   return {
     items: items as CompanyRow[],

@@ -2,10 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ExportFormat, ExportParams } from '../contract/export-schemas.ts';
 import type { Engine } from '../engine/engine.ts';
-import { buildExportQuery } from '../engine/query-builder.ts';
+import { pageOf } from '../engine/planner.ts';
+import { buildExportQuery, type QueryContext } from '../engine/query-builder.ts';
 import { sqlString } from '../engine/serving-build.ts';
 import { COMPANY_ROW_COLUMNS } from '../engine/tables.ts';
-import { QUERY_PRIORITY } from '../engine/loaded-snapshot.ts';
+import { QUERY_PRIORITY, type LoadedSnapshot } from '../engine/loaded-snapshot.ts';
 import type { RateLimitDecision } from '../wallet/types.ts';
 import { assertUpdatedSince } from './changes.ts';
 
@@ -112,6 +113,32 @@ export interface WrittenExport {
 }
 
 /**
+ * The rows of an export the planner found, when they are few enough to bind as one list: the COPY then
+ * reads those rows alone instead of scanning with the filters' predicates.
+ */
+const EXPORT_CANDIDATE_LIMIT = 200_000;
+
+async function exportContext(
+  snap: LoadedSnapshot,
+  params: ExportParams,
+  limit: number,
+): Promise<QueryContext> {
+  const base = snap.context(params.country);
+  const planned = await snap.plan(params);
+  if (!planned || planned.rows.size > EXPORT_CANDIDATE_LIMIT) return base;
+  // Only the first `limit` rows in the export's order are written; the planner picks them too.
+  const rows =
+    planned.rows.size <= limit
+      ? planned.rows.toArray()
+      : pageOf(
+          planned.rows,
+          { ...params, page: 1, page_size: limit },
+          snap.country(params.country).postings,
+        ).sort((a, b) => a - b);
+  return { ...base, candidates: rows };
+}
+
+/**
  * Runs the export's COPY on the live snapshot: at most `limit` rows into a new folder of the engine's
  * export folder (the only one its DuckDB may write to). The caller streams the file and removes the folder.
  */
@@ -126,7 +153,7 @@ export async function writeExport(
       data_as_of: snap.country(params.country).manifest.generated_at.slice(0, 10),
       snapshot_id: snap.id,
     };
-    const ctx = await snap.narrowedContext(params);
+    const ctx = await exportContext(snap, params, limit);
     // The pid in the name lets a later start-up tell a crashed process's folder from a running one's.
     const dir = fs.mkdtempSync(path.join(engine.exportDirectory, `export-${process.pid}-`));
     try {

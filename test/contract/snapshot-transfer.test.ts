@@ -177,7 +177,7 @@ describe('publish', () => {
       expect(info.files[rel]?.bytes, rel).toBe(fs.statSync(path.join(dir, rel)).size);
     }
     expect(Object.keys(info.files)).toEqual(
-      expect.arrayContaining(['EE/serving.duckdb', 'EE/lookup.sqlite']),
+      expect.arrayContaining(['EE/serving.duckdb', 'EE/lookup.sqlite', 'EE/postings.bin']),
     );
   });
 });
@@ -220,7 +220,7 @@ describe('pull and push between two data folders', () => {
     const copied = tree(new SnapshotStore(dest).snapshotDir(newId));
     const expected = Object.fromEntries(
       Object.entries(tree(fromStore.snapshotDir(newId))).filter(
-        ([rel]) => !rel.endsWith('/serving.duckdb') && !rel.endsWith('/lookup.sqlite'),
+        ([rel]) => !['serving.duckdb', 'lookup.sqlite', 'postings.bin'].includes(path.basename(rel)),
       ),
     );
     expect(copied).toEqual(expected);

@@ -17,7 +17,7 @@ function copyWithoutServing(): { store: SnapshotStore; id: string; dir: string }
   const store = new SnapshotStore(dir);
   fs.cpSync(world.snapshotDir(id), store.snapshotDir(id), {
     recursive: true,
-    filter: (src) => path.basename(src) !== SERVING_FILE && path.basename(src) !== LOOKUP_FILE,
+    filter: (src) => ![SERVING_FILE, LOOKUP_FILE, 'postings.bin'].includes(path.basename(src)),
   });
   store.promote(id);
   return { store, id, dir };

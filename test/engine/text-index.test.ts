@@ -3,21 +3,27 @@ import { CountQuerySchema, SearchQuerySchema } from '../../src/contract/api-sche
 import type { CountryCode } from '../../src/contract/countries.ts';
 import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
 import { Engine } from '../../src/engine/engine.ts';
-import { indexedFilters, type IndexedFilter } from '../../src/engine/lookup-store.ts';
-import { indexOnlySearch } from '../../src/engine/query-builder.ts';
+import { filtersFor } from '../../src/contract/filters.ts';
+import { MIN_TRIGRAM_TERM } from '../../src/engine/postings.ts';
 import { countCompanies, searchCompanies } from '../../src/services/companies.ts';
 import { Oracle } from '../helpers/oracle.ts';
 
 /**
- * The substring indexes of the lookup store must not change a single answer: every term, narrowed by its
- * trigram index or not, counts and lists exactly the companies whose text contains it, computed here
- * straight from the Parquet files with the contract's definitions of the folded texts.
+ * The trigram posting lists (postings.ts) must not change a single answer: every term, answered by its
+ * trigrams or checked text by text, counts and lists exactly the companies whose text contains it,
+ * computed here straight from the Parquet files with the contract's definitions of the folded texts.
  */
 
 const COUNTRIES: CountryCode[] = ['EE', 'LV', 'LT', 'NO', 'FI', 'PL', 'SE'];
 
+type TextFilter = 'company_name' | 'person_name' | 'location';
+const textFilters = (country: CountryCode): TextFilter[] =>
+  (['company_name', 'person_name', 'location'] as const).filter((id) =>
+    filtersFor(country).some((f) => f.id === id),
+  );
+
 /** The folded text each filter matches, from the contract columns (docs/data-contract.md). */
-const TEXT: Record<IndexedFilter, string> = {
+const TEXT: Record<TextFilter, string> = {
   company_name: `lower(strip_accents(arinimi))`,
   person_name: `search_people`,
   location: `lower(strip_accents(concat_ws(' | ', ehak_nimetus, aadress_text)))`,
@@ -46,7 +52,7 @@ afterAll(() => {
 });
 
 /** Terms drawn from the country's real texts: pieces of 1-8 characters, re-cased and re-accented. */
-async function termsFor(country: CountryCode, filter: IndexedFilter, seed: number): Promise<string[]> {
+async function termsFor(country: CountryCode, filter: TextFilter, seed: number): Promise<string[]> {
   const texts = (
     await oracle.rows(
       `SELECT ${TEXT[filter]} AS t FROM ${oracle.file(country, 'companies')}
@@ -68,12 +74,12 @@ async function termsFor(country: CountryCode, filter: IndexedFilter, seed: numbe
   return terms;
 }
 
-describe('substring indexes', () => {
+describe('substring posting lists', () => {
   for (const country of COUNTRIES) {
-    for (const filter of indexedFilters(country)) {
+    for (const filter of textFilters(country)) {
       it(`${country} ${filter}: every term counts and lists exactly what contains finds`, async () => {
         const terms = await termsFor(country, filter, COUNTRIES.indexOf(country) * 7 + filter.length);
-        let narrowed = 0;
+        let byTrigrams = 0;
         for (const term of terms) {
           const where = `staatus = 'R' AND contains(${TEXT[filter]}, lower(strip_accents(?)))`;
           const expected = await oracle.matching(country, where, [term], 20);
@@ -88,18 +94,17 @@ describe('substring indexes', () => {
             term,
             codes: expected.codes,
           });
-          const ctx = await engine.use((s) => s.narrowedContext(CountQuerySchema.parse(query)));
-          if (ctx.candidates) narrowed++;
-          // Terms under three characters cannot use trigrams: they are left to the scan.
-          if ([...term].length < 3) expect(ctx.candidates).toBeUndefined();
+          const plan = await engine.use((s) => s.plan(CountQuerySchema.parse(query)));
+          // The test world is small: even a one-letter term is checked text by text, never scanned.
+          expect(plan).not.toBeNull();
+          if ([...term].length >= MIN_TRIGRAM_TERM) byTrigrams++;
         }
-        // Most drawn terms are long and selective enough for the index (the test world is small).
-        expect(narrowed).toBeGreaterThan(terms.length / 3);
+        expect(byTrigrams).toBeGreaterThan(terms.length / 3);
       });
     }
   }
 
-  it('orders and filters an index-answered search like the scan: sort keys, directions, statuses, legal forms', async () => {
+  it('orders and filters a planned text search like the Parquet files: sort keys, directions, statuses, legal forms', async () => {
     const forms = await oracle.rows(
       `SELECT oiguslik_vorm AS f FROM ${oracle.file('EE', 'companies')} WHERE NOT not_for_sale
        GROUP BY 1 ORDER BY count(*) DESC LIMIT 2`,
@@ -115,7 +120,6 @@ describe('substring indexes', () => {
       },
       { sort_by: 'registration_code', sort_dir: 'desc', order: 'registrikood DESC' },
     ];
-    let indexOnly = 0;
     for (const term of terms) {
       for (const [i, c] of cases.entries()) {
         const statusSql = i === 0 ? 'true' : i === 1 ? `staatus IN ('R', 'L')` : `staatus = 'R'`;
@@ -146,25 +150,26 @@ describe('substring indexes', () => {
           i,
           ...expected,
         });
-        const ctx = await engine.use((s) => s.narrowedContext(parsed));
-        if (indexOnlySearch(parsed, ctx)) indexOnly++;
       }
     }
-    expect(indexOnly).toBeGreaterThan(0);
   });
 
-  it('leaves a broad term to the scan: more matches than the limit give no candidates', async () => {
-    const store = engine.snapshot!.lookups('PL');
+  it('answers the most common fragment from its posting lists, not by a scan', async () => {
     const common = await oracle.scalar<string>(
       `SELECT mode(substr(lower(strip_accents(arinimi)), 1, 3)) FROM ${oracle.file('PL', 'companies')}
        WHERE NOT not_for_sale`,
     );
-    const [folded] = await engine.snapshot!.fold([common]);
-    const all = store.candidates('company_name', [folded!], 1_000_000);
-    expect(all).not.toBeNull();
-    expect(all!.length).toBeGreaterThan(2);
-    expect(store.candidates('company_name', [folded!], all!.length - 1)).toBeNull();
-    expect(store.candidates('company_name', [folded!], all!.length)).toEqual(all);
+    const expected = await oracle.matching(
+      'PL',
+      `staatus = 'R' AND contains(lower(strip_accents(arinimi)), ?)`,
+      [common],
+      20,
+    );
+    const params = CountQuerySchema.parse({ country: 'PL', company_name: [common] });
+    const plan = await engine.use((s) => s.plan(params));
+    expect(plan).not.toBeNull();
+    expect(plan!.rows.size).toBe(expected.count);
+    expect(expected.count).toBeGreaterThan(2);
   });
 
   it('folds terms exactly as DuckDB folds the indexed texts', async () => {

@@ -86,7 +86,8 @@ beforeAll(async () => {
     promote: false,
   }));
   for (const c of ['EE', 'LV'] as const) {
-    for (const f of ['serving.duckdb', 'lookup.sqlite']) fs.rmSync(path.join(store.countryDir(newId, c), f));
+    for (const f of ['serving.duckdb', 'lookup.sqlite', 'postings.bin'])
+      fs.rmSync(path.join(store.countryDir(newId, c), f));
   }
   env = {
     ...process.env,
@@ -163,7 +164,7 @@ describe('two replicas on one data folder', () => {
     }
     // Each replica built the missing serving files itself; both builds ended in one complete pair.
     const cache = path.join(dataDir, 'serving-cache', newId, 'EE');
-    expect(fs.readdirSync(cache).sort()).toEqual(['lookup.sqlite', 'serving.duckdb']);
+    expect(fs.readdirSync(cache).sort()).toEqual(['lookup.sqlite', 'postings.bin', 'serving.duckdb']);
 
     await run(process.execPath, [BIN, 'snapshots', 'rollback'], { env });
     await waitAllLive(worldId);

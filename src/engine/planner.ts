@@ -1,0 +1,159 @@
+import type { CountParams, FilterInput, SearchParams } from '../contract/api-schemas.ts';
+import { SORT_FIELDS } from '../contract/api-schemas.ts';
+import { ACTIVE_STATUS } from '../contract/data-contract.ts';
+import { FILTER_IDS, type FilterId } from '../contract/filters.ts';
+import { EMPTY, RoaringBitmap32, intersectAll, unionAll, type Bitmap } from './bitmaps.ts';
+import { FILTER_INDEX, valuesKey } from './filter-index.ts';
+import type { Postings } from './postings.ts';
+import { ALL_STATUSES } from './query-builder.ts';
+import { ORDER_COLUMNS } from './tables.ts';
+
+/**
+ * The planner: a search or count as set algebra on the posting lists (postings.ts) instead of a scan.
+ * Each filter becomes a set of rids; the sets are intersected smallest first; the count is the result's
+ * cardinality and a page is read off the result in the sort's order. The SQL of the same filters
+ * (query-builder.ts) is the oracle: test/engine/planner.property.test.ts draws filter combinations and
+ * holds the two to the same page and total.
+ */
+
+/** What the planner needs besides the posting lists. */
+export interface PlanInputs {
+  postings: Postings;
+  /** The rid of a for-sale registration code, or null. */
+  ridOf: (registrikood: string) => number | null;
+  /** Each text filter term folded as DuckDB folds the texts (LoadedSnapshot.fold). */
+  folded: ReadonlyMap<string, string>;
+}
+
+export interface Plan {
+  rows: Bitmap;
+  /** How the sets were combined, for logs and the bench: `name(size)` per set, then the result. */
+  explain: string;
+}
+
+/**
+ * The most rows a short text term (under three code points, no trigram) is checked against one by one;
+ * a broader set is left to DuckDB's scan, which does the same check on both cores.
+ */
+export const SHORT_TERM_VERIFY_LIMIT = 200_000;
+
+const DAY_MS = 86_400_000;
+/** Days since 1970-01-01 of a YYYY-MM-DD date (validated by the request schema). */
+export const days = (date: string): number => Math.round(Date.parse(`${date}T00:00:00Z`) / DAY_MS);
+
+const listOf = (input: FilterInput): (string | number | boolean)[] =>
+  input.kind === 'list' ? input.values : input.kind === 'scalar' ? [input.value] : [];
+
+/** The terms of the text filters in `params`, to be folded before planning. */
+export function textTerms(params: CountParams): string[] {
+  const out: string[] = [];
+  for (const [id, input] of Object.entries(params.filters)) {
+    if (input && FILTER_INDEX[id as FilterId]?.kind === 'text') out.push(...listOf(input).map(String));
+  }
+  return out;
+}
+
+/** The plan of `params`, or null when it has to be answered by DuckDB (a short term over a broad set). */
+export function plan(params: CountParams, inputs: PlanInputs): Plan | null {
+  const { postings } = inputs;
+  const sets: { name: string; rows: Bitmap }[] = [];
+  const excluded: Bitmap[] = [];
+  const shortTerms: { column: string; terms: string[] }[] = [];
+  const status = params.filters['status'];
+  if (status === undefined) sets.push({ name: 'status', rows: postings.values('staatus', [ACTIVE_STATUS]) });
+  // In declaration order, so the explanation of the same request reads the same.
+  for (const id of FILTER_IDS) {
+    const input = params.filters[id];
+    if (input === undefined) continue;
+    const spec = FILTER_INDEX[id];
+    const values = listOf(input);
+    switch (spec.kind) {
+      case 'values':
+        if (id === 'status' && values.includes(ALL_STATUSES)) break;
+        sets.push({ name: id, rows: postings.values(valuesKey(spec), values.map(String)) });
+        break;
+      case 'exclude':
+        if (values[0] === true) excluded.push(postings.values(spec.column, ['true']));
+        break;
+      case 'range': {
+        if (input.kind !== 'range') throw new Error(`${id} expects a range`);
+        const bound = (v: string | number | undefined) =>
+          v === undefined ? undefined : spec.valueType === 'date' ? days(String(v)) : Number(v);
+        sets.push({ name: id, rows: postings.order(spec.column).range(bound(input.min), bound(input.max)) });
+        break;
+      }
+      case 'text': {
+        const index = postings.text(spec.column);
+        const terms = values.map((v) => inputs.folded.get(String(v)) ?? String(v));
+        const found = terms.map((t) => index.matches(t));
+        if (found.every((f): f is Bitmap => f !== null)) sets.push({ name: id, rows: unionAll(found) });
+        else shortTerms.push({ column: spec.column, terms });
+        break;
+      }
+      case 'code': {
+        const rid = inputs.ridOf(String(values[0]));
+        sets.push({ name: id, rows: rid === null ? EMPTY : RoaringBitmap32.of(rid) });
+        break;
+      }
+    }
+  }
+  if (params.updated_since !== undefined) {
+    sets.push({ name: 'updated_since', rows: postings.changedSince(days(params.updated_since)) });
+  }
+  let rows = sets.length > 0 ? intersectAll(sets.map((s) => s.rows)) : postings.all();
+  for (const ex of excluded) rows = RoaringBitmap32.andNot(rows, ex);
+  // Until a set narrows it, `rows` is every row; a text filter then checks only the rows with a text.
+  let narrowed = sets.length > 0 || excluded.length > 0;
+  for (const { column, terms } of shortTerms) {
+    const index = postings.text(column);
+    const candidates = narrowed ? rows : index.present;
+    if (candidates.size > SHORT_TERM_VERIFY_LIMIT) return null;
+    rows = index.verify(candidates, terms);
+    narrowed = true;
+  }
+  const parts = sets.map((s) => `${s.name}(${s.rows.size})`);
+  if (excluded.length) parts.push(`-exclude(${excluded.length})`);
+  if (shortTerms.length) parts.push('verify(short terms)');
+  return { rows, explain: `${parts.join(' & ') || 'all'} = ${rows.size}` };
+}
+
+/**
+ * One page of `rows` in the search's order: `(key, registrikood)` in the asked direction with nulls last
+ * (ordered among themselves by registrikood in the same direction), exactly as buildPageQuery orders it.
+ */
+export function pageOf(rows: Bitmap, params: SearchParams, postings: Postings): number[] {
+  const offset = (params.page - 1) * params.page_size;
+  const limit = params.page_size;
+  const desc = params.sort_dir === 'desc';
+  const field = SORT_FIELDS[params.sort_by];
+  if (field === 'registrikood') return byRid(rows, offset, limit, desc);
+  const order = postings.order(ORDER_COLUMNS[field]);
+  const ranked = rows.andCardinality(order.nonNull);
+  const out: number[] = [];
+  if (offset < ranked) {
+    const end = Math.min(ranked, offset + limit);
+    // Descending positions [offset, end) are ascending positions [ranked - end, ranked - offset).
+    const ids = desc
+      ? order.page(rows, ranked - end, ranked - offset).reverse()
+      : order.page(rows, offset, end);
+    out.push(...ids);
+  }
+  if (out.length < limit && offset + limit > ranked) {
+    const nulls = RoaringBitmap32.andNot(rows, order.nonNull);
+    out.push(...byRid(nulls, Math.max(0, offset - ranked), limit - out.length, desc));
+  }
+  return out;
+}
+
+/** Positions [offset, offset + limit) of `rows` in rid order, ascending or descending. */
+function byRid(rows: Bitmap, offset: number, limit: number, desc: boolean): number[] {
+  const size = rows.size;
+  if (offset >= size || limit <= 0) return [];
+  if (!desc) {
+    const n = Math.min(limit, size - offset);
+    return Array.from(rows.rangeUint32Array(new Uint32Array(n), offset, n));
+  }
+  const from = Math.max(0, size - offset - limit);
+  const n = size - offset - from;
+  return Array.from(rows.rangeUint32Array(new Uint32Array(n), from, n)).reverse();
+}

@@ -1,0 +1,307 @@
+import { EMPTY, RoaringBitmap32, frozenView, intersectAll, unionAll, type Bitmap } from './bitmaps.ts';
+import {
+  readPostings,
+  type OrderedHeader,
+  type PostingsHeader,
+  type Ref,
+  type TextHeader,
+} from './postings-file.ts';
+
+/**
+ * A country's posting lists in memory (postings-file.ts, built by postings-build.ts): the sets of rids
+ * that the planner (planner.ts) intersects instead of scanning. Every bitmap is a frozen view into the
+ * file's buffer, made on first use; nothing here is ever mutated, so one Postings serves every request.
+ */
+export class Postings {
+  private readonly bitmaps = new Map<number, Bitmap>();
+  private readonly orders = new Map<string, OrderIndex>();
+  private readonly texts = new Map<string, TextIndex>();
+  private allRows: Bitmap | undefined;
+
+  private constructor(
+    private readonly buffer: Buffer,
+    readonly header: PostingsHeader,
+  ) {}
+
+  static open(file: string): Postings {
+    const { buffer, header } = readPostings(file);
+    return new Postings(buffer, header);
+  }
+
+  get rows(): number {
+    return this.header.rows;
+  }
+
+  /** Bytes held in memory. */
+  get bytes(): number {
+    return this.buffer.byteLength;
+  }
+
+  bitmap(ref: Ref): Bitmap {
+    let b = this.bitmaps.get(ref[0]);
+    if (!b) {
+      b = frozenView(this.buffer.subarray(ref[0], ref[0] + ref[1]));
+      this.bitmaps.set(ref[0], b);
+    }
+    return b;
+  }
+
+  u32(ref: Ref): Uint32Array {
+    return new Uint32Array(this.buffer.buffer, this.buffer.byteOffset + ref[0], ref[1] / 4);
+  }
+  i32(ref: Ref): Int32Array {
+    return new Int32Array(this.buffer.buffer, this.buffer.byteOffset + ref[0], ref[1] / 4);
+  }
+  f64(ref: Ref): Float64Array {
+    return new Float64Array(this.buffer.buffer, this.buffer.byteOffset + ref[0], ref[1] / 8);
+  }
+  bytesOf(ref: Ref): Uint8Array {
+    return this.buffer.subarray(ref[0], ref[0] + ref[1]);
+  }
+
+  /** Every rid, 1..rows. */
+  all(): Bitmap {
+    this.allRows ??= RoaringBitmap32.fromRange(1, this.rows + 1).freeze();
+    return this.allRows;
+  }
+
+  /** The rids whose value (of the `values` index `key`) is any of `values`; a value not there matches nothing. */
+  values(key: string, values: readonly string[]): Bitmap {
+    const index = this.header.values[key];
+    if (!index) throw new Error(`no values index ${key}`);
+    const sets: Bitmap[] = [];
+    for (const v of new Set(values)) {
+      const ref = index[v];
+      if (ref) sets.push(this.bitmap(ref));
+    }
+    return unionAll(sets);
+  }
+
+  order(column: string): OrderIndex {
+    let o = this.orders.get(column);
+    if (!o) {
+      const h = this.header.ordered[column];
+      if (!h) throw new Error(`no order of ${column}`);
+      o = new OrderIndex(this, h);
+      this.orders.set(column, o);
+    }
+    return o;
+  }
+
+  text(column: string): TextIndex {
+    let t = this.texts.get(column);
+    if (!t) {
+      const h = this.header.text[column];
+      if (!h) throw new Error(`no text index of ${column}`);
+      t = new TextIndex(this, h);
+      this.texts.set(column, t);
+    }
+    return t;
+  }
+
+  /** The rids added or changed by a snapshot published on `day` (days since 1970-01-01) or later. */
+  changedSince(day: number): Bitmap {
+    return unionAll(this.header.changes.filter((c) => c.day >= day).map((c) => this.bitmap(c.ref)));
+  }
+}
+
+/** First index whose value is >= x (or > x with `strict`) in an ascending array. */
+function bound(values: Float64Array, x: number, strict: boolean): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (strict ? values[mid]! <= x : values[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * One column's order: its rids by (value, rid), each rid's rank in it, the values in that order, and
+ * bucket bitmaps of consecutive ranks. A range of values is a range of ranks; a range of ranks is whole
+ * buckets plus the part of the two edge buckets whose ranks fall inside.
+ */
+export class OrderIndex {
+  readonly count: number;
+  readonly rids: Uint32Array;
+  readonly rank: Int32Array;
+  readonly values: Float64Array | null;
+  readonly buckets: Bitmap[];
+  readonly bucketSize: number;
+  private nonNullRows: Bitmap | undefined;
+
+  constructor(p: Postings, h: OrderedHeader) {
+    this.count = h.count;
+    this.rids = p.u32(h.rids);
+    this.rank = p.i32(h.rank);
+    this.values = h.values ? p.f64(h.values) : null;
+    this.buckets = h.buckets.map((r) => p.bitmap(r));
+    this.bucketSize = h.bucketSize;
+  }
+
+  /** The rids whose value is not null. */
+  get nonNull(): Bitmap {
+    this.nonNullRows ??= unionAll(this.buckets).freeze();
+    return this.nonNullRows;
+  }
+
+  /** Rids with min <= value <= max (either bound optional). */
+  range(min: number | undefined, max: number | undefined): Bitmap {
+    if (!this.values) throw new Error('an order-only column has no values');
+    const lo = min === undefined ? 0 : bound(this.values, min, false);
+    const hi = max === undefined ? this.count : bound(this.values, max, true);
+    return this.ranks(lo, hi);
+  }
+
+  /** Rids whose rank is in [lo, hi). */
+  ranks(lo: number, hi: number): Bitmap {
+    if (hi <= lo) return EMPTY;
+    if (lo === 0 && hi === this.count) return this.nonNull;
+    const full = Math.floor(hi / this.bucketSize) - Math.ceil(lo / this.bucketSize);
+    // A wide range is what it leaves out, taken away: fewer buckets to unite.
+    if (full > this.buckets.length / 2) {
+      return RoaringBitmap32.andNot(
+        this.nonNull,
+        unionAll([...this.parts(0, lo), ...this.parts(hi, this.count)]),
+      );
+    }
+    return unionAll(this.parts(lo, hi));
+  }
+
+  /** Bitmaps whose union is the rids of ranks [lo, hi). */
+  private parts(lo: number, hi: number): Bitmap[] {
+    const out: Bitmap[] = [];
+    const s = this.bucketSize;
+    let at = lo;
+    while (at < hi) {
+      const k = Math.floor(at / s);
+      const end = Math.min(hi, (k + 1) * s);
+      if (at === k * s && end === (k + 1) * s) out.push(this.buckets[k]!);
+      else if (end > at) out.push(this.edge(k, at, end));
+      at = end;
+    }
+    return out;
+  }
+
+  /** The rids of bucket k whose rank is in [lo, hi). */
+  private edge(k: number, lo: number, hi: number): Bitmap {
+    const inBucket = this.buckets[k]!.toUint32Array();
+    const kept = new Uint32Array(hi - lo);
+    let n = 0;
+    for (const rid of inBucket) {
+      const r = this.rank[rid]!;
+      if (r >= lo && r < hi) kept[n++] = rid;
+    }
+    return new RoaringBitmap32(kept.subarray(0, n));
+  }
+
+  /**
+   * The rids of `set` at positions [from, to) of its own rank order (nulls left out): buckets wholly
+   * before `from` are skipped by counting, and only the buckets the page falls in are sorted.
+   */
+  page(set: Bitmap, from: number, to: number): number[] {
+    const out: number[] = [];
+    let seen = 0;
+    for (const bucket of this.buckets) {
+      if (seen >= to) break;
+      const n = set.andCardinality(bucket);
+      if (seen + n <= from) {
+        seen += n;
+        continue;
+      }
+      const rids = RoaringBitmap32.and(set, bucket).toUint32Array();
+      const ranks = new Int32Array(rids.length);
+      for (let i = 0; i < rids.length; i++) ranks[i] = this.rank[rids[i]!]!;
+      ranks.sort();
+      for (let i = Math.max(0, from - seen); i < ranks.length && seen + i < to; i++) {
+        out.push(this.rids[ranks[i]!]!);
+      }
+      seen += n;
+    }
+    return out;
+  }
+}
+
+/** Whether `needle` occurs in bytes [start, end) of `hay`. */
+function containsBytes(hay: Uint8Array, start: number, end: number, needle: Uint8Array): boolean {
+  const m = needle.length;
+  if (m === 0) return true;
+  const first = needle[0]!;
+  const last = end - m;
+  outer: for (let i = start; i <= last; i++) {
+    if (hay[i] !== first) continue;
+    for (let j = 1; j < m; j++) if (hay[i + j] !== needle[j]) continue outer;
+    return true;
+  }
+  return false;
+}
+
+/** The fewest code points a term needs to be looked up by its trigrams. */
+export const MIN_TRIGRAM_TERM = 3;
+
+/**
+ * Trigram posting lists of one folded text column, and the texts. A term of three or more code points
+ * matches the rows holding all its trigrams whose text contains it (the trigrams can occur apart, so each
+ * candidate is checked against its text); a shorter term is checked against the texts of a given set.
+ * `contains` on texts DuckDB folded, with a term DuckDB folded, is the same as this byte search, since
+ * both are valid UTF-8.
+ */
+export class TextIndex {
+  private readonly grams = new Map<string, Ref>();
+  private readonly texts: Uint8Array;
+  private readonly offsets: Uint32Array;
+  /** The rids whose text is not null (an empty term matches exactly these). */
+  readonly present: Bitmap;
+  private readonly cache = new Map<string, Bitmap>();
+
+  constructor(
+    private readonly p: Postings,
+    h: TextHeader,
+  ) {
+    h.grams.forEach((g, i) => this.grams.set(g, h.refs[i]!));
+    this.texts = p.bytesOf(h.texts);
+    this.offsets = p.u32(h.offsets);
+    this.present = p.bitmap(h.present);
+  }
+
+  /** The rows whose text contains `term` (folded), or null when it is too short for the trigrams. */
+  matches(term: string): Bitmap | null {
+    const points = Array.from(term);
+    if (points.length < MIN_TRIGRAM_TERM) return null;
+    const hit = this.cache.get(term);
+    if (hit) {
+      this.cache.delete(term);
+      this.cache.set(term, hit);
+      return hit;
+    }
+    const sets: Bitmap[] = [];
+    for (let i = 0; i + MIN_TRIGRAM_TERM <= points.length; i++) {
+      const ref = this.grams.get(points.slice(i, i + MIN_TRIGRAM_TERM).join(''));
+      if (!ref) return EMPTY;
+      sets.push(this.p.bitmap(ref));
+    }
+    const candidates = intersectAll(sets);
+    const out = points.length === MIN_TRIGRAM_TERM ? candidates : this.verify(candidates, [term]);
+    if (this.cache.size >= TERM_CACHE_SIZE) this.cache.delete(this.cache.keys().next().value as string);
+    this.cache.set(term, out);
+    return out;
+  }
+
+  /** The rids of `set` whose text contains any of `terms` (folded). */
+  verify(set: Bitmap, terms: readonly string[]): Bitmap {
+    const needles = terms.map((t) => Buffer.from(t, 'utf8'));
+    const rids = set.toUint32Array();
+    const kept = new Uint32Array(rids.length);
+    let n = 0;
+    for (const rid of rids) {
+      const start = this.offsets[rid]!;
+      const end = this.offsets[rid + 1]!;
+      if (needles.some((needle) => containsBytes(this.texts, start, end, needle))) kept[n++] = rid;
+    }
+    return RoaringBitmap32.and(new RoaringBitmap32(kept.subarray(0, n)), this.present);
+  }
+}
+
+/** Terms remembered per text column (a bitmap each; most are small). */
+const TERM_CACHE_SIZE = 512;
