@@ -21,7 +21,12 @@ import { exportRoutes } from './http/routes/export.ts';
 import { healthRoutes } from './http/routes/health.ts';
 import { mcpRoutes } from './mcp/plugin.ts';
 import type { RequestGuardOptions } from './mcp/request-guard.ts';
-import { DEFAULT_LINK_TTL_SECONDS, ExportLinks, LINK_SECRET_BYTES } from './services/export-link.ts';
+import {
+  DEFAULT_LINK_TTL_SECONDS,
+  ExportLinks,
+  LINK_SECRET_BYTES,
+  maskLinkSignature,
+} from './services/export-link.ts';
 import { Operations, type ExportOptions } from './services/operations.ts';
 import type { WebDeps } from './web/context.ts';
 import { webPlugin } from './web/plugin.ts';
@@ -70,7 +75,7 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 function requestLogFields(req: FastifyRequest): Record<string, unknown> {
   return {
     method: req.method,
-    url: req.url.replace(/([?&]signature=)[^&]*/g, '$1[redacted]'),
+    url: maskLinkSignature(req.url),
     host: req.host,
     remoteAddress: req.ip,
     remotePort: req.socket?.remotePort,

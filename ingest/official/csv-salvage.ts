@@ -361,10 +361,13 @@ export function hasMisshapenRecord(
     for (;;) {
       const n = fs.readSync(fd, buf, 0, buf.length, null);
       if (n === 0) break;
+      // Only the bytes read: past n the buffer holds the previous chunk or uninitialised memory, where the
+      // quote search below found a stray quote and "closed" a value the file never closes.
+      const chunk = buf.subarray(0, n);
       for (let i = 0; i < n; i++) {
         if (quoted) {
           // Inside a quoted value only the quote matters: a native search skips to it.
-          const j = buf.indexOf(q, i);
+          const j = chunk.indexOf(q, i);
           if (j === -1) break;
           i = j;
           quoted = false;
@@ -372,7 +375,7 @@ export function hasMisshapenRecord(
           justClosed = true;
           continue;
         }
-        const b = buf[i]!;
+        const b = chunk[i]!;
         // CR ends a record as LF does (DuckDB reads CR-only files too); the LF of a CRLF is then a blank line.
         if (b === LF || b === CR) {
           if (!blank) {

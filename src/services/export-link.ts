@@ -91,8 +91,11 @@ export class ExportLinks {
         'a download link needs exactly one key_id, expires and signature; or send Authorization: Bearer <key>',
       );
     }
-    const given = Buffer.from(signature, 'base64url');
-    const expected = this.mac(entries);
+    // The exact text sign() writes, compared as text: decoding first accepted many spellings of one MAC
+    // (Node's base64 decoder takes '+/' and '=' too, skips characters outside the alphabet, and ignores the
+    // unused low bits of the last character), so a changed link still downloaded.
+    const given = Buffer.from(signature, 'utf8');
+    const expected = Buffer.from(this.mac(entries).toString('base64url'), 'utf8');
     if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) {
       throw new AppError(
         'forbidden',
@@ -104,6 +107,26 @@ export class ExportLinks {
     }
     return keyId;
   }
+}
+
+/**
+ * `url` for a log line: the value of every query parameter whose name is `signature` once URL-decoded is
+ * masked. The name is decoded as the export route decodes it (URLSearchParams): `%73ignature=…` is the
+ * signature the request is verified with, and a pattern on the raw text let it into the logs.
+ */
+export function maskLinkSignature(url: string): string {
+  const q = url.indexOf('?');
+  if (q === -1) return url;
+  const parts = url
+    .slice(q + 1)
+    .split('&')
+    .map((part) => {
+      const eq = part.indexOf('=');
+      if (eq === -1) return part;
+      const [entry] = new URLSearchParams(part);
+      return entry?.[0] === LINK_SIGNATURE ? `${part.slice(0, eq)}=[redacted]` : part;
+    });
+  return `${url.slice(0, q + 1)}${parts.join('&')}`;
 }
 
 /**

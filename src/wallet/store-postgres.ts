@@ -61,6 +61,11 @@ class PgQueryable implements Queryable {
 export interface PostgresStoreOptions {
   /** Pool size per process; several replicas share the server's max_connections. */
   poolSize?: number;
+  /**
+   * The sessions' application_name (an `application_name` in the URL wins). A wallet names its sessions
+   * after its instance, so that a sweeper can end the sessions of an instance it has found dead (sweeper.ts).
+   */
+  applicationName?: string;
 }
 
 export class PostgresStore implements WalletStore {
@@ -79,7 +84,12 @@ export class PostgresStore implements WalletStore {
 
   /** Connects and brings the schema up to date (under an advisory lock, so replicas starting together queue). */
   static async open(url: string, opts: PostgresStoreOptions = {}): Promise<PostgresStore> {
-    const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10, types: TYPES });
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: opts.poolSize ?? 10,
+      types: TYPES,
+      ...(opts.applicationName !== undefined && { application_name: opts.applicationName }),
+    });
     // An idle client losing its server (restart, network) must not crash the process; the next query reconnects.
     pool.on('error', () => undefined);
     const store = new PostgresStore(pool, url);

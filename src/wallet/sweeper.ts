@@ -90,6 +90,14 @@ export interface SweepReport {
 /** Any constant: the advisory lock that lets one replica sweep at a time (PostgreSQL). */
 export const SWEEP_LOCK = 7_391_555_019;
 
+/** PostgreSQL: the longest a sweep waits for the hold locks of owners it found gone (docs/wallet.md). */
+export const GONE_OWNER_WAIT_MS = 5_000;
+
+/** The application_name of a wallet instance's PostgreSQL sessions, by which a sweeper can end them. */
+export function sessionName(instanceId: string): string {
+  return `regdata-wallet ${instanceId}`;
+}
+
 /**
  * Issue 4: "nothing stays reserved forever". Voids holds whose process is gone or whose timeout has
  * passed, books due expiries, and drops idempotency records past their 24 h. Runs at open and on a timer,
@@ -130,6 +138,52 @@ export class Sweeper {
     return this.idempotency.releaseClaim(q, row);
   }
 
+  /**
+   * PostgreSQL: the sessions of a killed process outlive it until the server notices the closed socket. A
+   * session waiting for a lock or running a statement notices only when that ends, and one whose client
+   * machine lost power hears nothing until TCP keepalive gives up (hours by default). Until then it keeps
+   * the row locks of the holds it was settling, and `SKIP LOCKED` would pass those holds by, leaving them
+   * open until a later sweep or their timeout (a start-up sweep found 1-5 so in test/wallet/crash.test.ts).
+   * So the holds of owners found gone are taken first: their named sessions (`sessionName`) are ended, and
+   * their holds locked waiting, at most GONE_OWNER_WAIT_MS. Should that run out (sessions under another
+   * name, e.g. an application_name in the URL, still busy), those holds are skipped and the next sweep
+   * tries again. Holds are locked before any lot, as below, so this wait cannot deadlock with a settle.
+   */
+  private async lockHoldsOfGoneOwners(
+    q: Queryable,
+    isAlive: (id: string) => Promise<boolean>,
+  ): Promise<void> {
+    const gone: string[] = [];
+    for (const { instance_id } of await q.all<{ instance_id: string }>(
+      `SELECT DISTINCT instance_id FROM holds WHERE state = 'pending' ORDER BY instance_id`,
+    )) {
+      if (!(await isAlive(instance_id))) gone.push(instance_id);
+    }
+    if (gone.length === 0) return;
+    const marks = gone.map(() => '?').join(', ');
+    // Only this role's sessions: ending another role's is refused, and would abort the sweep.
+    await q.all(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+       WHERE application_name IN (${marks}) AND usename = current_user AND pid <> pg_backend_pid()`,
+      gone.map(sessionName),
+    );
+    await q.run('SAVEPOINT gone_owners');
+    try {
+      await q.run(`SET LOCAL statement_timeout = ${GONE_OWNER_WAIT_MS}`);
+      await q.all(
+        `SELECT id FROM holds WHERE state = 'pending' AND instance_id IN (${marks}) ORDER BY id FOR UPDATE`,
+        gone,
+      );
+    } catch (err) {
+      if ((err as { code?: string }).code !== '57014') throw err;
+      // Also undoes the SET LOCAL.
+      await q.run('ROLLBACK TO SAVEPOINT gone_owners');
+      return;
+    }
+    await q.run('RELEASE SAVEPOINT gone_owners');
+    await q.run('SET LOCAL statement_timeout = DEFAULT');
+  }
+
   sweep(): Promise<SweepReport> {
     return this.store.tx(async (q) => {
       const report: SweepReport = {
@@ -155,8 +209,10 @@ export class Sweeper {
         if (v === undefined) alive.set(id, (v = await this.instances.isAlive(q, id, now)));
         return v;
       };
+      if (q.dialect === 'postgres') await this.lockHoldsOfGoneOwners(q, isAlive);
       // PostgreSQL: the open holds are locked before any lot, and a hold a settle has locked is skipped (that
       // settle resolves it), so the sweeper never waits on a settle while holding lots the settle needs.
+      // The holds of gone owners locked just above are this transaction's own and are not skipped.
       const skipLocked = q.dialect === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '';
       const open = await q.all<HoldRow>(
         `SELECT * FROM holds WHERE state = 'pending' ORDER BY id${skipLocked}`,

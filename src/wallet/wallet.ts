@@ -24,7 +24,7 @@ import {
 import { parseWalletUrl, type Queryable, type WalletStore } from './store.ts';
 import { PostgresStore } from './store-postgres.ts';
 import { openSqliteStore } from './store-sqlite.ts';
-import { Instances, SWEEP_LOCK, Sweeper, type SweepReport } from './sweeper.ts';
+import { Instances, SWEEP_LOCK, Sweeper, sessionName, type SweepReport } from './sweeper.ts';
 import type { Authenticator, KeyKind, Metering, Principal, RateLimiter } from './types.ts';
 import { UsageLog, type FreeReason, type UsageOutcome } from './usage.ts';
 
@@ -268,10 +268,11 @@ export interface Wallet {
 /** Opens the store a wallet URL names: `sqlite:<path>` (or a bare path) or `postgres://…`. */
 export async function openWalletStore(
   url: string,
-  opts: { busyTimeoutMs?: number; poolSize?: number } = {},
+  opts: { busyTimeoutMs?: number; poolSize?: number; applicationName?: string } = {},
 ): Promise<WalletStore> {
   const where = parseWalletUrl(url);
-  if (where.kind === 'postgres') return PostgresStore.open(where.url, { poolSize: opts.poolSize });
+  if (where.kind === 'postgres')
+    return PostgresStore.open(where.url, { poolSize: opts.poolSize, applicationName: opts.applicationName });
   return openSqliteStore(where.path, { busyTimeoutMs: opts.busyTimeoutMs });
 }
 
@@ -290,9 +291,14 @@ export async function openWallet(opts: WalletOptions): Promise<Wallet> {
     throw new AppError('internal', 'openWallet needs a url, dbPath or store');
   // A store passed in belongs to the caller (closed by it); one opened here is closed with the wallet.
   const ownStore = !opts.store;
+  const instanceId = `ins_${crypto.randomBytes(8).toString('hex')}`;
   const store =
     opts.store ??
-    (await openWalletStore(url as string, { busyTimeoutMs: opts.busyTimeoutMs, poolSize: opts.poolSize }));
+    (await openWalletStore(url as string, {
+      busyTimeoutMs: opts.busyTimeoutMs,
+      poolSize: opts.poolSize,
+      applicationName: sessionName(instanceId),
+    }));
   // The limiter's state must be shared where the wallet is: in memory beside SQLite (one machine, and a
   // restart forgives everyone), in the database beside PostgreSQL (every replica sees every request).
   const rateLimiter: GcraRateLimiter | SharedGcraRateLimiter =
@@ -300,7 +306,6 @@ export async function openWallet(opts: WalletOptions): Promise<Wallet> {
       ? new SharedGcraRateLimiter(store, rateLimit, clock)
       : new GcraRateLimiter(rateLimit, clock);
 
-  const instanceId = `ins_${crypto.randomBytes(8).toString('hex')}`;
   const ledger = new Ledger();
   const keys = new ApiKeys(store, clock);
   const usage = new UsageLog();

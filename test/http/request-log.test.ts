@@ -49,4 +49,14 @@ describe('request log', () => {
     );
     expect(lines.map((l) => JSON.stringify(l)).join('\n')).not.toContain('SeCrEtSiGnAtUrE');
   });
+
+  it('masks it when the parameter name is percent-encoded (%73ignature=), which the route decodes', async () => {
+    const url =
+      '/api/v1/data/companies/export?country=EE&format=csv&key_id=key_0&expires=1&%73ignature=EnCoDeDsIgNaTuRe';
+    const res = await app.inject({ method: 'GET', url });
+    expect(res.statusCode).toBe(403);
+    const logged = lines.map((l) => JSON.stringify(l)).join('\n');
+    expect(logged).toContain('%73ignature=[redacted]');
+    expect(logged).not.toContain('EnCoDeDsIgNaTuRe');
+  });
 });

@@ -255,6 +255,51 @@ describe('salvageCsv property: exactly the injected lines are dropped', () => {
   }, 120_000);
 });
 
+/**
+ * The property's counterexample (seed -1084329153, path "61:1:3:3:3:3:3:3:3"), kept as fixed cases. The
+ * salvage pass was right; the field-count check missed the open quote. It searched for the closing quote
+ * in its whole read buffer instead of the bytes read, and past them lay the previous chunk or reused memory
+ * (60 runs of the property had left quotes there). So it only failed deep into a run, or with a file longer
+ * than one read: the second case makes the stale bytes certain.
+ */
+describe('an unclosed quote followed by a record of empty fields', () => {
+  const INPUT = 'h1;h2;h3;h4\nv;v;v;"\n;;;\n';
+  const COLUMNS = `columns = {'h1': 'VARCHAR', 'h2': 'VARCHAR', 'h3': 'VARCHAR', 'h4': 'VARCHAR'}`;
+  const duckRead = async (file: string, extra = ''): Promise<unknown[][]> =>
+    (
+      await conn.runAndReadAll(
+        `SELECT * FROM read_csv('${file}', delim = ';', quote = '"', escape = '"', header = true,
+           auto_detect = false, ${COLUMNS}${extra})`,
+      )
+    ).getRows();
+
+  it('drops the broken line alone; the check and DuckDB agree it is broken', async () => {
+    const r = salvage(INPUT, FIELDS);
+    expect(r.rejects).toEqual([{ line: 2, reason: 'a quote that is never closed', column: 4, detail: '' }]);
+    expect(r.droppedLines).toEqual([2]);
+    expect(r.cleaned).toBe('h1;h2;h3;h4\n;;;\n');
+    expect(r.records).toBe(1);
+    const file = write(INPUT);
+    expect(hasMisshapenRecord(file, ';', FIELDS)).toBe(true);
+    // DuckDB: the quote is unterminated at line 2, and skipping the error loses line 3 with it.
+    await expect(duckRead(file)).rejects.toThrow(/unterminated quote/);
+    expect(await duckRead(file, ', ignore_errors = true')).toEqual([]);
+    expect(await duckRead(write(r.cleaned))).toEqual([[null, null, null, null]]);
+  });
+
+  it('the same after more than one read buffer of quoted records', async () => {
+    const good = '"a";"b";"c";"d"\n';
+    const rows = Math.ceil((1 << 20) / good.length) + 10;
+    const text = `h1;h2;h3;h4\n${good.repeat(rows)}v;v;v;"\n;;;\n`;
+    const file = write(text);
+    expect(hasMisshapenRecord(file, ';', FIELDS)).toBe(true);
+    const r = salvage(text, FIELDS);
+    expect(r.droppedLines).toEqual([rows + 2]);
+    expect(r.records).toBe(rows + 1);
+    expect((await duckRead(write(r.cleaned))).at(-1)).toEqual([null, null, null, null]);
+  });
+});
+
 describe('loadCsv salvages a structurally broken file', () => {
   const HEADER = ['kood', 'nimi', 'kpv'];
   const COLUMNS = [

@@ -26,9 +26,11 @@ describe('loadReference', () => {
   });
 
   it('builds every country from the raw files in well under the budget', () => {
-    const started = performance.now();
+    const started = process.cpuUsage();
     for (const country of COUNTRY_CODES) buildCountryReference(country);
-    // The budget is 1 s; the bound is loose so a busy two-core CI does not flake.
-    expect(performance.now() - started).toBeLessThan(3_000);
+    // The budget is 1 s, measured in this process's CPU time: wall time on a two-core machine shared with
+    // other work grows with their load, not with this code. The bound is still loose.
+    const { user, system } = process.cpuUsage(started);
+    expect((user + system) / 1000).toBeLessThan(3_000);
   });
 });

@@ -211,7 +211,9 @@ async function busyWallet(file: string) {
 
 const PG = inject('walletPgUrl');
 
-describe.skipIf(!PG)('regdata wallet migrate --to postgres://', () => {
+// Each test starts the CLI up to four times (1-3 s each through tsx, 8.4 s for four at load 7 on the
+// 2-core machine): 180 s leaves room for a machine far busier than that, where 60 s would not.
+describe.skipIf(!PG)('regdata wallet migrate --to postgres://', { timeout: 180_000 }, () => {
   it('copies every table row for row, audits equal, and the migrated wallet keeps working', async () => {
     const dir = tempDir();
     const file = path.join(dir, 'wallet.db');
