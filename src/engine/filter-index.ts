@@ -1,40 +1,56 @@
 import type { FilterId } from '../contract/filters.ts';
+import type { DictionaryColumn } from './tables.ts';
 
 /**
- * How the posting lists (postings.ts) answer each filter, declared once per filter. The builder writes
- * what these name, and the planner (planner.ts) reads it back; the SQL of the same filter (query-builder.ts)
- * stays the oracle the planner is tested against. Keyed by the FilterId union, so a filter without an
- * index does not compile.
+ * Every filter's engine side, declared once per filter: how the posting lists (postings.ts) answer it,
+ * which the builder writes and the planner (planner.ts) reads, and the column its SQL filters on, from
+ * which query-builder.ts derives the statement that the DuckDB fallback runs and the property test holds
+ * the planner to. Keyed by the FilterId union, so a filter without a declaration does not compile; its
+ * parameters, type and countries are in src/contract/filters.ts.
  *
- * - `values`: one bitmap per distinct value of a column of `co` (or of the `act`/`wp` code tables); a
- *   list matches any of its values, a scalar its one value. `flag` columns are keyed `true`/`false` (NULL in
- *   neither, as `column = ?` in SQL); `exclude` filters drop the rows keyed `true` (IS NOT TRUE).
- * - `range`: the column's rids in (value, rid) order with their ranks and bucket bitmaps; inclusive bounds.
- * - `text`: trigram posting lists of a folded text, verified against the text (substring match).
+ * - `values`: one bitmap per distinct value of a column of `co`; a list matches any of its values. In SQL
+ *   an IN list over the dictionary ids (`dictionary`, text columns, tables.ts) or the integers themselves.
+ * - `codes`: the same over a side table of (rid, code) (`act`, `wp`), tested in SQL behind the row's code
+ *   signature `sig`.
+ * - `flag`: bitmaps keyed `true`/`false` (NULL in neither, as `column = ?` in SQL).
+ * - `exclude`: `true` drops the rows whose column is true (IS NOT TRUE); `false` filters nothing.
+ * - `range`: the column's rids in (value, rid) order with ranks and bucket bitmaps; inclusive bounds.
+ * - `text`: trigram posting lists of a folded text, verified against the text; in SQL `contains` behind
+ *   the bigram signature `sig`.
  * - `code`: the registration code, one row by the lookup store's unique index.
  */
 export type IndexSpec =
-  | { kind: 'values'; column: string; table?: 'act' | 'wp'; flag?: true }
+  | { kind: 'values'; column: DictionaryColumn; encoding: 'dictionary' }
+  | { kind: 'values'; column: string; encoding: 'integer' }
+  | { kind: 'codes'; column: string; table: 'act' | 'wp'; sig: string }
+  | { kind: 'flag'; column: string }
   | { kind: 'exclude'; column: string }
   | { kind: 'range'; column: string; valueType: 'number' | 'date' }
-  | { kind: 'text'; column: string }
+  | { kind: 'text'; column: string; sig: string }
   | { kind: 'code' };
 
-const values = (column: string): IndexSpec => ({ kind: 'values', column });
-const flag = (column: string): IndexSpec => ({ kind: 'values', column, flag: true });
+const dictionary = (column: DictionaryColumn): IndexSpec => ({
+  kind: 'values',
+  column,
+  encoding: 'dictionary',
+});
+const flag = (column: string): IndexSpec => ({ kind: 'flag', column });
 const range = (column: string): IndexSpec => ({ kind: 'range', column, valueType: 'number' });
 
 export const FILTER_INDEX: Record<FilterId, IndexSpec> = {
-  company_name: { kind: 'text', column: 'search_name' },
+  company_name: { kind: 'text', column: 'search_name', sig: 'sig_name' },
   registration_code: { kind: 'code' },
-  industry_codes: { kind: 'values', column: 'kood', table: 'act' },
-  legal_form: values('oiguslik_vorm'),
-  status: values('staatus'),
+  industry_codes: { kind: 'codes', column: 'kood', table: 'act', sig: 'sig_activities' },
+  legal_form: dictionary('oiguslik_vorm'),
+  // The default (active only) and `__all__` are the planner's and buildWhere's; this is explicit codes.
+  status: dictionary('staatus'),
   share_capital: range('kapital_amount'),
   registered: { kind: 'range', column: 'esmaregistreerimise_kpv', valueType: 'date' },
-  location: { kind: 'text', column: 'f_location' },
-  ehak_kood: values('ehak_kood'),
-  lt_locations: values('ehak_nimetus'),
+  location: { kind: 'text', column: 'f_location', sig: 'sig_location' },
+  // A parent code matches only rows tagged with exactly it (spec 4.2): no expansion.
+  ehak_kood: dictionary('ehak_kood'),
+  // LT rows carry location names, not codes; the tree's `locations` arrays list those names.
+  lt_locations: dictionary('ehak_nimetus'),
   vat_active: flag('vat_active'),
   has_email: flag('f_email'),
   has_website: flag('f_website'),
@@ -44,8 +60,9 @@ export const FILTER_INDEX: Record<FilterId, IndexSpec> = {
   has_tax_debt: flag('has_tax_debt'),
   exclude_marketing_optout: { kind: 'exclude', column: 'marketing_optout' },
   exclude_phone_optout: { kind: 'exclude', column: 'phone_optout' },
-  employees_band: values('f_employees_band'),
-  turnover_band: values('se_turnover_band'),
+  // f_employees_band is se_employees_band with NULL folded into 0 (unknown), never into "0 employees" (1).
+  employees_band: { kind: 'values', column: 'f_employees_band', encoding: 'integer' },
+  turnover_band: { kind: 'values', column: 'se_turnover_band', encoding: 'integer' },
   annual_revenue: range('annual_revenue'),
   annual_net_profit: range('annual_net_profit'),
   annual_equity: range('annual_equity'),
@@ -54,10 +71,11 @@ export const FILTER_INDEX: Record<FilterId, IndexSpec> = {
   last_4_quarters_turnover_sum: range('last_4_quarters_turnover_sum'),
   last_quarter_employees: range('last_quarter_employees_number'),
   last_quarter_turnover_growth_pct: range('last_quarter_turnover_growth_pct'),
-  person_name: { kind: 'text', column: 'search_people' },
+  person_name: { kind: 'text', column: 'search_people', sig: 'sig_people' },
   annual_report_filed: flag('annual_report_filed'),
   annual_report_audited: flag('annual_report_audited'),
-  se_workplace_kommun: { kind: 'values', column: 'kommun_code', table: 'wp' },
+  // The workplaces table holds active workplaces only, so this finds companies with an active one there.
+  se_workplace_kommun: { kind: 'codes', column: 'kommun_code', table: 'wp', sig: 'sig_kommun' },
 };
 
 /** The key of a `values` index in the postings file: its table and column. */

@@ -69,6 +69,8 @@ export function plan(params: CountParams, inputs: PlanInputs): Plan | null {
     const values = listOf(input);
     switch (spec.kind) {
       case 'values':
+      case 'codes':
+      case 'flag':
         if (id === 'status' && values.includes(ALL_STATUSES)) break;
         sets.push({ name: id, rows: postings.values(valuesKey(spec), values.map(String)) });
         break;

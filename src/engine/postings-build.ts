@@ -86,14 +86,14 @@ function countrySpecs(country: CountryCode): IndexSpec[] {
 async function writeValues(
   conn: DuckDBConnection,
   w: PostingsWriter,
-  spec: Extract<IndexSpec, { kind: 'values' | 'exclude' }>,
+  spec: Extract<IndexSpec, { kind: 'values' | 'codes' | 'flag' | 'exclude' }>,
 ): Promise<Record<string, Ref>> {
   const col = q(spec.column);
   const v =
-    spec.kind === 'exclude' || ('flag' in spec && spec.flag)
+    spec.kind === 'exclude' || spec.kind === 'flag'
       ? `CASE WHEN ${col} THEN 'true' WHEN NOT ${col} THEN 'false' END`
       : `${col}::VARCHAR`;
-  const table = spec.kind === 'values' && spec.table ? spec.table : 'co';
+  const table = spec.kind === 'codes' ? spec.table : 'co';
   const out: Record<string, Ref> = {};
   await groupedBitmaps(conn, `SELECT rid, ${v} AS v FROM ${table}`, (value, b) => {
     out[value] = w.add(serialize(b));
@@ -236,7 +236,14 @@ export async function writePostings(
     const specs = countrySpecs(country);
     await step('postings values', async () => {
       for (const spec of specs) {
-        if (spec.kind !== 'values' && spec.kind !== 'exclude') continue;
+        if (
+          spec.kind !== 'values' &&
+          spec.kind !== 'codes' &&
+          spec.kind !== 'flag' &&
+          spec.kind !== 'exclude'
+        ) {
+          continue;
+        }
         const key = valuesKey(spec);
         if (!(key in body.values)) body.values[key] = await writeValues(conn, w, spec);
       }

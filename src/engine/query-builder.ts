@@ -1,5 +1,6 @@
 import type { DuckDBValue } from '@duckdb/node-api';
-import { FILTERS, type FilterId } from '../contract/filters.ts';
+import { FILTER_IDS, FILTERS, type FilterId } from '../contract/filters.ts';
+import { FILTER_INDEX, type IndexSpec } from './filter-index.ts';
 import {
   SORT_FIELDS,
   type CountParams,
@@ -138,48 +139,31 @@ const exclude =
   (input) =>
     boolOf(input) ? { sql: `${column} IS NOT TRUE`, params: [] } : { sql: '', params: [] };
 
-/** Filter id to SQL: a record over the FilterId union, so a filter without SQL does not compile. */
-const FILTER_SQL: Record<FilterId, FilterSql> = {
-  company_name: containsFolded('search_name', 'sig_name'),
-  registration_code: equals('registrikood'),
-  // A semi-join on the flat (rid, kood) table: filtering the emtak list column directly is ~30x slower.
-  industry_codes: anyCode('sig_activities', (t) => t.activities, 'kood'),
-  legal_form: inDictionary('oiguslik_vorm'),
-  // `status` is special-cased in buildWhere (default active-only, `__all__`); this handles explicit codes.
-  status: inDictionary('staatus'),
-  share_capital: range('kapital_amount'),
-  registered: range('esmaregistreerimise_kpv', 'DATE'),
-  location: containsFolded('f_location', 'sig_location'),
-  // A parent code matches only rows tagged with exactly it (spec 4.2): no expansion here.
-  ehak_kood: inDictionary('ehak_kood'),
-  // LT rows carry location names, not codes; the tree's `locations` arrays list those names.
-  lt_locations: inDictionary('ehak_nimetus'),
-  vat_active: flag('vat_active'),
-  has_email: flag('f_email'),
-  has_website: flag('f_website'),
-  has_phone: flag('f_phone'),
-  has_contact: flag('f_contact'),
-  has_domain: flag('f_domain'),
-  has_tax_debt: flag('has_tax_debt'),
-  exclude_marketing_optout: exclude('marketing_optout'),
-  exclude_phone_optout: exclude('phone_optout'),
-  // f_employees_band is se_employees_band with NULL folded into 0 (unknown), never into "0 employees" (1).
-  employees_band: inList('f_employees_band'),
-  turnover_band: inList('se_turnover_band'),
-  annual_revenue: range('annual_revenue'),
-  annual_net_profit: range('annual_net_profit'),
-  annual_equity: range('annual_equity'),
-  annual_total_assets: range('annual_total_assets'),
-  last_quarter_turnover: range('last_quarter_turnover'),
-  last_4_quarters_turnover_sum: range('last_4_quarters_turnover_sum'),
-  last_quarter_employees: range('last_quarter_employees_number'),
-  last_quarter_turnover_growth_pct: range('last_quarter_turnover_growth_pct'),
-  person_name: containsFolded('search_people', 'sig_people'),
-  annual_report_filed: flag('annual_report_filed'),
-  annual_report_audited: flag('annual_report_audited'),
-  // The workplaces table holds active workplaces only, so this finds companies with an active one there.
-  se_workplace_kommun: anyCode('sig_kommun', (t) => t.workplaces, 'kommun_code'),
-};
+/** The SQL of a filter, derived from its one declaration (filter-index.ts). */
+function sqlOf(spec: IndexSpec): FilterSql {
+  switch (spec.kind) {
+    case 'values':
+      return spec.encoding === 'dictionary' ? inDictionary(spec.column) : inList(spec.column);
+    case 'codes':
+      // A semi-join on the flat (rid, code) table: filtering the list column directly is ~30x slower.
+      return anyCode(spec.sig, (t) => (spec.table === 'act' ? t.activities : t.workplaces), spec.column);
+    case 'flag':
+      return flag(spec.column);
+    case 'exclude':
+      return exclude(spec.column);
+    case 'range':
+      return range(spec.column, spec.valueType === 'date' ? 'DATE' : '');
+    case 'text':
+      return containsFolded(spec.column, spec.sig);
+    case 'code':
+      return equals('registrikood');
+  }
+}
+
+const FILTER_SQL = Object.fromEntries(FILTER_IDS.map((id) => [id, sqlOf(FILTER_INDEX[id])])) as Record<
+  FilterId,
+  FilterSql
+>;
 
 export const ALL_STATUSES = '__all__';
 
@@ -209,9 +193,7 @@ export function buildWhere(params: CountParams, ctx: QueryContext): BoundSql {
     const input = params.filters[f.id];
     if (input === undefined) continue;
     if (f.id === 'status' && input.kind === 'list' && input.values.includes(ALL_STATUSES)) continue;
-    const sql = FILTER_SQL[f.id];
-    if (!sql) throw new Error(`no SQL for filter ${f.id}`);
-    const bound = sql(input, ctx);
+    const bound = FILTER_SQL[f.id](input, ctx);
     if (bound.sql === '') continue;
     parts.push(bound.sql);
     values.push(...bound.params);

@@ -54,14 +54,10 @@ async function pools(country: CountryCode) {
   };
   for (const f of filtersFor(country)) {
     const spec = FILTER_INDEX[f.id];
-    if (spec.kind === 'values' && !spec.flag) {
-      out.values.set(
-        f.id,
-        await distinct(
-          spec.column,
-          spec.table ? tables(country)[spec.table === 'act' ? 'activities' : 'workplaces'] : t,
-        ),
-      );
+    if (spec.kind === 'values' || spec.kind === 'codes') {
+      const from =
+        spec.kind === 'codes' ? tables(country)[spec.table === 'act' ? 'activities' : 'workplaces'] : t;
+      out.values.set(f.id, await distinct(spec.column, from));
     } else if (spec.kind === 'range') {
       const values = postings.order(spec.column).values!;
       out.ranges.set(
@@ -82,8 +78,10 @@ function filterArb(f: FilterDef, p: Pools): fc.Arbitrary<Raw> {
   const spec = FILTER_INDEX[f.id];
   const param = f.kind === 'single' ? f.param : '';
   switch (spec.kind) {
-    case 'values': {
-      if (spec.flag) return fc.constantFrom('true', 'false').map((v) => ({ [param]: v }));
+    case 'flag':
+      return fc.constantFrom('true', 'false').map((v) => ({ [param]: v }));
+    case 'values':
+    case 'codes': {
       const pool = p.values.get(f.id) ?? [];
       const missing = f.valueType === 'integer' ? '16' : 'ZZ-NONE';
       const extra = f.id === 'status' ? ['__all__', missing] : [missing];
