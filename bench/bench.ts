@@ -289,8 +289,8 @@ export async function runBench(
         },
       );
       engineScanLoad = await scanLoadRun(opts, 'engine', scanLoad, (q) => engine.exec(q));
-      const { index, scan, samples } = engine.plans;
-      opts.log(`engine plans: ${index} on the posting lists, ${scan} scanned by DuckDB; for example:`);
+      const { count, samples } = engine.plans;
+      opts.log(`engine plans: ${count} searches and counts planned on the posting lists; for example:`);
       for (const s of samples) opts.log(`  ${s}`);
     } finally {
       engine.close();

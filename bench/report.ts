@@ -104,7 +104,6 @@ function distance(measured: number, limit: number, upper: boolean, unit: string)
 export function checkTargets(r: Omit<BenchResult, 'targets'>): TargetCheck[] {
   const c = r.concurrency.includes(4) ? 4 : Math.max(...r.concurrency);
   const api = runAt(r.api.runs, c);
-  const pgRun = runAt(r.postgres?.runs, c);
   const p95 = (g: string) => fig(api, g)?.p95;
   const checks: TargetCheck[] = [];
   const check = (

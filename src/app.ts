@@ -162,8 +162,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     deps.metrics === 'separate' ? null : deps.wallet.authenticator,
   );
   app.decorate('metricsRegistry', registry);
-  // Which path each new search took (LOG_LEVEL=debug): the sets and their sizes, or the scan.
-  deps.engine.observePlans((country, explain) => app.log.debug({ country, plan: explain ?? 'scan' }, 'plan'));
+  // How each new search was planned (LOG_LEVEL=debug): the sets, their sizes and the result's.
+  deps.engine.observePlans((country, explain) => app.log.debug({ country, plan: explain }, 'plan'));
   await app.register(healthRoutes, { engine: deps.engine, authenticator: deps.wallet.authenticator });
   const ops = new Operations({
     engine: deps.engine,

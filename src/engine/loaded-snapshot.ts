@@ -64,8 +64,8 @@ function planKey(params: CountParams): string {
 }
 
 export type QueryObserver = (label: string, seconds: number) => void;
-/** Told how each new search or count was planned: the plan's explanation, or null when DuckDB scans. */
-export type PlanObserver = (country: CountryCode, explain: string | null) => void;
+/** Told how each new search or count was planned: the plan's explanation. */
+export type PlanObserver = (country: CountryCode, explain: string) => void;
 
 /** The same folding the snapshot writer applies to `search_name` (lower(strip_accents(...))), in JS. */
 export function foldText(s: string): string {
@@ -83,7 +83,7 @@ export class LoadedSnapshot {
   private closed = false;
   private readonly warming = new AbortController();
   private readonly counts = new Map<string, Promise<number>>();
-  private readonly plans = new Map<string, Plan | null>();
+  private readonly plans = new Map<string, Plan>();
   private readonly folded = new Map<string, string>();
   /** Fold queries run one at a time on their own connection (a DuckDB connection runs one query). */
   private folding: Promise<unknown> = Promise.resolve();
@@ -183,12 +183,12 @@ export class LoadedSnapshot {
 
   /**
    * The plan of a search or count on the posting lists (planner.ts), remembered per snapshot under its
-   * normalised parameters; null when only DuckDB can answer it. Text terms are folded by DuckDB first.
+   * normalised parameters. Text terms are folded by DuckDB first.
    */
-  async plan(params: CountParams): Promise<Plan | null> {
+  async plan(params: CountParams): Promise<Plan> {
     const key = planKey(params);
-    if (this.plans.has(key)) {
-      const hit = this.plans.get(key)!;
+    const hit = this.plans.get(key);
+    if (hit) {
       this.plans.delete(key);
       this.plans.set(key, hit);
       return hit;
@@ -202,7 +202,7 @@ export class LoadedSnapshot {
     );
     if (this.plans.size >= PLAN_CACHE_SIZE) this.plans.delete(this.plans.keys().next().value as string);
     this.plans.set(key, planned);
-    this.planObserver?.(params.country, planned?.explain ?? null);
+    this.planObserver?.(params.country, planned.explain);
     return planned;
   }
 

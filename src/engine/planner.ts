@@ -31,12 +31,6 @@ export interface Plan {
   explain: string;
 }
 
-/**
- * The most rows a short text term (under three code points, no trigram) is checked against one by one;
- * a broader set is left to DuckDB's scan, which does the same check on both cores.
- */
-export const SHORT_TERM_VERIFY_LIMIT = 200_000;
-
 const DAY_MS = 86_400_000;
 /** Days since 1970-01-01 of a YYYY-MM-DD date (validated by the request schema). */
 export const days = (date: string): number => Math.round(Date.parse(`${date}T00:00:00Z`) / DAY_MS);
@@ -53,12 +47,11 @@ export function textTerms(params: CountParams): string[] {
   return out;
 }
 
-/** The plan of `params`, or null when it has to be answered by DuckDB (a short term over a broad set). */
-export function plan(params: CountParams, inputs: PlanInputs): Plan | null {
+/** The plan of `params`: every filter is answered by the posting lists. */
+export function plan(params: CountParams, inputs: PlanInputs): Plan {
   const { postings } = inputs;
   const sets: { name: string; rows: Bitmap }[] = [];
   const excluded: Bitmap[] = [];
-  const shortTerms: { column: string; terms: string[] }[] = [];
   const status = params.filters['status'];
   if (status === undefined) sets.push({ name: 'status', rows: postings.values('staatus', [ACTIVE_STATUS]) });
   // In declaration order, so the explanation of the same request reads the same.
@@ -87,9 +80,7 @@ export function plan(params: CountParams, inputs: PlanInputs): Plan | null {
       case 'text': {
         const index = postings.text(spec.column);
         const terms = values.map((v) => inputs.folded.get(String(v)) ?? String(v));
-        const found = terms.map((t) => index.matches(t));
-        if (found.every((f): f is Bitmap => f !== null)) sets.push({ name: id, rows: unionAll(found) });
-        else shortTerms.push({ column: spec.column, terms });
+        sets.push({ name: id, rows: unionAll(terms.map((t) => index.matches(t))) });
         break;
       }
       case 'code': {
@@ -104,18 +95,8 @@ export function plan(params: CountParams, inputs: PlanInputs): Plan | null {
   }
   let rows = sets.length > 0 ? intersectAll(sets.map((s) => s.rows)) : postings.all();
   for (const ex of excluded) rows = RoaringBitmap32.andNot(rows, ex);
-  // Until a set narrows it, `rows` is every row; a text filter then checks only the rows with a text.
-  let narrowed = sets.length > 0 || excluded.length > 0;
-  for (const { column, terms } of shortTerms) {
-    const index = postings.text(column);
-    const candidates = narrowed ? rows : index.present;
-    if (candidates.size > SHORT_TERM_VERIFY_LIMIT) return null;
-    rows = index.verify(candidates, terms);
-    narrowed = true;
-  }
   const parts = sets.map((s) => `${s.name}(${s.rows.size})`);
   if (excluded.length) parts.push(`-exclude(${excluded.length})`);
-  if (shortTerms.length) parts.push('verify(short terms)');
   return { rows, explain: `${parts.join(' & ') || 'all'} = ${rows.size}` };
 }
 

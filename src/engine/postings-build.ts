@@ -147,7 +147,11 @@ async function writeOrdered(
   return { count, rids: w.array(rids), rank: w.array(rank), values, buckets, bucketSize };
 }
 
-/** Trigram posting lists of a folded text column, and the texts themselves for verification. */
+/**
+ * Posting lists of every one-, two- and three-code-point piece of a folded text column (a term of up to
+ * three is then one exact lookup, a longer one the intersection of its trigrams), and the texts themselves
+ * to check the longer terms against.
+ */
 async function writeText(
   conn: DuckDBConnection,
   w: PostingsWriter,
@@ -155,10 +159,15 @@ async function writeText(
   column: string,
 ): Promise<TextHeader> {
   const col = q(column);
-  // Three code points from every position: the same trigrams a term is cut into (postings.ts).
+  // Pieces of code points from every position: the same pieces a term is cut into (postings.ts).
   await conn.run(`CREATE OR REPLACE TEMP TABLE grams AS
-    SELECT DISTINCT rid, substr(t, i::INTEGER, 3) AS v
-    FROM (SELECT rid, ${col} AS t, unnest(range(1, length(${col}) - 1)) AS i FROM co WHERE length(${col}) >= 3)`);
+    SELECT DISTINCT rid, v FROM (
+      SELECT rid, unnest([
+        substr(t, i::INTEGER, 1),
+        CASE WHEN i < length(t) THEN substr(t, i::INTEGER, 2) END,
+        CASE WHEN i < length(t) - 1 THEN substr(t, i::INTEGER, 3) END]) AS v
+      FROM (SELECT rid, ${col} AS t, unnest(range(1, length(${col}) + 1)) AS i FROM co WHERE length(${col}) > 0))
+    WHERE v IS NOT NULL`);
   const grams: string[] = [];
   const refs: Ref[] = [];
   await groupedBitmaps(conn, 'SELECT rid, v FROM grams', (value, b) => {

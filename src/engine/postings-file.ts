@@ -30,7 +30,7 @@ export interface OrderedHeader {
 }
 
 export interface TextHeader {
-  /** Trigrams (three code points of the folded text) and their bitmaps, in the same order. */
+  /** Every piece of one to three code points of the folded texts, and their bitmaps, in the same order. */
   grams: string[];
   refs: Ref[];
   /** The folded texts, UTF-8, one after the other in rid order, and Uint32 offsets (index rid, rid + 1). */

@@ -237,15 +237,15 @@ function containsBytes(hay: Uint8Array, start: number, end: number, needle: Uint
   return false;
 }
 
-/** The fewest code points a term needs to be looked up by its trigrams. */
-export const MIN_TRIGRAM_TERM = 3;
+/** The longest piece with posting lists of its own: a longer term is the intersection of its trigrams. */
+export const MAX_GRAM = 3;
 
 /**
- * Trigram posting lists of one folded text column, and the texts. A term of three or more code points
- * matches the rows holding all its trigrams whose text contains it (the trigrams can occur apart, so each
- * candidate is checked against its text); a shorter term is checked against the texts of a given set.
- * `contains` on texts DuckDB folded, with a term DuckDB folded, is the same as this byte search, since
- * both are valid UTF-8.
+ * Posting lists of every one-, two- and three-code-point piece of one folded text column, and the texts.
+ * A term of up to three code points is exactly its piece's list; a longer one matches the rows holding
+ * all its trigrams whose text contains it (the trigrams can occur apart, so each candidate is checked
+ * against its text). `contains` on texts DuckDB folded, with a term DuckDB folded, is the same as this
+ * byte search, since both are valid UTF-8.
  */
 export class TextIndex {
   private readonly grams = new Map<string, Ref>();
@@ -265,10 +265,16 @@ export class TextIndex {
     this.present = p.bitmap(h.present);
   }
 
-  /** The rows whose text contains `term` (folded), or null when it is too short for the trigrams. */
-  matches(term: string): Bitmap | null {
+  private gram(piece: string): Bitmap {
+    const ref = this.grams.get(piece);
+    return ref ? this.p.bitmap(ref) : EMPTY;
+  }
+
+  /** The rows whose text contains `term` (folded). */
+  matches(term: string): Bitmap {
     const points = Array.from(term);
-    if (points.length < MIN_TRIGRAM_TERM) return null;
+    if (points.length === 0) return this.present;
+    if (points.length <= MAX_GRAM) return this.gram(term);
     const hit = this.cache.get(term);
     if (hit) {
       this.cache.delete(term);
@@ -276,13 +282,9 @@ export class TextIndex {
       return hit;
     }
     const sets: Bitmap[] = [];
-    for (let i = 0; i + MIN_TRIGRAM_TERM <= points.length; i++) {
-      const ref = this.grams.get(points.slice(i, i + MIN_TRIGRAM_TERM).join(''));
-      if (!ref) return EMPTY;
-      sets.push(this.p.bitmap(ref));
-    }
-    const candidates = intersectAll(sets);
-    const out = points.length === MIN_TRIGRAM_TERM ? candidates : this.verify(candidates, [term]);
+    for (let i = 0; i + MAX_GRAM <= points.length; i++)
+      sets.push(this.gram(points.slice(i, i + MAX_GRAM).join('')));
+    const out = this.verify(intersectAll(sets), [term]);
     if (this.cache.size >= TERM_CACHE_SIZE) this.cache.delete(this.cache.keys().next().value as string);
     this.cache.set(term, out);
     return out;

@@ -12,7 +12,6 @@ import { REGISTRATION_CODE_RULES } from '../contract/registration-codes.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { Engine } from '../engine/engine.ts';
 import { pageOf } from '../engine/planner.ts';
-import { buildCountQuery, buildPageQuery } from '../engine/query-builder.ts';
 import { assertUpdatedSince } from './changes.ts';
 
 /**
@@ -43,39 +42,23 @@ function notFound(ref: CompanyRef): AppError {
 export async function countCompanies(engine: Engine, params: CountParams) {
   const count = await engine.use(async (snap) => {
     assertUpdatedSince(snap, params);
-    const planned = await snap.plan(params);
-    if (planned) return planned.rows.size;
-    const q = buildCountQuery(params, snap.context(params.country));
-    return snap.count(q.sql, q.params);
+    return (await snap.plan(params)).rows.size;
   });
   return { country: params.country, count, count_mode: 'exact' };
 }
 
 /**
  * One page and the total, from the plan on the posting lists (planner.ts): the total is the result's
- * cardinality, the page is read off it in the sort's order, and the rows come from the lookup store. Only
- * what the planner leaves to DuckDB (a one- or two-letter term over a broad set) is scanned: then the
- * count is a separate statement run beside the page (COUNT(*) OVER () was 4-10x slower in the research on
- * this machine and has crashed DuckDB 1.5.x), and cached per snapshot.
+ * cardinality, the page is read off it in the sort's order, and the rows come from the lookup store.
  */
 export async function searchCompanies(engine: Engine, params: SearchParams): Promise<SearchData> {
   const [items, counted] = await engine.use(async (snap) => {
     assertUpdatedSince(snap, params);
     const store = snap.lookups(params.country);
     const planned = await snap.plan(params);
-    if (planned) {
-      const postings = snap.country(params.country).postings;
-      const rids = snap.lookup('search', () => pageOf(planned.rows, params, postings));
-      return [snap.lookup('search_rows', () => store.rows(rids)), planned.rows.size] as const;
-    }
-    const ctx = snap.context(params.country);
-    const page = buildPageQuery(params, ctx);
-    const count = buildCountQuery(params, ctx);
-    const rows = async (): Promise<unknown[]> => {
-      const rids = (await snap.query('search', page.sql, page.params)).map((r) => Number(r['rid']));
-      return snap.lookup('search_rows', () => store.rows(rids));
-    };
-    return Promise.all([rows(), snap.count(count.sql, count.params)]);
+    const postings = snap.country(params.country).postings;
+    const rids = snap.lookup('search', () => pageOf(planned.rows, params, postings));
+    return [snap.lookup('search_rows', () => store.rows(rids)), planned.rows.size] as const;
   });
   return {
     items: items as CompanyRow[],

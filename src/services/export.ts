@@ -125,7 +125,7 @@ async function exportContext(
 ): Promise<QueryContext> {
   const base = snap.context(params.country);
   const planned = await snap.plan(params);
-  if (!planned || planned.rows.size > EXPORT_CANDIDATE_LIMIT) return base;
+  if (planned.rows.size > EXPORT_CANDIDATE_LIMIT) return base;
   // Only the first `limit` rows in the export's order are written; the planner picks them too.
   const rows =
     planned.rows.size <= limit

@@ -172,7 +172,6 @@ describe('planner against the scan', () => {
       { timeout: 300_000 },
       async () => {
         const p = await pools(country);
-        let planned = 0;
         let runs = 0;
         let nonEmpty = 0;
         await fc.assert(
@@ -181,16 +180,12 @@ describe('planner against the scan', () => {
             const params = SearchQuerySchema.parse(raw);
             const expected = await scan(params);
             const plan = await snap.plan(params);
-            if (plan === null) return;
-            planned++;
             const rids = pageOf(plan.rows, params, snap.country(country).postings);
             expect({ total: plan.rows.size, rids }).toEqual(expected);
             if (expected.total > 0) nonEmpty++;
           }),
           { numRuns: 150, seed: 20261127 + COUNTRY_CODES.indexOf(country) },
         );
-        // Only a short term over a broad set is left to DuckDB; the test world is small, so none is.
-        expect(planned).toBe(runs);
         // The draw is worth something only if most answers have rows to compare.
         expect(nonEmpty).toBeGreaterThan(runs / 4);
       },

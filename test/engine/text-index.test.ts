@@ -4,7 +4,7 @@ import type { CountryCode } from '../../src/contract/countries.ts';
 import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
 import { Engine } from '../../src/engine/engine.ts';
 import { filtersFor } from '../../src/contract/filters.ts';
-import { MIN_TRIGRAM_TERM } from '../../src/engine/postings.ts';
+import { MAX_GRAM } from '../../src/engine/postings.ts';
 import { countCompanies, searchCompanies } from '../../src/services/companies.ts';
 import { Oracle } from '../helpers/oracle.ts';
 
@@ -79,7 +79,7 @@ describe('substring posting lists', () => {
     for (const filter of textFilters(country)) {
       it(`${country} ${filter}: every term counts and lists exactly what contains finds`, async () => {
         const terms = await termsFor(country, filter, COUNTRIES.indexOf(country) * 7 + filter.length);
-        let byTrigrams = 0;
+        let verified = 0;
         for (const term of terms) {
           const where = `staatus = 'R' AND contains(${TEXT[filter]}, lower(strip_accents(?)))`;
           const expected = await oracle.matching(country, where, [term], 20);
@@ -94,12 +94,10 @@ describe('substring posting lists', () => {
             term,
             codes: expected.codes,
           });
-          const plan = await engine.use((s) => s.plan(CountQuerySchema.parse(query)));
-          // The test world is small: even a one-letter term is checked text by text, never scanned.
-          expect(plan).not.toBeNull();
-          if ([...term].length >= MIN_TRIGRAM_TERM) byTrigrams++;
+          // Terms longer than the pieces with lists of their own are checked against the texts.
+          if ([...term].length > MAX_GRAM) verified++;
         }
-        expect(byTrigrams).toBeGreaterThan(terms.length / 3);
+        expect(verified).toBeGreaterThan(terms.length / 4);
       });
     }
   }
@@ -167,8 +165,7 @@ describe('substring posting lists', () => {
     );
     const params = CountQuerySchema.parse({ country: 'PL', company_name: [common] });
     const plan = await engine.use((s) => s.plan(params));
-    expect(plan).not.toBeNull();
-    expect(plan!.rows.size).toBe(expected.count);
+    expect(plan.rows.size).toBe(expected.count);
     expect(expected.count).toBeGreaterThan(2);
   });
 
