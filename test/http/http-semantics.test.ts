@@ -5,7 +5,8 @@ import { rawRequest, rawSocketRequest, startRealServer, type RealServer } from '
 
 /**
  * Issue 33 item 5, over a real socket against the real server (`regdata serve --dev`, as `npm start`):
- * Host headers (RFC 9112), HEAD wherever GET is (RFC 9110) but never charging.
+ * Host headers (RFC 9112), HEAD wherever GET is (RFC 9110) but never charging, and the REST 401's
+ * WWW-Authenticate as MCP sends it (RFC 6750).
  */
 const world = inject('testDataDir');
 let S: RealServer;
@@ -93,6 +94,33 @@ describe('HEAD (RFC 9110 9.3.2)', () => {
       expect(head.headers['allow'], url).toBe('GET');
     }
     expect(await balance()).toBe(before);
+  });
+});
+
+describe('WWW-Authenticate on REST 401s (RFC 6750 3)', () => {
+  it('names the Bearer scheme without a key, and invalid_token with a bad or revoked one', async () => {
+    const api = `${S.url}/api/v1/data`;
+    const missing = await rawRequest(`${api}/countries`);
+    expect(missing.status).toBe(401);
+    expect(missing.headers['www-authenticate']).toBe('Bearer realm="regdata"');
+    expect(JSON.parse(missing.body)).toHaveProperty('detail');
+
+    const bad = await rawRequest(`${api}/companies?country=EE`, {
+      headers: { authorization: 'Bearer nope' },
+    });
+    expect(bad.status).toBe(401);
+    expect(bad.headers['www-authenticate']).toBe('Bearer realm="regdata", error="invalid_token"');
+
+    const { key: revoked } = await S.wallet.createKey({ email: 'revoked@test.local', kind: 'standard' });
+    await S.wallet.revokeKey({ key: revoked });
+    const gone = await rawRequest(`${S.url}/metrics`, { headers: { authorization: `Bearer ${revoked}` } });
+    expect(gone.status).toBe(401);
+    expect(gone.headers['www-authenticate']).toBe('Bearer realm="regdata", error="invalid_token"');
+  });
+
+  it('sends no WWW-Authenticate with a wrong dashboard password (not a bearer challenge)', async () => {
+    const page = await rawRequest(`${S.url}/signin`);
+    expect(page.headers['www-authenticate']).toBeUndefined();
   });
 });
 
