@@ -11,6 +11,7 @@ import type { Registry } from 'prom-client';
 import type { Engine } from './engine/engine.ts';
 import { errorServerOptions, installErrorHandlers } from './http/error-handler.ts';
 import type { WalletParts } from './http/guard.ts';
+import { installHttpSemantics } from './http/http-semantics.ts';
 import { installMetrics } from './http/metrics.ts';
 import { installOpenApi } from './http/openapi.ts';
 import { installQueryNormalisation } from './http/query-params.ts';
@@ -114,13 +115,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // at c=1 the synchronous log writes were the largest cost outside the wallet in a CPU profile of
     // trivial metered calls (issue 17); the line below carries the fields of both.
     logController: new LogController({ disableRequestLogging: true }),
-    // fastify would answer HEAD by running the GET handler and dropping the body: on a metered route that
-    // charges for rows nobody receives. Only routes that opt in (exposeHeadRoute: true) answer HEAD.
-    exposeHeadRoutes: false,
+    // HEAD wherever GET is (RFC 9110); metered routes opt out, which installHttpSemantics enforces.
+    exposeHeadRoutes: true,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  installHttpSemantics(app);
   installErrorHandlers(app);
   // Security headers on every response, errors and 404s included. The CSP suits /docs (Swagger UI loads
   // its own files only); the dashboard sets a stricter one. upgrade-insecure-requests is left out, as it

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { COUNTRY_CODES, type CountryCode } from './contract/countries.ts';
 import { ENGINE_DEFAULTS } from './engine/engine-defaults.ts';
+import { DEFAULT_MAX_LIVE_KEYS } from './wallet/keys.ts';
 import { MAX_EXPORT_RESERVE_ROWS } from './wallet/types.ts';
 import { isLoopbackHost } from './http/loopback.ts';
 import { DEFAULT_LINK_TTL_SECONDS } from './services/export-link.ts';
@@ -112,6 +113,8 @@ export const ConfigSchema = z
     REGDATA_RATE_LIMIT_BURST: z.coerce.number().int().positive().default(60),
     REGDATA_WALLET_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).default(30_000),
     REGDATA_HOLD_TIMEOUT_MS: z.coerce.number().int().positive().default(300_000),
+    /** Live (unrevoked) API keys an account may hold, over every channel that creates keys (issue 33). */
+    REGDATA_MAX_LIVE_KEYS: z.coerce.number().int().min(1).max(1000).default(DEFAULT_MAX_LIVE_KEYS),
     /** The largest `max_rows` an export accepts (issue 19); its default max_rows is 100,000. */
     REGDATA_EXPORT_MAX_ROWS: z.coerce.number().int().min(1).max(MAX_EXPORT_RESERVE_ROWS).default(1_000_000),
     /** Where DuckDB writes an export before it is streamed out (the only folder it may write to). */
@@ -277,6 +280,7 @@ export const ConfigSchema = z
       rateBurst: env.REGDATA_RATE_LIMIT_BURST,
       sweepIntervalMs: env.REGDATA_WALLET_SWEEP_INTERVAL_MS,
       holdTimeoutMs: env.REGDATA_HOLD_TIMEOUT_MS,
+      maxLiveKeys: env.REGDATA_MAX_LIVE_KEYS,
     }),
     mcp: {
       allowedOrigins: env.REGDATA_MCP_ALLOWED_ORIGINS,

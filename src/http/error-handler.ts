@@ -70,6 +70,17 @@ const SERVER_ERROR_DETAIL: Record<number, string> = {
   500: 'internal server error',
 };
 
+/**
+ * RFC 6750 3: a 401 names the scheme; with a key that was sent but refused, also why. Every `unauthorized`
+ * that reaches the error handler comes from an API key (REST or MCP): the dashboard answers its own
+ * sign-in failures with a page.
+ */
+export function wwwAuthenticate(request: FastifyRequest): string {
+  return request.headers.authorization === undefined
+    ? 'Bearer realm="regdata"'
+    : 'Bearer realm="regdata", error="invalid_token"';
+}
+
 function sendServerError(reply: FastifyReply, status: number): FastifyReply {
   return reply.code(status).send({ detail: SERVER_ERROR_DETAIL[status] ?? 'internal server error' });
 }
@@ -196,6 +207,7 @@ export function installErrorHandlers(app: FastifyInstance): void {
       if (err.code === 'overloaded') request.log.warn(`request turned away: ${err.code}`);
       else if (err.status >= 500) request.log.error({ err, cause: err.cause }, `request failed: ${err.code}`);
       if (err.code === 'overloaded') reply.header('Retry-After', String(OVERLOADED_RETRY_AFTER_SECONDS));
+      if (err.code === 'unauthorized') reply.header('www-authenticate', wwwAuthenticate(request));
       if (isRateLimitedError(err)) {
         reply.header('Retry-After', String(err.retryAfterSeconds));
         if (err.decision) reply.headers(rateLimitHeaders(err.decision));

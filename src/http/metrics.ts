@@ -105,7 +105,7 @@ export function installMetrics(
 
 /** The /metrics route alone, for a listener of its own (REGDATA_METRICS_PORT) that a firewall keeps private. */
 export function metricsApp(registry: Registry): FastifyInstance {
-  const app = Fastify({ logger: false, exposeHeadRoutes: false });
+  const app = Fastify({ logger: false, exposeHeadRoutes: true });
   app.addHook('onSend', async (_request, reply) => {
     reply.header('x-content-type-options', 'nosniff');
   });

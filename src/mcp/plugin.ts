@@ -42,13 +42,6 @@ function rpcError(message: string, code: number = -32000) {
   return { jsonrpc: '2.0', error: { code, message }, id: null };
 }
 
-/** RFC 6750: a client that sent no key is told the scheme; one that sent a bad key, also why. */
-function wwwAuthenticate(request: FastifyRequest): string {
-  return request.headers.authorization === undefined
-    ? 'Bearer realm="regdata"'
-    : 'Bearer realm="regdata", error="invalid_token"';
-}
-
 /**
  * `POST /mcp`: the MCP Streamable HTTP transport in stateless mode, beside the REST routes in the same app.
  * The request is checked (Origin/Host 403, bearer key 401) by fastify, then handed raw to the SDK
@@ -86,17 +79,11 @@ export const mcpRoutes: FastifyPluginAsync<McpPluginOptions> = async (app, opts)
   app.delete(MCP_PATH, { schema: { hide: true }, onRequest: guard }, methodNotAllowed);
 
   app.post(MCP_PATH, { schema: { hide: true }, onRequest: guard }, async (request, reply) => {
-    let caller: Caller;
-    try {
-      caller = {
-        principal: await opts.authenticator.authenticate(request.headers.authorization),
-        channel: 'mcp',
-      };
-    } catch (err) {
-      if (isAppError(err) && err.code === 'unauthorized')
-        reply.header('www-authenticate', wwwAuthenticate(request));
-      throw err;
-    }
+    // A refused key is a 401 with WWW-Authenticate from the app's error handler, as on REST.
+    const caller: Caller = {
+      principal: await opts.authenticator.authenticate(request.headers.authorization),
+      channel: 'mcp',
+    };
 
     const refused = refuseMessage(request.body);
     if (refused) return reply.code(refused.status).send(refused.body);

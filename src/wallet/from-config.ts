@@ -11,6 +11,7 @@ export function walletOptions(config: Config, overrides: Partial<WalletOptions> 
     rateLimit: { requestsPerMinute: w.ratePerMinute, burst: w.rateBurst },
     sweepIntervalMs: w.sweepIntervalMs,
     holdTimeoutMs: w.holdTimeoutMs,
+    maxLiveKeys: w.maxLiveKeys,
     ...overrides,
   };
 }

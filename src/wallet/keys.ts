@@ -29,13 +29,24 @@ const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
 const SELECT_KEY = 'SELECT * FROM api_keys';
 
+/**
+ * Live keys an account may hold. Far above what one customer's services and environments need, yet it
+ * bounds what a stolen session or a runaway script can mint, and keeps the keys page and `keys list`
+ * readable. The in-app search's internal key does not count. docs/api-decisions.md ("API keys").
+ */
+export const DEFAULT_MAX_LIVE_KEYS = 20;
+
 export class ApiKeys implements Authenticator {
   constructor(
     private readonly store: WalletStore,
     private readonly clock: Clock,
+    private readonly maxLiveKeys: number = DEFAULT_MAX_LIVE_KEYS,
   ) {}
 
-  /** Inside the caller's transaction. The returned secret exists nowhere else: only its hash is stored. */
+  /**
+   * Inside the caller's transaction. The returned secret exists nowhere else: only its hash is stored.
+   * Refused when the account already holds its cap of live keys.
+   */
   async create(
     q: Queryable,
     accountId: string,
@@ -43,6 +54,22 @@ export class ApiKeys implements Authenticator {
     name: string | null,
     now: number,
   ): Promise<{ key: string; keyId: string }> {
+    // SQLite's write transaction already serialises this count and insert; on PostgreSQL two creations
+    // at once, on any replica, would both see room for one more without a lock per account.
+    if (q.dialect === 'postgres') {
+      await q.get('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`api_keys\n${accountId}`]);
+    }
+    const live = await q.get<{ n: number | string }>(
+      'SELECT COUNT(*) AS n FROM api_keys WHERE account_id = ? AND revoked_at IS NULL AND internal = 0',
+      [accountId],
+    );
+    if (Number(live?.n ?? 0) >= this.maxLiveKeys) {
+      throw new AppError(
+        'forbidden',
+        `this account already has ${this.maxLiveKeys} live API keys, the most allowed; revoke one it no ` +
+          'longer needs, then create the new one',
+      );
+    }
     const key = generateApiKey();
     const keyId = `key_${crypto.randomBytes(8).toString('hex')}`;
     await q.run(

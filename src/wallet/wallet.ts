@@ -68,6 +68,8 @@ export interface WalletOptions {
   busyTimeoutMs?: number;
   /** PostgreSQL pool size of this process. */
   poolSize?: number;
+  /** Live API keys per account (REGDATA_MAX_LIVE_KEYS); DEFAULT_MAX_LIVE_KEYS when absent. */
+  maxLiveKeys?: number;
 }
 
 export interface CreatedKey {
@@ -307,7 +309,7 @@ export async function openWallet(opts: WalletOptions): Promise<Wallet> {
       : new GcraRateLimiter(rateLimit, clock);
 
   const ledger = new Ledger();
-  const keys = new ApiKeys(store, clock);
+  const keys = new ApiKeys(store, clock, opts.maxLiveKeys);
   const usage = new UsageLog();
   const idempotency = new IdempotencyStore();
   const instances = new Instances(instanceId);

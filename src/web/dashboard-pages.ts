@@ -512,18 +512,14 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
     if (!who) return reply;
     const kind = formField(request.body, 'kind') as OrderKind;
     const country = formField(request.body, 'country');
-    const credits = Number(formField(request.body, 'credits'));
     try {
+      const credits = kind === 'topup' ? topupCredits(formField(request.body, 'credits')) : 0;
       const amount =
         kind === 'topup'
           ? credits
           : kind === 'unlimited'
             ? UNLIMITED_EUR_PER_MONTH
             : COUNTRY_PLAN_EUR_PER_MONTH;
-      // Validated by the wallet before the provider issues anything.
-      if (kind === 'topup' && !(credits >= MIN_TOPUP_CREDITS)) {
-        throw new AppError('validation_failed', `a top-up is at least ${MIN_TOPUP_CREDITS} credits`);
-      }
       if (kind !== 'topup' && kind !== 'unlimited' && kind !== 'country') {
         throw new AppError('validation_failed', 'order kind must be topup, unlimited or country');
       }
@@ -612,6 +608,28 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
       );
     }
   });
+}
+
+/** Up to 9 digits: below the wallet's largest amount (1,000,000,000 credits). */
+const TOPUP_DIGITS = /^[1-9][0-9]{0,8}$/;
+
+/**
+ * A top-up amount as the form's whole-number field sends it, checked before the confirmation page shows a
+ * price. Number() would also take `0x20`, `1e300`, `Infinity`, `+20`, `20.0` or padding and put that on
+ * the page and the invoice.
+ */
+function topupCredits(text: string): number {
+  if (!TOPUP_DIGITS.test(text)) {
+    throw new AppError(
+      'validation_failed',
+      `a top-up is a whole number of credits in plain digits (such as 50), at least ${MIN_TOPUP_CREDITS}`,
+    );
+  }
+  const credits = Number(text);
+  if (credits < MIN_TOPUP_CREDITS) {
+    throw new AppError('validation_failed', `a top-up is at least ${MIN_TOPUP_CREDITS} credits`);
+  }
+  return credits;
 }
 
 function planLabel(plan: string): string {

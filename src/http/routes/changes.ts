@@ -13,6 +13,8 @@ export const changeRoutes: FastifyPluginAsyncZod<{ ops: Operations; authenticato
   app.get(
     '/changes',
     {
+      // Metered: a HEAD would run the GET handler and charge for rows nobody receives (src/http/http-semantics.ts).
+      exposeHeadRoute: false,
       schema: {
         operationId: 'listChanges',
         tags: ['companies'],

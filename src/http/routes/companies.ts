@@ -49,6 +49,8 @@ export const companyRoutes: FastifyPluginAsyncZod<{ ops: Operations; authenticat
   app.get(
     '/companies',
     {
+      // Metered: a HEAD would run the GET handler and charge for rows nobody receives (src/http/http-semantics.ts).
+      exposeHeadRoute: false,
       config: { queryArrays: arrayParams(SearchQueryObject) },
       schema: {
         operationId: 'searchCompanies',
@@ -75,6 +77,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ ops: Operations; authenticat
   app.get(
     '/companies/:registrikood',
     {
+      exposeHeadRoute: false,
       schema: {
         operationId: 'getCompany',
         tags: ['companies'],
@@ -96,6 +99,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ ops: Operations; authenticat
   app.get(
     '/companies/:registrikood/history',
     {
+      exposeHeadRoute: false,
       schema: {
         operationId: 'getCompanyHistory',
         tags: ['companies'],
@@ -120,6 +124,7 @@ export const companyRoutes: FastifyPluginAsyncZod<{ ops: Operations; authenticat
   app.get(
     '/companies/:registrikood/workplaces',
     {
+      exposeHeadRoute: false,
       schema: {
         operationId: 'getCompanyWorkplaces',
         tags: ['companies'],

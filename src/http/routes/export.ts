@@ -54,6 +54,8 @@ export const exportRoutes: FastifyPluginAsyncZod<{
   app.get(
     '/companies/export',
     {
+      // Metered: a HEAD would run the GET handler and charge for rows nobody receives (src/http/http-semantics.ts).
+      exposeHeadRoute: false,
       config: { queryArrays: arrayParams(ExportRouteQueryObject) },
       schema: {
         operationId: 'exportCompanies',

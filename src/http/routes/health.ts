@@ -7,7 +7,6 @@ import { isAdminRequest } from '../guard.ts';
 /**
  * Spec-external operations endpoint, public so load balancers need no key: the status alone. With an admin
  * key it adds the live snapshot and its age per country (which tells an outsider when data was refreshed).
- * HEAD is answered too: it runs nothing that charges.
  */
 export const healthRoutes: FastifyPluginAsyncZod<{ engine: Engine; authenticator: Authenticator }> = async (
   app,
@@ -16,7 +15,6 @@ export const healthRoutes: FastifyPluginAsyncZod<{ engine: Engine; authenticator
   app.get(
     '/healthz',
     {
-      exposeHeadRoute: true,
       schema: {
         operationId: 'health',
         tags: ['operations'],
