@@ -13,4 +13,6 @@ export const ENGINE_DEFAULTS = {
    * Retry-After: a queue this long means more work arrives than the cores finish.
    */
   maxQueueMs: 5_000,
+  /** Threads that plan searches and counts on the posting lists: one per core, off the event loop. */
+  plannerThreads: 2,
 } as const;

@@ -1,11 +1,12 @@
 import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
 import type { CountryCode } from '../contract/countries.ts';
 import type { CountryManifest } from '../contract/data-contract.ts';
-import type { CountParams, FiltersResponse, TreeNode } from '../contract/api-schemas.ts';
+import type { CountParams, FiltersResponse, SearchParams, TreeNode } from '../contract/api-schemas.ts';
 import { AppError, isAppError } from '../errors/app-error.ts';
 import type { ConnectionPool, Row } from './connection-pool.ts';
 import type { LookupStore } from './lookup-store.ts';
-import { plan, textTerms, type Plan } from './planner.ts';
+import { answerTask, planKey, textTerms, type Plan, type PlanAnswer, type PlanTask } from './planner.ts';
+import { PlannerPool } from './planner-pool.ts';
 import type { Postings } from './postings.ts';
 import type { QueryContext } from './query-builder.ts';
 import { tables, type DictionaryColumn } from './tables.ts';
@@ -54,14 +55,8 @@ const ASCII = /^[\x00-\x7f]*$/;
 /** Folded terms remembered per snapshot (a term is short; this bounds the map at ~1 MB). */
 const FOLD_CACHE_SIZE = 10_000;
 
-/** Plans remembered per snapshot: a search's pages and its count share one. */
-const PLAN_CACHE_SIZE = 256;
-
-/** The cache key of a plan: the parameters that decide the set, in a fixed order. */
-function planKey(params: CountParams): string {
-  const filters = Object.entries(params.filters).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return JSON.stringify([params.country, params.updated_since ?? null, filters]);
-}
+/** Omit over each member of a union (the plain Omit merges the members first). */
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 export type QueryObserver = (label: string, seconds: number) => void;
 /** Told how each new search or count was planned: the plan's explanation. */
@@ -83,7 +78,9 @@ export class LoadedSnapshot {
   private closed = false;
   private readonly warming = new AbortController();
   private readonly counts = new Map<string, Promise<number>>();
+  /** Plans made on this thread when the snapshot has no planner threads. */
   private readonly plans = new Map<string, Plan>();
+  private planners: PlannerPool | null = null;
   private readonly folded = new Map<string, string>();
   /** Fold queries run one at a time on their own connection (a DuckDB connection runs one query). */
   private folding: Promise<unknown> = Promise.resolve();
@@ -99,6 +96,8 @@ export class LoadedSnapshot {
     readonly loadMs: number,
     /** How long a query may wait for a connection before it is turned away (undefined: no limit). */
     private readonly maxQueueMs?: number,
+    /** Threads that plan searches and counts (0: on the calling thread). */
+    private readonly plannerThreads = 0,
   ) {}
 
   static indexLocations(tree: TreeNode[] | null): IndexedLocation[] {
@@ -181,29 +180,57 @@ export class LoadedSnapshot {
     return terms.map((t) => known.get(t)!);
   }
 
+  /** The total of a count on the posting lists (planner.ts). */
+  async planCount(params: CountParams): Promise<number> {
+    return (await this.planned(params, { kind: 'count', params })).total;
+  }
+
+  /** The total and the page's rids of a search on the posting lists, in the search's order. */
+  async planSearch(params: SearchParams): Promise<{ total: number; rids: number[] }> {
+    const a = await this.planned(params, { kind: 'search', params });
+    return { total: a.total, rids: a.rids ?? [] };
+  }
+
+  /** The rids an export writes (the first `limit` in its order, ascending), or null when over `most`. */
+  async planExport(params: SearchParams, limit: number, most: number): Promise<number[] | null> {
+    return (await this.planned(params, { kind: 'export', params, limit, most })).rids;
+  }
+
   /**
-   * The plan of a search or count on the posting lists (planner.ts), remembered per snapshot under its
-   * normalised parameters. Text terms are folded by DuckDB first.
+   * Answers a plan task on a planner thread (planner-pool.ts), or on this thread when the snapshot has
+   * none. Text terms are folded by DuckDB and a registration code's rid read here first: both live on this
+   * thread.
    */
-  async plan(params: CountParams): Promise<Plan> {
-    const key = planKey(params);
-    const hit = this.plans.get(key);
-    if (hit) {
-      this.plans.delete(key);
-      this.plans.set(key, hit);
-      return hit;
-    }
+  private async planned(
+    params: CountParams,
+    task: DistributiveOmit<PlanTask, 'key' | 'folded' | 'rid'>,
+  ): Promise<PlanAnswer> {
     const terms = textTerms(params);
-    const folded = new Map<string, string>();
-    if (terms.length > 0) (await this.fold(terms)).forEach((f, i) => folded.set(terms[i]!, f));
+    const folded: [string, string][] = [];
+    if (terms.length > 0) (await this.fold(terms)).forEach((f, i) => folded.push([terms[i]!, f]));
     const d = this.country(params.country);
-    const planned = this.lookup('plan', () =>
-      plan(params, { postings: d.postings, ridOf: (code) => d.lookups.ridOf(code), folded }),
-    );
-    if (this.plans.size >= PLAN_CACHE_SIZE) this.plans.delete(this.plans.keys().next().value as string);
-    this.plans.set(key, planned);
-    this.planObserver?.(params.country, planned.explain);
-    return planned;
+    const code = params.filters['registration_code'];
+    const rid = code?.kind === 'scalar' ? d.lookups.ridOf(String(code.value)) : null;
+    const full = { ...task, key: planKey(params), folded, rid } as PlanTask;
+    const started = performance.now();
+    let answer: PlanAnswer;
+    try {
+      if (this.plannerThreads > 0) {
+        this.planners ??= new PlannerPool(
+          Object.fromEntries(Object.entries(this.data).map(([c, x]) => [c, x.postings.shared])),
+          this.plannerThreads,
+        );
+        answer = await this.planners.run(full);
+      } else {
+        answer = answerTask(full, d.postings, this.plans);
+      }
+    } catch (err) {
+      throw new AppError('backend_unavailable', 'data backend temporarily unavailable', [], { cause: err });
+    } finally {
+      this.observer?.('plan', (performance.now() - started) / 1000);
+    }
+    if (answer.fresh) this.planObserver?.(params.country, answer.explain);
+    return answer;
   }
 
   /**
@@ -316,6 +343,7 @@ export class LoadedSnapshot {
     this.closed = true;
     this.warming.abort();
     this.pool.close();
+    this.planners?.close();
     this.foldConnection.closeSync();
     for (const d of Object.values(this.data)) d.lookups.close();
     this.instance.closeSync();

@@ -140,3 +140,66 @@ function byRid(rows: Bitmap, offset: number, limit: number, desc: boolean): numb
   const n = size - offset - from;
   return Array.from(rows.rangeUint32Array(new Uint32Array(n), from, n)).reverse();
 }
+
+/** The cache key of a plan: the parameters that decide the set, in a fixed order. */
+export function planKey(params: CountParams): string {
+  const filters = Object.entries(params.filters).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return JSON.stringify([params.country, params.updated_since ?? null, filters]);
+}
+
+/**
+ * One request to a planner (planner-pool.ts): what to answer and everything the plan needs that lives
+ * on the main thread (the folded terms, the rid of a registration code).
+ */
+export type PlanTask = {
+  key: string;
+  folded: [string, string][];
+  rid: number | null;
+} & (
+  | { kind: 'count'; params: CountParams }
+  | { kind: 'search'; params: SearchParams }
+  /** An export's rids, ascending: the first `limit` in its order, or none when more than `most` match. */
+  | { kind: 'export'; params: SearchParams; limit: number; most: number }
+);
+
+export interface PlanAnswer {
+  total: number;
+  /** The page (search), the rows to write (export; null when too many), nothing (count). */
+  rids: number[] | null;
+  explain: string;
+  /** Planned now, not taken from the cache. */
+  fresh: boolean;
+}
+
+/** Plans remembered per planner: a search's pages and its count share one. */
+const PLAN_CACHE_SIZE = 256;
+
+/** Answers a task on the posting lists, with a cache of plans (least recently used first out). */
+export function answerTask(task: PlanTask, postings: Postings, cache: Map<string, Plan>): PlanAnswer {
+  let planned = cache.get(task.key);
+  const fresh = planned === undefined;
+  if (planned) {
+    cache.delete(task.key);
+  } else {
+    const folded = new Map(task.folded);
+    planned = plan(task.params, { postings, ridOf: () => task.rid, folded });
+    if (cache.size >= PLAN_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+  }
+  cache.set(task.key, planned);
+  const { rows, explain } = planned;
+  const total = rows.size;
+  switch (task.kind) {
+    case 'count':
+      return { total, rids: null, explain, fresh };
+    case 'search':
+      return { total, rids: pageOf(rows, task.params, postings), explain, fresh };
+    case 'export': {
+      if (total > task.most) return { total, rids: null, explain, fresh };
+      const rids =
+        total <= task.limit
+          ? Array.from(rows.toUint32Array())
+          : pageOf(rows, { ...task.params, page: 1, page_size: task.limit }, postings).sort((a, b) => a - b);
+      return { total, rids, explain, fresh };
+    }
+  }
+}

@@ -113,13 +113,16 @@ function readHeader(fd: number, size: number, file: string): PostingsHeader {
   return JSON.parse(json.toString('utf8')) as PostingsHeader;
 }
 
-/** The whole file in one aligned buffer, and its header. */
+/**
+ * The whole file in one aligned buffer over shared memory, and its header: the planner's threads
+ * (planner-pool.ts) map the same bytes, so the lists are in memory once however many threads plan.
+ */
 export function readPostings(file: string): { buffer: Buffer; header: PostingsHeader } {
   const fd = fs.openSync(file, 'r');
   try {
     const size = fs.fstatSync(fd).size;
     const header = readHeader(fd, size, file);
-    const buffer = RoaringBitmap32.bufferAlignedAllocUnsafe(size, BITMAP_ALIGNMENT);
+    const buffer = RoaringBitmap32.bufferAlignedAllocSharedUnsafe(size, BITMAP_ALIGNMENT);
     let done = 0;
     while (done < size) {
       const n = fs.readSync(fd, buffer, done, Math.min(size - done, 1 << 30), done);

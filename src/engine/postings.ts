@@ -7,6 +7,13 @@ import {
   type TextHeader,
 } from './postings-file.ts';
 
+export interface SharedPostings {
+  memory: SharedArrayBuffer;
+  offset: number;
+  length: number;
+  header: PostingsHeader;
+}
+
 /**
  * A country's posting lists in memory (postings-file.ts, built by postings-build.ts): the sets of rids
  * that the planner (planner.ts) intersects instead of scanning. Every bitmap is a frozen view into the
@@ -26,6 +33,20 @@ export class Postings {
   static open(file: string): Postings {
     const { buffer, header } = readPostings(file);
     return new Postings(buffer, header);
+  }
+
+  /** What a planner thread needs to map the same lists: the shared bytes and the header. */
+  get shared(): SharedPostings {
+    return {
+      memory: this.buffer.buffer as SharedArrayBuffer,
+      offset: this.buffer.byteOffset,
+      length: this.buffer.byteLength,
+      header: this.header,
+    };
+  }
+
+  static fromShared(s: SharedPostings): Postings {
+    return new Postings(Buffer.from(s.memory, s.offset, s.length), s.header);
   }
 
   get rows(): number {

@@ -37,6 +37,8 @@ export interface EngineOptions {
    * (default: no limit).
    */
   maxQueueMs?: number;
+  /** Threads planning searches and counts (default ENGINE_DEFAULTS; 0: on the event loop). */
+  plannerThreads?: number;
   /** Where DuckDB may spill; default: none. */
   tempDirectory?: string;
   /**
@@ -255,6 +257,7 @@ export async function loadSnapshot(
       data,
       performance.now() - started,
       opts.maxQueueMs,
+      opts.plannerThreads ?? ENGINE_DEFAULTS.plannerThreads,
     );
   } catch (err) {
     foldConnection?.closeSync();

@@ -11,7 +11,6 @@ import {
 import { REGISTRATION_CODE_RULES } from '../contract/registration-codes.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { Engine } from '../engine/engine.ts';
-import { pageOf } from '../engine/planner.ts';
 import { assertUpdatedSince } from './changes.ts';
 
 /**
@@ -42,7 +41,7 @@ function notFound(ref: CompanyRef): AppError {
 export async function countCompanies(engine: Engine, params: CountParams) {
   const count = await engine.use(async (snap) => {
     assertUpdatedSince(snap, params);
-    return (await snap.plan(params)).rows.size;
+    return snap.planCount(params);
   });
   return { country: params.country, count, count_mode: 'exact' };
 }
@@ -54,11 +53,8 @@ export async function countCompanies(engine: Engine, params: CountParams) {
 export async function searchCompanies(engine: Engine, params: SearchParams): Promise<SearchData> {
   const [items, counted] = await engine.use(async (snap) => {
     assertUpdatedSince(snap, params);
-    const store = snap.lookups(params.country);
-    const planned = await snap.plan(params);
-    const postings = snap.country(params.country).postings;
-    const rids = snap.lookup('search', () => pageOf(planned.rows, params, postings));
-    return [snap.lookup('search_rows', () => store.rows(rids)), planned.rows.size] as const;
+    const { total, rids } = await snap.planSearch(params);
+    return [snap.lookup('search_rows', () => snap.lookups(params.country).rows(rids)), total] as const;
   });
   return {
     items: items as CompanyRow[],

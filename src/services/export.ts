@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ExportFormat, ExportParams } from '../contract/export-schemas.ts';
 import type { Engine } from '../engine/engine.ts';
-import { pageOf } from '../engine/planner.ts';
 import { buildExportQuery, type QueryContext } from '../engine/query-builder.ts';
 import { sqlString } from '../engine/serving-build.ts';
 import { COMPANY_ROW_COLUMNS } from '../engine/tables.ts';
@@ -124,18 +123,9 @@ async function exportContext(
   limit: number,
 ): Promise<QueryContext> {
   const base = snap.context(params.country);
-  const planned = await snap.plan(params);
-  if (planned.rows.size > EXPORT_CANDIDATE_LIMIT) return base;
   // Only the first `limit` rows in the export's order are written; the planner picks them too.
-  const rows =
-    planned.rows.size <= limit
-      ? planned.rows.toArray()
-      : pageOf(
-          planned.rows,
-          { ...params, page: 1, page_size: limit },
-          snap.country(params.country).postings,
-        ).sort((a, b) => a - b);
-  return { ...base, candidates: rows };
+  const rows = await snap.planExport({ ...params, page: 1, page_size: limit }, limit, EXPORT_CANDIDATE_LIMIT);
+  return rows === null ? base : { ...base, candidates: rows };
 }
 
 /**

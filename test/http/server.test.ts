@@ -69,7 +69,7 @@ describe('server over a real socket', () => {
       /regdata_http_requests_total\{method="GET",route="\/api\/v1\/data\/companies",status="200"\} \d+/,
     );
     expect(metrics).toContain('regdata_http_request_duration_seconds_bucket');
-    expect(metrics).toMatch(/regdata_db_query_duration_seconds_count\{query="search"\} \d+/);
+    expect(metrics).toMatch(/regdata_db_query_duration_seconds_count\{query="plan"\} \d+/);
     expect(metrics).toMatch(/regdata_snapshot_age_seconds\{country="EE",snapshot_id="[^"]+"\} \d/);
   });
 
