@@ -171,6 +171,8 @@ export const ConfigSchema = z
      */
     REGDATA_INGEST_SERVING_BUILDS: z.coerce.number().int().min(1).max(8).default(2),
     REGDATA_DUCKDB_CONNECTIONS: z.coerce.number().int().min(1).max(64).default(ENGINE_DEFAULTS.connections),
+    /** Threads that plan searches and counts on the posting lists (src/engine/planner-pool.ts); 0: the event loop. */
+    REGDATA_PLANNER_THREADS: z.coerce.number().int().min(0).max(64).default(ENGINE_DEFAULTS.plannerThreads),
     /**
      * `regdata serve`: the nice value of every thread of the process but the event loop's (DuckDB's scan
      * threads, libuv's pool), so lookups never wait for CPU behind scans (src/runtime/thread-priority.ts,
@@ -226,6 +228,7 @@ export const ConfigSchema = z
       memoryLimit: env.REGDATA_DUCKDB_MEMORY_LIMIT,
       threads: env.REGDATA_DUCKDB_THREADS,
       connections: env.REGDATA_DUCKDB_CONNECTIONS,
+      plannerThreads: env.REGDATA_PLANNER_THREADS,
       ...(env.REGDATA_QUERY_MAX_WAIT_MS > 0 ? { maxQueueMs: env.REGDATA_QUERY_MAX_WAIT_MS } : {}),
       exportDirectory: exportDir(env.REGDATA_EXPORT_DIR),
     },
