@@ -57,7 +57,7 @@ const COMMANDS: Record<string, Command> = {
   usage: { summary: 'usage per account', help: usageHelp, run: usageCommand },
   orders: { summary: 'confirm or cancel dashboard top-ups and plans', help: ordersHelp, run: ordersCommand },
   wallet: {
-    summary: 'move the SQLite wallet to PostgreSQL (wallet migrate)',
+    summary: 'check the ledger (wallet audit); move the SQLite wallet to PostgreSQL (wallet migrate)',
     help: walletHelp,
     run: walletCommand,
   },

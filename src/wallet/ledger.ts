@@ -1,3 +1,4 @@
+import { holdMismatches, lotMismatches, usageMismatches } from './audit.ts';
 import type { Queryable } from './store.ts';
 import type { Micro } from './money.ts';
 
@@ -263,8 +264,9 @@ export class Ledger {
 
   /**
    * Recomputes everything from the transfer log and compares it with the lots' balance fields, the holds'
-   * states and the usage records. Used by tests and by operators (`regdata wallet audit`); it books due
-   * expiry first, so it must run inside a transaction.
+   * states and the usage records. Used by tests and Wallet.audit; it books due expiry first (so balances
+   * are those a call would see), hence it writes and must run inside a transaction. `regdata wallet audit`
+   * uses auditWallet (audit.ts) instead, which writes nothing.
    */
   async audit(q: Queryable, now: number): Promise<LedgerAudit> {
     await this.bookExpiry(q, null, now);
@@ -284,40 +286,11 @@ export class Ledger {
       ...t,
       conserved: t.granted - t.expired - t.charged === t.balance + t.pending,
     }));
-    const lotMismatches = (
-      await q.all<{ id: number }>(
-        `SELECT l.id FROM credit_lots l LEFT JOIN (
-           SELECT lot_id,
-             sum(CASE kind WHEN 'grant' THEN amount ELSE 0 END) AS g,
-             sum(CASE kind WHEN 'post' THEN amount ELSE 0 END) AS po,
-             sum(CASE kind WHEN 'expire' THEN amount ELSE 0 END) AS e,
-             sum(CASE WHEN kind = 'pending' AND NOT EXISTS (SELECT 1 FROM transfers r WHERE r.pending_id = t.id)
-                 THEN amount ELSE 0 END) AS pe
-           FROM transfers t GROUP BY lot_id) s ON s.lot_id = l.id
-         WHERE l.credits_posted <> coalesce(s.g, 0) OR l.debits_posted <> coalesce(s.po, 0)
-            OR l.debits_expired <> coalesce(s.e, 0) OR l.debits_pending <> coalesce(s.pe, 0)
-         ORDER BY l.id`,
-      )
-    ).map((r) => r.id);
-    const holdMismatches = (
-      await q.all<{ id: number }>(
-        `SELECT h.id FROM holds h WHERE
-           (h.state = 'pending') <> EXISTS (SELECT 1 FROM transfers p WHERE p.hold_id = h.id AND p.kind = 'pending'
-             AND NOT EXISTS (SELECT 1 FROM transfers r WHERE r.pending_id = p.id))
-           OR h.amount <> (SELECT coalesce(sum(amount), 0) FROM transfers p WHERE p.hold_id = h.id AND p.kind = 'pending')
-         ORDER BY h.id`,
-      )
-    ).map((r) => r.id);
-    const usageMismatches = (
-      await q.all<{ id: string }>(
-        `SELECT a.id FROM accounts a WHERE
-           coalesce((SELECT sum(charged) FROM usage_records u WHERE u.account_id = a.id), 0)
-           <> coalesce((SELECT sum(amount) FROM transfers t WHERE t.account_id = a.id AND kind = 'post'), 0)
-         ORDER BY a.id`,
-      )
-    ).map((r) => r.id);
+    const lots = (await lotMismatches(q)).map((m) => m.id);
+    const holds = await holdMismatches(q);
+    const usage = await usageMismatches(q);
     const openHolds =
       (await q.get<{ n: number }>(`SELECT count(*) AS n FROM holds WHERE state = 'pending'`))?.n ?? 0;
-    return { accounts, lotMismatches, holdMismatches, usageMismatches, openHolds };
+    return { accounts, lotMismatches: lots, holdMismatches: holds, usageMismatches: usage, openHolds };
   }
 }

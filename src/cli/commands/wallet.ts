@@ -2,10 +2,11 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Config } from '../../config.ts';
 import { walletOptions } from '../../wallet/from-config.ts';
+import { auditWallet, type WalletAuditReport } from '../../wallet/audit.ts';
 import { migrateToPostgres, type MigrateResult } from '../../wallet/migrate-to-postgres.ts';
 import { microToCredits } from '../../wallet/money.ts';
 import { parseWalletUrl } from '../../wallet/store.ts';
-import { openWallet, type Wallet } from '../../wallet/wallet.ts';
+import { openWallet, openWalletStore, type Wallet } from '../../wallet/wallet.ts';
 import { EXIT, UsageError } from '../errors.ts';
 import { out } from '../output.ts';
 
@@ -226,7 +227,15 @@ export async function usageCommand(args: string[], config: Config): Promise<numb
   return EXIT.ok;
 }
 
-export const walletHelp = `regdata wallet migrate --to postgres://… [--from sqlite:<path>] [--json]
+export const walletHelp = `regdata wallet audit [--json]
+regdata wallet migrate --to postgres://… [--from sqlite:<path>] [--json]
+
+audit: checks the ledger's invariants on the configured wallet (REGDATA_WALLET_URL, SQLite or PostgreSQL)
+  and writes nothing: lot fields equal their transfers, each account's transfers equal its lots, no lot
+  below zero, holds agree with their transfers, no hold pending past its timeout (plus two sweep
+  intervals and a minute), idempotency rows consistent with their holds and charges, usage records equal
+  the posts. One line per invariant; exit 1 naming the ids at fault when any is broken, 0 when all hold.
+  Run it after a restore and nightly (docs/deploy.md); the invariants are in docs/wallet.md ("Audit").
 
 migrate: copies the SQLite wallet (the configured one, REGDATA_WALLET_URL unset or sqlite:…, or --from)
   into an EMPTY PostgreSQL database: every table and row with its ids, in one transaction. Stop every
@@ -238,6 +247,7 @@ migrate: copies the SQLite wallet (the configured one, REGDATA_WALLET_URL unset 
 
 export async function walletCommand(args: string[], config: Config): Promise<number> {
   const [sub, ...rest] = args;
+  if (sub === 'audit') return walletAudit(rest, config);
   if (sub !== 'migrate') throw new UsageError(`unknown subcommand: wallet ${sub ?? ''}\n\n${walletHelp}`);
   const { values } = parseArgs({
     args: rest,
@@ -302,4 +312,64 @@ function printAudits(r: MigrateResult): void {
     rows.push(line(`rows ${table}`, s.rows[table]!, t.rows[table] ?? 0));
   out.line(`ledger audit: source ${r.from}, target ${r.to}`);
   out.table(rows);
+}
+
+/** Past its timeout a hold waits for the next sweep; two intervals and a minute leave room for a slow one. */
+function staleGraceMs(config: Config): number {
+  return 2 * config.wallet.sweepIntervalMs + 60_000;
+}
+
+const INVARIANT_LABELS: Record<WalletAuditReport['invariants'][number]['name'], [string, string]> = {
+  lot_balances: ['lot balances equal their transfers', 'lots'],
+  conservation: ['conservation: transfers equal lots per account', 'accounts'],
+  no_overdrawn_lot: ['no lot below zero', 'lots'],
+  holds_match_transfers: ['holds agree with their transfers', 'holds'],
+  no_stale_hold: ['no hold pending past its timeout', 'pending holds'],
+  idempotency: ['idempotency rows consistent', 'rows'],
+  usage_matches_ledger: ['usage records equal the posts', 'accounts'],
+};
+
+/** Shown per invariant before "and N more": the JSON output always has them all. */
+const SHOWN_VIOLATIONS = 20;
+
+async function walletAudit(args: string[], config: Config): Promise<number> {
+  const { values } = parseArgs({ args, options: { json: { type: 'boolean', default: false } } });
+  // The store alone, not openWallet: opening a wallet sweeps, which would void the very stale holds the
+  // audit is meant to report, and registers an instance in a wallet the operator may be checking read-only.
+  const store = await openWalletStore(config.wallet.url, {
+    poolSize: 1,
+    applicationName: 'regdata wallet audit',
+  });
+  let report: WalletAuditReport;
+  try {
+    report = await store.tx(async (q) => {
+      if (q.dialect === 'postgres') {
+        await q.run('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+      }
+      return auditWallet(q, Date.now(), { staleGraceMs: staleGraceMs(config) });
+    });
+  } finally {
+    await store.close();
+  }
+  const failed = report.invariants.filter((i) => i.violations.length > 0);
+  if (values.json) {
+    out.json({ wallet: store.location, ...report });
+  } else {
+    out.line(`wallet audit of ${store.location} at ${new Date(report.now).toISOString()}`);
+    for (const inv of report.invariants) {
+      const [label, unit] = INVARIANT_LABELS[inv.name];
+      const n = inv.violations.length;
+      out.line(
+        `${n === 0 ? 'ok  ' : 'FAIL'}  ${inv.name.padEnd(21)}  ${label}: ${inv.checked} ${unit} checked, ${n} violation${n === 1 ? '' : 's'}`,
+      );
+      for (const v of inv.violations.slice(0, SHOWN_VIOLATIONS)) out.line(`        ${v.detail}`);
+      if (n > SHOWN_VIOLATIONS) out.line(`        and ${n - SHOWN_VIOLATIONS} more (--json lists them all)`);
+    }
+    out.line(`open holds within their timeout: ${report.openHolds}`);
+  }
+  if (failed.length > 0) {
+    out.error(`wallet audit failed: ${failed.map((i) => i.name).join(', ')}`);
+    return EXIT.failed;
+  }
+  return EXIT.ok;
 }
