@@ -37,13 +37,20 @@ const dictionary = (column: DictionaryColumn): IndexSpec => ({
 const flag = (column: string): IndexSpec => ({ kind: 'flag', column });
 const range = (column: string): IndexSpec => ({ kind: 'range', column, valueType: 'number' });
 
+/** `status`, which the planner also applies by default (active only). */
+export const STATUS_INDEX = {
+  kind: 'values',
+  column: 'staatus',
+  encoding: 'dictionary',
+} as const satisfies IndexSpec;
+
 export const FILTER_INDEX: Record<FilterId, IndexSpec> = {
   company_name: { kind: 'text', column: 'search_name', sig: 'sig_name' },
   registration_code: { kind: 'code' },
   industry_codes: { kind: 'codes', column: 'kood', table: 'act', sig: 'sig_activities' },
   legal_form: dictionary('oiguslik_vorm'),
   // The default (active only) and `__all__` are the planner's and buildWhere's; this is explicit codes.
-  status: dictionary('staatus'),
+  status: STATUS_INDEX,
   share_capital: range('kapital_amount'),
   registered: { kind: 'range', column: 'esmaregistreerimise_kpv', valueType: 'date' },
   location: { kind: 'text', column: 'f_location', sig: 'sig_location' },
@@ -78,6 +85,6 @@ export const FILTER_INDEX: Record<FilterId, IndexSpec> = {
   se_workplace_kommun: { kind: 'codes', column: 'kommun_code', table: 'wp', sig: 'sig_kommun' },
 };
 
-/** The key of a `values` index in the postings file: its table and column. */
+/** The key of a bitmap-per-value index in the postings file: its side table, if any, and column. */
 export const valuesKey = (spec: { column: string; table?: string }): string =>
   spec.table ? `${spec.table}.${spec.column}` : spec.column;

@@ -3,7 +3,7 @@ import { SORT_FIELDS } from '../contract/api-schemas.ts';
 import { ACTIVE_STATUS } from '../contract/data-contract.ts';
 import { FILTER_IDS, type FilterId } from '../contract/filters.ts';
 import { EMPTY, RoaringBitmap32, intersectAll, unionAll, type Bitmap } from './bitmaps.ts';
-import { FILTER_INDEX, valuesKey } from './filter-index.ts';
+import { FILTER_INDEX, STATUS_INDEX, valuesKey } from './filter-index.ts';
 import type { Postings } from './postings.ts';
 import { ALL_STATUSES } from './query-builder.ts';
 import { ORDER_COLUMNS } from './tables.ts';
@@ -53,7 +53,9 @@ export function plan(params: CountParams, inputs: PlanInputs): Plan {
   const sets: { name: string; rows: Bitmap }[] = [];
   const excluded: Bitmap[] = [];
   const status = params.filters['status'];
-  if (status === undefined) sets.push({ name: 'status', rows: postings.values('staatus', [ACTIVE_STATUS]) });
+  if (status === undefined) {
+    sets.push({ name: 'status', rows: postings.values(valuesKey(STATUS_INDEX), [ACTIVE_STATUS]) });
+  }
   // In declaration order, so the explanation of the same request reads the same.
   for (const id of FILTER_IDS) {
     const input = params.filters[id];
@@ -68,7 +70,7 @@ export function plan(params: CountParams, inputs: PlanInputs): Plan {
         sets.push({ name: id, rows: postings.values(valuesKey(spec), values.map(String)) });
         break;
       case 'exclude':
-        if (values[0] === true) excluded.push(postings.values(spec.column, ['true']));
+        if (values[0] === true) excluded.push(postings.values(valuesKey(spec), ['true']));
         break;
       case 'range': {
         if (input.kind !== 'range') throw new Error(`${id} expects a range`);

@@ -25,24 +25,27 @@ export const ORDER_BUCKETS = 64;
 
 const q = (c: string) => `"${c}"`;
 
-/** Every rid of `sql` (one INTEGER column), in its order, into a typed array of `count`. */
-async function readRids(
+/** Every row of `sql`, in its order: column i into `into[i]`, which must hold exactly the rows. */
+async function readColumns(
   conn: DuckDBConnection,
   sql: string,
-  count: number,
+  into: readonly (Uint32Array | Float64Array)[],
   params?: DuckDBValue[],
-): Promise<Uint32Array> {
-  const out = new Uint32Array(count);
+): Promise<void> {
   const result = await conn.stream(sql, params);
+  const count = into[0]?.length ?? 0;
   let n = 0;
   for (;;) {
     const chunk = await result.fetchChunk();
     if (!chunk || chunk.rowCount === 0) break;
-    const v = chunk.getColumnVector(0);
-    for (let i = 0; i < chunk.rowCount; i++) out[n++] = v.getItem(i) as number;
+    if (n + chunk.rowCount > count) throw new Error(`more than ${count} rows: ${sql.slice(0, 80)}`);
+    into.forEach((out, c) => {
+      const v = chunk.getColumnVector(c);
+      for (let i = 0; i < chunk.rowCount; i++) out[n + i] = v.getItem(i) as number;
+    });
+    n += chunk.rowCount;
   }
   if (n !== count) throw new Error(`expected ${count} rows, read ${n}: ${sql.slice(0, 80)}`);
-  return out;
 }
 
 /**
@@ -62,12 +65,8 @@ async function groupedBitmaps(
     )
   ).getRows() as [string, number][];
   const total = counts.reduce((s, [, n]) => s + n, 0);
-  const rids = await readRids(
-    conn,
-    `SELECT rid FROM (${source}) WHERE v IS NOT NULL ORDER BY v, rid`,
-    total,
-    params,
-  );
+  const rids = new Uint32Array(total);
+  await readColumns(conn, `SELECT rid FROM (${source}) WHERE v IS NOT NULL ORDER BY v, rid`, [rids], params);
   let at = 0;
   for (const [value, n] of counts) {
     onGroup(value, new RoaringBitmap32(rids.subarray(at, at + n)));
@@ -116,28 +115,19 @@ async function writeOrdered(
   const count = Number(
     (await conn.runAndReadAll(`SELECT count(${col})::INTEGER FROM co`)).getRows()[0]?.[0] ?? 0,
   );
-  const rids = await readRids(
+  // One sort for both: the rids and (range columns) their values in (value, rid) order.
+  const rids = new Uint32Array(count);
+  const v = valueType === null ? null : new Float64Array(count);
+  const expr = valueType === 'date' ? `(${col} - DATE '1970-01-01')::DOUBLE` : `${col}::DOUBLE`;
+  await readColumns(
     conn,
-    `SELECT rid FROM co WHERE ${col} IS NOT NULL ORDER BY ${col}, rid`,
-    count,
+    `SELECT rid${v ? `, ${expr}` : ''} FROM co WHERE ${col} IS NOT NULL ORDER BY ${col}, rid`,
+    v ? [rids, v] : [rids],
   );
   // A column the country never fills has no order to keep (its rank would be -1 for every row).
   const rank = new Int32Array(count > 0 ? rows + 1 : 0).fill(-1);
   for (let i = 0; i < count; i++) rank[rids[i]!] = i;
-  let values: Ref | null = null;
-  if (valueType !== null) {
-    const expr = valueType === 'date' ? `(${col} - DATE '1970-01-01')::DOUBLE` : `${col}::DOUBLE`;
-    const result = await conn.stream(`SELECT ${expr} FROM co WHERE ${col} IS NOT NULL ORDER BY ${col}, rid`);
-    const v = new Float64Array(count);
-    let n = 0;
-    for (;;) {
-      const chunk = await result.fetchChunk();
-      if (!chunk || chunk.rowCount === 0) break;
-      const vec = chunk.getColumnVector(0);
-      for (let i = 0; i < chunk.rowCount; i++) v[n++] = vec.getItem(i) as number;
-    }
-    values = w.array(v);
-  }
+  const values = v ? w.array(v) : null;
   const bucketSize = Math.max(1, Math.ceil(count / ORDER_BUCKETS));
   const buckets: Ref[] = [];
   for (let start = 0; start < count; start += bucketSize) {
