@@ -53,11 +53,6 @@ export class Postings {
     return this.header.rows;
   }
 
-  /** Bytes held in memory. */
-  get bytes(): number {
-    return this.buffer.byteLength;
-  }
-
   bitmap(ref: Ref): Bitmap {
     let b = this.bitmaps.get(ref[0]);
     if (!b) {
