@@ -1,3 +1,4 @@
+import { TermFolder } from './term-folder.ts';
 import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
 import type { CountryCode } from '../contract/countries.ts';
 import type { CountryManifest } from '../contract/data-contract.ts';
@@ -49,12 +50,6 @@ const COUNT_CACHE_SIZE = 10_000;
  */
 export const QUERY_PRIORITY = { narrowed: 0, scan: 1 } as const;
 
-// eslint-disable-next-line no-control-regex
-const ASCII = /^[\x00-\x7f]*$/;
-
-/** Folded terms remembered per snapshot (a term is short; this bounds the map at ~1 MB). */
-const FOLD_CACHE_SIZE = 10_000;
-
 /** Omit over each member of a union (the plain Omit merges the members first). */
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
@@ -81,9 +76,8 @@ export class LoadedSnapshot {
   /** Plans made on this thread when the snapshot has no planner threads. */
   private readonly plans = new Map<string, Plan>();
   private planners: PlannerPool | null = null;
-  private readonly folded = new Map<string, string>();
-  /** Fold queries run one at a time on their own connection (a DuckDB connection runs one query). */
-  private folding: Promise<unknown> = Promise.resolve();
+  /** On its own connection, so a fold never waits in the pool behind a scan. */
+  private readonly folder: TermFolder;
   observer: QueryObserver | undefined;
   planObserver: PlanObserver | undefined;
 
@@ -98,7 +92,9 @@ export class LoadedSnapshot {
     private readonly maxQueueMs?: number,
     /** Threads that plan searches and counts (0: on the calling thread). */
     private readonly plannerThreads = 0,
-  ) {}
+  ) {
+    this.folder = new TermFolder(foldConnection);
+  }
 
   static indexLocations(tree: TreeNode[] | null): IndexedLocation[] {
     const out: IndexedLocation[] = [];
@@ -138,46 +134,9 @@ export class LoadedSnapshot {
     return this.country(code).lookups;
   }
 
-  /**
-   * `lower(strip_accents(term))` exactly as DuckDB computes it, the folding of the indexed texts: a
-   * folding of our own (foldText) differs on some characters, and a term folded differently than the
-   * texts could miss rows in the index that `contains` would find. Its own connection, so a fold never
-   * waits in the pool behind a scan; remembered per snapshot.
-   */
-  async fold(terms: readonly string[]): Promise<string[]> {
-    const known = new Map<string, string>();
-    for (const t of terms) {
-      const f = this.folded.get(t);
-      if (f !== undefined) known.set(t, f);
-    }
-    for (const t of terms) {
-      // On ASCII, strip_accents changes nothing and lower() maps only A-Z, as toLowerCase() does.
-      if (!known.has(t) && ASCII.test(t)) known.set(t, t.toLowerCase());
-    }
-    const missing = [...new Set(terms.filter((t) => !known.has(t)))];
-    if (missing.length > 0) {
-      const run = this.folding.then(async () => {
-        const out: string[] = [];
-        for (const t of missing) {
-          const reader = await this.foldConnection.runAndReadAll('SELECT lower(strip_accents(?)) AS f', [t]);
-          out.push(String(reader.getRowObjectsJson()[0]?.['f']));
-        }
-        return out;
-      });
-      this.folding = run.catch(() => undefined);
-      let folded: string[];
-      try {
-        folded = await run;
-      } catch (err) {
-        throw new AppError('backend_unavailable', 'data backend temporarily unavailable', [], { cause: err });
-      }
-      if (this.folded.size + folded.length > FOLD_CACHE_SIZE) this.folded.clear();
-      missing.forEach((t, i) => {
-        known.set(t, folded[i]!);
-        this.folded.set(t, folded[i]!);
-      });
-    }
-    return terms.map((t) => known.get(t)!);
+  /** The text filter terms folded as DuckDB folded the indexed texts (term-folder.ts). */
+  fold(terms: readonly string[]): Promise<string[]> {
+    return this.folder.fold(terms);
   }
 
   /** The total of a count on the posting lists (planner.ts). */

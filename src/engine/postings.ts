@@ -194,22 +194,15 @@ export class OrderIndex {
       const k = Math.floor(at / s);
       const end = Math.min(hi, (k + 1) * s);
       if (at === k * s && end === (k + 1) * s) out.push(this.buckets[k]!);
-      else if (end > at) out.push(this.edge(k, at, end));
+      else if (end > at) out.push(this.edge(at, end));
       at = end;
     }
     return out;
   }
 
-  /** The rids of bucket k whose rank is in [lo, hi). */
-  private edge(k: number, lo: number, hi: number): Bitmap {
-    const inBucket = this.buckets[k]!.toUint32Array();
-    const kept = new Uint32Array(hi - lo);
-    let n = 0;
-    for (const rid of inBucket) {
-      const r = this.rank[rid]!;
-      if (r >= lo && r < hi) kept[n++] = rid;
-    }
-    return new RoaringBitmap32(kept.subarray(0, n));
+  /** The rids of ranks [lo, hi) inside one bucket: a slice of the rank order, not a pass over the bucket. */
+  private edge(lo: number, hi: number): Bitmap {
+    return new RoaringBitmap32(this.rids.subarray(lo, hi));
   }
 
   /**
@@ -269,7 +262,6 @@ export class TextIndex {
   private readonly offsets: Uint32Array;
   /** The rids whose text is not null (an empty term matches exactly these). */
   readonly present: Bitmap;
-  private readonly cache = new Map<string, Bitmap>();
 
   constructor(
     private readonly p: Postings,
@@ -286,24 +278,20 @@ export class TextIndex {
     return ref ? this.p.bitmap(ref) : EMPTY;
   }
 
-  /** The rows whose text contains `term` (folded). */
-  matches(term: string): Bitmap {
+  /**
+   * A superset of the rows whose text contains `term`: exactly those rows (`exact`) for a term of up
+   * to MAX_GRAM code points, else the rows holding all its trigrams, which `verify` narrows. The planner verifies
+   * after intersecting the other filters' sets, so a common name fragment is checked on the few rows the
+   * rest of the request leaves, not on every company that holds its trigrams.
+   */
+  candidates(term: string): { rows: Bitmap; exact: boolean } {
     const points = Array.from(term);
-    if (points.length === 0) return this.present;
-    if (points.length <= MAX_GRAM) return this.gram(term);
-    const hit = this.cache.get(term);
-    if (hit) {
-      this.cache.delete(term);
-      this.cache.set(term, hit);
-      return hit;
-    }
+    if (points.length === 0) return { rows: this.present, exact: true };
+    if (points.length <= MAX_GRAM) return { rows: this.gram(term), exact: true };
     const sets: Bitmap[] = [];
     for (let i = 0; i + MAX_GRAM <= points.length; i++)
       sets.push(this.gram(points.slice(i, i + MAX_GRAM).join('')));
-    const out = this.verify(intersectAll(sets), [term]);
-    if (this.cache.size >= TERM_CACHE_SIZE) this.cache.delete(this.cache.keys().next().value as string);
-    this.cache.set(term, out);
-    return out;
+    return { rows: intersectAll(sets), exact: false };
   }
 
   /** The rids of `set` whose text contains any of `terms` (folded). */
@@ -320,6 +308,3 @@ export class TextIndex {
     return RoaringBitmap32.and(new RoaringBitmap32(kept.subarray(0, n)), this.present);
   }
 }
-
-/** Terms remembered per text column (a bitmap each; most are small). */
-const TERM_CACHE_SIZE = 512;
