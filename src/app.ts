@@ -6,10 +6,11 @@ import Fastify, {
   type FastifyServerOptions,
   LogController,
 } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Registry } from 'prom-client';
 import type { Engine } from './engine/engine.ts';
 import { errorServerOptions, installErrorHandlers } from './http/error-handler.ts';
+import { responseSerializer, type ResponseChecks } from './http/response-serializer.ts';
 import type { WalletParts } from './http/guard.ts';
 import { installHttpSemantics } from './http/http-semantics.ts';
 import { installMetrics } from './http/metrics.ts';
@@ -57,6 +58,8 @@ export interface AppDeps {
    * the MCP request came in on). Default: a random secret of this app alone, 15 minutes.
    */
   exportLinks?: { secret: Buffer; ttlSeconds: number; publicUrl: string | null };
+  /** How responses are held to their schemas (config.responseChecks); default every response. */
+  responseChecks?: ResponseChecks;
 }
 
 declare module 'fastify' {
@@ -120,7 +123,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializer(deps.responseChecks ?? 'every'));
   installHttpSemantics(app);
   installErrorHandlers(app);
   // Security headers on every response, errors and 404s included. The CSP suits /docs (Swagger UI loads

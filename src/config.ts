@@ -142,6 +142,11 @@ export const ConfigSchema = z
     /** How often a running server re-reads the `current` pointer to pick up a promoted snapshot; 0 = never. */
     REGDATA_SNAPSHOT_POLL_MS: z.coerce.number().int().min(0).default(2_000),
     /**
+     * Responses held to their zod schema: `every` one, or one in 64 per route (src/http/response-serializer.ts).
+     * Default: every in development mode, sampled otherwise.
+     */
+    REGDATA_RESPONSE_CHECKS: z.enum(['every', 'sampled']).optional(),
+    /**
      * Dashboard: the address people open, the only base of e-mailed links (never the request's Host).
      * Required unless HOST is loopback; then links point at the listening address.
      */
@@ -275,6 +280,7 @@ export const ConfigSchema = z
       },
     },
     snapshotPollMs: env.REGDATA_SNAPSHOT_POLL_MS,
+    responseChecks: env.REGDATA_RESPONSE_CHECKS ?? (env.REGDATA_DEV_MODE ? 'every' : 'sampled'),
     scanThreadNice: env.REGDATA_SCAN_THREAD_NICE,
     wallet: walletLocation(env.REGDATA_WALLET_URL, env.REGDATA_WALLET_DB, env.REGDATA_DATA_DIR, {
       poolSize: env.REGDATA_WALLET_POOL_SIZE,

@@ -58,6 +58,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
     trustProxy: config.trustProxy,
     metrics: config.metricsPort === null ? 'admin' : 'separate',
     exports: config.export,
+    responseChecks: config.responseChecks,
     exportLinks: {
       secret: linkSecret(config.export.linkSecret, config.dataDir),
       ttlSeconds: config.export.linkTtlSeconds,
