@@ -173,7 +173,7 @@ export class LookupStore {
   private readonly detailStmt: Database.Statement;
   private readonly historyStmt: Database.Statement;
   private readonly workplacesStmt: Database.Statement;
-  private readonly rowStmt: Database.Statement;
+  private readonly rowsStmt: Database.Statement;
   private readonly ridStmt: Database.Statement;
 
   private constructor(private readonly db: Database.Database) {
@@ -185,7 +185,9 @@ export class LookupStore {
       `SELECT c.marketing_optout, c.phone_optout, c.source, w.doc
        FROM company c LEFT JOIN workplaces w USING (rid) WHERE c.registrikood = ?`,
     );
-    this.rowStmt = db.prepare('SELECT row FROM company WHERE rid = ?').pluck();
+    this.rowsStmt = db
+      .prepare('SELECT c.rid, c.row FROM json_each(?) AS j JOIN company AS c ON c.rid = j.value')
+      .raw();
     this.ridStmt = db.prepare('SELECT rid FROM company WHERE registrikood = ?').pluck();
   }
 
@@ -249,8 +251,14 @@ export class LookupStore {
 
   /** The search rows of `rids`, in that order. */
   rows(rids: readonly number[]): Json[] {
+    if (rids.length === 0) return [];
+    // One statement for the page: a hundred point reads cost three to four times as much (.tmp bench at
+    // scale 1, PL: 100 rows 0.9-1.5 ms against 3-5 ms, on a loaded machine).
+    const found = new Map<number, string>();
+    for (const [rid, row] of this.rowsStmt.all(JSON.stringify(rids)) as [number, string][])
+      found.set(rid, row);
     return rids.map((rid) => {
-      const row = this.rowStmt.get(rid) as string | undefined;
+      const row = found.get(rid);
       if (row === undefined) throw new Error(`lookup store has no row ${rid}`);
       const values = JSON.parse(row) as unknown[];
       const out: Json = {};
