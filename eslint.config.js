@@ -3,7 +3,17 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', '.tmp/', 'coverage/', 'bench/results/', '**/*.d.ts'] },
+  {
+    ignores: [
+      'node_modules/',
+      'packages/*/build/',
+      'data/',
+      '.tmp/',
+      'coverage/',
+      'bench/results/',
+      '**/*.d.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -18,6 +28,12 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     ignores: ['src/cli/output.ts'],
     rules: { 'no-console': 'error' },
+  },
+  {
+    // A local addon's CommonJS loader (packages/tcp-info).
+    files: ['packages/*/index.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
     files: ['bin/**/*.mjs'],

@@ -1,3 +1,5 @@
+import type { Socket } from 'node:net';
+import tcpInfo from '@regdata/tcp-info';
 import type { FastifyReply } from 'fastify';
 import type { ExportDone } from '../services/operations.ts';
 import type { ExportHead, ExportSink } from '../services/export.ts';
@@ -16,6 +18,7 @@ export const META_TRAILER = 'regdata-meta';
 export class HttpExportSink implements ExportSink {
   private started = false;
   private format: ExportHead['format'] = 'csv';
+  private delivery: Delivery | null = null;
 
   constructor(private readonly reply: FastifyReply) {}
 
@@ -44,6 +47,8 @@ export class HttpExportSink implements ExportSink {
       ...(head.format !== 'ndjson' && { trailer: META_TRAILER }),
     });
     this.reply.hijack();
+    const socket = this.reply.raw.socket;
+    if (socket) this.delivery = Delivery.track(socket);
     this.reply.raw.writeHead(200, headers);
   }
 
@@ -61,8 +66,16 @@ export class HttpExportSink implements ExportSink {
       const onClose = () => settle(false);
       res.once('close', onClose);
       // The callback runs once the socket has handed the chunk to the operating system, or with an error.
-      res.write(chunk, (err) => settle(!err && !this.gone));
+      res.write(chunk, (err) => {
+        this.delivery?.poll();
+        settle(!err && !this.gone);
+      });
+      this.delivery?.wrote(chunk.length);
     });
+  }
+
+  delivered(): Promise<number | null> {
+    return this.delivery ? this.delivery.settled(this.reply.raw) : Promise.resolve(null);
   }
 
   /** The meta after the body (docs/api-decisions.md), then the end of the response. */
@@ -77,5 +90,101 @@ export class HttpExportSink implements ExportSink {
   /** A failure after the head went out cannot become an error answer: the connection is cut instead. */
   abort(): void {
     if (!this.gone) this.reply.raw.destroy();
+  }
+}
+
+/** How long the end of an export waits for the client to acknowledge the last bytes before it is charged. */
+export const DELIVERY_WAIT_MS = 30_000;
+/** How often the acknowledged bytes are read while an export streams (a stalled client writes nothing). */
+const POLL_MS = 20;
+
+/**
+ * The body bytes of one response that the client's TCP stack has acknowledged (Linux `TCP_INFO`
+ * `tcpi_bytes_acked`, through packages/tcp-info). Bytes handed to the socket are not bytes received: the
+ * kernel's send buffer and the network hold megabytes, and a client that stops reading and closes never
+ * gets them. Acknowledged bytes are; they include what sits unread in the client's own receive buffer.
+ *
+ * The socket's byte counts include the response head and the chunked framing: each chunk's place on the
+ * socket is recorded as it is written, and the acknowledged count is mapped back to body bytes. The count
+ * is read after every write and on a timer, and kept at its highest, since the socket's descriptor is gone
+ * once the client has closed; what was acknowledged after the last reading is not charged.
+ */
+class Delivery {
+  private acked = 0;
+  private readonly chunks: { dataEnd: number; length: number }[] = [];
+  private readonly timer: NodeJS.Timeout;
+
+  private constructor(
+    private readonly socket: Socket,
+    private readonly fd: number,
+  ) {
+    this.timer = setInterval(() => this.poll(), POLL_MS).unref();
+    socket.once('close', () => clearInterval(this.timer));
+  }
+
+  /** Null where the acknowledged bytes cannot be read (not Linux, no addon, not a TCP socket). */
+  static track(socket: Socket): Delivery | null {
+    const fd = (socket as unknown as { _handle?: { fd?: number } })._handle?.fd;
+    if (!tcpInfo.available || typeof fd !== 'number' || fd < 0) return null;
+    const delivery = new Delivery(socket, fd);
+    return delivery.poll() === null ? (delivery.stop(), null) : delivery;
+  }
+
+  /** After `res.write` of a body chunk: its last byte's offset on the socket (the chunk's CRLF follows). */
+  wrote(length: number): void {
+    this.chunks.push({ dataEnd: this.socket.bytesWritten - 2, length });
+  }
+
+  poll(): number | null {
+    if (this.socket.destroyed) return null;
+    const now = tcpInfo.bytesAcked(this.fd);
+    if (now !== null) this.acked = Math.max(this.acked, now);
+    return now;
+  }
+
+  /** The body bytes acknowledged: the whole chunks, and the acknowledged part of the next one. */
+  private body(): number {
+    let body = 0;
+    for (const c of this.chunks) {
+      if (this.acked >= c.dataEnd) body += c.length;
+      else {
+        body += Math.max(0, c.length - (c.dataEnd - this.acked));
+        break;
+      }
+    }
+    return body;
+  }
+
+  /**
+   * Resolves with the acknowledged body bytes once every written body byte is acknowledged, the client
+   * has gone, or DELIVERY_WAIT_MS have passed.
+   */
+  settled(res: NodeJS.EventEmitter): Promise<number> {
+    const written = this.chunks.reduce((n, c) => n + c.length, 0);
+    const started = Date.now();
+    const finished = () =>
+      this.body() >= written || this.socket.destroyed || Date.now() - started >= DELIVERY_WAIT_MS;
+    this.poll();
+    if (finished()) {
+      this.stop();
+      return Promise.resolve(this.body());
+    }
+    return new Promise((resolve) => {
+      const done = () => {
+        clearInterval(check);
+        res.off('close', done);
+        this.stop();
+        resolve(this.body());
+      };
+      const check = setInterval(() => {
+        this.poll();
+        if (finished()) done();
+      }, POLL_MS);
+      res.once('close', done);
+    });
+  }
+
+  private stop(): void {
+    clearInterval(this.timer);
   }
 }

@@ -15,8 +15,8 @@ import { assertUpdatedSince } from './changes.ts';
  * 64 KiB chunks. The result never sits in memory: DuckDB writes it to disk, and the file is read a chunk
  * at a time, each chunk sent once the previous one was accepted by the connection.
  *
- * What was "written to the connection" is counted from the bytes the socket accepted: a CSV row once its
- * terminating newline is out (quoted newlines inside a value do not end a row), an NDJSON row once its
+ * What is charged is the rows in the bytes the client acknowledged receiving (ExportSink.delivered: TCP on
+ * REST), else in the bytes the socket accepted: a CSV row once its terminating newline is out (quoted newlines inside a value do not end a row), an NDJSON row once its
  * newline is, and a Parquet row once the whole row group holding it is (a row group is the smallest part
  * of a Parquet file that can be decoded; see ROW_GROUP_ROWS).
  */
@@ -55,6 +55,11 @@ export interface ExportSink {
   start(head: ExportHead): void;
   /** Resolves true once the connection accepted the chunk, false when the client is gone. */
   write(chunk: Buffer): Promise<boolean>;
+  /**
+   * After the last chunk: the body bytes the client acknowledged receiving (REST: TCP_INFO), or null
+   * where the transport cannot tell; then the rows in the bytes the connection accepted are charged.
+   */
+  delivered(): Promise<number | null>;
 }
 
 /** Counts the rows complete in the bytes sent so far. */
@@ -107,7 +112,8 @@ export interface WrittenExport {
   dir: string;
   file: string;
   rows: number;
-  counter: RowCounter;
+  /** A fresh counter of the file's rows, fed its bytes from the start. */
+  counter: () => RowCounter;
   fresh: { data_as_of: string; snapshot_id: string };
 }
 
@@ -158,7 +164,7 @@ export async function writeExport(
         false,
       );
       const rows = Number(copied[0]?.['Count'] ?? 0);
-      let counter: RowCounter;
+      let counter: () => RowCounter;
       if (params.format === 'parquet') {
         const groups = await snap.query(
           'export',
@@ -169,9 +175,10 @@ export async function writeExport(
           QUERY_PRIORITY.narrowed,
           false,
         );
-        counter = parquetCounter(groups.map((g) => ({ rows: Number(g['rows']), end: Number(g['end']) })));
+        const ends = groups.map((g) => ({ rows: Number(g['rows']), end: Number(g['end']) }));
+        counter = () => parquetCounter(ends);
       } else {
-        counter = params.format === 'csv' ? csvCounter() : ndjsonCounter();
+        counter = params.format === 'csv' ? csvCounter : ndjsonCounter;
       }
       return { dir, file, rows, counter, fresh };
     } catch (err) {
@@ -182,8 +189,8 @@ export async function writeExport(
 }
 
 /**
- * Streams a written export to the sink and removes its folder. Returns the rows the connection accepted
- * (all of them unless the client went away first).
+ * Streams a written export to the sink and removes its folder. Returns the rows the client received (all
+ * of them unless it went away first).
  */
 export async function streamExport(
   written: WrittenExport,
@@ -202,7 +209,9 @@ export async function streamExport(
     });
     const handle = await fs.promises.open(written.file, 'r');
     let sent = 0;
+    let bytes = 0;
     try {
+      const counter = written.counter();
       for (;;) {
         // A new buffer per chunk: the connection may still hold the previous one.
         const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
@@ -210,8 +219,13 @@ export async function streamExport(
         if (bytesRead === 0) break;
         const part = chunk.subarray(0, bytesRead);
         if (!(await sink.write(part))) break;
-        sent = written.counter.sent(part);
+        bytes += bytesRead;
+        sent = counter.sent(part);
       }
+      const delivered = await sink.delivered();
+      // The rows in the bytes the client acknowledged; only the part of the file they cover is read again.
+      if (delivered !== null && delivered < bytes)
+        sent = await rowsWithin(handle, written.counter(), delivered);
     } finally {
       await handle.close();
     }
@@ -219,6 +233,24 @@ export async function streamExport(
   } finally {
     fs.rmSync(written.dir, { recursive: true, force: true });
   }
+}
+
+/** The rows complete in the first `bytes` bytes of the file. */
+async function rowsWithin(
+  handle: fs.promises.FileHandle,
+  counter: RowCounter,
+  bytes: number,
+): Promise<number> {
+  let rows = 0;
+  let at = 0;
+  const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  while (at < bytes) {
+    const { bytesRead } = await handle.read(chunk, 0, Math.min(CHUNK_BYTES, bytes - at), at);
+    if (bytesRead === 0) break;
+    rows = counter.sent(chunk.subarray(0, bytesRead));
+    at += bytesRead;
+  }
+  return rows;
 }
 
 /** An export's folder: `export-<pid>-<random>`; `export-<random>` from versions before the pid. */

@@ -65,8 +65,9 @@ export const exportRoutes: FastifyPluginAsyncZod<{
         description:
           'The search rows of every matching company, sorted like /companies, at most `max_rows`. Before ' +
           'the first byte it reserves min(matching rows, max_rows) at the country row price (402 and ' +
-          'nothing runs when the balance cannot cover it); it charges the rows the connection accepted ' +
-          'and releases the rest, so a download cut short costs only what was sent (a Parquet row counts ' +
+          'nothing runs when the balance cannot cover it); it charges the rows in the bytes the client ' +
+          'acknowledged receiving (TCP) and releases the rest, so a download cut short costs only what ' +
+          'the client received, at most its unread receive buffer more than it read (a Parquet row counts ' +
           'once its whole row group of 10,240 rows is sent). The usage `meta` comes after the body: for ' +
           `ndjson as a last line \`{"meta": {...}}\`, for csv and parquet in the HTTP trailer ` +
           `\`${META_TRAILER}\` (JSON). Idempotency-Key works as on search: a repeat streams the same rows ` +
