@@ -120,6 +120,10 @@ class Delivery {
   ) {
     this.timer = setInterval(() => this.poll(), POLL_MS).unref();
     socket.once('close', () => clearInterval(this.timer));
+    // A client that closes after reading everything it got sends FIN: the descriptor is still open when
+    // its end arrives, and the acknowledgements are complete. (A reset closes the descriptor at once; then
+    // the last reading stands.)
+    socket.prependOnceListener('end', () => this.poll());
   }
 
   /** Null where the acknowledged bytes cannot be read (not Linux, no addon, not a TCP socket). */
