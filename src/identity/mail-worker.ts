@@ -54,6 +54,8 @@ export class MailWorker {
   private kicked = false;
   private chain: Promise<void> = Promise.resolve();
   private lastPrune = 0;
+  /** Aborted by stop(): an SMTP send in flight is cut, and its message released for the next worker. */
+  private stopSignal = new AbortController();
 
   constructor(
     store: WalletStore,
@@ -69,6 +71,7 @@ export class MailWorker {
     if (this.started) return this;
     this.started = true;
     this.stopping = false;
+    this.stopSignal = new AbortController();
     this.timer = setInterval(() => this.kick(), this.opts.pollMs);
     this.timer.unref();
     this.kick();
@@ -94,10 +97,11 @@ export class MailWorker {
     return this.enqueuePass();
   }
 
-  /** No new pass starts; the running one ends after the message in hand. */
+  /** No new pass starts; a send in flight is cut short and its message, like the rest claimed, released. */
   async stop(): Promise<void> {
     this.started = false;
     this.stopping = true;
+    this.stopSignal.abort(new Error('the server is stopping'));
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.chain;
@@ -144,14 +148,24 @@ export class MailWorker {
       return;
     }
     try {
-      await this.mailer.send({
-        to: mail.to,
-        subject: mail.subject,
-        text: mail.text,
-        messageId: mail.messageId,
-        date: new Date(mail.createdAt),
-      });
+      // Half the lease at most: a slow relay fails this attempt before another worker may take it over.
+      const signal = AbortSignal.any([this.stopSignal.signal, AbortSignal.timeout(this.opts.leaseMs / 2)]);
+      await this.mailer.send(
+        {
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+          messageId: mail.messageId,
+          date: new Date(mail.createdAt),
+        },
+        signal,
+      );
     } catch (err) {
+      if (this.stopping) {
+        await this.queue.release(mail, this.now());
+        log.info(fields, 'mail send cut short by shutdown; released for the next worker');
+        return;
+      }
       const error = errorText(err);
       if (mail.attempts >= maxAttempts) {
         await this.queue.giveUp(mail, this.now(), error);

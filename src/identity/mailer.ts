@@ -27,7 +27,8 @@ export interface Mailer {
   readonly kind: MailerKind;
   /** Where it delivers, for messages and logs (never a password). */
   readonly target: string;
-  send(mail: OutgoingMail): Promise<void>;
+  /** `signal` cancels an SMTP send in flight (nodemailer: the other transports honour it only before). */
+  send(mail: OutgoingMail, signal?: AbortSignal): Promise<void>;
   /**
    * Resolves when the mailer can deliver (SMTP: it connects, greets and logs in; sendmail: the program is
    * executable; file: the folder is writable), else rejects with the reason. `regdata serve` runs it at
@@ -105,7 +106,7 @@ abstract class NodemailerMailer implements Mailer {
     this.domain = /@([^>\s]+)>?\s*$/.exec(from)?.[1] ?? 'localhost';
   }
 
-  async send(mail: OutgoingMail): Promise<void> {
+  async send(mail: OutgoingMail, signal?: AbortSignal): Promise<void> {
     await this.deliver(
       await this.transport.sendMail({
         from: this.from,
@@ -116,6 +117,7 @@ abstract class NodemailerMailer implements Mailer {
         messageId: `<${mail.messageId}@${this.domain}>`,
         // RFC 3834: an automatic message, so auto-responders do not answer it.
         headers: { 'Auto-Submitted': 'auto-generated' },
+        signal,
       }),
     );
   }

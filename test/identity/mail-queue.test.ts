@@ -94,6 +94,9 @@ describe.each(WALLET_BACKENDS)('the mail queue on %s', (backend: Backend) => {
     peer.received.length = 0;
     peer.refused = 0;
     peer.answer = null;
+    peer.stall = false;
+    peer.stalled = 0;
+    await peer.stop();
     await peer.start();
   });
 
@@ -255,6 +258,23 @@ describe.each(WALLET_BACKENDS)('the mail queue on %s', (backend: Backend) => {
     // The dead worker's late report changes nothing.
     expect(await new MailQueue(store).sent(dead!)).toBe(false);
     expect(await new MailQueue(store).retry(dead!, clock.ms, 'late')).toBe(false);
+  });
+
+  it('cuts a send in flight short when the worker stops, and releases its message uncounted', async () => {
+    const store = await openStore(await freshLocation());
+    const w = worker(store).start();
+    await enqueue(store, message('hung@test.local'));
+    peer.stall = true;
+    w.kick();
+    for (let i = 0; peer.stalled === 0; i++) {
+      if (i > 1_500) throw new Error('the relay never got the message');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    // The relay never answers; stop() does not wait for its timeouts.
+    await w.stop();
+    expect(await rows(store)).toMatchObject([{ state: 'queued', attempts: 0, next_at: clock.ms }]);
+    expect(log.of('info')).toEqual(['mail send cut short by shutdown; released for the next worker']);
+    expect(peer.received).toHaveLength(0);
   });
 
   it('gives up a message whose last attempt was cut short, instead of sending it again and again', async () => {

@@ -24,6 +24,10 @@ export class SmtpPeer {
   answer: number | null = null;
   /** A code: refuse the connection at the greeting with it (the start-up check's case). */
   greeting: number | null = null;
+  /** True: take a message's DATA and never answer it (a relay that hangs); `stalled` counts them. */
+  stall = false;
+  stalled = 0;
+  private readonly unanswered: (() => void)[] = [];
   private server: SMTPServer | null = null;
   private constructor(readonly port: number) {}
 
@@ -49,6 +53,11 @@ export class SmtpPeer {
         const chunks: Buffer[] = [];
         stream.on('data', (c: Buffer) => chunks.push(c));
         stream.on('end', () => {
+          if (this.stall) {
+            this.stalled++;
+            this.unanswered.push(() => callback(smtpError(451)));
+            return;
+          }
           if (this.answer !== null) {
             this.refused++;
             callback(smtpError(this.answer));
@@ -79,6 +88,7 @@ export class SmtpPeer {
 
   /** Closes the port: connections are refused until start(). */
   async stop(): Promise<void> {
+    for (const answer of this.unanswered.splice(0)) answer();
     const server = this.server;
     this.server = null;
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
