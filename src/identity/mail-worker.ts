@@ -196,5 +196,10 @@ function errorText(err: unknown): string {
     typeof e.responseCode === 'number' ? String(e.responseCode) : null,
     typeof e.message === 'string' ? e.message : String(err),
   ].filter((p): p is string => p !== null);
-  return parts.join(' ').replace(/\s+/g, ' ').slice(0, ERROR_CHARS);
+  // A relay's answer may quote the message (a spam filter naming the link): a link's token never passes.
+  return parts
+    .join(' ')
+    .replace(/#t=[A-Za-z0-9_-]+/g, '#t=***')
+    .replace(/\s+/g, ' ')
+    .slice(0, ERROR_CHARS);
 }

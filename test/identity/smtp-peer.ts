@@ -20,8 +20,9 @@ export class SmtpPeer {
   readonly received: ReceivedMail[] = [];
   /** Messages refused at the end of DATA (with the code of `answer`). */
   refused = 0;
-  /** null: accept; a code: refuse every message with it. */
+  /** null: accept; a code: refuse every message with it, and `answerText` (a spam filter may quote the mail). */
   answer: number | null = null;
+  answerText: string | null = null;
   /** A code: refuse the connection at the greeting with it (the start-up check's case). */
   greeting: number | null = null;
   /** True: take a message's DATA and never answer it (a relay that hangs); `stalled` counts them. */
@@ -60,7 +61,7 @@ export class SmtpPeer {
           }
           if (this.answer !== null) {
             this.refused++;
-            callback(smtpError(this.answer));
+            callback(smtpError(this.answer, this.answerText));
             return;
           }
           const raw = Buffer.concat(chunks).toString('utf8');
@@ -105,9 +106,9 @@ export class SmtpPeer {
   }
 }
 
-function smtpError(code: number): SMTPServerError {
+function smtpError(code: number, text: string | null = null): SMTPServerError {
   const err: SMTPServerError = new Error(
-    code >= 500 ? 'mailbox unavailable (test peer)' : 'try again later (test peer)',
+    text ?? (code >= 500 ? 'mailbox unavailable (test peer)' : 'try again later (test peer)'),
   );
   err.responseCode = code;
   return err;
