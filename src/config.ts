@@ -8,6 +8,7 @@ import { DEFAULT_MAX_LIVE_KEYS } from './wallet/keys.ts';
 import { MAX_EXPORT_RESERVE_ROWS } from './wallet/types.ts';
 import { isLoopbackHost } from './http/loopback.ts';
 import { DEFAULT_LINK_TTL_SECONDS } from './services/export-link.ts';
+import { DEFAULT_MAIL_WORKER } from './identity/mail-worker.ts';
 
 /** `EE=0.04,SE=0.24`: per-country row prices in credits overriding the spec 8.2 defaults. */
 const PricesSchema = z
@@ -155,8 +156,31 @@ export const ConfigSchema = z
     REGDATA_COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
     /** Development mode (`regdata serve --dev`, `npm start`): allows the outbox mailer, on loopback only. */
     REGDATA_DEV_MODE: z.stringbool().default(false),
-    /** outbox (development: mail shown at /dev/outbox) or sendmail (the machine's MTA); default by mode. */
-    REGDATA_MAILER: z.enum(['outbox', 'sendmail']).optional(),
+    /**
+     * How account e-mails leave: smtp (REGDATA_SMTP_URL), sendmail (the machine's MTA), file (one .eml per
+     * message in REGDATA_MAIL_DIR) or outbox (development: shown at /dev/outbox). Default: smtp when
+     * REGDATA_SMTP_URL is set, else outbox in development mode on loopback, else sendmail.
+     */
+    REGDATA_MAILER: z.enum(['outbox', 'smtp', 'sendmail', 'file']).optional(),
+    /** The SMTP relay: `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://…:465`. */
+    REGDATA_SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'expected smtp://… or smtps://…' }).optional(),
+    REGDATA_SENDMAIL_PATH: z.string().min(1).default('/usr/sbin/sendmail'),
+    /** REGDATA_MAILER=file: the folder messages are written to (default `outgoing-mail` in the data folder). */
+    REGDATA_MAIL_DIR: z.string().min(1).optional(),
+    /** The outgoing-mail queue (src/identity/mail-worker.ts): attempts per message, the first included. */
+    REGDATA_MAIL_MAX_ATTEMPTS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(50)
+      .default(DEFAULT_MAIL_WORKER.maxAttempts),
+    /** Delay before the first retry, doubled after each failure up to REGDATA_MAIL_RETRY_MAX_MS. */
+    REGDATA_MAIL_RETRY_MS: z.coerce.number().int().min(0).default(DEFAULT_MAIL_WORKER.retryMs),
+    REGDATA_MAIL_RETRY_MAX_MS: z.coerce.number().int().min(0).default(DEFAULT_MAIL_WORKER.retryMaxMs),
+    /** How long a worker holds a message it is sending; one that dies mid-send leaves it to others after it. */
+    REGDATA_MAIL_LEASE_MS: z.coerce.number().int().min(10_000).default(DEFAULT_MAIL_WORKER.leaseMs),
+    /** How often each server looks for due mail (retries, and mail queued by other replicas). */
+    REGDATA_MAIL_POLL_MS: z.coerce.number().int().min(50).default(DEFAULT_MAIL_WORKER.pollMs),
     REGDATA_TRUST_PROXY: TrustProxySchema,
     /** A port of its own for /metrics (on HOST); unset: /metrics on the API port, for admin keys only. */
     REGDATA_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
@@ -299,9 +323,19 @@ export const ConfigSchema = z
       publicUrl: (env.REGDATA_PUBLIC_URL ?? '').replace(/\/+$/, '') || null,
       cookieSecure:
         env.REGDATA_COOKIE_SECURE === 'auto' ? ('auto' as const) : env.REGDATA_COOKIE_SECURE === 'true',
-      /** null: not set; serveSettings() picks outbox in development mode on loopback, else sendmail. */
+      /** null: not set; serveSettings() decides (smtp with a URL, outbox in development, else sendmail). */
       mailer: env.REGDATA_MAILER ?? null,
       mailFrom: env.REGDATA_MAIL_FROM,
+      smtpUrl: env.REGDATA_SMTP_URL ?? null,
+      sendmailPath: env.REGDATA_SENDMAIL_PATH,
+      mailDir: path.resolve(env.REGDATA_MAIL_DIR ?? path.join(env.REGDATA_DATA_DIR, 'outgoing-mail')),
+      mailQueue: {
+        maxAttempts: env.REGDATA_MAIL_MAX_ATTEMPTS,
+        retryMs: env.REGDATA_MAIL_RETRY_MS,
+        retryMaxMs: env.REGDATA_MAIL_RETRY_MAX_MS,
+        leaseMs: env.REGDATA_MAIL_LEASE_MS,
+        pollMs: env.REGDATA_MAIL_POLL_MS,
+      },
     },
   }));
 
@@ -341,7 +375,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 /** What `regdata serve` runs with, once the defaults that depend on HOST and the mode are decided. */
 export interface ServeSettings {
   loopback: boolean;
-  mailer: 'outbox' | 'sendmail';
+  mailer: 'outbox' | 'smtp' | 'sendmail' | 'file';
+  /**
+   * The mailer must work for the server to start: outside development mode with REGDATA_PUBLIC_URL set, the
+   * only servers whose e-mailed links reach anyone (without it links point at a loopback address).
+   */
+  mailRequired: boolean;
   /** Secure and __Host- on the dashboard's cookies. */
   cookieSecure: boolean;
 }
@@ -353,7 +392,9 @@ export interface ServeSettings {
  */
 export function serveSettings(config: Config): ServeSettings {
   const loopback = isLoopbackHost(config.host);
-  const mailer = config.web.mailer ?? (config.devMode && loopback ? 'outbox' : 'sendmail');
+  const mailer =
+    config.web.mailer ??
+    (config.web.smtpUrl !== null ? 'smtp' : config.devMode && loopback ? 'outbox' : 'sendmail');
   const problems: string[] = [];
   if (!loopback && config.web.publicUrl === null) {
     problems.push(
@@ -369,19 +410,22 @@ export function serveSettings(config: Config): ServeSettings {
   if (mailer === 'outbox' && !config.devMode) {
     problems.push(
       'REGDATA_MAILER=outbox shows every e-mailed link at /dev/outbox: it needs development mode ' +
-        '(REGDATA_DEV_MODE=true or regdata serve --dev); in production set REGDATA_MAILER=sendmail',
+        '(REGDATA_DEV_MODE=true or regdata serve --dev); in production set REGDATA_MAILER=smtp or sendmail',
     );
   } else if (mailer === 'outbox' && !loopback) {
     problems.push(
-      `REGDATA_MAILER=outbox needs a loopback HOST, not ${config.host}; set REGDATA_MAILER=sendmail`,
+      `REGDATA_MAILER=outbox needs a loopback HOST, not ${config.host}; set REGDATA_MAILER=smtp or sendmail`,
     );
+  }
+  if (mailer === 'smtp' && config.web.smtpUrl === null) {
+    problems.push('REGDATA_MAILER=smtp needs REGDATA_SMTP_URL (smtp://user:pass@host:587 or smtps://…)');
   }
   if (problems.length > 0) throw new ConfigError(`refusing to start: ${problems.join('; ')}`);
   const cookieSecure =
     config.web.cookieSecure === 'auto'
       ? !(loopback && !(config.web.publicUrl ?? '').startsWith('https:'))
       : config.web.cookieSecure;
-  return { loopback, mailer, cookieSecure };
+  return { loopback, mailer, mailRequired: !config.devMode && config.web.publicUrl !== null, cookieSecure };
 }
 
 export class ConfigError extends Error {

@@ -11,6 +11,8 @@ import { removeStaleExports } from './services/export.ts';
 import { linkSecret } from './services/export-link.ts';
 import { walletOptions } from './wallet/from-config.ts';
 import { webDeps } from './web/from-config.ts';
+import { checkMailer, mailerFromConfig } from './identity/from-config.ts';
+import type { MailLog } from './identity/mail-worker.ts';
 import { openWallet, type Wallet } from './wallet/wallet.ts';
 
 export interface StartedServer {
@@ -42,13 +44,24 @@ export interface StartServerOptions {
  * the server: data endpoints answer 502 and /healthz 503 until a snapshot can be loaded.
  */
 export async function startServer(config: Config, options: StartServerOptions = {}): Promise<StartedServer> {
-  // First, before anything is opened: a configuration that would expose accounts is refused outright.
+  // First, before anything is opened: a configuration that would expose accounts is refused outright, and
+  // so is a production server whose mailer cannot deliver (the sign-up and reset links would never leave).
   const settings = serveSettings(config);
+  const mailLog: MailLog = {
+    info: (fields, msg) => app.log.info(fields, msg),
+    warn: (fields, msg) => app.log.warn(fields, msg),
+    error: (fields, msg) => app.log.error(fields, msg),
+  };
+  // The log says a message is waiting; the link (a secret) stays out of the log.
+  const mailer = mailerFromConfig(config, settings, (mail) =>
+    app.log.info(`mail to ${mail.to}: ${mail.subject} (see /dev/outbox)`),
+  );
+  const mailProblem = await checkMailer(mailer, settings);
   const store = new SnapshotStore(config.dataDir);
   const engine = await Engine.open(store, { ...config.engine, ...options.engine });
   const staleExports = removeStaleExports(engine.exportDirectory, config.export.holdTimeoutMs);
   const wallet = await openWallet(walletOptions(config));
-  const web = webDeps(config, settings, wallet, (msg: string) => app.log.info(msg));
+  const web = webDeps(config, settings, wallet, mailer, mailLog);
   const app = await buildApp({
     engine,
     wallet,
@@ -66,6 +79,9 @@ export async function startServer(config: Config, options: StartServerOptions = 
     },
   });
   const metrics = config.metricsPort === null ? null : metricsApp(app.metricsRegistry);
+  if (mailProblem) {
+    app.log.warn(`${mailProblem}: account e-mails wait in the queue until it works`);
+  }
   if (staleExports.length > 0) {
     app.log.info({ folders: staleExports }, 'removed export folders left by processes that are gone');
   }
@@ -107,6 +123,8 @@ export async function startServer(config: Config, options: StartServerOptions = 
   try {
     await app.listen({ port: config.port, host: config.host });
     if (metrics) await metrics.listen({ port: config.metricsPort ?? 0, host: config.host });
+    // Sends what is queued, this process's and (after a restart or on other replicas) anyone's.
+    web.deps.mail.start();
   } catch (err) {
     await close();
     throw err;

@@ -4,6 +4,8 @@ import { normaliseEmail } from '../wallet/accounts.ts';
 import type { Queryable, WalletStore } from '../wallet/store.ts';
 import { openSqliteStore } from '../wallet/store-sqlite.ts';
 import { RateLimitedError } from '../wallet/errors.ts';
+import { enqueueMail } from './mail-queue.ts';
+import { accountExistsMail, resetMail, verifyMail } from './mail-templates.ts';
 import {
   DUMMY_HASH_PROMISE,
   hashPassword,
@@ -26,6 +28,8 @@ export interface IdentityOptions {
   sessionTtlMs?: number;
   lockout?: Partial<LockoutOptions>;
   mailLimits?: Partial<MailLimits>;
+  /** Base of the links in mail queued without one (tools and tests); the pages always pass theirs. */
+  linkBase?: string;
 }
 
 /**
@@ -104,15 +108,23 @@ function checkPassword(password: string): void {
 const SQL = {
   userByEmail: 'SELECT * FROM users WHERE email = ?',
   userById: 'SELECT * FROM users WHERE id = ?',
-  insertUser: 'INSERT INTO users (id, email, password_hash, created_at) VALUES (?, ?, ?, ?)',
+  insertUserIfNew:
+    'INSERT INTO users (id, email, password_hash, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (email) DO NOTHING',
   setPassword: 'UPDATE users SET password_hash = ? WHERE id = ?',
   markVerified: 'UPDATE users SET verified_at = coalesce(verified_at, ?) WHERE id = ?',
   setAccount: 'UPDATE users SET account_id = ? WHERE id = ? AND account_id IS NULL',
-  insertToken:
-    'INSERT INTO email_tokens (token_hash, user_id, purpose, created_at, expires_at) VALUES (?, ?, ?, ?, ?)',
+  // A link is written only for the user it may go to: verification for an unverified user, reset for a
+  // verified one. The condition is in the statement, so the same statements run whoever asks (below).
+  insertVerifyToken: `INSERT INTO email_tokens (token_hash, user_id, purpose, created_at, expires_at)
+    SELECT ?, id, 'verify', ?, ? FROM users WHERE id = ? AND verified_at IS NULL`,
+  insertResetToken: `INSERT INTO email_tokens (token_hash, user_id, purpose, created_at, expires_at)
+    SELECT ?, id, 'reset', ?, ? FROM users WHERE email = ? AND verified_at IS NOT NULL`,
+  verifiedUser: 'SELECT 1 FROM users WHERE email = ? AND verified_at IS NOT NULL',
   tokenByHash: 'SELECT user_id, expires_at, used_at FROM email_tokens WHERE token_hash = ? AND purpose = ?',
   useTokens: 'UPDATE email_tokens SET used_at = ? WHERE user_id = ? AND purpose = ? AND used_at IS NULL',
-  deleteLiveTokens: 'DELETE FROM email_tokens WHERE user_id = ? AND purpose = ? AND used_at IS NULL',
+  deleteLiveVerifyTokens: `DELETE FROM email_tokens WHERE user_id = ? AND purpose = 'verify' AND used_at IS NULL`,
+  deleteLiveResetTokens: `DELETE FROM email_tokens WHERE purpose = 'reset' AND used_at IS NULL
+    AND user_id IN (SELECT id FROM users WHERE email = ?)`,
   deleteExpiredTokens: 'DELETE FROM email_tokens WHERE expires_at <= ?',
   insertSession:
     'INSERT INTO sessions (token_hash, user_id, csrf_token, created_at, expires_at) VALUES (?, ?, ?, ?, ?)',
@@ -139,6 +151,7 @@ export class Identity {
   private readonly sessionTtlMs: number;
   private readonly lockout: LockoutOptions;
   private readonly mailLimits: MailLimits;
+  private readonly linkBase: string;
 
   constructor(opts: IdentityOptions) {
     if (opts.store) {
@@ -154,34 +167,45 @@ export class Identity {
     this.sessionTtlMs = opts.sessionTtlMs ?? SESSION_TTL_MS;
     this.lockout = { ...DEFAULT_LOCKOUT, ...opts.lockout };
     this.mailLimits = { ...DEFAULT_MAIL_LIMITS, ...opts.mailLimits };
+    this.linkBase = opts.linkBase ?? 'http://localhost';
   }
 
   /**
-   * A new user with an unverified e-mail, and the verification link's token. For an e-mail already signed
-   * up the answer has `existing: true` (the caller tells that person by e-mail, never on the page, so the
-   * form cannot be used to find out who has an account); an unverified one gets a fresh link.
+   * A new user with an unverified e-mail, and its verification mail queued in the same transaction. For an
+   * e-mail already signed up the answer has `existing: true` (the caller tells that person by e-mail, never
+   * on the page, so the form cannot be used to find out who has an account): an unverified one gets a fresh
+   * link, a verified one a mail saying it already has an account. The three cases run the same statements,
+   * each writing a queue row, so neither the page nor its timing tells them apart.
    */
   async signUp(
     emailInput: string,
     password: string,
     address: string,
+    linkBase = this.linkBase,
   ): Promise<{ userId: string; email: string; verifyToken: string | null; existing: boolean }> {
     const email = normaliseEmail(emailInput);
     checkPassword(password);
     // Every accepted sign-up sends a mail (a link, or "you already have an account"): throttled alike.
     await this.takeMailAllowance(email, address);
     const hash = await hashPassword(password);
+    const newId = `usr_${crypto.randomBytes(8).toString('hex')}`;
+    const token = newToken();
     return this.store.tx(async (q) => {
       const now = this.clock();
-      const found = await q.get<UserRow>(SQL.userByEmail, [email]);
-      if (found) {
-        const verifyToken =
-          found.verified_at === null ? await this.issueToken(q, found.id, 'verify', now) : null;
-        return { userId: found.id, email, verifyToken, existing: true };
-      }
-      const userId = `usr_${crypto.randomBytes(8).toString('hex')}`;
-      await q.run(SQL.insertUser, [userId, email, hash, now]);
-      return { userId, email, verifyToken: await this.issueToken(q, userId, 'verify', now), existing: false };
+      const created = (await q.run(SQL.insertUserIfNew, [newId, email, hash, now])).changes === 1;
+      const user = await q.get<UserRow>(SQL.userByEmail, [email]);
+      if (!user) throw new AppError('internal', 'the user row vanished inside its transaction');
+      await q.run(SQL.deleteExpiredTokens, [now]);
+      await q.run(SQL.deleteLiveVerifyTokens, [user.id]);
+      const expires = now + TOKEN_TTL_MS.verify;
+      const issued =
+        (await q.run(SQL.insertVerifyToken, [tokenHash(token), now, expires, user.id])).changes === 1;
+      await enqueueMail(
+        q,
+        issued ? verifyMail(email, linkBase, token) : accountExistsMail(email, linkBase),
+        now,
+      );
+      return { userId: user.id, email, verifyToken: issued ? token : null, existing: !created };
     });
   }
 
@@ -301,12 +325,15 @@ export class Identity {
   }
 
   /**
-   * A reset link's token, or null when no verified user has that e-mail (the page says the same either way;
-   * the throttle counts the request either way too, so a 429 tells nothing about the address).
+   * Queues a reset link for a verified user and returns its token, or null when no verified user has that
+   * e-mail. The page says the same either way, and the work is the same either way: one transaction that
+   * takes the mail allowance (so a 429 tells nothing about the address either) and runs the same
+   * statements, whose conditions decide inside the database whether a link and its mail are written.
    */
   async requestPasswordReset(
     emailInput: string,
     address: string,
+    linkBase = this.linkBase,
   ): Promise<{ email: string; token: string } | null> {
     let email: string;
     try {
@@ -314,11 +341,18 @@ export class Identity {
     } catch {
       return null;
     }
-    await this.takeMailAllowance(email, address);
+    const token = newToken();
+    const mail = resetMail(email, linkBase, token);
     return this.store.tx(async (q) => {
-      const user = await q.get<UserRow>(SQL.userByEmail, [email]);
-      if (!user || user.verified_at === null) return null;
-      return { email, token: await this.issueToken(q, user.id, 'reset', this.clock()) };
+      await this.mailAllowance(q, email, address);
+      const now = this.clock();
+      await q.run(SQL.deleteExpiredTokens, [now]);
+      await q.run(SQL.deleteLiveResetTokens, [email]);
+      const expires = now + TOKEN_TTL_MS.reset;
+      const issued =
+        (await q.run(SQL.insertResetToken, [tokenHash(token), now, expires, email])).changes === 1;
+      await enqueueMail(q, mail, now, { sql: SQL.verifiedUser, params: [email] });
+      return issued ? { email, token } : null;
     });
   }
 
@@ -329,32 +363,33 @@ export class Identity {
    * both subjects only when both have room.
    */
   private async takeMailAllowance(email: string, address: string): Promise<void> {
+    await this.store.tx((q) => this.mailAllowance(q, email, address));
+  }
+
+  /** Inside the caller's transaction: counts one mail request, or throws RateLimitedError (see above). */
+  private async mailAllowance(q: Queryable, email: string, address: string): Promise<void> {
     const { perEmail, perAddress, windowMs } = this.mailLimits;
     const limits: [string, number][] = [
       [`email:${email}`, perEmail],
       [`ip:${address}`, perAddress],
     ];
-    const wait = await this.store.tx(async (q) => {
-      if (q.dialect === 'postgres') {
-        for (const [subject] of limits) {
-          await q.get('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`mail\n${subject}`]);
-        }
+    if (q.dialect === 'postgres') {
+      for (const [subject] of limits) {
+        await q.get('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`mail\n${subject}`]);
       }
-      const now = this.clock();
-      await q.run(SQL.pruneMailSends, [now - windowMs]);
-      let seconds = 0;
-      for (const [subject, limit] of limits) {
-        // The limit-th newest hit in the window: once it leaves the window there is room again.
-        const oldest = await q.get<{ at: number }>(SQL.nthMailSend, [
-          subject,
-          now - windowMs,
-          Math.max(0, limit - 1),
-        ]);
-        if (oldest) seconds = Math.max(seconds, Math.max(1, Math.ceil((oldest.at + windowMs - now) / 1000)));
-      }
-      if (seconds === 0) for (const [subject] of limits) await q.run(SQL.insertMailSend, [subject, now]);
-      return seconds;
-    });
+    }
+    const now = this.clock();
+    await q.run(SQL.pruneMailSends, [now - windowMs]);
+    let wait = 0;
+    for (const [subject, limit] of limits) {
+      // The limit-th newest hit in the window: once it leaves the window there is room again.
+      const oldest = await q.get<{ at: number }>(SQL.nthMailSend, [
+        subject,
+        now - windowMs,
+        Math.max(0, limit - 1),
+      ]);
+      if (oldest) wait = Math.max(wait, Math.max(1, Math.ceil((oldest.at + windowMs - now) / 1000)));
+    }
     if (wait > 0) {
       throw new RateLimitedError(
         `too many e-mails requested; try again in ${Math.ceil(wait / 60)} minute(s)`,
@@ -362,6 +397,7 @@ export class Identity {
         null,
       );
     }
+    for (const [subject] of limits) await q.run(SQL.insertMailSend, [subject, now]);
   }
 
   /** Sets the new password and ends every session of the user (whoever had the old one is signed out). */
@@ -424,20 +460,6 @@ export class Identity {
         null,
       );
     }
-  }
-
-  /** The one live link of its purpose: a new one replaces the others; expired rows of anyone are pruned. */
-  private async issueToken(
-    q: Queryable,
-    userId: string,
-    purpose: TokenPurpose,
-    now: number,
-  ): Promise<string> {
-    await q.run(SQL.deleteExpiredTokens, [now]);
-    await q.run(SQL.deleteLiveTokens, [userId, purpose]);
-    const token = newToken();
-    await q.run(SQL.insertToken, [tokenHash(token), userId, purpose, now, now + TOKEN_TTL_MS[purpose]]);
-    return token;
   }
 
   /** Inside a transaction: a token is good once, before its expiry; using it spends every link of that purpose. */

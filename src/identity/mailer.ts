@@ -1,4 +1,8 @@
-import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import { redactUrl } from '../wallet/store.ts';
 
 /** An e-mail the service sends: verification and password-reset links. */
 export interface Mail {
@@ -7,9 +11,31 @@ export interface Mail {
   text: string;
 }
 
+/**
+ * A message as the queue hands it to a mailer: the Message-ID and Date are fixed when it is queued, so every
+ * attempt carries the same ones (a receiver can drop the duplicate of a delivery that was retried).
+ */
+export interface OutgoingMail extends Mail {
+  /** The unique local part of the Message-ID; the mailer adds the sender's domain. */
+  messageId: string;
+  date: Date;
+}
+
+export type MailerKind = 'outbox' | 'smtp' | 'sendmail' | 'file';
+
 export interface Mailer {
-  readonly kind: string;
-  send(mail: Mail): Promise<void>;
+  readonly kind: MailerKind;
+  /** Where it delivers, for messages and logs (never a password). */
+  readonly target: string;
+  /** `signal` cancels an SMTP send in flight (nodemailer: the other transports honour it only before). */
+  send(mail: OutgoingMail, signal?: AbortSignal): Promise<void>;
+  /**
+   * Resolves when the mailer can deliver (SMTP: it connects, greets and logs in; sendmail: the program is
+   * executable; file: the folder is writable), else rejects with the reason. `regdata serve` runs it at
+   * start-up.
+   */
+  check(): Promise<void>;
+  close(): void;
 }
 
 export interface OutboxEntry extends Mail {
@@ -23,6 +49,7 @@ export interface OutboxEntry extends Mail {
  */
 export class OutboxMailer implements Mailer {
   readonly kind = 'outbox';
+  readonly target = '/dev/outbox';
   private readonly entries: OutboxEntry[] = [];
 
   constructor(
@@ -30,12 +57,21 @@ export class OutboxMailer implements Mailer {
     private readonly keep = 50,
   ) {}
 
-  async send(mail: Mail): Promise<void> {
-    this.entries.unshift({ ...mail, sentAt: new Date().toISOString() });
+  async send(mail: OutgoingMail): Promise<void> {
+    this.entries.unshift({
+      to: mail.to,
+      subject: mail.subject,
+      text: mail.text,
+      sentAt: new Date().toISOString(),
+    });
     // Bounded: the outbox is a window on recent mail, not a store.
     this.entries.length = Math.min(this.entries.length, this.keep);
     this.onSend(mail);
   }
+
+  async check(): Promise<void> {}
+
+  close(): void {}
 
   list(): readonly OutboxEntry[] {
     return this.entries;
@@ -43,37 +79,129 @@ export class OutboxMailer implements Mailer {
 }
 
 /**
- * Production mailer through the machine's sendmail (postfix, exim, msmtp all provide one), so the service
- * needs no SMTP client library and no credentials of its own.
+ * SMTP timeouts well under the queue's lease (REGDATA_MAIL_LEASE_MS), so a hung server fails the attempt
+ * long before another worker may take the message over; nodemailer's defaults (2 and 10 minutes) are not.
  */
-export class SendmailMailer implements Mailer {
-  readonly kind = 'sendmail';
+const SMTP_TIMEOUTS = { connectionTimeout: 20_000, greetingTimeout: 20_000, socketTimeout: 60_000 };
+
+/** Plain text bodies only: no message may name a file or a URL for nodemailer to read into it. */
+const NO_CONTENT_FETCH = { disableFileAccess: true, disableUrlAccess: true };
+
+type Transport = ReturnType<typeof nodemailer.createTransport>;
+
+/**
+ * Every real mailer sends through nodemailer: it writes the MIME message (quoted-printable UTF-8 body,
+ * RFC 2047 encoded headers, Date, Message-ID) and speaks SMTP or pipes to sendmail.
+ */
+abstract class NodemailerMailer implements Mailer {
+  abstract readonly kind: MailerKind;
+  private readonly domain: string;
 
   constructor(
     private readonly from: string,
-    private readonly command = '/usr/sbin/sendmail',
-  ) {}
+    readonly target: string,
+    protected readonly transport: Transport,
+  ) {
+    // The Message-ID's right part: the sender's domain, as RFC 5322 suggests.
+    this.domain = /@([^>\s]+)>?\s*$/.exec(from)?.[1] ?? 'localhost';
+  }
 
-  send(mail: Mail): Promise<void> {
-    const header = (s: string) => s.replace(/[\r\n]+/g, ' ');
-    const message = [
-      `From: ${header(this.from)}`,
-      `To: ${header(mail.to)}`,
-      `Subject: ${header(mail.subject)}`,
-      'Content-Type: text/plain; charset=utf-8',
-      '',
-      mail.text,
-      '',
-    ].join('\r\n');
-    return new Promise((resolve, reject) => {
-      const child = spawn(this.command, ['-t', '-i'], { stdio: ['pipe', 'ignore', 'pipe'] });
-      let stderr = '';
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      child.on('error', reject);
-      child.on('close', (code) =>
-        code === 0 ? resolve() : reject(new Error(`sendmail exited ${code}: ${stderr.slice(0, 200)}`)),
-      );
-      child.stdin.end(message);
+  async send(mail: OutgoingMail, signal?: AbortSignal): Promise<void> {
+    await this.deliver(
+      await this.transport.sendMail({
+        from: this.from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        date: mail.date,
+        messageId: `<${mail.messageId}@${this.domain}>`,
+        // RFC 3834: an automatic message, so auto-responders do not answer it.
+        headers: { 'Auto-Submitted': 'auto-generated' },
+        signal,
+      }),
+    );
+  }
+
+  /** What to do with the transport's result; only the file mailer keeps it. */
+  protected async deliver(_info: unknown): Promise<void> {}
+
+  abstract check(): Promise<void>;
+
+  close(): void {
+    this.transport.close();
+  }
+}
+
+/** SMTP submission to a relay (REGDATA_SMTP_URL: `smtp://user:pass@host:587`, STARTTLS when offered, or `smtps://`). */
+export class SmtpMailer extends NodemailerMailer {
+  readonly kind = 'smtp';
+
+  constructor(url: string, from: string) {
+    super(from, redactUrl(url), nodemailer.createTransport({ url, ...SMTP_TIMEOUTS, ...NO_CONTENT_FETCH }));
+  }
+
+  async check(): Promise<void> {
+    await this.transport.verify();
+  }
+}
+
+/** The machine's MTA (postfix, exim, msmtp all provide a sendmail program). */
+export class SendmailMailer extends NodemailerMailer {
+  readonly kind = 'sendmail';
+
+  constructor(
+    private readonly command: string,
+    from: string,
+  ) {
+    super(from, command, nodemailer.createTransport({ sendmail: true, path: command, ...NO_CONTENT_FETCH }));
+  }
+
+  async check(): Promise<void> {
+    const stat = await fs.promises.stat(this.command).catch(() => null);
+    if (!stat?.isFile()) throw new Error(`${this.command} does not exist`);
+    await fs.promises.access(this.command, fs.constants.X_OK).catch(() => {
+      throw new Error(`${this.command} is not executable`);
     });
   }
+}
+
+/**
+ * Writes each message, as sent over SMTP, to `<folder>/<date>-<id>.eml` (whole files only: written under a
+ * temporary name, then renamed), for a relay that picks them up, for staging, and for tests.
+ */
+export class FileMailer extends NodemailerMailer {
+  readonly kind = 'file';
+
+  constructor(
+    private readonly folder: string,
+    from: string,
+  ) {
+    const transport = nodemailer.createTransport({
+      streamTransport: true,
+      buffer: true,
+      newline: 'windows',
+      ...NO_CONTENT_FETCH,
+    });
+    super(from, folder, transport);
+  }
+
+  protected override async deliver(info: unknown): Promise<void> {
+    const message = (info as { message: Buffer }).message;
+    const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${crypto.randomUUID()}.eml`;
+    await writeWhole(path.join(this.folder, name), message);
+  }
+
+  async check(): Promise<void> {
+    await fs.promises.mkdir(this.folder, { recursive: true });
+    // A real write, not access(): root passes access() on a read-only file system.
+    const probe = path.join(this.folder, `.probe-${process.pid}-${crypto.randomUUID()}`);
+    await fs.promises.writeFile(probe, '');
+    await fs.promises.rm(probe, { force: true });
+  }
+}
+
+async function writeWhole(file: string, data: Buffer): Promise<void> {
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.tmp`);
+  await fs.promises.writeFile(temp, data, { flag: 'wx' });
+  await fs.promises.rename(temp, file);
 }

@@ -40,6 +40,7 @@ export const COPY_ORDER = [
   'orders',
   'form_tokens',
   'mail_sends',
+  'mail_queue',
 ] as const;
 
 /**

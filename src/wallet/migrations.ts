@@ -288,6 +288,38 @@ CREATE INDEX mail_sends_subject ON mail_sends(subject, at);
 CREATE INDEX mail_sends_at ON mail_sends(at);
 `,
   },
+  {
+    version: 4,
+    name: 'outgoing mail queue',
+    sql: `
+-- Account e-mails waiting to be sent (src/identity/mail-queue.ts): written in the transaction that issues
+-- the link, sent by a worker of any process. A row is 'queued' until its next_at, 'sending' while a worker
+-- holds it (next_at is then the end of its lease: a worker that dies mid-send leaves it to be taken again),
+-- and 'failed' once its attempts are spent (body emptied: the link in it is dead weight). A sent message
+-- is deleted, so the live links in bodies stay only as long as their delivery takes.
+CREATE TABLE mail_queue (
+  id INTEGER PRIMARY KEY,
+  kind TEXT NOT NULL,
+  recipient TEXT NOT NULL,
+  subject TEXT NOT NULL,
+  body TEXT NOT NULL,
+  -- The Message-ID of every attempt, so a receiver can drop the duplicate of a retried delivery.
+  message_id TEXT NOT NULL UNIQUE,
+  created_at INTEGER NOT NULL,
+  state TEXT NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'sending', 'failed')),
+  attempts INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+  next_at INTEGER NOT NULL,
+  -- The claiming worker's token while 'sending': only that worker may settle the row.
+  claim TEXT,
+  last_error TEXT,
+  failed_at INTEGER,
+  CHECK ((state = 'sending') = (claim IS NOT NULL)),
+  CHECK ((state = 'failed') = (failed_at IS NOT NULL))
+) STRICT;
+CREATE INDEX mail_queue_due ON mail_queue(next_at) WHERE state <> 'failed';
+CREATE INDEX mail_queue_failed ON mail_queue(failed_at) WHERE state = 'failed';
+`,
+  },
 ];
 
 export class MigrationError extends Error {

@@ -18,7 +18,8 @@ import { formField, sendPage, type FormBody } from './respond.ts';
 
 /** Sign-up, e-mail verification, sign-in/out and password reset (issue 9: self-service accounts). */
 export function authPages(app: FastifyInstance, deps: WebDeps): void {
-  const { identity, wallet, mailer } = deps;
+  const { identity, wallet, mail } = deps;
+  const outbox = mail.mailer instanceof OutboxMailer ? mail.mailer : null;
 
   const page = (request: FastifyRequest, title: string, body: SafeHtml, scripts = false) =>
     layout(
@@ -36,7 +37,7 @@ export function authPages(app: FastifyInstance, deps: WebDeps): void {
   };
 
   const outboxHint = () =>
-    mailer instanceof OutboxMailer
+    outbox
       ? html`<p class="note">Development mailer: the message is in the <a href="/dev/outbox">outbox</a>.</p>`
       : '';
 
@@ -108,31 +109,21 @@ export function authPages(app: FastifyInstance, deps: WebDeps): void {
   app.post<{ Body: FormBody }>('/signup', async (request, reply) => {
     const email = formField(request.body, 'email');
     try {
-      const result = await identity.signUp(
+      // Queues the mail (a link, or "you already have an account") in the sign-up's own transaction: the
+      // answer never waits for the mailer, and a broken one cannot turn it into an error.
+      await identity.signUp(
         email,
         formField(request.body, 'password'),
         clientAddress(request),
+        baseUrl(deps, request),
       );
-      const base = baseUrl(deps, request);
-      if (result.verifyToken) {
-        await mailer.send({
-          to: result.email,
-          subject: 'Verify your e-mail address for regdata',
-          text: `Open this link to complete your registration:\n\n${base}/verify#t=${result.verifyToken}\n\nThe link is valid for 48 hours.`,
-        });
-      } else {
-        await mailer.send({
-          to: result.email,
-          subject: 'Your regdata account',
-          text: `Someone (maybe you) tried to sign up with this address, which already has an account.\nSign in at ${base}/signin or reset the password at ${base}/reset.`,
-        });
-      }
     } catch (err) {
       if (isAppError(err) && err.status < 500) {
         return sendPage(refused(reply, err, 422), signUpForm(request, err.message, email));
       }
       throw err;
     }
+    mail.kick();
     // The same answer whether or not the address already had an account.
     return sendPage(
       reply,
@@ -244,22 +235,20 @@ export function authPages(app: FastifyInstance, deps: WebDeps): void {
   app.get('/reset', async (request, reply) => sendPage(reply, resetRequestForm(request, '')));
 
   app.post<{ Body: FormBody }>('/reset', async (request, reply) => {
-    let issued: { email: string; token: string } | null;
     try {
-      issued = await identity.requestPasswordReset(formField(request.body, 'email'), clientAddress(request));
+      // Known or not, the same work and the same page (identity.ts): the mail is queued, not sent here.
+      await identity.requestPasswordReset(
+        formField(request.body, 'email'),
+        clientAddress(request),
+        baseUrl(deps, request),
+      );
     } catch (err) {
       if (isAppError(err) && err.status < 500) {
         return sendPage(refused(reply, err, 400), resetRequestForm(request, message('error', err.message)));
       }
       throw err;
     }
-    if (issued) {
-      await mailer.send({
-        to: issued.email,
-        subject: 'Reset your regdata password',
-        text: `Open this link to choose a new password (valid for one hour):\n\n${baseUrl(deps, request)}/reset/confirm#t=${issued.token}\n\nIf you did not ask for this, ignore this message.`,
-      });
-    }
+    mail.kick();
     return sendPage(
       reply,
       resetRequestForm(
@@ -306,14 +295,15 @@ export function authPages(app: FastifyInstance, deps: WebDeps): void {
   // Only a development server on loopback has an outbox mailer (serveSettings refuses anything else). A
   // request must also name a loopback host, so a web page whose name resolves to 127.0.0.1 (DNS
   // rebinding) cannot read the links.
-  if (mailer instanceof OutboxMailer) {
-    const outbox = mailer;
+  if (outbox) {
     app.get('/dev/outbox', async (request, reply) => {
       if (!isLoopbackHost(request.hostname)) {
         return reply
           .code(403)
           .send({ detail: 'the development outbox answers only to a loopback host name' });
       }
+      // What is queued is delivered first, so the page shows a message the moment its form was answered.
+      await mail.drain();
       return sendPage(
         reply,
         page(
@@ -321,8 +311,8 @@ export function authPages(app: FastifyInstance, deps: WebDeps): void {
           'Outbox',
           html`<h1>Development outbox</h1>
             <p class="note">
-              REGDATA_MAILER=outbox: mail is kept here instead of being sent. Set REGDATA_MAILER=sendmail in
-              production.
+              REGDATA_MAILER=outbox: mail is kept here instead of being sent. Set REGDATA_MAILER=smtp (or
+              sendmail) in production.
             </p>
             ${outbox.list().length === 0 ? html`<p>No messages yet.</p>` : ''}
             ${outbox.list().map(

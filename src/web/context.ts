@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import net from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Identity, Session } from '../identity/identity.ts';
-import type { Mailer } from '../identity/mailer.ts';
+import type { MailWorker } from '../identity/mail-worker.ts';
 import type { PaymentProvider } from '../identity/payments.ts';
 import type { Operations } from '../services/operations.ts';
 import type { Wallet } from '../wallet/wallet.ts';
@@ -13,7 +13,8 @@ import { parseCookies, serializeCookie } from './cookies.ts';
 export interface WebDeps {
   wallet: Wallet;
   identity: Identity;
-  mailer: Mailer;
+  /** Sends what identity queued; a page kicks it after queueing, so mail leaves at once, not at the next poll. */
+  mail: MailWorker;
   payments: PaymentProvider;
   /**
    * Base of e-mailed links (REGDATA_PUBLIC_URL). null only on a loopback server: links then point at the

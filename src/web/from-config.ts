@@ -1,36 +1,40 @@
 import type { Config, ServeSettings } from '../config.ts';
+import { mailWorkerFromConfig } from '../identity/from-config.ts';
 import { Identity } from '../identity/identity.ts';
-import { OutboxMailer, SendmailMailer, type Mailer } from '../identity/mailer.ts';
+import type { MailLog } from '../identity/mail-worker.ts';
+import type { Mailer } from '../identity/mailer.ts';
 import { InvoiceProvider } from '../identity/payments.ts';
 import type { Wallet } from '../wallet/wallet.ts';
 import type { WebDeps } from './context.ts';
 
 /**
- * The dashboard's parts from the one parsed config and the settings serveSettings() decided; `close`
- * releases the identity connection.
+ * The dashboard's parts from the one parsed config and the settings serveSettings() decided, around the
+ * mailer the server checked. The mail worker is started by the caller once it listens; `close` stops it,
+ * closes the mailer and releases the identity connection.
  */
 export function webDeps(
   config: Config,
   settings: ServeSettings,
   wallet: Wallet,
-  log: (msg: string) => void,
+  mailer: Mailer,
+  log: MailLog,
 ): { deps: WebDeps; close: () => Promise<void> } {
-  const mailer: Mailer =
-    settings.mailer === 'sendmail'
-      ? new SendmailMailer(config.web.mailFrom)
-      : // The log says a message is waiting; the link (a secret) stays out of the log.
-        new OutboxMailer((mail) => log(`mail to ${mail.to}: ${mail.subject} (see /dev/outbox)`));
-  // The wallet's own store: sessions and users live in the same database, whichever backend it is.
+  // The wallet's own store: sessions, users and queued mail live in the same database, whichever backend.
   const identity = new Identity({ store: wallet.store });
+  const mail = mailWorkerFromConfig(config, wallet.store, mailer, log);
   return {
     deps: {
       wallet,
       identity,
-      mailer,
+      mail,
       payments: new InvoiceProvider(),
       publicUrl: config.web.publicUrl,
       cookieSecure: settings.cookieSecure,
     },
-    close: () => identity.close(),
+    close: async () => {
+      await mail.stop();
+      mailer.close();
+      await identity.close();
+    },
   };
 }

@@ -35,7 +35,7 @@ describe('self-service accounts', () => {
     expect(early.statusCode).toBe(401);
     expect(early.body).toContain('not verified');
 
-    const token = linkToken(t.outbox, 'once@test.local', 'verify');
+    const token = await linkToken(t, 'once@test.local', 'verify');
     await c.get('/verify');
     expect((await c.post('/verify', { token })).statusCode).toBe(200);
     expect((await c.post('/verify', { token })).statusCode).toBe(400);

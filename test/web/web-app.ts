@@ -8,6 +8,7 @@ import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
 import { Engine } from '../../src/engine/engine.ts';
 import { Identity } from '../../src/identity/identity.ts';
 import { OutboxMailer } from '../../src/identity/mailer.ts';
+import { MailWorker, type MailLog } from '../../src/identity/mail-worker.ts';
 import { InvoiceProvider } from '../../src/identity/payments.ts';
 import { openWallet, type Wallet } from '../../src/wallet/wallet.ts';
 
@@ -20,6 +21,8 @@ export interface WebTestApp {
   wallet: Wallet;
   identity: Identity;
   outbox: OutboxMailer;
+  /** Sends the queued mail to the outbox; not started, so a test decides when (linkToken drains it). */
+  mail: MailWorker;
   walletPath: string;
   logs: string[];
   close(): Promise<void>;
@@ -36,6 +39,19 @@ export async function buildWebApp(dataDir: string, opts: { walletUrl?: string } 
   const identity = new Identity({ store: wallet.store, mailLimits: { perAddress: 1000 } });
   const outbox = new OutboxMailer();
   const logs: string[] = [];
+  const mailLog: MailLog = {
+    info: (fields, msg) => logs.push(JSON.stringify({ ...fields, msg })),
+    warn: (fields, msg) => logs.push(JSON.stringify({ ...fields, msg })),
+    error: (fields, msg) => logs.push(JSON.stringify({ ...fields, msg })),
+  };
+  const mail = new MailWorker(wallet.store, outbox, {
+    maxAttempts: 3,
+    retryMs: 0,
+    retryMaxMs: 0,
+    leaseMs: 60_000,
+    pollMs: 60_000,
+    log: mailLog,
+  });
   const stream = new Writable({
     write(chunk: Buffer, _enc, done) {
       logs.push(chunk.toString());
@@ -49,7 +65,7 @@ export async function buildWebApp(dataDir: string, opts: { walletUrl?: string } 
     web: {
       wallet,
       identity,
-      mailer: outbox,
+      mail,
       payments: new InvoiceProvider(),
       publicUrl: null,
       cookieSecure: false,
@@ -61,9 +77,11 @@ export async function buildWebApp(dataDir: string, opts: { walletUrl?: string } 
     wallet,
     identity,
     outbox,
+    mail,
     walletPath,
     logs,
     async close() {
+      await mail.stop();
       await app.close();
       engine.close();
       await identity.close();
@@ -150,7 +168,7 @@ export async function registeredClient(t: WebTestApp, email: string, password: s
   const res = await c.post('/signup', { email, password });
   if (res.statusCode !== 200) throw new Error(`sign-up failed: ${res.statusCode}`);
   await c.get('/verify');
-  await c.post('/verify', { token: linkToken(t.outbox, email, 'verify') });
+  await c.post('/verify', { token: await linkToken(t, email, 'verify') });
   const signedIn = await c.post('/signin', { email, password });
   if (signedIn.statusCode !== 303) throw new Error(`sign-in failed: ${signedIn.statusCode}`);
   // As a browser following the redirect: the dashboard page carries the session's CSRF token.
@@ -158,9 +176,17 @@ export async function registeredClient(t: WebTestApp, email: string, password: s
   return c;
 }
 
-/** The token of the latest e-mailed link of that kind (it sits in the URL fragment: `#t=`). */
-export function linkToken(outbox: OutboxMailer, email: string, kind: 'verify' | 'reset/confirm'): string {
-  const mail = outbox.list().find((m) => m.to === email && m.text.includes(`/${kind}#t=`));
+/**
+ * The token of the latest e-mailed link of that kind (it sits in the URL fragment: `#t=`), once the queued
+ * mail has been sent to the outbox.
+ */
+export async function linkToken(
+  t: Pick<WebTestApp, 'outbox' | 'mail'>,
+  email: string,
+  kind: 'verify' | 'reset/confirm',
+): Promise<string> {
+  await t.mail.drain();
+  const mail = t.outbox.list().find((m) => m.to === email && m.text.includes(`/${kind}#t=`));
   const m = /#t=([A-Za-z0-9_-]+)/.exec(mail?.text ?? '');
   if (!m?.[1]) throw new Error(`no ${kind} mail for ${email}`);
   return m[1];

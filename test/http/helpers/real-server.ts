@@ -54,6 +54,17 @@ export async function startRealServer(worldDir: string, env: Record<string, stri
   }
 }
 
+/** Starts a server that must be refused: its error message, or 'started' (the server is stopped again). */
+export async function startRefusal(worldDir: string, env: Record<string, string>): Promise<string> {
+  return startRealServer(worldDir, env).then(
+    async (s) => {
+      await s.stop();
+      return 'started';
+    },
+    (err: Error) => err.message,
+  );
+}
+
 /** The real server with an admin key (never charged, never rate-limited) for the calls of a test. */
 export async function startRealServerWithAdmin(
   worldDir: string,
