@@ -1,4 +1,4 @@
-import { assetUrl } from './static-assets.ts';
+import { assetUrl, moduleUrls } from './static-assets.ts';
 
 /**
  * Server-rendered HTML with escaping by construction: every interpolated value is escaped unless it is
@@ -85,6 +85,12 @@ export function layout(opts: LayoutOptions, body: SafeHtml): string {
           <li><a href="/docs">API docs</a></li>
         </ul>
       </nav>`;
+  // The modules are preloaded by their hashed URLs, so the browser fetches them at once rather than one
+  // import at a time.
+  const scripts = opts.scripts
+    ? html`${moduleUrls().map((url) => html`<link rel="modulepreload" href="${url}" />`)}
+        <script type="module" src="${assetUrl('app.js')}"></script>`
+    : '';
   return html`<!doctype html>
     <html lang="en">
       <head>
@@ -94,7 +100,7 @@ export function layout(opts: LayoutOptions, body: SafeHtml): string {
         <title>${opts.title} · regdata</title>
         <link rel="icon" href="${assetUrl('favicon.svg')}" type="image/svg+xml" />
         <link rel="stylesheet" href="${assetUrl('style.css')}" />
-        ${opts.scripts ? html`<script type="module" src="${assetUrl('app.js')}"></script>` : ''}
+        ${scripts}
       </head>
       <body>
         <a class="skip" href="#main">Skip to content</a>
