@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { authPages } from './auth-pages.ts';
 import { CSRF_HEADER, csrfOk, loadContext, type WebContext, type WebPluginOptions } from './context.ts';
 import { dashboardPages } from './dashboard-pages.ts';
+import { landingPage } from './landing-page.ts';
 import { searchPages } from './search.ts';
 import { staticAsset } from './static-assets.ts';
 
@@ -69,6 +70,7 @@ export const webPlugin: FastifyPluginAsync<WebPluginOptions> = async (app, deps)
   // Browsers ask for /favicon.ico whatever the page links; one icon answers both.
   app.get('/favicon.ico', async (_request, reply) => reply.redirect('/static/favicon.svg', 301));
 
+  landingPage(app, deps);
   authPages(app, deps);
   dashboardPages(app, deps);
   searchPages(app, deps);
