@@ -62,7 +62,7 @@ export function stackedBars(opts: {
   const axis =
     `<line class="axis" x1="0" y1="${HEIGHT - BOTTOM}" x2="100%" y2="${HEIGHT - BOTTOM}"/>` +
     `<line class="grid" x1="0" y1="${TOP}" x2="100%" y2="${TOP}"/>` +
-    `<text x="0" y="${TOP - 6}">${esc(amount(max))}</text>`;
+    `<text x="0" y="${TOP - 6}">${esc(totals.some((t) => t > 0) ? amount(max) : `no ${opts.unit.many}`)}</text>`;
   const legend = opts.series
     .map((s) => `<span class="legend"><span class="swatch ${esc(s.cls)}"></span>${esc(s.name)}</span>`)
     .join(' ');
