@@ -14,7 +14,8 @@ import { layoutReport } from './layout-checks.ts';
  * verify through the development outbox, sign in, create a key and use it on the REST API, search in the
  * app and see the ledger fall by exactly what was charged (once, however often a button is clicked), open a
  * company, revoke the key (the API answers 401), order with confirmation, sign out. Every page is checked
- * for horizontal overflow and with axe-core (no serious or critical violation), and one test uses the
+ * for horizontal overflow, for words broken or wider than their box, overlapping header parts and chart
+ * labels (layout-checks.ts), and with axe-core (no serious or critical violation), and one test uses the
  * keyboard alone. Screenshots go to test-results/e2e/ (REGDATA_SCREENSHOTS=docs/screenshots refreshes the
  * committed ones); the axe results go to axe-results.json beside them.
  */
