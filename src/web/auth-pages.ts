@@ -86,24 +86,6 @@ export function authPages(app: FastifyInstance, deps: WebDeps): void {
         <p><a href="/reset">Forgot your password?</a> · <a href="/signup">Create an account</a></p>`,
     );
 
-  app.get('/', async (request, reply) => {
-    if (request.web.session) return reply.redirect('/dashboard', 303);
-    return sendPage(
-      reply,
-      page(
-        request,
-        'Company register data',
-        html`<h1>Company register data for seven countries</h1>
-          <p>
-            Official register data of Estonia, Latvia, Lithuania, Norway, Finland, Poland and Sweden: search
-            companies in the browser, or get an API key for the REST API and the MCP server. One wallet pays
-            for all three, per row returned.
-          </p>
-          <p><a class="button" href="/signup">Create an account</a> <a href="/signin">Sign in</a></p>`,
-      ),
-    );
-  });
-
   app.get('/signup', async (request, reply) => sendPage(reply, signUpForm(request, null)));
 
   app.post<{ Body: FormBody }>('/signup', async (request, reply) => {

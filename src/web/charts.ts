@@ -7,55 +7,75 @@ export interface Series {
   values: number[];
 }
 
+/** The chart's height in CSS pixels, and the room above the bars (the scale) and below them (the dates). */
+const HEIGHT = 180;
+const TOP = 22;
+const BOTTOM = 22;
+/** At most this many dates under the bars, so each has room at a phone's width (about 20 % of 340 px). */
+const MAX_DATE_LABELS = 5;
+
+const DAY_LABEL = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+
+/** Which slots get a date under them: every step-th, and none so near the right edge that it would not fit. */
+export function dateLabelSlots(n: number): number[] {
+  const step = Math.max(1, Math.ceil(n / MAX_DATE_LABELS));
+  const out: number[] = [];
+  for (let i = 0; i + step * 0.8 <= n; i += step) out.push(i);
+  return out;
+}
+
 /**
  * Stacked bars as inline SVG (no chart library, no script): one bar per slot, one segment per series.
- * Screen readers get the figure's label and a <title> per segment; the page shows the numbers as a table too.
+ * Horizontal positions are percentages of the chart's width and there is no viewBox, so the SVG stretches
+ * to any width while its text keeps the page's font size: the dates and the scale read the same on a
+ * 375 px phone as on a laptop, where a scaled drawing shrank them to 5 px. Screen readers get the figure's
+ * label and a <title> per segment; the page shows the numbers as a table too.
  */
 export function stackedBars(opts: {
   label: string;
   slots: string[];
   series: Series[];
-  unit: string;
+  /** What is counted, for one and for several ("request", "requests"). */
+  unit: { one: string; many: string };
 }): SafeHtml {
-  const width = 640;
-  const height = 200;
-  const pad = { left: 44, bottom: 24, top: 8 };
+  const amount = (v: number) => `${round(v)} ${v === 1 ? opts.unit.one : opts.unit.many}`;
   const n = Math.max(1, opts.slots.length);
   const totals = opts.slots.map((_, i) => opts.series.reduce((s, ser) => s + (ser.values[i] ?? 0), 0));
   const max = Math.max(1, ...totals);
-  const plotH = height - pad.bottom - pad.top;
-  const slotW = (width - pad.left) / n;
-  const barW = Math.max(2, slotW * 0.7);
+  const plotH = HEIGHT - TOP - BOTTOM;
+  const pct = (slots: number) => `${((slots / n) * 100).toFixed(3)}%`;
   let bars = '';
   opts.slots.forEach((slot, i) => {
-    let y = height - pad.bottom;
+    let y = HEIGHT - BOTTOM;
     for (const ser of opts.series) {
       const v = ser.values[i] ?? 0;
       if (v <= 0) continue;
       const h = (v / max) * plotH;
       y -= h;
-      const x = pad.left + i * slotW + (slotW - barW) / 2;
-      bars += `<rect class="${esc(ser.cls)}" x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${barW.toFixed(1)}" height="${h.toFixed(1)}"><title>${esc(slot)} ${esc(ser.name)}: ${esc(round(v))} ${esc(opts.unit)}</title></rect>`;
+      bars += `<rect class="${esc(ser.cls)}" x="${pct(i + 0.15)}" y="${y.toFixed(1)}" width="${pct(0.7)}" height="${h.toFixed(1)}"><title>${esc(slot)} ${esc(ser.name)}: ${esc(amount(v))}</title></rect>`;
     }
   });
-  const step = Math.max(1, Math.ceil(n / 8));
-  let ticks = '';
-  opts.slots.forEach((slot, i) => {
-    if (i % step !== 0) return;
-    const x = pad.left + i * slotW + slotW / 2;
-    ticks += `<text x="${x.toFixed(1)}" y="${height - 6}" text-anchor="middle">${esc(slot.slice(5))}</text>`;
-  });
+  // Each date starts where its bar starts; the scale is the dashed line at the tallest bar, named above it.
+  const dates = dateLabelSlots(opts.slots.length)
+    .map((i) => `<text x="${pct(i + 0.15)}" y="${HEIGHT - 5}">${esc(dayLabel(opts.slots[i] ?? ''))}</text>`)
+    .join('');
   const axis =
-    `<line class="axis" x1="${pad.left}" y1="${height - pad.bottom}" x2="${width}" y2="${height - pad.bottom}"/>` +
-    `<text x="${pad.left - 4}" y="${pad.top + 10}" text-anchor="end">${esc(round(max))}</text>` +
-    `<text x="${pad.left - 4}" y="${height - pad.bottom}" text-anchor="end">0</text>`;
+    `<line class="axis" x1="0" y1="${HEIGHT - BOTTOM}" x2="100%" y2="${HEIGHT - BOTTOM}"/>` +
+    `<line class="grid" x1="0" y1="${TOP}" x2="100%" y2="${TOP}"/>` +
+    `<text x="0" y="${TOP - 6}">${esc(totals.some((t) => t > 0) ? amount(max) : `no ${opts.unit.many}`)}</text>`;
   const legend = opts.series
     .map((s) => `<span class="legend"><span class="swatch ${esc(s.cls)}"></span>${esc(s.name)}</span>`)
     .join(' ');
   return new SafeHtml(
-    `<figure class="chart"><svg viewBox="0 0 ${width} ${height}" role="img" aria-label="${esc(opts.label)}">${axis}${bars}${ticks}</svg>` +
+    `<figure class="chart bars"><svg width="100%" height="${HEIGHT}" role="img" aria-label="${esc(opts.label)}">${axis}${bars}${dates}</svg>` +
       `<figcaption>${esc(opts.label)} ${legend}</figcaption></figure>`,
   );
+}
+
+/** "2026-11-24" as "24 Nov"; anything else as it is. */
+function dayLabel(slot: string): string {
+  const d = new Date(`${slot}T00:00:00Z`);
+  return Number.isNaN(d.getTime()) ? slot : DAY_LABEL.format(d);
 }
 
 function round(v: number): string {

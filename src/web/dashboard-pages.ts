@@ -95,7 +95,7 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
       title: string,
       rows: [string, { requests: number; rows: number; credits: number }][],
     ) =>
-      html`<table>
+      html`<table tabindex="0">
         <caption>
           ${title}
         </caption>
@@ -178,7 +178,7 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
           }
         </p>
         ${trial}
-        <table>
+        <table tabindex="0">
           <caption>
             Credit lots (spent earliest expiry first)
           </caption>
@@ -214,7 +214,7 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
           Show:
           ${[7, 30, 90].map((d) => (d === days ? html`<strong>${d} days</strong> ` : html`<a href="/dashboard?days=${d}">${d} days</a> `))}
         </p>
-        ${stackedBars({ label: `Requests per day and channel, last ${days} days`, slots, series: byChannel, unit: 'requests' })}
+        ${stackedBars({ label: `Requests per day and channel, last ${days} days`, slots, series: byChannel, unit: { one: 'request', many: 'requests' } })}
         ${totalsTable(
           'By channel',
           [...channelTotals.entries()].map(([k, v]) => [CHANNELS.find((c) => c.channel === k)?.name ?? k, v]),
@@ -244,7 +244,7 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
           <input id="key-name" name="name" required maxlength="80" placeholder="e.g. CRM sync" />
           <button type="submit">Create API key</button>
         </form>
-        <table id="keys">
+        <table id="keys" tabindex="0">
           <caption>
             Your keys
           </caption>
@@ -414,7 +414,7 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
         </section>
         <section aria-labelledby="plans-h">
           <h2 id="plans-h">Plans</h2>
-          <table>
+          <table tabindex="0">
             <caption>
               Row prices per country (credits per returned row)
             </caption>
@@ -466,7 +466,7 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
         </section>
         <section aria-labelledby="orders-h">
           <h2 id="orders-h">Orders</h2>
-          <table id="orders">
+          <table id="orders" tabindex="0" aria-labelledby="orders-h">
             <thead>
               <tr>
                 <th scope="col">Order</th>

@@ -1,4 +1,4 @@
-import { assetUrl } from './static-assets.ts';
+import { assetUrl, moduleUrls } from './static-assets.ts';
 
 /**
  * Server-rendered HTML with escaping by construction: every interpolated value is escaped unless it is
@@ -62,29 +62,31 @@ const NAV = [
   ['/dashboard/billing', 'Plans and top-ups'],
 ] as const;
 
+/**
+ * Every page: the header (the name, the main links, and when signed in the account and Sign out) and the
+ * page's body. The header is one grid for both states, so signed in or out the name keeps its own cell and
+ * nothing is placed over anything else.
+ */
 export function layout(opts: LayoutOptions, body: SafeHtml): string {
-  const nav = opts.email
-    ? html`<nav aria-label="Main">
-        <ul>
-          ${NAV.map(
-            ([href, label]) =>
-              html`<li>
-                <a href="${href}" ${opts.active === href ? html`aria-current="page"` : ''}>${label}</a>
-              </li>`,
-          )}
-        </ul>
-        <form method="post" action="/signout" class="inline">
-          <input type="hidden" name="_csrf" value="${opts.csrfToken}" />
-          <span class="who">${opts.email}</span> <button type="submit">Sign out</button>
-        </form>
-      </nav>`
-    : html`<nav aria-label="Main">
-        <ul>
-          <li><a href="/signin">Sign in</a></li>
-          <li><a href="/signup">Sign up</a></li>
-          <li><a href="/docs">API docs</a></li>
-        </ul>
-      </nav>`;
+  const links: readonly (readonly [string, string])[] = opts.email
+    ? NAV
+    : [
+        ['/signin', 'Sign in'],
+        ['/signup', 'Sign up'],
+        ['/docs', 'API docs'],
+      ];
+  const account = opts.email
+    ? html`<form method="post" action="/signout" class="account">
+        <input type="hidden" name="_csrf" value="${opts.csrfToken}" />
+        <span class="who">${opts.email}</span> <button type="submit">Sign out</button>
+      </form>`
+    : '';
+  // The modules are preloaded by their hashed URLs, so the browser fetches them at once rather than one
+  // import at a time.
+  const scripts = opts.scripts
+    ? html`${moduleUrls().map((url) => html`<link rel="modulepreload" href="${url}" />`)}
+        <script type="module" src="${assetUrl('app.js')}"></script>`
+    : '';
   return html`<!doctype html>
     <html lang="en">
       <head>
@@ -94,13 +96,23 @@ export function layout(opts: LayoutOptions, body: SafeHtml): string {
         <title>${opts.title} · regdata</title>
         <link rel="icon" href="${assetUrl('favicon.svg')}" type="image/svg+xml" />
         <link rel="stylesheet" href="${assetUrl('style.css')}" />
-        ${opts.scripts ? html`<script type="module" src="${assetUrl('app.js')}"></script>` : ''}
+        ${scripts}
       </head>
       <body>
         <a class="skip" href="#main">Skip to content</a>
         <header>
           <a class="brand" href="/">regdata</a>
-          ${nav}
+          <nav aria-label="Main">
+            <ul>
+              ${links.map(
+                ([href, label]) =>
+                  html`<li>
+                    <a href="${href}" ${opts.active === href ? html`aria-current="page"` : ''}>${label}</a>
+                  </li>`,
+              )}
+            </ul>
+          </nav>
+          ${account}
         </header>
         <main id="main">${body}</main>
       </body>

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { authPages } from './auth-pages.ts';
 import { CSRF_HEADER, csrfOk, loadContext, type WebContext, type WebPluginOptions } from './context.ts';
 import { dashboardPages } from './dashboard-pages.ts';
+import { landingPage } from './landing-page.ts';
 import { searchPages } from './search.ts';
 import { staticAsset } from './static-assets.ts';
 
@@ -52,26 +53,24 @@ export const webPlugin: FastifyPluginAsync<WebPluginOptions> = async (app, deps)
     }
   });
 
-  app.get<{ Params: { name: string }; Querystring: { v?: string } }>(
-    '/static/:name',
-    async (request, reply) => {
-      const asset = staticAsset(request.params.name);
-      if (!asset) return reply.code(404).send({ detail: 'not found' });
-      const etag = `"${asset.hash}"`;
-      // The hashed URL of this very content never changes; any other spelling is checked each time.
-      reply.header(
-        'cache-control',
-        request.query.v === asset.hash ? 'public, max-age=31536000, immutable' : 'no-cache',
-      );
-      reply.header('etag', etag);
-      if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-      return reply.type(asset.type).send(asset.body);
-    },
-  );
+  app.get<{ Params: { '*': string }; Querystring: { v?: string } }>('/static/*', async (request, reply) => {
+    const asset = staticAsset(request.params['*']);
+    if (!asset) return reply.code(404).send({ detail: 'not found' });
+    const etag = `"${asset.hash}"`;
+    // The hashed URL of this very content never changes; any other spelling is checked each time.
+    reply.header(
+      'cache-control',
+      request.query.v === asset.hash ? 'public, max-age=31536000, immutable' : 'no-cache',
+    );
+    reply.header('etag', etag);
+    if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+    return reply.type(asset.type).send(asset.body);
+  });
 
   // Browsers ask for /favicon.ico whatever the page links; one icon answers both.
   app.get('/favicon.ico', async (_request, reply) => reply.redirect('/static/favicon.svg', 301));
 
+  landingPage(app, deps);
   authPages(app, deps);
   dashboardPages(app, deps);
   searchPages(app, deps);

@@ -8,7 +8,7 @@ import {
   SearchQuerySchema,
   SORT_FIELDS,
 } from '../contract/api-schemas.ts';
-import { COUNTRIES, COUNTRY_CODES, isCountryCode } from '../contract/countries.ts';
+import { COUNTRIES, COUNTRY_CODES, isCountryCode, type CountryCode } from '../contract/countries.ts';
 import { AppError, validationError, type ValidationIssue } from '../errors/app-error.ts';
 import { arrayParams } from '../http/query-params.ts';
 import type { Caller } from '../services/operations.ts';
@@ -16,7 +16,7 @@ import { freeReason } from '../wallet/metering.ts';
 import { CSRF_HEADER, csrfOk, type WebPluginOptions } from './context.ts';
 import { filterPresentation } from './filter-ui.ts';
 import { signedIn } from './dashboard-pages.ts';
-import { creditsHtml, html, jsonBlock, layout } from './html.ts';
+import { creditsHtml, html, jsonBlock, layout, type SafeHtml } from './html.ts';
 import { sendPage } from './respond.ts';
 
 /**
@@ -64,83 +64,96 @@ function normalise(params: Record<string, string | string[]>): Record<string, st
   return out;
 }
 
+/** What the page's script starts from: the countries with their prices, the balance, the filter wording. */
+function searchBoot(prices: Readonly<Record<CountryCode, number>>, balance: number) {
+  return {
+    countries: COUNTRY_CODES.map((c) => ({
+      code: c,
+      name: COUNTRIES[c].name,
+      price: prices[c],
+      industrySystem: COUNTRIES[c].industrySystem,
+      hasLocationTree: COUNTRIES[c].hasLocationTree,
+    })),
+    balance,
+    sortFields: Object.keys(SORT_FIELDS),
+    presentation: filterPresentation(),
+  };
+}
+
+type SearchBoot = ReturnType<typeof searchBoot>;
+
+/**
+ * Filters in a side panel (a drawer on a phone); the count, the cost and the run button in a bar that
+ * stays in view above the results, so what a search costs is on screen while the filters change.
+ */
+function searchBody(boot: SearchBoot, balance: number): SafeHtml {
+  return html`<h1 class="page-title">Search companies</h1>
+    ${jsonBlock('boot', boot)}
+    <div class="search-layout">
+      <aside id="filter-panel" class="filter-panel" aria-labelledby="filters-h">
+        <div class="panel-head">
+          <h2 id="filters-h" tabindex="-1">Filters</h2>
+          <button type="button" id="close-filters" class="phone-only">Show results</button>
+        </div>
+        <p id="drawer-status" class="phone-only drawer-status" aria-live="polite"></p>
+        <div id="loosen-drawer" class="phone-only" aria-live="polite"></div>
+        <form id="search-form" novalidate>
+          <div class="field">
+            <label for="country">Country</label>
+            <select id="country" name="country" required>
+              <option value="">Choose a country</option>
+              ${boot.countries.map((c) => html`<option value="${c.code}">${c.name}</option>`)}
+            </select>
+          </div>
+          <div id="filters" aria-live="polite"></div>
+          <div class="field">
+            <label for="page_size">Rows per page</label>
+            <select id="page_size" name="page_size">
+              ${[10, 25, 50, 100].map((n) => html`<option value="${n}" ${n === 10 ? html`selected` : ''}>${n}</option>`)}
+            </select>
+          </div>
+        </form>
+      </aside>
+      <div class="results-pane">
+        <section id="summary" class="summary" aria-label="Matches and cost">
+          <button
+            type="button"
+            id="open-filters"
+            class="phone-only secondary"
+            aria-controls="filter-panel"
+            aria-expanded="false"
+          >
+            Filters
+          </button>
+          <div class="summary-text">
+            <p id="count" role="status">Choose a country to count companies (counting is free).</p>
+            <p id="quote"></p>
+          </div>
+          <div class="summary-actions">
+            <button type="submit" form="search-form" id="run-search" data-costs disabled>Run search</button>
+            <button type="button" id="export-csv" class="secondary" disabled>Export CSV</button>
+          </div>
+          <p class="balance-line">
+            Balance <strong><span id="balance">${creditsHtml(balance)}</span> credits</strong>
+          </p>
+        </section>
+        <p id="search-error" class="error" role="alert" hidden></p>
+        <div id="loosen" aria-live="polite"></div>
+        <section id="results" aria-live="polite" aria-label="Results"></section>
+        <section id="detail" aria-label="Company detail"></section>
+      </div>
+    </div>`;
+}
+
 export function searchPages(app: FastifyInstance, deps: WebPluginOptions): void {
-  const { wallet, ops } = deps;
+  const { wallet } = deps;
 
   app.get('/search', async (request, reply) => {
     const who = signedIn(request, reply);
     if (!who) return reply;
     const b = await wallet.balance({ accountId: who.accountId });
-    const boot = {
-      countries: COUNTRY_CODES.map((c) => ({
-        code: c,
-        name: COUNTRIES[c].name,
-        price: wallet.prices[c],
-        industrySystem: COUNTRIES[c].industrySystem,
-        hasLocationTree: COUNTRIES[c].hasLocationTree,
-      })),
-      balance: b.balance,
-      sortFields: Object.keys(SORT_FIELDS),
-      presentation: filterPresentation(),
-    };
-    // Filters in a side panel (a drawer on a phone); the count, the cost and the run button in a bar that
-    // stays in view above the results, so what a search costs is on screen while the filters change.
-    const body = html`<h1 class="page-title">Search companies</h1>
-      ${jsonBlock('boot', boot)}
-      <div class="search-layout">
-        <aside id="filter-panel" class="filter-panel" aria-labelledby="filters-h">
-          <div class="panel-head">
-            <h2 id="filters-h" tabindex="-1">Filters</h2>
-            <button type="button" id="close-filters" class="phone-only">Show results</button>
-          </div>
-          <p id="drawer-status" class="phone-only drawer-status" aria-live="polite"></p>
-          <div id="loosen-drawer" class="phone-only" aria-live="polite"></div>
-          <form id="search-form" novalidate>
-            <div class="field">
-              <label for="country">Country</label>
-              <select id="country" name="country" required>
-                <option value="">Choose a country</option>
-                ${boot.countries.map((c) => html`<option value="${c.code}">${c.name}</option>`)}
-              </select>
-            </div>
-            <div id="filters" aria-live="polite"></div>
-            <div class="field">
-              <label for="page_size">Rows per page</label>
-              <select id="page_size" name="page_size">
-                ${[10, 25, 50, 100].map((n) => html`<option value="${n}" ${n === 10 ? html`selected` : ''}>${n}</option>`)}
-              </select>
-            </div>
-          </form>
-        </aside>
-        <div class="results-pane">
-          <section id="summary" class="summary" aria-label="Matches and cost">
-            <button
-              type="button"
-              id="open-filters"
-              class="phone-only secondary"
-              aria-controls="filter-panel"
-              aria-expanded="false"
-            >
-              Filters
-            </button>
-            <div class="summary-text">
-              <p id="count" role="status">Choose a country to count companies (counting is free).</p>
-              <p id="quote"></p>
-            </div>
-            <div class="summary-actions">
-              <button type="submit" form="search-form" id="run-search" data-costs disabled>Run search</button>
-              <button type="button" id="export-csv" class="secondary" disabled>Export CSV</button>
-            </div>
-            <p class="balance-line">
-              Balance <strong><span id="balance">${creditsHtml(b.balance)}</span> credits</strong>
-            </p>
-          </section>
-          <p id="search-error" class="error" role="alert" hidden></p>
-          <div id="loosen" aria-live="polite"></div>
-          <section id="results" aria-live="polite" aria-label="Results"></section>
-          <section id="detail" aria-label="Company detail"></section>
-        </div>
-      </div>`;
+    const boot = searchBoot(wallet.prices, b.balance);
+    const body = searchBody(boot, b.balance);
     return sendPage(
       reply,
       layout(
@@ -155,6 +168,12 @@ export function searchPages(app: FastifyInstance, deps: WebPluginOptions): void 
       ),
     );
   });
+  searchApi(app, deps);
+}
+
+/** The JSON endpoints the search page's script calls. */
+function searchApi(app: FastifyInstance, deps: WebPluginOptions): void {
+  const { wallet, ops } = deps;
 
   /** Session + CSRF header for every JSON call (a cross-site page can neither read nor forge them). */
   const apiCaller = async (

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
 import { startServer, type StartedServer } from '../../src/server.ts';
+import { layoutReport } from './layout-checks.ts';
 
 /**
  * The newcomer's path in a real browser (Debian's Chromium, headless, driven by playwright-core) against
@@ -13,7 +14,8 @@ import { startServer, type StartedServer } from '../../src/server.ts';
  * verify through the development outbox, sign in, create a key and use it on the REST API, search in the
  * app and see the ledger fall by exactly what was charged (once, however often a button is clicked), open a
  * company, revoke the key (the API answers 401), order with confirmation, sign out. Every page is checked
- * for horizontal overflow and with axe-core (no serious or critical violation), and one test uses the
+ * for horizontal overflow, for words broken or wider than their box, overlapping header parts and chart
+ * labels (layout-checks.ts), and with axe-core (no serious or critical violation), and one test uses the
  * keyboard alone. Screenshots go to test-results/e2e/ (REGDATA_SCREENSHOTS=docs/screenshots refreshes the
  * committed ones); the axe results go to axe-results.json beside them.
  */
@@ -147,8 +149,9 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a real browser', () => {
   }
 
   /**
-   * What every page must pass, at every size: nothing wider than the screen (so no sideways scrolling), and
-   * axe-core without serious or critical violations. axe is evaluated through the DevTools protocol, so the
+   * What every page must pass, at every size: nothing wider than the screen (so no sideways scrolling), no
+   * word broken inside or wider than its box, the header's parts not overlapping, the chart's labels apart
+   * and at least 11 px (layout-checks.ts), and axe-core without serious or critical violations. axe is evaluated through the DevTools protocol, so the
    * pages keep their CSP (no inline script) while it runs.
    */
   async function checkPage(page: Page, size: Size, label: string): Promise<void> {
@@ -172,6 +175,17 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a real browser', () => {
         done({ fits, wide });
       })))`);
     expect({ label, size: size.name, ...overflow }).toEqual({ label, size: size.name, fits: true, wide: [] });
+    // No word broken or wider than its box, the header's parts apart, the chart's labels apart and readable.
+    const layout = await layoutReport(page);
+    expect({ label, size: size.name, problems: layout.problems }).toEqual({
+      label,
+      size: size.name,
+      problems: [],
+    });
+    expect(layout.words).toBeGreaterThan(20);
+    // Signed out: the name and three links; signed in: the name, four links and Sign out.
+    expect(layout.headerParts.length).toBeGreaterThanOrEqual(4);
+    if (label.startsWith('overview')) expect(layout.chartLabels).toBeGreaterThanOrEqual(4);
     if (!(await page.evaluate<boolean>('"axe" in window'))) await page.evaluate(axeSource);
     const violations = await page.evaluate<AxeViolation[]>(`(async () => {
       const r = await window.axe.run(document, { resultTypes: ['violations'] });
@@ -202,9 +216,14 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a real browser', () => {
       return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight;
     })()`);
 
-  async function signUpAndIn(page: Page, size: Size): Promise<void> {
+  async function signUpAndIn(
+    page: Page,
+    size: Size,
+    shot: (name: string) => Promise<unknown>,
+  ): Promise<void> {
     await page.goto('/');
     await checkPage(page, size, 'home');
+    await shot('home');
     await page.getByRole('link', { name: 'Create an account' }).first().click();
     await page.waitForURL('**/signup');
     await checkPage(page, size, 'sign-up');
@@ -252,7 +271,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a real browser', () => {
     const page = await openPage(size);
     // Search pages have sticky parts, which a full-page capture repeats: those are shot as the screen shows them.
     const shot = async (name: string) => {
-      const full = size.name === 'desktop' && !name.startsWith('search');
+      const full = !name.startsWith('search');
       return page.screenshot({ path: path.join(SHOTS, `${size.prefix}${name}.png`), fullPage: full });
     };
     const credits = (n: number) => fmt(size.locale, n, 2);
@@ -262,7 +281,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a real browser', () => {
       return parseShown(size.locale, (await page.locator('#balance').textContent())!);
     };
     try {
-      await signUpAndIn(page, size);
+      await signUpAndIn(page, size, shot);
       // Spec 5.6: 30 registration credits and the trial.
       expect(await balanceShown()).toBe(30);
       // A new account is shown how to start: its first key, a curl to copy and the MCP configuration.
