@@ -120,10 +120,13 @@ class Delivery {
   ) {
     this.timer = setInterval(() => this.poll(), POLL_MS).unref();
     socket.once('close', () => clearInterval(this.timer));
-    // A client that closes after reading everything it got sends FIN: the descriptor is still open when
-    // its end arrives, and the acknowledgements are complete. (A reset closes the descriptor at once; then
-    // the last reading stands.)
-    socket.prependOnceListener('end', () => this.poll());
+    // The last reading is taken as the socket is destroyed (a client's reset, or its FIN once the response
+    // is done), before its descriptor is closed: after that the number may belong to another socket.
+    const destroy = socket._destroy.bind(socket);
+    socket._destroy = (err, callback) => {
+      this.read();
+      destroy(err, callback);
+    };
   }
 
   /** Null where the acknowledged bytes cannot be read (not Linux, no addon, not a TCP socket). */
@@ -140,7 +143,11 @@ class Delivery {
   }
 
   poll(): number | null {
-    if (this.socket.destroyed) return null;
+    return this.socket.destroyed ? null : this.read();
+  }
+
+  /** Reads the count; only while the socket's descriptor is open. */
+  private read(): number | null {
     const now = tcpInfo.bytesAcked(this.fd);
     if (now !== null) this.acked = Math.max(this.acked, now);
     return now;
