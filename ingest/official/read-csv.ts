@@ -13,6 +13,7 @@ import {
 } from './errors.ts';
 import {
   hasMisshapenRecord,
+  MAX_RECORD_BYTES,
   originalLine,
   salvageCsv,
   TruncatedCsv,
@@ -63,6 +64,11 @@ export interface CsvSource {
   workDir?: string;
   /** Share of data rows that may be rejected (malformed or with bad values) before the file is refused. */
   maxRejectShare?: number;
+  /**
+   * Bytes a record may take, line ends included (default MAX_RECORD_BYTES, 2 MiB): DuckDB's max_line_size
+   * and the salvage pass's bound. A longer physical line is one rejected record.
+   */
+  maxRecordBytes?: number;
 }
 
 export interface CsvLoad {
@@ -156,6 +162,7 @@ async function duckLoad(
     'auto_detect = false',
     `columns = ${columns}`,
     `encoding = ${sqlString(src.encoding ?? 'utf-8')}`,
+    `max_line_size = ${src.maxRecordBytes ?? MAX_RECORD_BYTES}`,
     'store_rejects = true',
     `rejects_table = ${sqlString(rejects)}`,
     `rejects_scan = ${sqlString(scans)}`,
@@ -246,7 +253,14 @@ export async function loadCsv(
 
   // DuckDB accepts a record with one empty field too many and shifts its fields, so field counts are
   // checked here first; a file with a misshapen record skips straight to the salvage pass.
-  const misshapen = hasMisshapenRecord(src.file, src.delimiter, fileColumns.length, src.quote ?? '"');
+  const maxRecordBytes = src.maxRecordBytes ?? MAX_RECORD_BYTES;
+  const misshapen = hasMisshapenRecord(
+    src.file,
+    src.delimiter,
+    fileColumns.length,
+    src.quote ?? '"',
+    maxRecordBytes,
+  );
   let load = misshapen ? null : await duckLoad(conn, src, file, fileColumns, lineOf);
   let malformed = 0;
   let firstMalformed: SalvageReject | null = null;
@@ -264,6 +278,7 @@ export async function loadCsv(
           fileColumns.length,
           src.encoding ?? 'utf-8',
           src.quote ?? '"',
+          maxRecordBytes,
         );
       } catch (err) {
         if (!(err instanceof TruncatedCsv)) throw err;
