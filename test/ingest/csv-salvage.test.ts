@@ -595,3 +595,43 @@ describe('salvageCsv at the bound', () => {
     expect(err).toMatchObject({ line: 3 });
   });
 });
+
+describe('messages quote the file at most a few hundred printable characters', () => {
+  it('a bad value of 100 KB with a terminal escape in it: the reject example is cut and escaped', async () => {
+    // Line 9 is the real `001 Kinnisvara OÜ;12652512;…` row; the one change: its first entry date
+    // `25.04.2014` followed by an ANSI escape and 100,000 `x`.
+    const lines = realLines();
+    const filler = `\u001b[2J${'x'.repeat(100_000)}`;
+    expect(lines[8]).toContain(';12652512;');
+    lines[8] = lines[8]!.replace(';25.04.2014;', `;25.04.2014${filler};`);
+    const got = await loadLihtandmed(write(lines.join('\n')), { maxRejectShare: 0.5 });
+    expect(got.codes).not.toContain('12652512');
+    const [reason, rows, example] = got.rejects.find(
+      (r) => r[0] === 'not a valid DATE in ettevotja_esmakande_kpv',
+    )!;
+    expect([reason, rows]).toEqual(['not a valid DATE in ettevotja_esmakande_kpv', 1]);
+    expect(example).toBe(
+      'ettevotja_rekvisiidid__lihtandmed.csv line 9, column 8 (ettevotja_esmakande_kpv): ' +
+        `"25.04.2014\\u001b[2J${'x'.repeat(181)}"… (${10 + filler.length} characters)`,
+    );
+  });
+
+  it('a header column of 300 KB is named cut', async () => {
+    const lines = realLines();
+    lines[0] = lines[0]!.replace('nimi;', `nimi${'y'.repeat(300_000)};`);
+    const err = await loadLihtandmed(write(lines.join('\n'))).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SourceFileError);
+    expect((err as Error).message).toBe(
+      'ettevotja_rekvisiidid__lihtandmed.csv line 1, column 1: header column is ' +
+        `"nimi${'y'.repeat(196)}"… (300004 characters), expected "nimi"`,
+    );
+    // A header line over the record bound is refused before it is read as a header.
+    const overBound = await loadLihtandmed(write(lines.join('\n')), { maxRecordBytes: 1024 }).catch(
+      (e: unknown) => e,
+    );
+    expect((overBound as Error).message).toBe(
+      'ettevotja_rekvisiidid__lihtandmed.csv line 1, column 1: the header line is longer than 1024 bytes ' +
+        "(not this register's file?)",
+    );
+  });
+});

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { once } from 'node:events';
 import { StringDecoder } from 'node:string_decoder';
 import type { CountryCode } from '../../../src/contract/countries.ts';
+import { quoteInput } from '../../../src/errors/quote-input.ts';
 import { SourceFileError } from '../errors.ts';
 import type { IngestReport } from '../report.ts';
 import { BOLAGSVERKET_HEADER } from './files.ts';
@@ -105,7 +106,7 @@ export async function normaliseBolagsverket(
         throw new SourceFileError(
           display,
           { line: 1, column },
-          `header column is "${found[column - 1] ?? ''}", expected "${expected[column - 1] ?? '(end of line)'}"`,
+          `header column is ${quoteInput(found[column - 1] ?? '')}, expected "${expected[column - 1] ?? '(end of line)'}"`,
         );
       }
       chunkOut.push(BOLAGSVERKET_HEADER.join(';'));
