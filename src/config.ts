@@ -4,6 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { COUNTRY_CODES, type CountryCode } from './contract/countries.ts';
 import { ENGINE_DEFAULTS } from './engine/engine-defaults.ts';
+import { UNPACK_LIMIT_DEFAULTS } from '../ingest/official/input-limits.ts';
 import { DEFAULT_MAX_LIVE_KEYS } from './wallet/keys.ts';
 import { MAX_EXPORT_RESERVE_ROWS } from './wallet/types.ts';
 import { isLoopbackHost } from './http/loopback.ts';
@@ -199,6 +200,17 @@ export const ConfigSchema = z
      * REGDATA_INGEST_MEMORY_LIMIT (src/engine/serving-build-pool.ts); 1 builds one after the other.
      */
     REGDATA_INGEST_SERVING_BUILDS: z.coerce.number().int().min(1).max(8).default(2),
+    /**
+     * `regdata ingest`: bytes one zip member or `.gz` file may inflate to (default 32 GiB, over six times the
+     * largest real member, RIK's 4-5 GB JSON), and how many times its compressed size (default 100; the real
+     * downloads inflate 4 to 15 times). ingest/official/input-limits.ts says why.
+     */
+    REGDATA_INGEST_MAX_UNZIPPED_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1 << 20)
+      .default(UNPACK_LIMIT_DEFAULTS.maxBytes),
+    REGDATA_INGEST_MAX_UNZIP_RATIO: z.coerce.number().min(2).default(UNPACK_LIMIT_DEFAULTS.maxRatio),
     REGDATA_DUCKDB_CONNECTIONS: z.coerce.number().int().min(1).max(64).default(ENGINE_DEFAULTS.connections),
     /** Threads that plan searches and counts on the posting lists (src/engine/planner-pool.ts); 0: the event loop. */
     REGDATA_PLANNER_THREADS: z.coerce.number().int().min(0).max(64).default(ENGINE_DEFAULTS.plannerThreads),
@@ -271,6 +283,10 @@ export const ConfigSchema = z
     ingest: {
       memoryLimit: env.REGDATA_INGEST_MEMORY_LIMIT,
       servingBuilds: env.REGDATA_INGEST_SERVING_BUILDS,
+      unpack: {
+        maxBytes: env.REGDATA_INGEST_MAX_UNZIPPED_BYTES,
+        maxRatio: env.REGDATA_INGEST_MAX_UNZIP_RATIO,
+      },
     },
     harvest: {
       attempts: env.REGDATA_HARVEST_ATTEMPTS,

@@ -12,8 +12,10 @@ import type { TextEncoding } from './text-file.ts';
  *
  * It works on bytes: the quote, the delimiter, CR and LF are ASCII, and in UTF-8 and Latin-1 (the
  * encodings of TextEncoding) an ASCII byte is always that character, so the cleaned file keeps the
- * source's encoding and dialect exactly. Memory is bounded: one read buffer plus the current record,
- * and a record is given up as malformed once it is longer than DuckDB's own line limit.
+ * source's encoding and dialect exactly. Memory is bounded: one read buffer plus the current record. A
+ * record longer than the bound (DuckDB's max_line_size, which loadCsv sets to the same figure) is given up
+ * as malformed; a physical line longer than the bound is one rejected record up to its real end (its LF),
+ * skipped without being held, and nothing inside it is ever read as a record.
  */
 
 export type SalvageReason =
@@ -21,7 +23,7 @@ export type SalvageReason =
   | 'a quote that is never closed'
   | 'too many fields'
   | 'too few fields'
-  | 'record longer than 2 MiB'
+  | 'record over the size limit'
   | 'invalid UTF-8';
 
 export interface SalvageReject {
@@ -52,25 +54,44 @@ export class TruncatedCsv extends Error {
   }
 }
 
-/** DuckDB read_csv's default max_line_size: a longer record is one DuckDB would refuse anyway. */
-export const MAX_RECORD_BYTES = 2_097_152;
+/**
+ * Bytes a record may take, its line ends included: 2 MiB. loadCsv passes it to DuckDB as max_line_size,
+ * whose own default (2,000,000) is a little lower, so the two agree on which record is too long. The
+ * longest record of a real register file is a few kilobytes (a NO enhet with its purpose text).
+ */
+export const MAX_RECORD_BYTES = 2 * 1024 * 1024;
 
 const QUOTE = 0x22;
 const LF = 0x0a;
 const CR = 0x0d;
 const SPACE = 0x20;
 
-/** Physical lines of a file from a byte offset, each with its terminator; re-positionable. */
+/** A physical line, or one longer than the bound, of which only its place is kept. */
+type Line =
+  | { kind: 'line'; bytes: Buffer }
+  | {
+      kind: 'overlong';
+      /** Its length, its LF included. */
+      length: number;
+    };
+
+/**
+ * Physical lines of a file from a byte offset, each with its terminator; re-positionable. A line longer
+ * than `maxBytes` is never handed out, in part or whole: the reader scans on to its LF and reports only
+ * its length, so whatever it holds (a valid-looking row after a megabyte of junk) cannot become a record.
+ */
 class LineReader {
   readonly #fd: number;
   readonly #size: number;
+  readonly #maxBytes: number;
   #buf = Buffer.alloc(0);
   #bufStart = 0;
   #pos = 0;
 
-  constructor(fd: number, size: number) {
+  constructor(fd: number, size: number, maxBytes: number) {
     this.#fd = fd;
     this.#size = size;
+    this.#maxBytes = maxBytes;
   }
 
   get position(): number {
@@ -81,42 +102,59 @@ class LineReader {
     this.#pos = offset;
   }
 
-  /** The next physical line (with its LF when it has one), or null at the end. */
-  next(): Buffer | null {
+  /** The next physical line (with its LF when it has one), an over-long line's length, or null at the end. */
+  next(): Line | null {
     if (this.#pos >= this.#size) return null;
+    let refilled = false;
     for (;;) {
       const rel = this.#pos - this.#bufStart;
       if (rel >= 0 && rel < this.#buf.length) {
         const nl = this.#buf.indexOf(LF, rel);
-        const atEnd = this.#bufStart + this.#buf.length >= this.#size;
-        if (nl !== -1 || atEnd) {
-          const end = nl === -1 ? this.#buf.length : nl + 1;
+        const reachesEnd = this.#bufStart + this.#buf.length >= this.#size;
+        const end = nl !== -1 ? nl + 1 : reachesEnd ? this.#buf.length : -1;
+        if (end !== -1) {
           this.#pos = this.#bufStart + end;
-          return this.#buf.subarray(rel, end);
+          if (end - rel > this.#maxBytes) return { kind: 'overlong', length: end - rel };
+          return { kind: 'line', bytes: this.#buf.subarray(rel, end) };
         }
-        if (rel === 0 && this.#buf.length >= MAX_RECORD_BYTES) {
-          // A line longer than any record may be: hand out a slice so the caller gives the record up.
-          this.#pos += this.#buf.length;
-          return this.#buf.subarray(0);
-        }
+        // No LF in a full buffer read from this line's start: the line is longer than the buffer.
+        if (refilled) return this.#skipLine();
       }
       this.#fill();
+      refilled = true;
     }
   }
 
+  /** Moves past the line at the position, which does not end within the buffer, and reports its length. */
+  #skipLine(): Line {
+    const start = this.#pos;
+    let at = this.#bufStart + this.#buf.length;
+    const chunk = Buffer.allocUnsafe(1 << 20);
+    for (;;) {
+      const n = fs.readSync(this.#fd, chunk, 0, chunk.length, at);
+      if (n === 0) break;
+      const nl = chunk.subarray(0, n).indexOf(LF);
+      if (nl !== -1) {
+        at += nl + 1;
+        break;
+      }
+      at += n;
+    }
+    this.#pos = at;
+    return { kind: 'overlong', length: at - start };
+  }
+
   #fill(): void {
-    // Twice the record limit: a line that does not fit is over the limit and is handed out in slices.
-    const buf = Buffer.alloc(Math.min(2 * MAX_RECORD_BYTES, this.#size - this.#pos));
+    // Twice the bound: a line that does not fit is over it; one that does comes out whole.
+    const buf = Buffer.alloc(Math.min(2 * this.#maxBytes, this.#size - this.#pos));
     const n = fs.readSync(this.#fd, buf, 0, buf.length, this.#pos);
     this.#buf = buf.subarray(0, n);
     this.#bufStart = this.#pos;
   }
 }
 
-type Parse =
-  | { kind: 'more' }
-  | { kind: 'done'; fields: number }
-  | { kind: 'bad'; reason: SalvageReason; column: number };
+type Bad = { kind: 'bad'; reason: SalvageReason; column: number };
+type Parse = { kind: 'more' } | { kind: 'done'; fields: number } | Bad;
 
 /** The quoting state of one record being parsed, across its physical lines. */
 class RecordParser {
@@ -190,7 +228,7 @@ function isBlankLine(line: Buffer): boolean {
  * Splits `file` (header included) into records of `expectedFields` fields, writes the header and every
  * well-formed record to `cleaned`, and returns the dropped ones. Throws TruncatedCsv when the file's last
  * record is malformed and the file is cut: it has no final newline, or it ends inside a quote that the
- * last line opened.
+ * last line opened. A record may be `maxRecordBytes` long, its line ends included.
  */
 export function salvageCsv(
   file: string,
@@ -199,6 +237,7 @@ export function salvageCsv(
   expectedFields: number,
   encoding: TextEncoding,
   quote: '"' | '' = '"',
+  maxRecordBytes = MAX_RECORD_BYTES,
 ): SalvageResult {
   if (Buffer.byteLength(delimiter) !== 1)
     throw new Error(`salvage needs a one-byte delimiter, not '${delimiter}'`);
@@ -209,13 +248,27 @@ export function salvageCsv(
   const out = fs.openSync(cleaned, 'w');
   const rejects: SalvageReject[] = [];
   const droppedLines: number[] = [];
+  const limit = `records may have ${maxRecordBytes} bytes`;
   let records = 0;
   try {
-    const reader = new LineReader(fd, size);
+    const reader = new LineReader(fd, size, maxRecordBytes);
     const pending: Buffer[] = [];
     let pendingBytes = 0;
     const flush = (): void => {
       for (const part of pending) fs.writeSync(out, part);
+      pending.length = 0;
+      pendingBytes = 0;
+    };
+    /** Drops the record starting at `line` (its first physical line only), or refuses a cut file. */
+    const drop = (line: number, endOfFirst: number, bad: Bad, detail: string): void => {
+      // The file's last line starts a malformed record and the file is cut there (no final newline, or
+      // a quote open at the end): an interrupted download, refused rather than salvaged.
+      const openAtEnd = bad.reason === 'a quote that is never closed';
+      if (endOfFirst >= size && (!endsWithNewline || openAtEnd)) {
+        throw new TruncatedCsv(line, bad.column, openAtEnd);
+      }
+      rejects.push({ line, reason: bad.reason, column: bad.column, detail });
+      droppedLines.push(line);
       pending.length = 0;
       pendingBytes = 0;
     };
@@ -228,30 +281,42 @@ export function salvageCsv(
       if (!first) break;
       lineNo++;
       const startLine = lineNo;
-      if (isBlankLine(first)) {
+      if (first.kind === 'overlong') {
+        // One rejected record up to the line's real end, wherever its quotes are: no slice of it is read.
+        if (header) throw new Error(`the header line is longer than ${maxRecordBytes} bytes`);
+        drop(
+          startLine,
+          start + first.length,
+          { kind: 'bad', reason: 'record over the size limit', column: 1 },
+          `a line of ${first.length} bytes; ${limit}`,
+        );
+        continue;
+      }
+      if (isBlankLine(first.bytes)) {
         // DuckDB skips blank lines; kept so that line numbers of the cleaned file stay simple to map.
-        fs.writeSync(out, first);
+        fs.writeSync(out, first.bytes);
         continue;
       }
       const parser = new RecordParser(delim, quote === '' ? -1 : QUOTE, expectedFields);
-      pending.push(Buffer.from(first));
-      pendingBytes += first.length;
-      let result = parser.feed(first);
+      pending.push(Buffer.from(first.bytes));
+      pendingBytes += first.bytes.length;
+      let result: Parse = parser.feed(first.bytes);
       let physical = 1;
       while (result.kind === 'more') {
-        if (pendingBytes > MAX_RECORD_BYTES) {
-          result = { kind: 'bad', reason: 'record longer than 2 MiB', column: parser.fields };
+        const line = pendingBytes > maxRecordBytes ? null : reader.next();
+        if (pendingBytes > maxRecordBytes || line?.kind === 'overlong') {
+          if (line?.kind === 'overlong') pendingBytes += line.length;
+          result = { kind: 'bad', reason: 'record over the size limit', column: parser.fields };
           break;
         }
-        const line = reader.next();
         if (!line) {
           result = { kind: 'bad', reason: 'a quote that is never closed', column: parser.fields };
           break;
         }
         physical++;
-        pending.push(Buffer.from(line));
-        pendingBytes += line.length;
-        result = parser.feed(line);
+        pending.push(Buffer.from(line.bytes));
+        pendingBytes += line.bytes.length;
+        result = parser.feed(line.bytes);
       }
       if (header) {
         // checkHeader has already read and judged the header; here it is only copied.
@@ -260,8 +325,8 @@ export function salvageCsv(
         flush();
         continue;
       }
-      if (result.kind === 'done' && pendingBytes > MAX_RECORD_BYTES) {
-        result = { kind: 'bad', reason: 'record longer than 2 MiB', column: parser.fields };
+      if (result.kind === 'done' && pendingBytes > maxRecordBytes) {
+        result = { kind: 'bad', reason: 'record over the size limit', column: parser.fields };
       }
       if (result.kind === 'done') {
         const { fields } = result;
@@ -274,25 +339,15 @@ export function salvageCsv(
         }
       }
       if (result.kind === 'bad') {
-        // The file's last line starts a malformed record and the file is cut there (no final newline, or
-        // a quote open at the end): an interrupted download, refused rather than salvaged.
-        const lastLine = start + first.length >= size;
-        const openAtEnd = result.reason === 'a quote that is never closed';
-        if (lastLine && (!endsWithNewline || openAtEnd)) {
-          throw new TruncatedCsv(startLine, result.column, openAtEnd);
-        }
-        const fieldsSeen = result.reason === 'too many fields' || result.reason === 'too few fields';
-        rejects.push({
-          line: startLine,
-          reason: result.reason,
-          column: result.column,
-          detail: fieldsSeen ? `${result.column} fields, the header has ${expectedFields}` : '',
-        });
-        droppedLines.push(startLine);
-        pending.length = 0;
-        pendingBytes = 0;
+        const detail =
+          result.reason === 'too many fields' || result.reason === 'too few fields'
+            ? `${result.column} fields, the header has ${expectedFields}`
+            : result.reason === 'record over the size limit'
+              ? `${parser.quoted ? 'a quoted value still open after' : 'a record of'} ${pendingBytes} bytes; ${limit}`
+              : '';
+        drop(startLine, start + first.bytes.length, result, detail);
         // Only the record's first line is dropped: the next one may start a good record.
-        reader.seek(start + first.length);
+        reader.seek(start + first.bytes.length);
         continue;
       }
       records++;
@@ -328,19 +383,20 @@ export function originalLine(line: number, droppedLines: readonly number[]): num
 }
 
 /**
- * Whether some record of `file` after its header does not have exactly `expectedFields` fields, or breaks
- * the quoting in a way that could hide one (text after a closing quote, a quote open at the end). DuckDB
- * 1.5's reader does not tell: it accepts a record with one field too many when that field is empty and
- * last (an unquoted delimiter inside a value of a row that ends with an empty field) and shifts the
- * record's fields. One byte loop over the file, nothing kept; it stops at the first such record. A true
- * answer sends the file through `salvageCsv`, which names each bad record; a false positive costs only
- * that pass, so the rules here may be looser than DuckDB's.
+ * Whether some record of `file` after its header does not have exactly `expectedFields` fields, breaks
+ * the quoting in a way that could hide one (text after a closing quote, a quote open at the end), or is
+ * longer than `maxRecordBytes`. DuckDB 1.5's reader does not tell: it accepts a record with one field too
+ * many when that field is empty and last (an unquoted delimiter inside a value of a row that ends with an
+ * empty field) and shifts the record's fields. One byte loop over the file, nothing kept; it stops at the
+ * first such record. A true answer sends the file through `salvageCsv`, which names each bad record; a
+ * false positive costs only that pass, so the rules here may be looser than DuckDB's.
  */
 export function hasMisshapenRecord(
   file: string,
   delimiter: string,
   expectedFields: number,
   quote: '"' | '' = '"',
+  maxRecordBytes = MAX_RECORD_BYTES,
 ): boolean {
   if (Buffer.byteLength(delimiter) !== 1)
     throw new Error(`the field-count check needs a one-byte delimiter, not '${delimiter}'`);
@@ -357,6 +413,9 @@ export function hasMisshapenRecord(
   let onlySpaces = true;
   /** Nothing since the record began: a blank line, which DuckDB skips. */
   let blank = true;
+  /** File offsets of the current chunk's first byte and of the current record's first byte. */
+  let chunkStart = 0;
+  let recordStart = 0;
   try {
     for (;;) {
       const n = fs.readSync(fd, buf, 0, buf.length, null);
@@ -382,6 +441,9 @@ export function hasMisshapenRecord(
             if (header) header = false;
             else if (fields !== expectedFields) return true;
           }
+          // A record's bytes include its line end, CRLF whole, as the salvage pass and DuckDB count them.
+          if (chunkStart + i + (b === CR ? 2 : 1) - recordStart > maxRecordBytes) return true;
+          recordStart = chunkStart + i + 1;
           fields = 1;
           closed = false;
           justClosed = false;
@@ -407,6 +469,9 @@ export function hasMisshapenRecord(
           onlySpaces = false;
         }
       }
+      chunkStart += n;
+      // A record (a long line, or a quoted value across lines) still going past the bound.
+      if (chunkStart - recordStart > maxRecordBytes) return true;
     }
   } finally {
     fs.closeSync(fd);

@@ -5,7 +5,7 @@ import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { CountryCode } from '../../src/contract/countries.ts';
-import { DataProblem } from './errors.ts';
+import { DataProblem, SourceFileError } from './errors.ts';
 import type { IngestReport } from './report.ts';
 import { hasBom, readHead } from './text-file.ts';
 import type { Download, OfficialFile } from './types.ts';
@@ -79,7 +79,12 @@ async function sha256Of(file: string): Promise<string> {
  * Refuses bytes that cannot be the file: shorter than plausible, an HTML error or challenge page (Sodra sits
  * behind Cloudflare), a zip whose directory does not read, or fewer bytes than the server announced.
  */
-function checkSanity(file: OfficialFile, dl: Download, tmp: string, expected: number | null): void {
+async function checkSanity(
+  file: OfficialFile,
+  dl: Download,
+  tmp: string,
+  expected: number | null,
+): Promise<void> {
   const size = fs.statSync(tmp).size;
   if (expected !== null && size !== expected) {
     throw new DownloadError(`${dl.saveAs}: got ${size} bytes, the server announced ${expected}`);
@@ -97,9 +102,9 @@ function checkSanity(file: OfficialFile, dl: Download, tmp: string, expected: nu
   }
   if (dl.saveAs.toLowerCase().endsWith('.zip')) {
     try {
-      listZip(tmp);
+      await listZip(tmp, dl.saveAs);
     } catch (err) {
-      throw new DownloadError(`${dl.saveAs}: ${(err as Error).message}`);
+      throw new DownloadError(`${dl.saveAs}: ${err instanceof SourceFileError ? err.problem : String(err)}`);
     }
   } else if (head.length === 0 && !hasBom(tmp)) {
     throw new DownloadError(`${dl.saveAs}: the file is blank`);
@@ -201,7 +206,7 @@ async function fetchOne(file: OfficialFile, dl: Download, dir: string, opts: Dow
       sink = fs.createWriteStream(tmp, { flags: append ? 'a' : 'w' });
       await pipeline(Readable.fromWeb(res.body as WebReadableStream<Uint8Array>), counter, sink);
       if (idle) clearTimeout(idle);
-      checkSanity(file, dl, tmp, expected);
+      await checkSanity(file, dl, tmp, expected);
       const bytes = fs.statSync(tmp).size;
       const sha256 = await sha256Of(tmp);
       fs.renameSync(tmp, target);

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import zlib from 'node:zlib';
+import { printableExcerpt } from '../../src/errors/quote-input.ts';
 
 export interface JsonScan {
   /** Set when the structure breaks: a closing bracket that does not match, or a value where none may be. */
@@ -72,7 +73,7 @@ export async function scanJson(file: string, wantElement = 0): Promise<JsonScan>
           if (stack.length === 1 && b === 0x5b) expectElement = true;
         } else if (b === 0x5d || b === 0x7d) {
           if (stack.pop() !== OPEN[b]) {
-            error = { line, column, problem: `unexpected '${String.fromCharCode(b)}'` };
+            error = { line, column, problem: `unexpected '${printableExcerpt(String.fromCharCode(b))}'` };
             break outer;
           }
         } else if (b === 0x2c) {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { MESSAGE_MAX_CHARS, printableExcerpt, quoteInput } from '../../src/errors/quote-input.ts';
 import type { CountryCode } from '../../src/contract/countries.ts';
 import { queryRows, quoteIdent, sqlPath } from '../pipeline/sql.ts';
 import {
@@ -13,6 +14,7 @@ import {
 } from './errors.ts';
 import {
   hasMisshapenRecord,
+  MAX_RECORD_BYTES,
   originalLine,
   salvageCsv,
   TruncatedCsv,
@@ -20,7 +22,7 @@ import {
 } from './csv-salvage.ts';
 import type { IngestReport } from './report.ts';
 import type { StageContext } from './types.ts';
-import { isBlank, positionOfByte, readHeaderFields, type TextEncoding } from './text-file.ts';
+import { isBlank, positionOfByte, readHead, readHeaderFields, type TextEncoding } from './text-file.ts';
 
 export interface CsvSource {
   country: CountryCode;
@@ -63,6 +65,11 @@ export interface CsvSource {
   workDir?: string;
   /** Share of data rows that may be rejected (malformed or with bad values) before the file is refused. */
   maxRejectShare?: number;
+  /**
+   * Bytes a record may take, line ends included (default MAX_RECORD_BYTES, 2 MiB): DuckDB's max_line_size
+   * and the salvage pass's bound. A longer physical line is one rejected record.
+   */
+  maxRecordBytes?: number;
 }
 
 export interface CsvLoad {
@@ -83,8 +90,28 @@ const STRUCTURAL = new Set([
 
 const DEFAULT_MAX_REJECT_SHARE = 0.01;
 
+/**
+ * The value a DuckDB cast message quotes (`Could not convert string "31.02.2024" to 'DATE'`), quoted again
+ * for a reject example: cut, non-printables escaped. '' when the message is of another kind.
+ */
+function unconvertedValue(message: string): string {
+  const head = 'Could not convert string "';
+  const start = message.indexOf(head);
+  const end = message.lastIndexOf('" to \'');
+  return start === -1 || end < start + head.length - 1
+    ? ''
+    : quoteInput(message.slice(start + head.length, end));
+}
+
 function sqlString(s: string): string {
   return `'${s.replaceAll("'", "''")}'`;
+}
+
+/** The header line's length with its line end, looked for in the first `max + 1` bytes (max + 1 if longer). */
+function headerBytes(file: string, max: number): number {
+  const head = readHead(file, max + 1);
+  const ends = [head.indexOf(0x0a), head.indexOf(0x0d)].filter((i) => i !== -1);
+  return ends.length ? Math.min(...ends) + 1 : head.length;
 }
 
 /** The file's columns with types: the given ones, or for `byName` the file's own header typed by name. */
@@ -98,7 +125,7 @@ function checkHeader(src: CsvSource): (readonly [string, string])[] {
         throw new SourceFileError(
           src.display,
           { line: 1, column: found.length + 1 },
-          `header has no column "${name}" (found ${found.map((f) => `"${f}"`).join(', ')}; delimiter '${src.delimiter}')`,
+          `header has no column "${name}" (found ${printableExcerpt(found.map((f) => quoteInput(f, 60)).join(', '))}; delimiter '${src.delimiter}')`,
         );
       }
     }
@@ -123,8 +150,8 @@ function checkHeader(src: CsvSource): (readonly [string, string])[] {
         found[i] === undefined
           ? `header ends after ${found.length} columns, expected "${expected[i]}" next (delimiter '${src.delimiter}')`
           : expected[i] === undefined
-            ? `unexpected extra header column "${found[i]}"`
-            : `header column is "${found[i]}", expected "${expected[i]}"`;
+            ? `unexpected extra header column ${quoteInput(found[i]!)}`
+            : `header column is ${quoteInput(found[i]!)}, expected "${expected[i]}"`;
       throw new SourceFileError(src.display, { line: 1, column: i + 1 }, problem);
     }
   }
@@ -156,6 +183,7 @@ async function duckLoad(
     'auto_detect = false',
     `columns = ${columns}`,
     `encoding = ${sqlString(src.encoding ?? 'utf-8')}`,
+    `max_line_size = ${src.maxRecordBytes ?? MAX_RECORD_BYTES}`,
     'store_rejects = true',
     `rejects_table = ${sqlString(rejects)}`,
     `rejects_scan = ${sqlString(scans)}`,
@@ -176,7 +204,7 @@ async function duckLoad(
     throw new SourceFileError(
       src.display,
       line ? { line: lineOf(Number(line)), column: 1 } : null,
-      message.split('\n')[0] ?? message,
+      printableExcerpt(message.split('\n')[0] ?? message, MESSAGE_MAX_CHARS),
     );
   }
 
@@ -215,6 +243,14 @@ export async function loadCsv(
   if (isBlank(src.file)) {
     throw new SourceFileError(src.display, { line: 1, column: 1 }, 'the file is empty: no header line');
   }
+  const maxRecordBytes = src.maxRecordBytes ?? MAX_RECORD_BYTES;
+  if (headerBytes(src.file, maxRecordBytes) > maxRecordBytes) {
+    throw new SourceFileError(
+      src.display,
+      { line: 1, column: 1 },
+      `the header line is longer than ${maxRecordBytes} bytes (not this register's file?)`,
+    );
+  }
   const fileColumns = checkHeader(src);
 
   let file = src.file;
@@ -240,13 +276,19 @@ export async function loadCsv(
     throw new SourceFileError(
       src.display,
       await positionOf(structural),
-      `${type.toLowerCase()}: ${String(structural['message'])}${hint}`,
+      `${type.toLowerCase()}: ${printableExcerpt(String(structural['message']), MESSAGE_MAX_CHARS)}${hint}`,
     );
   };
 
   // DuckDB accepts a record with one empty field too many and shifts its fields, so field counts are
   // checked here first; a file with a misshapen record skips straight to the salvage pass.
-  const misshapen = hasMisshapenRecord(src.file, src.delimiter, fileColumns.length, src.quote ?? '"');
+  const misshapen = hasMisshapenRecord(
+    src.file,
+    src.delimiter,
+    fileColumns.length,
+    src.quote ?? '"',
+    maxRecordBytes,
+  );
   let load = misshapen ? null : await duckLoad(conn, src, file, fileColumns, lineOf);
   let malformed = 0;
   let firstMalformed: SalvageReject | null = null;
@@ -264,6 +306,7 @@ export async function loadCsv(
           fileColumns.length,
           src.encoding ?? 'utf-8',
           src.quote ?? '"',
+          maxRecordBytes,
         );
       } catch (err) {
         if (!(err instanceof TruncatedCsv)) throw err;
@@ -301,7 +344,7 @@ export async function loadCsv(
       const column = String(g['column_name'] ?? `column ${String(g['column_idx'])}`);
       const type = fileColumns[Number(g['column_idx']) - 1]?.[1] ?? 'value';
       const where = describePosition(src.display, await positionOf(g));
-      const detail = /Could not convert string (".*?") to/.exec(String(g['message']))?.[1] ?? '';
+      const detail = unconvertedValue(String(g['message']));
       report.reject(
         src.country,
         src.display,
@@ -326,7 +369,7 @@ export async function loadCsv(
       throw new RejectThresholdError(
         `${first ? describePosition(src.display, await positionOf(first)) : src.display}: ${rowsRejected} of ` +
           `${rowsRead} rows have values that do not convert (${limit}), ` +
-          `first: ${String(first?.['message'] ?? '')}`,
+          `first: ${printableExcerpt(String(first?.['message'] ?? ''), MESSAGE_MAX_CHARS)}`,
       );
     }
     report.file({

@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { CountryCode } from '../../src/contract/countries.ts';
+import { MESSAGE_MAX_CHARS, printableExcerpt } from '../../src/errors/quote-input.ts';
 import { queryRows, quoteIdent, sqlPath } from '../pipeline/sql.ts';
 import { MissingSourceFile, SourceFileError } from './errors.ts';
 import { scanJson } from './json-scan.ts';
@@ -96,7 +97,10 @@ export async function loadJson(
     throw new SourceFileError(
       src.display,
       where,
-      message.replace(/^[A-Za-z ]+Error: /, '').replace(/ in file "[^"]*"/, ''),
+      printableExcerpt(
+        message.replace(/^[A-Za-z ]+Error: /, '').replace(/ in file "[^"]*"/, ''),
+        MESSAGE_MAX_CHARS,
+      ),
     );
   }
   const rowsRead = Number(

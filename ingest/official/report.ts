@@ -1,4 +1,5 @@
 import type { CountryCode } from '../../src/contract/countries.ts';
+import { MESSAGE_MAX_CHARS, printableExcerpt } from '../../src/errors/quote-input.ts';
 
 /** What happened to data the ingest could not use. */
 export type RejectAction = 'row dropped' | 'value nulled';
@@ -98,6 +99,9 @@ export class IngestReport {
     example: string | null = null,
   ): void {
     if (rows <= 0) return;
+    // Reasons and examples may quote the register's bytes (an unmapped code, a bad value): cut, escaped.
+    reason = printableExcerpt(reason, MESSAGE_MAX_CHARS);
+    example = example === null ? null : printableExcerpt(example, MESSAGE_MAX_CHARS);
     const key = `${country}\u0000${file}\u0000${reason}\u0000${action}`;
     const known = this.#rejects.get(key);
     if (known) {

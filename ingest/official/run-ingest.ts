@@ -10,6 +10,7 @@ import type { CountryReference } from '../reference/types.ts';
 import { ADAPTERS } from './adapters.ts';
 import { downloadSources, type DownloadOptions } from './download.ts';
 import { DataProblem, InputFolderError, NothingSellableError, RowCountDropError } from './errors.ts';
+import type { UnpackLimits } from './input-limits.ts';
 import type { IngestReport } from './report.ts';
 import { openSources, planSources, REQUIRE_NONE, type RequireSpec, type SourcePlan } from './sources.ts';
 import type { CountryAdapter } from './types.ts';
@@ -35,6 +36,8 @@ export interface IngestOptions {
   report: IngestReport;
   now?: () => Date;
   duckdb?: { memoryLimit?: string; threads?: number };
+  /** Caps on unpacking a `.zip` or `.gz` (REGDATA_INGEST_MAX_UNZIPPED_BYTES, _MAX_UNZIP_RATIO). */
+  unpack?: UnpackLimits;
   /** Serving builds at once (publishSnapshot's servingBuilds). */
   servingBuilds?: number;
   adapters?: Partial<Record<CountryCode, CountryAdapter>>;
@@ -164,11 +167,12 @@ export async function runIngest(opts: IngestOptions): Promise<PublishResult> {
     const plans = new Map<CountryCode, SourcePlan>();
     const problems: string[] = [];
     for (const [country, dir] of sourceDirs) {
-      const { plan, problems: found } = planSources(
+      const { plan, problems: found } = await planSources(
         country,
         dir,
         adapters[country]!.files,
         opts.require ?? REQUIRE_NONE,
+        opts.unpack,
       );
       plans.set(country, plan);
       problems.push(...found);
@@ -196,7 +200,7 @@ export async function runIngest(opts: IngestOptions): Promise<PublishResult> {
       });
       const workDir = path.join(workRoot, country);
       try {
-        const sources = await openSources(plan, workDir, report);
+        const sources = await openSources(plan, workDir, report, opts.unpack);
         const result = await adapter.stage({
           conn,
           country,

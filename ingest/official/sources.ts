@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import zlib from 'node:zlib';
 import type { CountryCode } from '../../src/contract/countries.ts';
 import { MissingSourceFile, SourceFileError } from './errors.ts';
+import { UNPACK_LIMIT_DEFAULTS, type UnpackLimits } from './input-limits.ts';
 import type { IngestReport } from './report.ts';
 import type { OfficialFile, SourceSet } from './types.ts';
-import { extractZip, listZip } from './zip.ts';
+import { checkInflatedSize, extractGzip, extractZip, zipDataMember } from './zip.ts';
 
 /** The name without a trailing `.zip` or `.gz`, so `x.csv`, `x.csv.zip` and `x.csv.gz` compare as one file. */
 const uncontained = (name: string): string => name.replace(/\.(zip|gz)$/i, '');
@@ -56,8 +55,11 @@ export interface SourcePlan {
   missing: readonly OfficialFile[];
 }
 
-/** Why a present file cannot be read, checked cheaply (headers only) before any country is staged. */
-function unreadable(full: string, name: string): string | null {
+/**
+ * Why a present file cannot be read, checked cheaply (headers and a zip's directory only) before any
+ * country is staged: a zip whose member would inflate past the caps is named here, before any unpacking.
+ */
+async function unreadable(full: string, name: string, limits: UnpackLimits): Promise<string | null> {
   let fd: number;
   try {
     fd = fs.openSync(full, 'r');
@@ -77,7 +79,14 @@ function unreadable(full: string, name: string): string | null {
   }
   if (isZip(name)) {
     try {
-      if (listZip(full).length === 0) return 'is an empty zip archive';
+      const member = await zipDataMember(full, name);
+      if (!member) return 'is an empty zip archive';
+      checkInflatedSize(
+        name,
+        `member ${member.name}`,
+        { compressed: member.compressedSize, inflated: member.size },
+        limits,
+      );
     } catch (err) {
       return err instanceof SourceFileError ? err.problem : String(err);
     }
@@ -91,12 +100,13 @@ function unreadable(full: string, name: string): string | null {
  * unreadable or empty file, a broken container). All problems are returned together, so an operator fixes
  * a folder in one pass instead of one run per problem.
  */
-export function planSources(
+export async function planSources(
   country: CountryCode,
   dir: string,
   files: readonly OfficialFile[],
   require: RequireSpec = REQUIRE_NONE,
-): { plan: SourcePlan; problems: string[] } {
+  limits: UnpackLimits = UNPACK_LIMIT_DEFAULTS,
+): Promise<{ plan: SourcePlan; problems: string[] }> {
   const problems: string[] = [];
   const chosen = new Map<string, string[]>();
   const missing: OfficialFile[] = [];
@@ -125,7 +135,7 @@ export function planSources(
     }
     const picked = file.many ? names : names.slice(-1);
     for (const name of picked) {
-      const why = unreadable(path.join(dir, name), name);
+      const why = await unreadable(path.join(dir, name), name, limits);
       if (why) problems.push(`${country}: ${name} ${why}`);
     }
     chosen.set(file.key, picked);
@@ -133,26 +143,15 @@ export function planSources(
   return { plan: { country, dir, chosen, files, missing }, problems };
 }
 
-async function gunzipFile(file: string, outFile: string, display: string): Promise<void> {
-  try {
-    await pipeline(fs.createReadStream(file), zlib.createGunzip(), fs.createWriteStream(outFile));
-  } catch (err) {
-    throw new SourceFileError(
-      display,
-      null,
-      `not a readable gzip file: ${(err as Error).message} (a truncated download?)`,
-    );
-  }
-}
-
 /**
  * Opens a planned source folder: extracts every `.zip`, and every `.gz` the file's pattern does not name,
- * into `workDir`, and hands the adapter the paths to read.
+ * into `workDir` (each within `limits` and the free space there), and hands the adapter the paths to read.
  */
 export async function openSources(
   plan: SourcePlan,
   workDir: string,
   report: IngestReport,
+  limits: UnpackLimits = UNPACK_LIMIT_DEFAULTS,
 ): Promise<SourceSet> {
   const { country, dir } = plan;
   const display = new Map<string, string>();
@@ -166,12 +165,12 @@ export async function openSources(
       const full = path.join(dir, name);
       const out = path.join(workDir, uncontained(name));
       if (isZip(name)) {
-        const entry = await report.stage(country, `unzip ${name}`, () => extractZip(full, out, name));
+        const entry = await report.stage(country, `unzip ${name}`, () => extractZip(full, out, name, limits));
         paths.push(out);
         // Messages about lines name the member, which is what an operator opens after unzipping.
         display.set(out, entry.name || uncontained(name));
       } else if (isGzip(name) && !file.match.test(name)) {
-        await report.stage(country, `gunzip ${name}`, () => gunzipFile(full, out, name));
+        await report.stage(country, `gunzip ${name}`, () => extractGzip(full, out, name, limits));
         paths.push(out);
         display.set(out, uncontained(name));
       } else {

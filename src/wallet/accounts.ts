@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { CountryCode } from '../contract/countries.ts';
 import { AppError } from '../errors/app-error.ts';
+import { quoteInput } from '../errors/quote-input.ts';
 import type { Queryable } from './store.ts';
 
 /** Stored plan. "trial" is not a plan of its own but a window (trial_ends_at) on a pay-as-you-go account. */
@@ -22,7 +23,7 @@ export function normaliseEmail(email: string): string {
   const e = email.trim().toLowerCase();
   // Deliberately loose: the operator types it, and delivery is not our concern; this only catches slips.
   if (e.length > 254 || !/^[^\s@]+@[^\s@]+$/.test(e)) {
-    throw new AppError('validation_failed', `not an e-mail address: ${JSON.stringify(email)}`);
+    throw new AppError('validation_failed', `not an e-mail address: ${quoteInput(email)}`);
   }
   return e;
 }

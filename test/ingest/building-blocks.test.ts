@@ -44,7 +44,7 @@ describe('zip', () => {
     const src = write('member.csv', body);
     const zip = path.join(dir, 'member.csv.zip');
     await writeZip(zip, src, 'member.csv');
-    expect(listZip(zip).map((e) => e.name)).toEqual(['member.csv']);
+    expect((await listZip(zip)).map((e) => e.name)).toEqual(['member.csv']);
     const out = path.join(dir, 'out.csv');
     await extractZip(zip, out);
     expect(fs.readFileSync(out, 'utf8')).toBe(body);

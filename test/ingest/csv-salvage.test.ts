@@ -1,15 +1,18 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   hasMisshapenRecord,
+  MAX_RECORD_BYTES,
   originalLine,
   salvageCsv,
   TruncatedCsv,
 } from '../../ingest/official/csv-salvage.ts';
+import { LIHTANDMED_HEADER } from '../../ingest/official/ee/files.ts';
 import { RejectThresholdError, SourceFileError } from '../../ingest/official/errors.ts';
 import { loadCsv } from '../../ingest/official/read-csv.ts';
 import { IngestReport } from '../../ingest/official/report.ts';
@@ -36,10 +39,10 @@ function write(content: string | Buffer): string {
   return file;
 }
 
-function salvage(content: string | Buffer, fields = 3, delimiter = ';') {
+function salvage(content: string | Buffer, fields = 3, delimiter = ';', maxRecordBytes?: number) {
   const file = write(content);
   const cleaned = `${file}.clean`;
-  const result = salvageCsv(file, cleaned, delimiter, fields, 'utf-8');
+  const result = salvageCsv(file, cleaned, delimiter, fields, 'utf-8', '"', maxRecordBytes);
   return { ...result, cleaned: fs.readFileSync(cleaned, 'utf8') };
 }
 
@@ -135,7 +138,14 @@ describe('salvageCsv: one malformed record costs one line', () => {
 
   it('a record longer than DuckDB allows is given up without holding the file', () => {
     const r = salvage(`a;b;c\n1;"${'x'.repeat(3 << 20)}\n2;o;k\n`);
-    expect(r.rejects.map((x) => [x.line, x.reason])).toEqual([[2, 'record longer than 2 MiB']]);
+    expect(r.rejects).toEqual([
+      {
+        line: 2,
+        reason: 'record over the size limit',
+        column: 1,
+        detail: 'a line of 3145732 bytes; records may have 2097152 bytes',
+      },
+    ]);
     expect(r.cleaned).toBe('a;b;c\n2;o;k\n');
   });
 
@@ -186,10 +196,25 @@ const brokenLine = fc.oneof(
     .map(([at, text]) => [...Array.from({ length: at }, () => 'v'), `"${text}`].join(';')),
 );
 /**
+ * Lines longer than the property's record bound (BOUND), of any bytes but a line end: each is one dropped
+ * record whatever its quotes, and nothing inside it is read, so it never pairs with a stray quote either.
+ */
+const BOUND = 128;
+const overlongLine = fc
+  .tuple(
+    fc.array(fc.constantFrom('a', 'z', ';', '"', ' ', 'Õ', '\t'), {
+      minLength: BOUND + 1,
+      maxLength: 3 * BOUND,
+    }),
+    fc.stringMatching(/^[a-z]{1,4}(;[a-z]{0,4}){3}$/),
+  )
+  // Often ending in a valid-looking row: the row a reader that slices long lines would take.
+  .map(([junk, row]) => `${junk.join('')}${row}`);
+/**
  * Two stray quotes in one file can pair up into a valid quoted value spanning the lines between them (`v;"ab`
  * … `";x`): a real multi-line value looks exactly the same, so such a file is no counterexample.
  */
-const strayQuotes = (items: ({ valid: string[] } | { broken: string })[]): number =>
+const strayQuotes = (items: ({ valid: string[] } | { broken: string } | { overlong: string })[]): number =>
   items.filter((i) => 'broken' in i && i.broken.includes('"')).length;
 
 describe('salvageCsv property: exactly the injected lines are dropped', () => {
@@ -201,6 +226,7 @@ describe('salvageCsv property: exactly the injected lines are dropped', () => {
             fc.oneof(
               { arbitrary: validRecord.map((v) => ({ valid: v })), weight: 4 },
               brokenLine.map((b) => ({ broken: b })),
+              { arbitrary: overlongLine.map((b) => ({ overlong: b })), weight: 1 },
             ),
             {
               maxLength: 30,
@@ -217,8 +243,8 @@ describe('salvageCsv property: exactly the injected lines are dropped', () => {
           const brokenAt: number[] = [];
           const rows: string[][] = [];
           for (const item of [...items, { valid: last }]) {
-            if ('broken' in item) {
-              text += `${item.broken}${eol}`;
+            if ('broken' in item || 'overlong' in item) {
+              text += `${'broken' in item ? item.broken : item.overlong}${eol}`;
               brokenAt.push(line++);
             } else {
               const fields = item.valid;
@@ -229,19 +255,20 @@ describe('salvageCsv property: exactly the injected lines are dropped', () => {
               rows.push(fields);
             }
           }
-          const r = salvage(text, FIELDS);
+          const r = salvage(text, FIELDS, ';', BOUND);
           expect(r.rejects.map((x) => x.line)).toEqual(brokenAt);
           expect(r.droppedLines).toEqual(brokenAt);
           expect(r.cleaned).toBe(expected);
           expect(r.records).toBe(rows.length);
           // The field-count check that decides whether a file needs this pass finds every such file.
-          expect(hasMisshapenRecord(write(text), ';', FIELDS)).toBe(brokenAt.length > 0);
+          expect(hasMisshapenRecord(write(text), ';', FIELDS, '"', BOUND)).toBe(brokenAt.length > 0);
 
           // DuckDB reads the cleaned file into exactly the valid records' fields.
           const file = write(r.cleaned);
           const read = await conn.runAndReadAll(
             `SELECT * FROM read_csv('${file}', delim = ';', quote = '"', escape = '"', header = true,
-               auto_detect = false, columns = {'h1': 'VARCHAR', 'h2': 'VARCHAR', 'h3': 'VARCHAR', 'h4': 'VARCHAR'})`,
+               auto_detect = false, max_line_size = ${BOUND},
+               columns = {'h1': 'VARCHAR', 'h2': 'VARCHAR', 'h3': 'VARCHAR', 'h4': 'VARCHAR'})`,
           );
           const unquote = (f: string): string | null => {
             const v = f.startsWith('"') ? f.slice(1, -1).replaceAll('""', '"') : f;
@@ -370,5 +397,241 @@ describe('loadCsv salvages a structurally broken file', () => {
     const cut = write('kood;nimi;kpv\n1;"a";02.01.2024\n2;"multi\nline";03.01.2024\n3;"cut of');
     const err2 = await load(cut, new IngestReport()).catch((e: unknown) => e);
     expect((err2 as Error).message).toMatch(/^x\.csv line 5, column 2 \(nimi\): unquoted value/);
+  });
+});
+
+/*
+ * A physical line longer than the record bound (MAX_RECORD_BYTES, DuckDB's max_line_size) is one rejected
+ * record up to its LF, counted in the reject share. The reader used to hand such a line out in slices of
+ * twice the bound and parse each slice as a record: a line of filler whose length is a multiple of the
+ * slice, followed by a valid row, loaded that row as a company.
+ *
+ * The row is real: line 10 of the EE real-sample lihtandmed file (`007 Autohaus osaühing;11694365;…`,
+ * test/fixtures/real/EE/SOURCES.md). The one change: a prefix on that line, a `"` that never closes and
+ * then `x` filler, making the line `prefix + row` with the prefix a whole number of slices long.
+ */
+
+const PRINCIPAL = fileURLToPath(
+  new URL('../fixtures/real/EE/principal/ettevotja_rekvisiidid__lihtandmed.csv', import.meta.url),
+);
+const SMUGGLED_CODE = '11694365';
+const SMUGGLED_LINE = 10;
+
+const realLines = (): string[] => fs.readFileSync(PRINCIPAL, 'utf8').split('\n');
+
+/** The real file with line SMUGGLED_LINE prefixed by an unclosed quote and filler to `prefixBytes`. */
+function withOverlongLine(prefixBytes: number, filler = 'x'): string {
+  const lines = realLines();
+  expect(lines[SMUGGLED_LINE - 1]).toMatch(new RegExp(`^007 Autohaus osaühing;${SMUGGLED_CODE};`));
+  lines[SMUGGLED_LINE - 1] = `"${filler.repeat(prefixBytes - 1)}${lines[SMUGGLED_LINE - 1]}`;
+  return lines.join('\n');
+}
+
+/** Loads `file` as the EE adapter does (ingest/official/ee/stage.ts), with the given bound and share. */
+async function loadLihtandmed(file: string, opts: { maxRecordBytes?: number; maxRejectShare?: number } = {}) {
+  const report = new IngestReport();
+  const table = `lihtandmed_${seq}`;
+  const load = await loadCsv(
+    conn,
+    {
+      country: 'EE',
+      file,
+      display: 'ettevotja_rekvisiidid__lihtandmed.csv',
+      table,
+      delimiter: ';',
+      header: LIHTANDMED_HEADER,
+      columns: LIHTANDMED_HEADER.map(
+        (n) => [n, n === 'ettevotja_esmakande_kpv' ? 'DATE' : 'VARCHAR'] as const,
+      ),
+      dateFormat: '%d.%m.%Y',
+      workDir: dir,
+      ...opts,
+    },
+    report,
+  );
+  const codes = (await conn.runAndReadAll(`SELECT ariregistri_kood FROM ${table} ORDER BY rowid`))
+    .getRows()
+    .map((r) => String(r[0]));
+  return { load, codes, rejects: report.rejectsOf('EE').map((r) => [r.reason, r.rows, r.example]) };
+}
+
+describe('an over-long line is one rejected record, up to its real end', () => {
+  it('small bound: a row after many slices of an unclosed quote is not loaded', async () => {
+    const bound = 1024;
+    const original = await loadLihtandmed(write(realLines().join('\n')), {
+      maxRecordBytes: bound,
+      maxRejectShare: 0.5,
+    });
+    expect(original.codes).toContain(SMUGGLED_CODE);
+    // 50 slices of twice the bound: the last slice the old reader handed out was exactly the real row.
+    const got = await loadLihtandmed(write(withOverlongLine(50 * 2 * bound)), {
+      maxRecordBytes: bound,
+      maxRejectShare: 0.5,
+    });
+    expect(got.codes).toEqual(original.codes.filter((c) => c !== SMUGGLED_CODE));
+    expect(got.load).toEqual({
+      rowsRead: original.load.rowsRead,
+      rowsLoaded: original.load.rowsLoaded - 1,
+      rowsRejected: original.load.rowsRejected + 1,
+    });
+    const lineBytes = 50 * 2 * bound + Buffer.byteLength(realLines()[SMUGGLED_LINE - 1]!) + 1;
+    expect(got.rejects).toContainEqual([
+      'record over the size limit',
+      1,
+      `ettevotja_rekvisiidid__lihtandmed.csv line ${SMUGGLED_LINE}: a line of ${lineBytes} bytes; records may have ${bound} bytes`,
+    ]);
+  });
+
+  it('the default bound (2 MiB, DuckDB max_line_size): a 4 MiB line, and the reject share counts it', async () => {
+    const text = withOverlongLine(2 * MAX_RECORD_BYTES);
+    const file = write(text);
+    expect(Buffer.byteLength(text)).toBeGreaterThan(4 * 1024 * 1024);
+    const got = await loadLihtandmed(file, { maxRejectShare: 0.5 });
+    expect(got.codes).not.toContain(SMUGGLED_CODE);
+    const original = await loadLihtandmed(write(realLines().join('\n')), { maxRejectShare: 0.5 });
+    expect(got.codes).toEqual(original.codes.filter((c) => c !== SMUGGLED_CODE));
+    expect(got.load.rowsRead).toBe(original.load.rowsRead);
+    expect(got.load.rowsRejected).toBe(original.load.rowsRejected + 1);
+    // At the adapter's default share (1%) the one over-long row of this small file refuses it.
+    const err = await loadLihtandmed(file).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RejectThresholdError);
+    expect((err as Error).message).toMatch(
+      new RegExp(
+        `^ettevotja_rekvisiidid__lihtandmed\\.csv line \\d+: ${got.load.rowsRejected} of ${got.load.rowsRead} rows rejected \\(more than 1\\.0%\\)`,
+      ),
+    );
+  });
+
+  it('a line over the bound with the right field count and no quote is refused the same way', async () => {
+    // The real row's name lengthened past the bound with `x` filler (one change): DuckDB alone would
+    // report LINE SIZE OVER MAXIMUM; the field-count check already sends the file to the salvage pass.
+    const lines = realLines();
+    lines[SMUGGLED_LINE - 1] = lines[SMUGGLED_LINE - 1]!.replace(
+      '007 Autohaus osaühing;',
+      `007 Autohaus osaühing${'x'.repeat(2000)};`,
+    );
+    const file = write(lines.join('\n'));
+    expect(hasMisshapenRecord(file, ';', LIHTANDMED_HEADER.length, '"', 1024)).toBe(true);
+    expect(hasMisshapenRecord(file, ';', LIHTANDMED_HEADER.length, '"', 4096)).toBe(false);
+    const got = await loadLihtandmed(file, { maxRecordBytes: 1024, maxRejectShare: 0.5 });
+    expect(got.codes).not.toContain(SMUGGLED_CODE);
+    expect(got.rejects.map((r) => r[0])).toContain('record over the size limit');
+  });
+});
+
+describe('salvageCsv at the bound', () => {
+  const HEADER = 'a;b;c\n';
+  const salvageBody = (body: string, bound: number) => {
+    const file = write(HEADER + body);
+    const r = salvageCsv(file, `${file}.clean`, ';', 3, 'utf-8', '"', bound);
+    return { ...r, cleaned: fs.readFileSync(`${file}.clean`, 'utf8').slice(HEADER.length) };
+  };
+  /** A `1;x…;y` record of exactly `bytes` bytes with its LF. */
+  const recordOf = (bytes: number, key = '1') => `${key};${'x'.repeat(bytes - key.length - 4)};y\n`;
+
+  it('keeps a record of exactly the bound, drops one byte more, as DuckDB max_line_size does', async () => {
+    const bound = 256;
+    for (const [bytes, kept] of [
+      [bound, true],
+      [bound + 1, false],
+      [2 * bound, false],
+      [2 * bound + 1, false],
+      [5 * bound + 7, false],
+    ] as const) {
+      const body = `0;q;r\n${recordOf(bytes)}2;o;k\n`;
+      const r = salvageBody(body, bound);
+      expect(r.cleaned).toBe(kept ? body : '0;q;r\n2;o;k\n');
+      expect(r.rejects.map((x) => x.reason)).toEqual(kept ? [] : ['record over the size limit']);
+      expect(hasMisshapenRecord(write(HEADER + body), ';', 3, '"', bound)).toBe(!kept);
+      // DuckDB, told the same bound, draws the line at the same byte (but for the first record after the
+      // header, which DuckDB 1.5 lets have one byte more: the field-count check catches that one first).
+      const file = write(HEADER + body);
+      await conn.run('DROP TABLE IF EXISTS bound_rejects; DROP TABLE IF EXISTS bound_scans');
+      const rows = await conn.runAndReadAll(
+        `SELECT a FROM read_csv('${file}', delim = ';', header = true, auto_detect = false,
+           columns = {'a': 'VARCHAR', 'b': 'VARCHAR', 'c': 'VARCHAR'}, max_line_size = ${bound},
+           store_rejects = true, rejects_table = 'bound_rejects', rejects_scan = 'bound_scans')`,
+      );
+      expect(rows.getRows().map((x) => x[0])).toEqual(kept ? ['0', '1', '2'] : ['0', '2']);
+    }
+  });
+
+  it('the field-count check flags a first record one byte over, which DuckDB alone would load', async () => {
+    const bound = 256;
+    const file = write(`${HEADER}${recordOf(bound + 1)}2;o;k\n`);
+    expect(hasMisshapenRecord(file, ';', 3, '"', bound)).toBe(true);
+    expect(hasMisshapenRecord(write(`${HEADER}${recordOf(bound)}2;o;k\n`), ';', 3, '"', bound)).toBe(false);
+    // CRLF: the record's bytes include both line-end bytes.
+    const crlf = (bytes: number) => `a;b;c\r\n1;${'x'.repeat(bytes - 6)};y\r\n2;o;k\r\n`;
+    expect(hasMisshapenRecord(write(crlf(bound)), ';', 3, '"', bound)).toBe(false);
+    expect(hasMisshapenRecord(write(crlf(bound + 1)), ';', 3, '"', bound)).toBe(true);
+  });
+
+  it('a quoted value still open past the bound drops its first line, and reading resumes on the next', () => {
+    const bound = 64;
+    const r = salvageBody(`1;"${'a'.repeat(40)}\n${'b'.repeat(40)}\n2;o;k\n`, bound);
+    expect(r.rejects).toEqual([
+      {
+        line: 2,
+        reason: 'record over the size limit',
+        column: 2,
+        detail: 'a quoted value still open after 85 bytes; records may have 64 bytes',
+      },
+      { line: 3, reason: 'too few fields', column: 1, detail: '1 fields, the header has 3' },
+    ]);
+    expect(r.cleaned).toBe('2;o;k\n');
+  });
+
+  it('an over-long last line without a final newline is a cut file', () => {
+    const err = (() => {
+      try {
+        salvageBody(`1;o;k\n2;${'x'.repeat(300)};y`, 64);
+      } catch (e) {
+        return e;
+      }
+      return null;
+    })();
+    expect(err).toBeInstanceOf(TruncatedCsv);
+    expect(err).toMatchObject({ line: 3 });
+  });
+});
+
+describe('messages quote the file at most a few hundred printable characters', () => {
+  it('a bad value of 100 KB with a terminal escape in it: the reject example is cut and escaped', async () => {
+    // Line 9 is the real `001 Kinnisvara OÜ;12652512;…` row; the one change: its first entry date
+    // `25.04.2014` followed by an ANSI escape and 100,000 `x`.
+    const lines = realLines();
+    const filler = `\u001b[2J${'x'.repeat(100_000)}`;
+    expect(lines[8]).toContain(';12652512;');
+    lines[8] = lines[8]!.replace(';25.04.2014;', `;25.04.2014${filler};`);
+    const got = await loadLihtandmed(write(lines.join('\n')), { maxRejectShare: 0.5 });
+    expect(got.codes).not.toContain('12652512');
+    const [reason, rows, example] = got.rejects.find(
+      (r) => r[0] === 'not a valid DATE in ettevotja_esmakande_kpv',
+    )!;
+    expect([reason, rows]).toEqual(['not a valid DATE in ettevotja_esmakande_kpv', 1]);
+    expect(example).toBe(
+      'ettevotja_rekvisiidid__lihtandmed.csv line 9, column 8 (ettevotja_esmakande_kpv): ' +
+        `"25.04.2014\\u001b[2J${'x'.repeat(181)}"… (${10 + filler.length} characters)`,
+    );
+  });
+
+  it('a header column of 300 KB is named cut', async () => {
+    const lines = realLines();
+    lines[0] = lines[0]!.replace('nimi;', `nimi${'y'.repeat(300_000)};`);
+    const err = await loadLihtandmed(write(lines.join('\n'))).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SourceFileError);
+    expect((err as Error).message).toBe(
+      'ettevotja_rekvisiidid__lihtandmed.csv line 1, column 1: header column is ' +
+        `"nimi${'y'.repeat(196)}"… (300004 characters), expected "nimi"`,
+    );
+    // A header line over the record bound is refused before it is read as a header.
+    const overBound = await loadLihtandmed(write(lines.join('\n')), { maxRecordBytes: 1024 }).catch(
+      (e: unknown) => e,
+    );
+    expect((overBound as Error).message).toBe(
+      'ettevotja_rekvisiidid__lihtandmed.csv line 1, column 1: the header line is longer than 1024 bytes ' +
+        "(not this register's file?)",
+    );
   });
 });

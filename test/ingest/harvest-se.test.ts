@@ -14,7 +14,11 @@ import { IngestReport } from '../../ingest/official/report.ts';
 import { runIngest } from '../../ingest/official/run-ingest.ts';
 import { writeZip } from '../../ingest/official/zip.ts';
 import { FdbClient, FdbError, prefixQuery } from '../../ingest/harvest/se/fdb-client.ts';
-import { splitBolagsverketRecord } from '../../ingest/official/se/bolagsverket-file.ts';
+import { MAX_RECORD_BYTES } from '../../ingest/official/csv-salvage.ts';
+import {
+  normaliseBolagsverket,
+  splitBolagsverketRecord,
+} from '../../ingest/official/se/bolagsverket-file.ts';
 import { harvestSweden, SE_MANIFEST_FILE, SE_STATE_FILE } from '../../ingest/harvest/se/harvest.ts';
 import { buildTestApp } from '../helpers/app.ts';
 import { HarvestManifest } from '../../ingest/harvest/manifest.ts';
@@ -464,6 +468,40 @@ describe('the FDB client certificate', () => {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
     }
+  });
+});
+
+describe("Bolagsverket's file: a line over the record bound", () => {
+  /*
+   * The real file's line 4 (the `5560000000` Acme AB row, SOURCES.md), with one change: `x` filler before
+   * it on its line, 2.1 MiB (the line's end arrives while it is read) or 3 MiB (it outgrows the bound
+   * first). Either is one rejected record at line 4, not held in memory past the bound; the rows before
+   * it stay whole.
+   */
+  it.each([
+    ['2.1 MiB', Math.ceil(2.1 * 2 ** 20)],
+    ['3 MiB', 3 * 2 ** 20],
+  ])('a line with %s of filler is one rejected record', async (_label, filler) => {
+    const lines = fs.readFileSync(path.join(REAL, BV_TXT), 'utf8').split('\n');
+    expect(lines[3]).toMatch(/^"5560000000\$ORGNR-IDORG";/);
+    lines[3] = `${'x'.repeat(filler)}${lines[3]}`;
+    const input = path.join(tmp, `bv-overlong-${filler}.txt`);
+    fs.writeFileSync(input, lines.join('\n'));
+    const out = `${input}.csv`;
+    const report = new IngestReport();
+    const split = await normaliseBolagsverket('SE', input, BV_TXT, out, report);
+    expect(split).toEqual({ rows: 2, rejected: 1 });
+    expect(report.rejectsOf('SE').map((r) => [r.reason, r.rows, r.example])).toEqual([
+      ['record over the size limit', 1, `${BV_TXT} line 4`],
+    ]);
+    const written = fs.readFileSync(out, 'utf8').split('\n');
+    expect(written.map((l) => l.slice(0, 26))).toEqual([
+      'organisationsidentitet;nam',
+      '"5566778899$ORGNR-IDORG";"',
+      '"2220000000$ORGNR-IDORG";"',
+      '',
+    ]);
+    expect(Math.max(...written.map((l) => l.length))).toBeLessThan(MAX_RECORD_BYTES);
   });
 });
 

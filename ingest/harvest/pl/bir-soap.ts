@@ -1,8 +1,12 @@
+import { EntityDecoder } from '@nodable/entities';
+import { XMLParser } from 'fast-xml-parser';
+
 /*
  * The SOAP side of REGON BIR 1.1 (GUS, registry-formats.md 6.2): SOAP 1.2 with WS-Addressing, the session id
  * in an HTTP header `sid`, answers as MTOM multipart (`--uuid:…` parts around the envelope) whose result is
- * an escaped XML document `<root><dane>…</dane></root>`. Only what the harvester itself needs is parsed
- * here (the session id, search hits, message codes); the stored answers stay as received.
+ * an escaped XML document `<root><dane>…</dane></root>`. Only what the harvester itself needs is read here
+ * (the session id, search hits, message codes), with an XML reader; the stored answers stay as received and
+ * are read by the ingest's SQL pass (ingest/official/pl/bir-sql.ts).
  */
 
 export const BIR_NS = 'http://CIS/BIR/PUBL/2014/07';
@@ -47,39 +51,95 @@ export const birBodies = {
     `<g:GetValue xmlns:g="${BIR_GETVALUE_NS}"><g:pNazwaParametru>${esc(name)}</g:pNazwaParametru></g:GetValue>`,
 };
 
-export function xmlUnescape(s: string): string {
-  return s
-    .replace(/&#x([0-9a-f]+);/gi, (_, h: string) => String.fromCodePoint(parseInt(h, 16)))
-    .replace(/&#(\d+);/g, (_, d: string) => String.fromCodePoint(Number(d)))
-    .replaceAll('&lt;', '<')
-    .replaceAll('&gt;', '>')
-    .replaceAll('&quot;', '"')
-    .replaceAll('&apos;', "'")
-    .replaceAll('&amp;', '&');
+/**
+ * The XML reader of the answers. Both documents (the envelope, then the inner `<root>` its result carries
+ * as escaped text) are read with fast-xml-parser: namespace prefixes dropped (`s:Envelope`, a default
+ * namespace on the response), text kept as written (a REGON's leading zero, a KRS number's zeros), the five
+ * XML entities and numeric character references decoded (BIR writes `&#xD;` before every line end), and
+ * entities a DOCTYPE might declare held to small limits.
+ */
+function xmlReader(opts: { trim: boolean; arrays?: readonly string[] }): XMLParser {
+  return new XMLParser({
+    ignoreAttributes: true,
+    removeNSPrefix: true,
+    parseTagValue: false,
+    trimValues: opts.trim,
+    ignoreDeclaration: true,
+    ignorePiTags: true,
+    entityDecoder: new EntityDecoder({
+      numericAllowed: true,
+      limit: { maxTotalExpansions: 1_000, maxExpandedLength: 100_000 },
+    }),
+    ...(opts.arrays ? { isArray: (name: string) => opts.arrays!.includes(name) } : {}),
+  });
+}
+
+const envelopeReader = xmlReader({ trim: false });
+const innerReader = xmlReader({ trim: true, arrays: ['dane'] });
+
+/** `node[name]` when `node` is an element read as an object; undefined otherwise. */
+function child(node: unknown, name: string): unknown {
+  return typeof node === 'object' && node !== null && !Array.isArray(node)
+    ? (node as Record<string, unknown>)[name]
+    : undefined;
+}
+
+/** Reads `xml`, or undefined when it is not XML the reader can follow (an HTML error page may be neither). */
+function read(reader: XMLParser, xml: string): unknown {
+  try {
+    return reader.parse(xml) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
- * The text of `<{op}Result>` in an answer (MTOM or plain SOAP), unescaped once: for the data operations
- * the inner XML document. `''` for an empty result (`<XResult/>` or no text), null when the answer holds
- * no result element at all (a fault, an HTML error page).
+ * The SOAP envelope of an answer: the first part of an MTOM multipart body (`--uuid:…` boundary line, part
+ * headers, a blank line, the envelope, the closing boundary), or the body itself when it is plain SOAP.
  */
-export function resultText(answer: string, op: BirOperation): string | null {
-  const full = new RegExp(`<(?:\\w+:)?${op}Result(?:\\s[^>]*)?>([\\s\\S]*?)</(?:\\w+:)?${op}Result>`).exec(
-    answer,
-  );
-  if (full) return xmlUnescape(full[1] ?? '');
-  if (new RegExp(`<(?:\\w+:)?${op}Result(?:\\s[^>]*)?/>`).test(answer)) return '';
+export function soapEnvelope(answer: string): string {
+  const body = answer.trimStart();
+  if (!body.startsWith('--')) return answer;
+  const firstLineEnd = body.indexOf('\n');
+  if (firstLineEnd === -1) return '';
+  const boundary = body.slice(0, firstLineEnd).trim();
+  const close = body.indexOf(boundary, firstLineEnd);
+  const lines = body.slice(firstLineEnd + 1, close === -1 ? undefined : close).split('\n');
+  // The part's headers end at the first blank line (the recorded answers indent them, or end them in CRLF).
+  const blank = lines.findIndex((line) => line.trim() === '');
+  return blank === -1 ? '' : lines.slice(blank + 1).join('\n');
+}
+
+/**
+ * The text of `<{op}Result>` in an answer (MTOM or plain SOAP), read as XML: for the data operations the
+ * inner XML document. `''` for an empty result (`<XResult/>` or no text), null when the answer holds no
+ * result element at all (a fault, an HTML error page, not XML).
+ */
+export function resultText(answer: string, op: BirOperation | 'DaneSzukaj'): string | null {
+  const body = child(child(read(envelopeReader, soapEnvelope(answer)), 'Envelope'), 'Body');
+  const result = child(child(body, `${op}Response`), `${op}Result`);
+  if (typeof result === 'string') return result;
+  // An element with attributes or comments around its text is read as an object holding `#text`.
+  if (typeof result === 'object' && result !== null) {
+    const text = child(result, '#text');
+    return typeof text === 'string' ? text : '';
+  }
   return null;
 }
 
-/** The `<dane>` records of an inner `<root>` document as field maps (element names as written). */
+/**
+ * The `<dane>` records of an inner `<root>` document as field maps (element names as written, values
+ * trimmed, an empty element `<x />` as ''); fields that hold elements rather than text are left out.
+ */
 export function daneRecords(inner: string): Record<string, string>[] {
-  const out: Record<string, string>[] = [];
-  for (const m of inner.matchAll(/<dane>([\s\S]*?)<\/dane>/g)) {
-    const rec: Record<string, string> = {};
-    for (const f of (m[1] ?? '').matchAll(/<(\w+)>([^<]*)<\/\1>/g))
-      rec[f[1]!] = xmlUnescape(f[2] ?? '').trim();
-    out.push(rec);
-  }
-  return out;
+  const doc = read(innerReader, inner);
+  const root = typeof doc === 'object' && doc !== null ? Object.values(doc)[0] : undefined;
+  const dane = child(root, 'dane');
+  const list: unknown[] = Array.isArray(dane) ? dane : [];
+  return list.map((rec) => {
+    const fields: Record<string, string> = {};
+    if (typeof rec !== 'object' || rec === null) return fields;
+    for (const [name, value] of Object.entries(rec)) if (typeof value === 'string') fields[name] = value;
+    return fields;
+  });
 }

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { printableExcerpt, quoteInput } from '../../../src/errors/quote-input.ts';
 import { DataProblem } from '../../official/errors.ts';
 
 /*
@@ -188,7 +189,9 @@ export class FdbClient {
       try {
         const res = await this.#post(endpoint, body);
         if (res.status === 200) return { status: res.status, body: res.body };
-        const reason = res.body.toString('utf8').slice(0, 500).replace(/\s+/g, ' ').trim();
+        const reason = printableExcerpt(
+          res.body.subarray(0, 4096).toString('utf8').replace(/\s+/g, ' ').trim(),
+        );
         if (res.status !== 429 && res.status < 500) {
           throw new FdbError(
             `FDB ${endpoint} answered HTTP ${res.status}${reason ? `: ${reason}` : ''}`,
@@ -217,7 +220,7 @@ export class FdbClient {
     const n = Number(JSON.parse(res.body.toString('utf8')));
     if (!Number.isInteger(n) || n < 0) {
       throw new FdbError(
-        `FDB RaknaForetag answered ${res.body.toString('utf8').slice(0, 80)}, not a count`,
+        `FDB RaknaForetag answered ${quoteInput(res.body.subarray(0, 4096).toString('utf8'), 80)}, not a count`,
         200,
         '',
       );
@@ -230,7 +233,11 @@ export class FdbClient {
     const res = await this.request('api/Je/HamtaForetag', query);
     const text = res.body.toString('utf8').trimStart();
     if (!text.startsWith('[')) {
-      throw new FdbError(`FDB HamtaForetag answered ${text.slice(0, 80)}, not a JSON array`, 200, '');
+      throw new FdbError(
+        `FDB HamtaForetag answered ${quoteInput(text.slice(0, 4096), 80)}, not a JSON array`,
+        200,
+        '',
+      );
     }
     return res;
   }

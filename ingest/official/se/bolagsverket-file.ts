@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import { once } from 'node:events';
 import { StringDecoder } from 'node:string_decoder';
 import type { CountryCode } from '../../../src/contract/countries.ts';
+import { quoteInput } from '../../../src/errors/quote-input.ts';
+import { MAX_RECORD_BYTES } from '../csv-salvage.ts';
 import { SourceFileError } from '../errors.ts';
 import type { IngestReport } from '../report.ts';
 import { BOLAGSVERKET_HEADER } from './files.ts';
@@ -20,6 +22,12 @@ const FIELDS = BOLAGSVERKET_HEADER.length;
 const RECORD_START = /^"[^";]*\$[A-Z]+-IDORG";/;
 /** A record spread over more lines than this is taken as damaged rather than as a value with line breaks. */
 const MAX_LINES = 50;
+/**
+ * Characters a line or a record may have (each is at least a byte, so this is the CSV reader's byte bound
+ * or less): a longer line is one rejected record, skipped to its end without being held.
+ */
+const MAX_RECORD_CHARS = MAX_RECORD_BYTES;
+const OVER_THE_LIMIT = 'record over the size limit';
 
 export interface BolagsverketSplit {
   rows: number;
@@ -83,11 +91,29 @@ export async function normaliseBolagsverket(
     }
     // Too few fields, or a last value still open, and still room: a value with a line break.
     const open = text.startsWith('"') && text.slice(1).split('";"').length < FIELDS;
-    if (!final && open && buf.length < MAX_LINES) return;
-    reject(parsed, bufStart);
+    const room = buf.length < MAX_LINES && text.length <= MAX_RECORD_CHARS;
+    if (!final && open && room) return;
+    reject(open && !room && text.length > MAX_RECORD_CHARS ? OVER_THE_LIMIT : parsed, bufStart);
     buf = [];
   };
+  /** A line over the bound, counted and read no further: it also ends any record still open. */
+  const onOverlong = (): void => {
+    lineNo++;
+    if (header) {
+      throw new SourceFileError(
+        display,
+        { line: 1, column: 1 },
+        `the header line is longer than ${MAX_RECORD_CHARS} characters`,
+      );
+    }
+    flushRecord(true);
+    reject(OVER_THE_LIMIT, lineNo);
+  };
   const onLine = (raw: string): void => {
+    if (raw.length > MAX_RECORD_CHARS) {
+      onOverlong();
+      return;
+    }
     lineNo++;
     let line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (line.includes('\u0000')) {
@@ -105,7 +131,7 @@ export async function normaliseBolagsverket(
         throw new SourceFileError(
           display,
           { line: 1, column },
-          `header column is "${found[column - 1] ?? ''}", expected "${expected[column - 1] ?? '(end of line)'}"`,
+          `header column is ${quoteInput(found[column - 1] ?? '')}, expected "${expected[column - 1] ?? '(end of line)'}"`,
         );
       }
       chunkOut.push(BOLAGSVERKET_HEADER.join(';'));
@@ -128,8 +154,18 @@ export async function normaliseBolagsverket(
     if (!output.write(text)) await once(output, 'drain');
   };
 
+  /** Inside a line over the bound: its text is dropped until its LF. */
+  let skipping = false;
   for await (const chunk of input) {
-    pending += decoder.write(chunk as Buffer);
+    let text = decoder.write(chunk as Buffer);
+    if (skipping) {
+      const nl = text.indexOf('\n');
+      if (nl === -1) continue;
+      skipping = false;
+      onOverlong();
+      text = text.slice(nl + 1);
+    }
+    pending += text;
     let idx = pending.indexOf('\n');
     let start = 0;
     while (idx !== -1) {
@@ -138,10 +174,15 @@ export async function normaliseBolagsverket(
       idx = pending.indexOf('\n', start);
     }
     pending = pending.slice(start);
+    if (pending.length > MAX_RECORD_CHARS) {
+      pending = '';
+      skipping = true;
+    }
     await write();
   }
-  pending += decoder.end();
-  if (pending !== '') onLine(pending);
+  const tail = decoder.end();
+  if (skipping) onOverlong();
+  else if (pending + tail !== '') onLine(pending + tail);
   if (header) throw new SourceFileError(display, { line: 1, column: 1 }, 'the file is empty: no header line');
   flushRecord(true);
   await write();

@@ -97,6 +97,7 @@ export async function ingestCommand(args: string[], config: Config): Promise<num
       require,
       report,
       duckdb: { memoryLimit: config.ingest.memoryLimit },
+      unpack: config.ingest.unpack,
       servingBuilds: config.ingest.servingBuilds,
     });
     const carried = result.carriedOver.length ? `; carried over ${result.carriedOver.join(', ')}` : '';
