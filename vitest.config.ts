@@ -8,6 +8,6 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 180_000,
-    globalSetup: ['test/global-setup.ts', 'test/pg-global-setup.ts'],
+    globalSetup: ['test/build-global-setup.ts', 'test/global-setup.ts', 'test/pg-global-setup.ts'],
   },
 });
