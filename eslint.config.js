@@ -1,11 +1,13 @@
 // @ts-check
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
     ignores: [
       'node_modules/',
+      'dist/',
       'packages/*/build/',
       'data/',
       '.tmp/',
@@ -32,11 +34,12 @@ export default tseslint.config(
   {
     // A local addon's CommonJS loader (packages/tcp-info).
     files: ['packages/*/index.js'],
-    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable' } },
+    languageOptions: { sourceType: 'commonjs', globals: globals.node },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
-    files: ['bin/**/*.mjs'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+    // Plain JavaScript run by Node (bin/, scripts/, the worker entries, bench/startup.mjs).
+    files: ['**/*.mjs'],
+    languageOptions: { globals: globals.node },
   },
 );

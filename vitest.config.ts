@@ -8,6 +8,12 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 180_000,
-    globalSetup: ['test/global-setup.ts', 'test/pg-global-setup.ts'],
+    // In this order: tools first, so CI fails at once when one is missing (test/tools.ts).
+    globalSetup: [
+      'test/tools-global-setup.ts',
+      'test/build-global-setup.ts',
+      'test/global-setup.ts',
+      'test/pg-global-setup.ts',
+    ],
   },
 });

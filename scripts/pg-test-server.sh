@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# A throwaway PostgreSQL for the tests (the wallet suite runs against it as well as SQLite). Installs
-# Debian's postgresql package when no server binaries are found (as bench/postgres/setup.sh does), makes
-# a cluster under <dir>, starts it on 127.0.0.1 on a free port, and prints its URL on the last line.
+# A throwaway PostgreSQL for the tests (the wallet suite runs against it as well as SQLite). Finds Debian's
+# server binaries (`npm run test:setup` installs them; this script never does), makes a cluster under
+# <dir>, starts it on 127.0.0.1 on a free port, and prints its URL on the last line.
 #
 #   bash scripts/pg-test-server.sh start <dir>    # prints postgres://postgres@127.0.0.1:<port>/postgres
 #   bash scripts/pg-test-server.sh stop <dir>     # stops it and removes <dir>
@@ -37,10 +37,8 @@ if [ "$CMD" = stop ]; then
 fi
 
 if ! BIN="$(find_bin)"; then
-  echo "installing Debian's postgresql package ..." >&2
-  apt-get update -qq >&2
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >&2
-  BIN="$(find_bin)"
+  echo "pg-test-server: no PostgreSQL server in /usr/lib/postgresql/*/bin; install it with npm run test:setup" >&2
+  exit 1
 fi
 
 mkdir -p "$DIR"

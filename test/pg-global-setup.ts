@@ -3,17 +3,22 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { IN_CI, missingTools } from './tools.ts';
 
 /**
- * Starts a throwaway PostgreSQL on loopback for the run (scripts/pg-test-server.sh: Debian's server,
- * installed with apt when missing) and hands its URL to every test file as `inject('walletPgUrl')`. Each
+ * Starts a throwaway PostgreSQL on loopback for the run (scripts/pg-test-server.sh: Debian's server, which
+ * `npm run test:setup` installs) and hands its URL to every test file as `inject('walletPgUrl')`. Each
  * file makes its own database in it (test/wallet/backends.ts), so files running in parallel never meet.
- * REGDATA_TEST_PG=0 skips it: the wallet suite then runs on SQLite alone and says so.
+ * REGDATA_TEST_PG=0, or no PostgreSQL outside CI (test/tools-global-setup.ts has said so), skips it: the
+ * wallet suite then runs on SQLite alone and says so. Under CI neither is allowed.
  */
 const ROOT = path.resolve(import.meta.dirname, '..');
 
 export default function setup(project: TestProject): () => void {
-  if (process.env['REGDATA_TEST_PG'] === '0') {
+  const optedOut = process.env['REGDATA_TEST_PG'] === '0';
+  if (optedOut && IN_CI)
+    throw new Error('CI: REGDATA_TEST_PG=0 is refused; CI runs the wallet suite on PostgreSQL too');
+  if (optedOut || missingTools().includes('postgresql')) {
     project.provide('walletPgUrl', null);
     return () => {};
   }

@@ -1,65 +1,90 @@
 import fs from 'node:fs';
-import { ConfigError, loadConfig, type Config } from '../config.ts';
-import { demoCommand, demoHelp } from './commands/demo.ts';
-import { harvestCommand, harvestHelp } from './commands/harvest.ts';
-import { ingestCommand, ingestHelp, officialFilesCommand, officialFilesHelp } from './commands/ingest.ts';
-import { ordersCommand, ordersHelp } from './commands/orders.ts';
-import { serveCommand, serveHelp } from './commands/serve.ts';
-import { snapshotsCommand, snapshotsHelp } from './commands/snapshots.ts';
-import {
-  creditsCommand,
-  creditsHelp,
-  keysCommand,
-  keysHelp,
-  subscriptionsCommand,
-  subscriptionsHelp,
-  usageCommand,
-  usageHelp,
-  walletCommand,
-  walletHelp,
-} from './commands/wallet.ts';
-import { isAppError } from '../errors/app-error.ts';
+import type { Config } from '../config.ts';
 import { EXIT, UsageError } from './errors.ts';
 import { out } from './output.ts';
 
-interface Command {
-  summary: string;
+interface Loaded {
   help: string;
   run: (args: string[], config: Config) => Promise<number>;
 }
 
+interface Command {
+  summary: string;
+  /**
+   * The command's module, imported only when the command runs or shows its help: `regdata --help` then
+   * loads none of them (no DuckDB, fastify or zod), which keeps it under 0.3 s (bench/README.md, "Start-up").
+   */
+  load: () => Promise<Loaded>;
+}
+
+const lazy =
+  <M>(load: () => Promise<M>, pick: (m: M) => Loaded) =>
+  async (): Promise<Loaded> =>
+    pick(await load());
+const demo = () => import('./commands/demo.ts');
+const ingest = () => import('./commands/ingest.ts');
+const wallet = () => import('./commands/wallet.ts');
+
 const COMMANDS: Record<string, Command> = {
-  demo: { summary: 'build a synthetic world snapshot (demo data)', help: demoHelp, run: demoCommand },
+  demo: {
+    summary: 'build a synthetic world snapshot (demo data)',
+    load: lazy(demo, (m) => ({ help: m.demoHelp, run: m.demoCommand })),
+  },
   snapshots: {
     summary: 'list, promote, roll back, pull or push snapshots',
-    help: snapshotsHelp,
-    run: snapshotsCommand,
+    load: lazy(
+      () => import('./commands/snapshots.ts'),
+      (m) => ({ help: m.snapshotsHelp, run: m.snapshotsCommand }),
+    ),
   },
   ingest: {
     summary: 'ingest official register files into a new snapshot',
-    help: ingestHelp,
-    run: ingestCommand,
+    load: lazy(ingest, (m) => ({ help: m.ingestHelp, run: m.ingestCommand })),
   },
   harvest: {
     summary: "fetch a register's answers from its services into a folder ingest reads (PL, SE)",
-    help: harvestHelp,
-    run: harvestCommand,
+    load: lazy(
+      () => import('./commands/harvest.ts'),
+      (m) => ({ help: m.harvestHelp, run: m.harvestCommand }),
+    ),
   },
   'official-files': {
     summary: "write a snapshot out as the registers' official files",
-    help: officialFilesHelp,
-    run: officialFilesCommand,
+    load: lazy(ingest, (m) => ({ help: m.officialFilesHelp, run: m.officialFilesCommand })),
   },
-  serve: { summary: 'serve the API (npm start)', help: serveHelp, run: serveCommand },
-  keys: { summary: 'create, revoke and list API keys', help: keysHelp, run: keysCommand },
-  credits: { summary: 'top up credits or show a balance', help: creditsHelp, run: creditsCommand },
-  subscriptions: { summary: 'per-country subscriptions', help: subscriptionsHelp, run: subscriptionsCommand },
-  usage: { summary: 'usage per account', help: usageHelp, run: usageCommand },
-  orders: { summary: 'confirm or cancel dashboard top-ups and plans', help: ordersHelp, run: ordersCommand },
+  serve: {
+    summary: 'serve the API (npm start)',
+    load: lazy(
+      () => import('./commands/serve.ts'),
+      (m) => ({ help: m.serveHelp, run: m.serveCommand }),
+    ),
+  },
+  keys: {
+    summary: 'create, revoke and list API keys',
+    load: lazy(wallet, (m) => ({ help: m.keysHelp, run: m.keysCommand })),
+  },
+  credits: {
+    summary: 'top up credits or show a balance',
+    load: lazy(wallet, (m) => ({ help: m.creditsHelp, run: m.creditsCommand })),
+  },
+  subscriptions: {
+    summary: 'per-country subscriptions',
+    load: lazy(wallet, (m) => ({ help: m.subscriptionsHelp, run: m.subscriptionsCommand })),
+  },
+  usage: {
+    summary: 'usage per account',
+    load: lazy(wallet, (m) => ({ help: m.usageHelp, run: m.usageCommand })),
+  },
+  orders: {
+    summary: 'confirm or cancel dashboard top-ups and plans',
+    load: lazy(
+      () => import('./commands/orders.ts'),
+      (m) => ({ help: m.ordersHelp, run: m.ordersCommand }),
+    ),
+  },
   wallet: {
     summary: 'check the ledger (wallet audit); move the SQLite wallet to PostgreSQL (wallet migrate)',
-    help: walletHelp,
-    run: walletCommand,
+    load: lazy(wallet, (m) => ({ help: m.walletHelp, run: m.walletCommand })),
   },
 };
 
@@ -78,11 +103,13 @@ function usage(): string {
   ].join('\n');
 }
 
-/** The version in package.json (the one place it is written). */
+/** The version in package.json (the one place it is written): two folders up from src/cli, three from dist/src/cli. */
 export function version(): string {
-  const pkg = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  };
+  const file = ['../../package.json', '../../../package.json']
+    .map((rel) => new URL(rel, import.meta.url))
+    .find((url) => fs.existsSync(url));
+  if (!file) throw new Error('package.json not found above src/cli');
+  const pkg = JSON.parse(fs.readFileSync(file, 'utf8')) as { version: string };
   return pkg.version;
 }
 
@@ -101,12 +128,15 @@ export async function main(argv: string[]): Promise<number> {
     out.error(`unknown command: ${name}\n\n${usage()}`);
     return EXIT.usage;
   }
+  const { help, run } = await command.load();
   if (args.includes('--help') || args.includes('-h')) {
-    out.line(command.help);
+    out.line(help);
     return EXIT.ok;
   }
+  const { ConfigError, loadConfig } = await import('../config.ts');
+  const { isAppError } = await import('../errors/app-error.ts');
   try {
-    return await command.run(args, loadConfig());
+    return await run(args, loadConfig());
   } catch (err) {
     // Known errors print one line; anything else keeps its stack for the operator.
     if (err instanceof UsageError || err instanceof ConfigError || isParseArgsError(err)) {

@@ -22,7 +22,7 @@ import { startServer, type StartedServer } from '../../src/server.ts';
  */
 
 const BIN = fileURLToPath(new URL('../../bin/regdata.mjs', import.meta.url));
-const HAS_RSYNC = ['/usr/bin/rsync', '/bin/rsync', '/usr/local/bin/rsync'].some((p) => fs.existsSync(p));
+const HAS_RSYNC = !inject('missingTools').includes('rsync');
 
 let tmp: string;
 let worldId: string;

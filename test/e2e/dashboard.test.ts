@@ -82,7 +82,7 @@ function parseShown(locale: string, text: string): number {
   return Number(text.trim().split(group).join('').replace(decimal, '.'));
 }
 
-describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a real browser', () => {
+describe.skipIf(inject('missingTools').includes('chromium'))('dashboard in a real browser', () => {
   let server: StartedServer;
   let browser: Browser;
   const dataDir = linkedDataDir();

@@ -15,7 +15,10 @@ const PG_URL = inject('walletPgUrl');
 
 export const WALLET_BACKENDS: readonly Backend[] = PG_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 
-if (!PG_URL) console.warn('REGDATA_TEST_PG=0: the wallet suite runs on SQLite only');
+if (!PG_URL)
+  console.warn(
+    'no test PostgreSQL (REGDATA_TEST_PG=0, or not installed): the wallet suite runs on SQLite only',
+  );
 
 export function isPostgres(location: string): boolean {
   return /^postgres(ql)?:\/\//.test(location);
