@@ -24,6 +24,7 @@ const queryInteger = () => z.coerce.number().int();
 export const CountrySchema = z.enum(COUNTRY_CODES).meta({
   id: 'Country',
   description: 'ISO 3166-1 alpha-2 code of one of the seven countries',
+  examples: ['EE'],
 });
 
 // ---------------------------------------------------------------------------------------------------------
@@ -191,7 +192,10 @@ const PAGING_SHAPE = {
     .enum(SORT_BY_VALUES)
     .default('registrikood')
     .describe('Sort key; ties are broken by registrikood so paging is stable'),
-  sort_dir: z.enum(['asc', 'desc']).default('asc'),
+  sort_dir: z
+    .enum(['asc', 'desc'])
+    .default('asc')
+    .describe('Sort direction: ascending (default) or descending'),
 };
 
 /**

@@ -118,23 +118,36 @@ describe('OpenAPI document', () => {
     expect(byName.get('industry_codes')?.schema?.type).toBe('array');
   });
 
-  it('passes the Redocly linter (recommended rules) with zero errors and zero warnings', async () => {
+  it('passes the Redocly linter (recommended-strict and the generator rules of redocly.yaml) with zero problems', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-openapi-'));
     const file = path.join(dir, 'openapi.json');
     fs.writeFileSync(file, JSON.stringify(doc));
     try {
       const bin = path.resolve('node_modules/.bin/redocly');
-      const out = await run(bin, ['lint', file, '--format=json'], {
-        env: { ...process.env, REDOCLY_TELEMETRY: 'off' },
-      }).catch((err: { stdout?: string; stderr?: string }) => ({
+      const out = await run(
+        bin,
+        ['lint', file, '--format=json', `--config=${path.resolve('redocly.yaml')}`],
+        {
+          env: { ...process.env, REDOCLY_TELEMETRY: 'off' },
+        },
+      ).catch((err: { stdout?: string; stderr?: string }) => ({
         stdout: err.stdout ?? '',
         stderr: err.stderr ?? '',
       }));
       const report = JSON.parse(out.stdout) as {
         totals: { errors: number; warnings: number };
-        problems: { ruleId: string; message: string; severity: string }[];
+        problems: {
+          ruleId: string;
+          message: string;
+          severity: string;
+          location: { pointer: string }[];
+        }[];
       };
-      expect(report.problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message}`)).toEqual([]);
+      expect(
+        report.problems.map(
+          (p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer ?? '?'}`,
+        ),
+      ).toEqual([]);
       expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
