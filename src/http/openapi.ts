@@ -11,7 +11,9 @@ import { OPENAPI_EXAMPLES } from './openapi-examples.ts';
  * The OpenAPI 3.1 document (version 1.1.0, spec 9) is generated from the routes' zod schemas; nothing here
  * restates a schema. Two touches the generator cannot infer: a query boolean (`true`/`false` text parsed by
  * zod's stringbool) is documented as `type: boolean`, which is how OpenAPI describes a boolean query
- * parameter, and a deprecated alias is flagged on the parameter itself, not only inside its schema.
+ * parameter, and a deprecated alias is flagged on the parameter itself, not only inside its schema. For
+ * client generators (issue 30) the document also declares what no route schema carries: the response
+ * headers, the Idempotency-Key header parameter, array serialization and examples (polishDocument).
  */
 
 export const OPENAPI_PATH = '/api/v1/openapi.json';
@@ -93,6 +95,8 @@ function collectRefs(value: unknown, into: Set<string>): void {
 }
 
 const DATA_PREFIX = '/api/v1/data/';
+/** The header's name as documented (HTTP names are case-insensitive; fastify writes them in lower case). */
+const DATA_AS_OF_HEADER_NAME = 'Data-As-Of';
 const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
 /**
@@ -159,20 +163,12 @@ function declareHeaders(path: string, op: OpenApiOperation): void {
         'RateLimit-Policy': ref('RateLimitPolicy'),
       };
     }
-    // Every call that reads the data can be turned away while the engine's queue is full (spec 7: 503).
-    if (responses['502'] && !responses['503']) {
-      responses['503'] = {
-        description: 'The service is busy; retry after the seconds in Retry-After; nothing charged',
-        headers: { 'Retry-After': ref('RetryAfter') },
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-      };
-    }
+    // The operations that query the engine (export, /changes) can be turned away while it is full.
+    const busy = responses['503'];
+    if (busy) busy.headers = { 'Retry-After': ref('RetryAfter') };
     if (responses['402']) op.parameters = [...(op.parameters ?? []), IDEMPOTENCY_KEY];
   }
 }
-
-/** The header's name as documented (HTTP names are case-insensitive; fastify writes them in lower case). */
-const DATA_AS_OF_HEADER_NAME = 'Data-As-Of';
 
 /**
  * What a generator needs of a parameter the zod schema cannot say: a description (a `$ref`'d schema's own,

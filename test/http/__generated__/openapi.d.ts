@@ -320,60 +320,60 @@ export interface components {
       /** @example 10000019 */
       registrikood: string;
       /** @example Näidis OÜ */
-      arinimi?: string | null;
+      arinimi: string | null;
       /** @example OÜ */
-      oiguslik_vorm?: string | null;
+      oiguslik_vorm: string | null;
       /** @example Osaühing */
-      oiguslik_vorm_tekstina?: string | null;
+      oiguslik_vorm_tekstina: string | null;
       /** @example R */
-      staatus?: string | null;
-      esmaregistreerimise_kpv?: string | null;
+      staatus: string | null;
+      esmaregistreerimise_kpv: string | null;
       /** @example 0176 */
-      ehak_kood?: string | null;
+      ehak_kood: string | null;
       /** @example Tallinn */
-      ehak_nimetus?: string | null;
+      ehak_nimetus: string | null;
       /** @example Tallinn, Harju maakond */
-      asukoht?: string | null;
+      asukoht: string | null;
       /** @example 125000 */
-      last_quarter_turnover?: number | null;
+      last_quarter_turnover: number | null;
       /** @example 12 */
-      last_quarter_employees_number?: number | null;
+      last_quarter_employees_number: number | null;
       /** @example 480000 */
-      last_4_quarters_turnover_sum?: number | null;
+      last_4_quarters_turnover_sum: number | null;
       /** @example 4.5 */
-      last_quarter_turnover_growth_pct?: number | null;
+      last_quarter_turnover_growth_pct: number | null;
       /** @example EE100000019 */
-      kmkr_nr?: string | null;
+      kmkr_nr: string | null;
       /** @example true */
-      vat_active?: boolean | null;
+      vat_active: boolean | null;
       /** @example EE100000019 */
-      vat_number?: string | null;
+      vat_number: string | null;
       /** @example 2500 EUR */
-      kapital?: string | null;
+      kapital: string | null;
       /** @example 510000 */
-      annual_revenue?: number | null;
+      annual_revenue: number | null;
       /** @example 42000 */
-      annual_net_profit?: number | null;
+      annual_net_profit: number | null;
       /** @example 150000 */
-      annual_equity?: number | null;
+      annual_equity: number | null;
       /** @example 300000 */
-      annual_total_assets?: number | null;
+      annual_total_assets: number | null;
       /** @example 2025 */
-      annual_report_year?: number | null;
+      annual_report_year: number | null;
       /** @example false */
-      has_tax_debt?: boolean | null;
+      has_tax_debt: boolean | null;
       /** @example 3 */
-      se_employees_band?: number | null;
+      se_employees_band: number | null;
       /** @example 4 */
-      se_turnover_band?: number | null;
+      se_turnover_band: number | null;
       /** @example false */
-      marketing_optout?: boolean | null;
+      marketing_optout: boolean | null;
       /** @example false */
-      phone_optout?: boolean | null;
+      phone_optout: boolean | null;
       /** @example true */
-      annual_report_filed?: boolean | null;
+      annual_report_filed: boolean | null;
       /** @example false */
-      annual_report_audited?: boolean | null;
+      annual_report_audited: boolean | null;
     } & {
       [key: string]: unknown;
     };
@@ -402,84 +402,84 @@ export interface components {
       /** @example 10000019 */
       registrikood: string;
       /** @example Näidis OÜ */
-      arinimi?: string | null;
+      arinimi: string | null;
       /** @example OÜ */
-      oiguslik_vorm?: string | null;
+      oiguslik_vorm: string | null;
       /** @example Osaühing */
-      oiguslik_vorm_tekstina?: string | null;
+      oiguslik_vorm_tekstina: string | null;
       /** @example R */
-      staatus?: string | null;
-      esmaregistreerimise_kpv?: string | null;
+      staatus: string | null;
+      esmaregistreerimise_kpv: string | null;
       /** @example 0176 */
-      ehak_kood?: string | null;
+      ehak_kood: string | null;
       /** @example Tallinn */
-      ehak_nimetus?: string | null;
+      ehak_nimetus: string | null;
       /** @example Tallinn, Harju maakond */
-      asukoht?: string | null;
+      asukoht: string | null;
       /** @example 125000 */
-      last_quarter_turnover?: number | null;
+      last_quarter_turnover: number | null;
       /** @example 12 */
-      last_quarter_employees_number?: number | null;
+      last_quarter_employees_number: number | null;
       /** @example 480000 */
-      last_4_quarters_turnover_sum?: number | null;
+      last_4_quarters_turnover_sum: number | null;
       /** @example 4.5 */
-      last_quarter_turnover_growth_pct?: number | null;
+      last_quarter_turnover_growth_pct: number | null;
       /** @example EE100000019 */
-      kmkr_nr?: string | null;
+      kmkr_nr: string | null;
       /** @example true */
-      vat_active?: boolean | null;
+      vat_active: boolean | null;
       /** @example EE100000019 */
-      vat_number?: string | null;
+      vat_number: string | null;
       /** @example 2500 EUR */
-      kapital?: string | null;
+      kapital: string | null;
       /** @example 510000 */
-      annual_revenue?: number | null;
+      annual_revenue: number | null;
       /** @example 42000 */
-      annual_net_profit?: number | null;
+      annual_net_profit: number | null;
       /** @example 150000 */
-      annual_equity?: number | null;
+      annual_equity: number | null;
       /** @example 300000 */
-      annual_total_assets?: number | null;
+      annual_total_assets: number | null;
       /** @example 2025 */
-      annual_report_year?: number | null;
+      annual_report_year: number | null;
       /** @example false */
-      has_tax_debt?: boolean | null;
+      has_tax_debt: boolean | null;
       /** @example 3 */
-      se_employees_band?: number | null;
+      se_employees_band: number | null;
       /** @example 4 */
-      se_turnover_band?: number | null;
+      se_turnover_band: number | null;
       /** @example false */
-      marketing_optout?: boolean | null;
+      marketing_optout: boolean | null;
       /** @example false */
-      phone_optout?: boolean | null;
+      phone_optout: boolean | null;
       /** @example true */
-      annual_report_filed?: boolean | null;
+      annual_report_filed: boolean | null;
       /** @example false */
-      annual_report_audited?: boolean | null;
+      annual_report_audited: boolean | null;
       /** @example TAVALINE */
-      oigusliku_vormi_alaliik?: string | null;
+      oigusliku_vormi_alaliik: string | null;
       /** @example Registrisse kantud */
-      staatus_tekstina?: string | null;
+      staatus_tekstina: string | null;
       /**
        * @description The register's own status code before normalisation
        * @example R
        */
-      source_status?: string | null;
+      source_status: string | null;
       /** @example Narva mnt 5, Tallinn */
-      aadress_text?: string | null;
+      aadress_text: string | null;
       /**
        * @description Share capital as a number, in kapital_currency
        * @example 2500
        */
-      kapital_amount?: number | null;
+      kapital_amount: number | null;
       /** @example EUR */
-      kapital_currency?: string | null;
+      kapital_currency: string | null;
       /** @example 123456785 */
-      pl_regon?: string | null;
+      pl_regon: string | null;
       /** @example 1234563218 */
-      pl_nip?: string | null;
+      pl_nip: string | null;
       /** @example false */
-      is_sole_trader?: boolean | null;
+      is_sole_trader: boolean | null;
       contacts: ({
         /** @example muutmine */
         liik: string;
@@ -968,16 +968,6 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The service is busy; retry after the seconds in Retry-After; nothing charged */
-      503: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
     };
   };
   listActivities: {
@@ -1045,16 +1035,6 @@ export interface operations {
       /** @description Data backend temporarily unavailable; safe to retry; nothing charged */
       502: {
         headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description The service is busy; retry after the seconds in Retry-After; nothing charged */
-      503: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -1142,16 +1122,6 @@ export interface operations {
       /** @description Data backend temporarily unavailable; safe to retry; nothing charged */
       502: {
         headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description The service is busy; retry after the seconds in Retry-After; nothing charged */
-      503: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -1527,16 +1497,6 @@ export interface operations {
       /** @description Data backend temporarily unavailable; safe to retry; nothing charged */
       502: {
         headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description The service is busy; retry after the seconds in Retry-After; nothing charged */
-      503: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -1979,16 +1939,6 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The service is busy; retry after the seconds in Retry-After; nothing charged */
-      503: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
     };
   };
   getCompany: {
@@ -2099,16 +2049,6 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The service is busy; retry after the seconds in Retry-After; nothing charged */
-      503: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
     };
   };
   getCompanyHistory: {
@@ -2213,16 +2153,6 @@ export interface operations {
       /** @description Data backend temporarily unavailable; safe to retry; nothing charged */
       502: {
         headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description The service is busy; retry after the seconds in Retry-After; nothing charged */
-      503: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -2350,16 +2280,6 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The service is busy; retry after the seconds in Retry-After; nothing charged */
-      503: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
     };
   };
   listChanges: {
@@ -2477,7 +2397,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The service is busy; retry after the seconds in Retry-After; nothing charged */
+      /** @description The service is busy (the query engine is full); retry after the seconds in Retry-After; nothing charged */
       503: {
         headers: {
           'Retry-After': components['headers']['RetryAfter'];
@@ -2938,7 +2858,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The service is busy; retry after the seconds in Retry-After; nothing charged */
+      /** @description The service is busy (the query engine is full); retry after the seconds in Retry-After; nothing charged */
       503: {
         headers: {
           'Retry-After': components['headers']['RetryAfter'];
@@ -3065,16 +2985,6 @@ export interface operations {
       /** @description Data backend temporarily unavailable; safe to retry; nothing charged */
       502: {
         headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description The service is busy; retry after the seconds in Retry-After; nothing charged */
-      503: {
-        headers: {
-          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
