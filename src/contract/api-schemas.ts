@@ -549,7 +549,7 @@ export const CompanyDetailSchema = z
         trade_names: z.array(z.string()).nullish(),
         source: nstr(),
       })
-      .nullish(),
+      .nullable(),
   })
   .meta({ id: 'CompanyDetail' });
 export type CompanyDetail = z.output<typeof CompanyDetailSchema>;
@@ -572,7 +572,7 @@ export const HistoryPeriodSchema = z
 export const HistoryDataSchema = z
   .looseObject({
     registrikood: z.string(),
-    arinimi: nstr(),
+    arinimi: rstr(),
     country: z.string(),
     granularity: z.string().describe('quarterly, monthly, annual, snapshot, none, or mixed when rows differ'),
     periods: z.array(HistoryPeriodSchema),

@@ -556,7 +556,7 @@ export interface components {
             [key: string]: unknown;
           })
         | null;
-      se_register?:
+      se_register:
         | ({
             export_import?:
               | ({
@@ -649,7 +649,7 @@ export interface components {
       /** @example 10000019 */
       registrikood: string;
       /** @example Näidis OÜ */
-      arinimi?: string | null;
+      arinimi: string | null;
       /** @example EE */
       country: string;
       /**
