@@ -24,6 +24,7 @@ const queryInteger = () => z.coerce.number().int();
 export const CountrySchema = z.enum(COUNTRY_CODES).meta({
   id: 'Country',
   description: 'ISO 3166-1 alpha-2 code of one of the seven countries',
+  examples: ['EE'],
 });
 
 // ---------------------------------------------------------------------------------------------------------
@@ -191,7 +192,10 @@ const PAGING_SHAPE = {
     .enum(SORT_BY_VALUES)
     .default('registrikood')
     .describe('Sort key; ties are broken by registrikood so paging is stable'),
-  sort_dir: z.enum(['asc', 'desc']).default('asc'),
+  sort_dir: z
+    .enum(['asc', 'desc'])
+    .default('asc')
+    .describe('Sort direction: ascending (default) or descending'),
 };
 
 /**
@@ -355,6 +359,13 @@ const nstr = () => z.string().nullish();
 const nnum = () => z.number().nullish();
 const nbool = () => z.boolean().nullish();
 const ndate = () => z.iso.date().nullish();
+// Search rows and details are built from every column of their schema (src/engine/lookup-store.ts), so each
+// field is always sent, null where the register has no value: required and nullable in the document.
+const rstr = () => z.string().nullable();
+const rnum = () => z.number().nullable();
+const rint = () => z.number().int().nullable();
+const rbool = () => z.boolean().nullable();
+const rdate = () => z.iso.date().nullable();
 
 export const CountryItemSchema = z
   .object({
@@ -424,34 +435,34 @@ export const CountResponseSchema = z.object({
 export const CompanyRowSchema = z
   .looseObject({
     registrikood: z.string(),
-    arinimi: nstr(),
-    oiguslik_vorm: nstr(),
-    oiguslik_vorm_tekstina: nstr(),
-    staatus: nstr(),
-    esmaregistreerimise_kpv: ndate(),
-    ehak_kood: nstr(),
-    ehak_nimetus: nstr(),
-    asukoht: nstr(),
-    last_quarter_turnover: nnum(),
-    last_quarter_employees_number: nnum(),
-    last_4_quarters_turnover_sum: nnum(),
-    last_quarter_turnover_growth_pct: nnum(),
-    kmkr_nr: nstr(),
-    vat_active: nbool(),
-    vat_number: nstr(),
-    kapital: nstr(),
-    annual_revenue: nnum(),
-    annual_net_profit: nnum(),
-    annual_equity: nnum(),
-    annual_total_assets: nnum(),
-    annual_report_year: z.number().int().nullish(),
-    has_tax_debt: nbool(),
-    se_employees_band: z.number().int().nullish(),
-    se_turnover_band: z.number().int().nullish(),
-    marketing_optout: nbool(),
-    phone_optout: nbool(),
-    annual_report_filed: nbool(),
-    annual_report_audited: nbool(),
+    arinimi: rstr(),
+    oiguslik_vorm: rstr(),
+    oiguslik_vorm_tekstina: rstr(),
+    staatus: rstr(),
+    esmaregistreerimise_kpv: rdate(),
+    ehak_kood: rstr(),
+    ehak_nimetus: rstr(),
+    asukoht: rstr(),
+    last_quarter_turnover: rnum(),
+    last_quarter_employees_number: rnum(),
+    last_4_quarters_turnover_sum: rnum(),
+    last_quarter_turnover_growth_pct: rnum(),
+    kmkr_nr: rstr(),
+    vat_active: rbool(),
+    vat_number: rstr(),
+    kapital: rstr(),
+    annual_revenue: rnum(),
+    annual_net_profit: rnum(),
+    annual_equity: rnum(),
+    annual_total_assets: rnum(),
+    annual_report_year: rint(),
+    has_tax_debt: rbool(),
+    se_employees_band: rint(),
+    se_turnover_band: rint(),
+    marketing_optout: rbool(),
+    phone_optout: rbool(),
+    annual_report_filed: rbool(),
+    annual_report_audited: rbool(),
   })
   .meta({ id: 'CompanyRow' });
 export type CompanyRow = z.output<typeof CompanyRowSchema>;
@@ -478,6 +489,10 @@ export const SearchDataSchema = z.looseObject({
   sort_dir: z.string(),
 });
 export type SearchData = z.output<typeof SearchDataSchema>;
+/** MCP's search_companies with `fields`: rows projected to the fields asked for (the code always). */
+export const ProjectedSearchDataSchema = SearchDataSchema.extend({
+  items: z.array(CompanyRowSchema.partial().required({ registrikood: true })),
+});
 export const SearchResponseSchema = z.object({ data: SearchDataSchema, meta: UsageMetaSchema });
 
 const PeriodSchema = z.looseObject({
@@ -491,15 +506,15 @@ const LabelledCodeSchema = z.looseObject({ code: nstr(), label: nstr() }).nullis
 export const CompanyDetailSchema = z
   .looseObject({
     ...CompanyRowSchema.shape,
-    oigusliku_vormi_alaliik: nstr(),
-    staatus_tekstina: nstr(),
-    source_status: nstr().describe("The register's own status code before normalisation"),
-    aadress_text: nstr(),
-    kapital_amount: nnum().describe('Share capital as a number, in kapital_currency'),
-    kapital_currency: nstr(),
-    pl_regon: nstr(),
-    pl_nip: nstr(),
-    is_sole_trader: nbool(),
+    oigusliku_vormi_alaliik: rstr(),
+    staatus_tekstina: rstr(),
+    source_status: rstr().describe("The register's own status code before normalisation"),
+    aadress_text: rstr(),
+    kapital_amount: rnum().describe('Share capital as a number, in kapital_currency'),
+    kapital_currency: rstr(),
+    pl_regon: rstr(),
+    pl_nip: rstr(),
+    is_sole_trader: rbool(),
     contacts: z.array(z.looseObject({ liik: z.string(), sisu: z.string(), source: z.string().nullable() })),
     registered_domains: z.array(z.string()),
     emtak: z.array(z.looseObject({ kood: z.string(), label: nstr(), is_main: nbool() })),
@@ -534,7 +549,7 @@ export const CompanyDetailSchema = z
         trade_names: z.array(z.string()).nullish(),
         source: nstr(),
       })
-      .nullish(),
+      .nullable(),
   })
   .meta({ id: 'CompanyDetail' });
 export type CompanyDetail = z.output<typeof CompanyDetailSchema>;
@@ -557,7 +572,7 @@ export const HistoryPeriodSchema = z
 export const HistoryDataSchema = z
   .looseObject({
     registrikood: z.string(),
-    arinimi: nstr(),
+    arinimi: rstr(),
     country: z.string(),
     granularity: z.string().describe('quarterly, monthly, annual, snapshot, none, or mixed when rows differ'),
     periods: z.array(HistoryPeriodSchema),

@@ -4,12 +4,16 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
+import { OVERLOADED_RETRY_AFTER_SECONDS } from '../errors/app-error.ts';
+import { OPENAPI_EXAMPLES } from './openapi-examples.ts';
 
 /**
  * The OpenAPI 3.1 document (version 1.1.0, spec 9) is generated from the routes' zod schemas; nothing here
  * restates a schema. Two touches the generator cannot infer: a query boolean (`true`/`false` text parsed by
  * zod's stringbool) is documented as `type: boolean`, which is how OpenAPI describes a boolean query
- * parameter, and a deprecated alias is flagged on the parameter itself, not only inside its schema.
+ * parameter, and a deprecated alias is flagged on the parameter itself, not only inside its schema. For
+ * client generators (issue 30) the document also declares what no route schema carries: the response
+ * headers, the Idempotency-Key header parameter, array serialization and examples (polishDocument).
  */
 
 export const OPENAPI_PATH = '/api/v1/openapi.json';
@@ -47,6 +51,7 @@ const zodToJsonConfig = {
 
 interface OpenApiResponse {
   description?: string;
+  headers?: Record<string, unknown>;
   content?: Record<string, { schema: unknown }>;
 }
 interface OpenApiOperation {
@@ -57,12 +62,26 @@ interface OpenApiOperation {
 interface OpenApiParameter {
   in: string;
   name: string;
-  schema?: { deprecated?: boolean };
+  description?: string;
+  required?: boolean;
+  schema?: JsonSchema;
   deprecated?: boolean;
+  style?: string;
+  explode?: boolean;
+  example?: unknown;
 }
+type JsonSchema = Record<string, unknown> & {
+  $ref?: string;
+  type?: string | string[];
+  enum?: unknown[];
+  deprecated?: boolean;
+  description?: string;
+  items?: JsonSchema;
+  properties?: Record<string, JsonSchema>;
+};
 type OpenApiDocument = Record<string, unknown> & {
   paths?: Record<string, Record<string, OpenApiOperation>>;
-  components?: { schemas?: Record<string, unknown> };
+  components?: { schemas?: Record<string, JsonSchema>; headers?: Record<string, unknown> };
 };
 
 function collectRefs(value: unknown, into: Set<string>): void {
@@ -75,15 +94,146 @@ function collectRefs(value: unknown, into: Set<string>): void {
   }
 }
 
+const DATA_PREFIX = '/api/v1/data/';
+/** The header's name as documented (HTTP names are case-insensitive; fastify writes them in lower case). */
+const DATA_AS_OF_HEADER_NAME = 'Data-As-Of';
+const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
+
+/**
+ * The response headers the server sends (src/http/guard.ts, src/http/export-sink.ts, src/http/error-handler.ts,
+ * rateLimitHeaders of src/wallet/rate-limiter.ts), declared once and referenced where they are sent.
+ * RateLimit follows draft-ietf-httpapi-ratelimit-headers: one structured `RateLimit` and `RateLimit-Policy`,
+ * not the older RateLimit-Limit/-Remaining/-Reset triple; an admin key is not rate-limited and gets neither.
+ */
+const RESPONSE_HEADERS = {
+  DataAsOf: {
+    description:
+      "The day the live snapshot's data for the answer's country was published (ISO date); on every answer " +
+      'about one country',
+    schema: { type: 'string', format: 'date', examples: ['2026-11-02'] },
+  },
+  RateLimit: {
+    description:
+      'Rate-limit state of the key (draft-ietf-httpapi-ratelimit-headers): `r` requests left in the burst, ' +
+      '`t` seconds until it is full again. Absent for keys that are not rate-limited (admin).',
+    schema: { type: 'string', examples: ['"per-key";r=59;t=1'] },
+  },
+  RateLimitPolicy: {
+    description:
+      'The rate-limit policy of the key: a burst of `q` requests refilled over `w` seconds. Absent for keys ' +
+      'that are not rate-limited (admin).',
+    schema: { type: 'string', examples: ['"per-key";q=60;w=6'] },
+  },
+  RetryAfter: {
+    description: 'Seconds to wait before retrying',
+    required: true,
+    schema: { type: 'integer', minimum: 0, examples: [OVERLOADED_RETRY_AFTER_SECONDS] },
+  },
+} as const;
+
+const IDEMPOTENCY_KEY: OpenApiParameter = {
+  in: 'header',
+  name: 'Idempotency-Key',
+  required: false,
+  description:
+    'Makes a metered call safe to retry: a repeat with the same key and parameters within 24 hours returns ' +
+    'the first answer and charges nothing again; the same key with other parameters is a 422. 1-255 ' +
+    'printable ASCII characters, e.g. a UUID.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+  example: 'c3b0a7e2-1f5d-4c1a-9f0e-2b6d8e4a7c11',
+};
+
+/** Declares the response headers of one operation, and the Idempotency-Key a metered one accepts. */
+function declareHeaders(path: string, op: OpenApiOperation): void {
+  const responses = op.responses ?? {};
+  if (path.startsWith(DATA_PREFIX)) {
+    const ok = responses['200'];
+    if (ok) {
+      ok.headers = {
+        ...(path !== `${DATA_PREFIX}countries` && { [DATA_AS_OF_HEADER_NAME]: ref('DataAsOf') }),
+        RateLimit: ref('RateLimit'),
+        'RateLimit-Policy': ref('RateLimitPolicy'),
+      };
+    }
+    const limited = responses['429'];
+    if (limited) {
+      limited.headers = {
+        'Retry-After': ref('RetryAfter'),
+        RateLimit: ref('RateLimit'),
+        'RateLimit-Policy': ref('RateLimitPolicy'),
+      };
+    }
+    // The operations that query the engine (export, /changes) can be turned away while it is full.
+    const busy = responses['503'];
+    if (busy) busy.headers = { 'Retry-After': ref('RetryAfter') };
+    if (responses['402']) op.parameters = [...(op.parameters ?? []), IDEMPOTENCY_KEY];
+  }
+}
+
+/**
+ * What a generator needs of a parameter the zod schema cannot say: a description (a `$ref`'d schema's own,
+ * e.g. `country`), how an array is serialized (repeat the parameter: `?status=R&status=L`), and an example.
+ */
+function describeParameter(p: OpenApiParameter, schemas: Record<string, JsonSchema>): void {
+  const target = p.schema?.$ref ? schemas[p.schema.$ref.replace('#/components/schemas/', '')] : p.schema;
+  p.description ??= target?.description;
+  if (p.schema?.type === 'array') {
+    p.style = 'form';
+    p.explode = true;
+  }
+  const example = exampleFor(p.name, p.schema?.type === 'array' ? p.schema.items : target);
+  if (example !== undefined && p.example === undefined) {
+    p.example = p.schema?.type === 'array' ? [example] : example;
+  }
+}
+
+function exampleFor(name: string, schema: JsonSchema | undefined): unknown {
+  if (schema?.enum) {
+    const wanted = OPENAPI_EXAMPLES[name];
+    return schema.enum.includes(wanted) ? wanted : schema.enum[0];
+  }
+  return OPENAPI_EXAMPLES[name];
+}
+
+const SCALARS = new Set(['string', 'integer', 'number', 'boolean']);
+
+function isScalar(schema: JsonSchema): boolean {
+  if (schema.enum) return true;
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  return types.some((t) => t !== undefined && SCALARS.has(t));
+}
+
+/** Gives every scalar property an example from OPENAPI_EXAMPLES (nested objects, arrays and unions too). */
+function addPropertyExamples(value: unknown): void {
+  if (Array.isArray(value)) {
+    for (const v of value) addPropertyExamples(v);
+    return;
+  }
+  if (!value || typeof value !== 'object') return;
+  const schema = value as JsonSchema;
+  for (const [name, prop] of Object.entries(schema.properties ?? {})) {
+    if (isScalar(prop) && prop['examples'] === undefined && prop['example'] === undefined) {
+      const example = exampleFor(name, prop);
+      if (example !== undefined) prop['examples'] = [example];
+    }
+  }
+  for (const v of Object.values(schema)) addPropertyExamples(v);
+}
+
 /**
  * Flags deprecated parameters, describes any response a route left undescribed (the generator writes
  * "Default Response"), and drops the components the generator emits for both directions of every
  * registered schema when only one direction is used (e.g. `CompanyRowInput`), so the linter sees no dead parts.
  */
 function polishDocument(doc: OpenApiDocument): OpenApiDocument {
-  for (const item of Object.values(doc.paths ?? {})) {
+  const components = (doc.components ??= {});
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const op of Object.values(item)) {
-      for (const p of op.parameters ?? []) if (p.schema?.deprecated) p.deprecated = true;
+      for (const p of op.parameters ?? []) {
+        if (p.schema?.deprecated) p.deprecated = true;
+        describeParameter(p, components.schemas ?? {});
+      }
+      declareHeaders(path, op);
       for (const [status, response] of Object.entries(op.responses ?? {})) {
         if (response.description !== 'Default Response') continue;
         response.description =
@@ -114,6 +264,9 @@ function polishDocument(doc: OpenApiDocument): OpenApiDocument {
     }
     for (const name of Object.keys(schemas)) if (!used.has(name)) delete schemas[name];
   }
+  components.headers = { ...RESPONSE_HEADERS };
+  addPropertyExamples(doc.paths);
+  addPropertyExamples(components.schemas);
   return doc;
 }
 

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { Oracle } from '../helpers/oracle.ts';
 import { startRealServerWithAdmin, type RealServer } from './helpers/real-server.ts';
 import type { paths } from './__generated__/openapi.d.ts';
+import { pageSearch } from './fixtures/typed-client.program.ts';
 
 const run = promisify(execFile);
 
@@ -40,7 +41,11 @@ let doc: OpenApiDoc;
 let oracle: Oracle;
 
 beforeAll(async () => {
-  t = await startRealServerWithAdmin(inject('testDataDir'));
+  // A small burst, so the typed client program below meets a 429 within a few calls (admin keys are not limited).
+  t = await startRealServerWithAdmin(inject('testDataDir'), {
+    REGDATA_RATE_LIMIT_BURST: '3',
+    REGDATA_RATE_LIMIT_PER_MINUTE: '1',
+  });
   oracle = await Oracle.open(inject('testDataDir'));
   const res = await fetch(`${t.url}${OPENAPI}`);
   expect(res.status).toBe(200);
@@ -118,23 +123,36 @@ describe('OpenAPI document', () => {
     expect(byName.get('industry_codes')?.schema?.type).toBe('array');
   });
 
-  it('passes the Redocly linter (recommended rules) with zero errors and zero warnings', async () => {
+  it('passes the Redocly linter (recommended-strict and the generator rules of redocly.yaml) with zero problems', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-openapi-'));
     const file = path.join(dir, 'openapi.json');
     fs.writeFileSync(file, JSON.stringify(doc));
     try {
       const bin = path.resolve('node_modules/.bin/redocly');
-      const out = await run(bin, ['lint', file, '--format=json'], {
-        env: { ...process.env, REDOCLY_TELEMETRY: 'off' },
-      }).catch((err: { stdout?: string; stderr?: string }) => ({
+      const out = await run(
+        bin,
+        ['lint', file, '--format=json', `--config=${path.resolve('redocly.yaml')}`],
+        {
+          env: { ...process.env, REDOCLY_TELEMETRY: 'off' },
+        },
+      ).catch((err: { stdout?: string; stderr?: string }) => ({
         stdout: err.stdout ?? '',
         stderr: err.stderr ?? '',
       }));
       const report = JSON.parse(out.stdout) as {
         totals: { errors: number; warnings: number };
-        problems: { ruleId: string; message: string; severity: string }[];
+        problems: {
+          ruleId: string;
+          message: string;
+          severity: string;
+          location: { pointer: string }[];
+        }[];
       };
-      expect(report.problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message}`)).toEqual([]);
+      expect(
+        report.problems.map(
+          (p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer ?? '?'}`,
+        ),
+      ).toEqual([]);
       expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
@@ -204,5 +222,75 @@ describe('a typed client generated from the document', () => {
     expect(missing.response.status).toBe(422);
     const issues = missing.error?.detail;
     expect(Array.isArray(issues) ? issues[0]?.type : issues).toBe('filter_not_available');
+  });
+});
+
+describe('a customer program written against the generated client', () => {
+  const program = path.resolve('test/http/fixtures/typed-client.program.ts');
+  const standardKey = async (email: string, credits: number) =>
+    (await t.wallet.createKey({ email, kind: 'standard', plan: 'payg', credits })).key;
+
+  it('compiles with tsc --strict on its own, against the generated types only', async () => {
+    const tsc = path.resolve('node_modules/.bin/tsc');
+    const args = ['--strict', '--noEmit', '--module', 'nodenext', '--moduleResolution', 'nodenext'];
+    args.push('--target', 'es2022', '--lib', 'es2023', '--types', 'node', '--skipLibCheck');
+    args.push('--allowImportingTsExtensions', program);
+    const out = await run(tsc, args).catch((err: { stdout?: string }) => ({
+      stdout: err.stdout ?? 'failed',
+    }));
+    expect(out.stdout).toBe('');
+  });
+
+  it('pages a search and reads Data-As-Of and the remaining rate limit from the declared headers', async () => {
+    const key = await standardKey('pager@test.local', 1000);
+    const paged = await pageSearch(
+      t.url,
+      key,
+      { country: 'EE', page_size: 2, sort_by: 'registration_code' },
+      2,
+      'pager',
+    );
+    expect(paged.failure).toBeNull();
+    // Active companies (the default status) in code order, computed from the snapshot's Parquet.
+    const expected = await oracle.matching('EE', `staatus = 'R'`, [], 4);
+    expect(paged.rows.map((r) => r.registrikood)).toEqual(expected.codes);
+    const countries = await fetch(`${t.url}/api/v1/data/countries`, {
+      headers: { authorization: `Bearer ${t.adminKey}` },
+    });
+    const ee = ((await countries.json()) as { countries: { code: string; as_of: string }[] }).countries.find(
+      (c) => c.code === 'EE',
+    );
+    expect(paged.dataAsOf).toBe(ee?.as_of);
+    // Two calls of a burst of three: one left (the refill is one a minute).
+    expect(paged.rateLimitRemaining).toBe(1);
+  });
+
+  it('gets 402, 422 and 429 back as typed failures', async () => {
+    const broke = await pageSearch(t.url, await standardKey('broke@test.local', 0), { country: 'EE' }, 1);
+    expect(broke.failure?.status).toBe(402);
+    expect(broke.failure?.body).toMatchObject({ detail: expect.stringContaining('credit') });
+
+    const invalid = await pageSearch(
+      t.url,
+      await standardKey('invalid@test.local', 1000),
+      { country: 'EE', employees_band: [1] },
+      1,
+    );
+    expect(invalid.failure?.status).toBe(422);
+    const issues = (invalid.failure?.body as { detail: { type: string }[] }).detail;
+    expect(issues.map((i) => i.type)).toEqual(['filter_not_available']);
+
+    const busy = await pageSearch(
+      t.url,
+      await standardKey('busy@test.local', 1000),
+      { country: 'EE', page_size: 1 },
+      10,
+    );
+    expect(busy.rows).toHaveLength(3);
+    expect(busy.failure).toMatchObject({ status: 429 });
+    expect(
+      busy.failure && 'retryAfterSeconds' in busy.failure && busy.failure.retryAfterSeconds,
+    ).toBeGreaterThan(0);
+    expect(busy.rateLimitRemaining).toBe(0);
   });
 });

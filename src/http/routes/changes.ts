@@ -27,7 +27,7 @@ export const changeRoutes: FastifyPluginAsyncZod<{ ops: Operations; authenticato
         querystring: ChangesQuerySchema,
         response: {
           200: okResponse('One page of changes with the usage meta of the charge', ChangesResponseSchema),
-          ...errorResponses(401, 402, 429, 502),
+          ...errorResponses(401, 402, 429, 502, 503),
         },
       },
     },

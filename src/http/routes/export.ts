@@ -84,7 +84,7 @@ export const exportRoutes: FastifyPluginAsyncZod<{
               'application/vnd.apache.parquet': file('A Parquet file; meta in the regdata-meta trailer'),
             },
           },
-          ...errorResponses(401, 402, 429, 502),
+          ...errorResponses(401, 402, 429, 502, 503),
           400: okResponse('Both an Authorization header and a download link were sent', ErrorResponseSchema),
           403: okResponse(
             'A download link that was changed, has expired, or whose key was revoked; nothing run or charged',

@@ -9,6 +9,7 @@ const ERRORS = {
   404: 'No company with that code in the country; nothing charged',
   429: 'Rate limit exceeded; slow down and retry',
   502: 'Data backend temporarily unavailable; safe to retry; nothing charged',
+  503: 'The service is busy (the query engine is full); retry after the seconds in Retry-After; nothing charged',
 } as const;
 
 const json = (description: string, schema: z.ZodType) => ({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import {
   CompanyRowSchema,
   CountJsonObject,
-  SearchDataSchema,
+  ProjectedSearchDataSchema,
   SearchQueryObject,
   refineJsonFilters,
   scalarOrList,
@@ -65,7 +65,7 @@ export function searchCompaniesTool(prices: Readonly<Record<string, number>>) {
     })
       .superRefine(refineJsonFilters)
       .transform((raw) => ({ params: toSearchParams(raw), fields: raw.fields })),
-    output: MeteredOutput(SearchDataSchema),
+    output: MeteredOutput(ProjectedSearchDataSchema),
     metered: true,
     async run({ ops, caller }, { params, fields }) {
       const answer = await ops.search(caller, params);

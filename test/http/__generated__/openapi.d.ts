@@ -244,47 +244,69 @@ export interface components {
   schemas: {
     /**
      * @description ISO 3166-1 alpha-2 code of one of the seven countries
+     * @example EE
      * @enum {string}
      */
     CountryInput: 'EE' | 'LV' | 'LT' | 'NO' | 'FI' | 'PL' | 'SE';
     /**
      * @description ISO 3166-1 alpha-2 code of one of the seven countries
+     * @example EE
      * @enum {string}
      */
     Country: 'EE' | 'LV' | 'LT' | 'NO' | 'FI' | 'PL' | 'SE';
     CountryItem: {
       code: components['schemas']['Country'];
+      /** @example Näidis OÜ */
       name: string;
       /** @description The day the country's data was published into the live snapshot; null when none is loaded */
       as_of: string | null;
-      /** @description Companies for sale in the live snapshot */
+      /**
+       * @description Companies for sale in the live snapshot
+       * @example 819
+       */
       companies: number | null;
     };
     FilterSpec: {
+      /** @example industry_codes */
       param?: string | null;
+      /** @example share_capital_min */
       param_min?: string | null;
+      /** @example share_capital_max */
       param_max?: string | null;
+      /** @example registered_from */
       param_from?: string | null;
+      /** @example registered_to */
       param_to?: string | null;
-      /** @enum {string} */
+      /**
+       * @example multi_select
+       * @enum {string}
+       */
       type: 'text' | 'select' | 'multi_select' | 'boolean' | 'number_range' | 'date_range' | 'tree';
+      /** @example Programming */
       label: string;
+      /** @example true */
       multi?: boolean | null;
       options?:
         | ({
+            /** @example OÜ */
             value: string | number;
+            /** @example Programming */
             label: string;
           } & {
             [key: string]: unknown;
           })[]
         | null;
+      /** @example /api/v1/data/activities?country=EE */
       options_url?: string | null;
+      /** @example Leaf codes from /activities */
       note?: string | null;
     } & {
       [key: string]: unknown;
     };
     TreeNode: {
+      /** @example 62011 */
       kood: string;
+      /** @example Programming */
       label: string;
       children: components['schemas']['TreeNode'][];
       /** @description EE/LV/FI/PL locations: this node and all descendants */
@@ -295,111 +317,198 @@ export interface components {
       [key: string]: unknown;
     };
     CompanyRow: {
+      /** @example 10000019 */
       registrikood: string;
-      arinimi?: string | null;
-      oiguslik_vorm?: string | null;
-      oiguslik_vorm_tekstina?: string | null;
-      staatus?: string | null;
-      esmaregistreerimise_kpv?: string | null;
-      ehak_kood?: string | null;
-      ehak_nimetus?: string | null;
-      asukoht?: string | null;
-      last_quarter_turnover?: number | null;
-      last_quarter_employees_number?: number | null;
-      last_4_quarters_turnover_sum?: number | null;
-      last_quarter_turnover_growth_pct?: number | null;
-      kmkr_nr?: string | null;
-      vat_active?: boolean | null;
-      vat_number?: string | null;
-      kapital?: string | null;
-      annual_revenue?: number | null;
-      annual_net_profit?: number | null;
-      annual_equity?: number | null;
-      annual_total_assets?: number | null;
-      annual_report_year?: number | null;
-      has_tax_debt?: boolean | null;
-      se_employees_band?: number | null;
-      se_turnover_band?: number | null;
-      marketing_optout?: boolean | null;
-      phone_optout?: boolean | null;
-      annual_report_filed?: boolean | null;
-      annual_report_audited?: boolean | null;
+      /** @example Näidis OÜ */
+      arinimi: string | null;
+      /** @example OÜ */
+      oiguslik_vorm: string | null;
+      /** @example Osaühing */
+      oiguslik_vorm_tekstina: string | null;
+      /** @example R */
+      staatus: string | null;
+      esmaregistreerimise_kpv: string | null;
+      /** @example 0176 */
+      ehak_kood: string | null;
+      /** @example Tallinn */
+      ehak_nimetus: string | null;
+      /** @example Tallinn, Harju maakond */
+      asukoht: string | null;
+      /** @example 125000 */
+      last_quarter_turnover: number | null;
+      /** @example 12 */
+      last_quarter_employees_number: number | null;
+      /** @example 480000 */
+      last_4_quarters_turnover_sum: number | null;
+      /** @example 4.5 */
+      last_quarter_turnover_growth_pct: number | null;
+      /** @example EE100000019 */
+      kmkr_nr: string | null;
+      /** @example true */
+      vat_active: boolean | null;
+      /** @example EE100000019 */
+      vat_number: string | null;
+      /** @example 2500 EUR */
+      kapital: string | null;
+      /** @example 510000 */
+      annual_revenue: number | null;
+      /** @example 42000 */
+      annual_net_profit: number | null;
+      /** @example 150000 */
+      annual_equity: number | null;
+      /** @example 300000 */
+      annual_total_assets: number | null;
+      /** @example 2025 */
+      annual_report_year: number | null;
+      /** @example false */
+      has_tax_debt: boolean | null;
+      /** @example 3 */
+      se_employees_band: number | null;
+      /** @example 4 */
+      se_turnover_band: number | null;
+      /** @example false */
+      marketing_optout: boolean | null;
+      /** @example false */
+      phone_optout: boolean | null;
+      /** @example true */
+      annual_report_filed: boolean | null;
+      /** @example false */
+      annual_report_audited: boolean | null;
     } & {
       [key: string]: unknown;
     };
     UsageMeta: {
+      /** @example 50 */
       rows_returned: number | null;
+      /** @example 0.5 */
       credits_charged: number;
+      /** @example 0.5 */
       credits_reserved: number | null;
+      /** @example 99.5 */
       credit_balance: number;
       /**
        * Format: date
        * @description The day the country's data was published into the live snapshot (as the Data-As-Of header)
+       * @example 2026-11-02
        */
       data_as_of: string;
-      /** @description The snapshot that answered */
+      /**
+       * @description The snapshot that answered
+       * @example 20261102T030000Z
+       */
       snapshot_id: string;
     };
     CompanyDetail: {
+      /** @example 10000019 */
       registrikood: string;
-      arinimi?: string | null;
-      oiguslik_vorm?: string | null;
-      oiguslik_vorm_tekstina?: string | null;
-      staatus?: string | null;
-      esmaregistreerimise_kpv?: string | null;
-      ehak_kood?: string | null;
-      ehak_nimetus?: string | null;
-      asukoht?: string | null;
-      last_quarter_turnover?: number | null;
-      last_quarter_employees_number?: number | null;
-      last_4_quarters_turnover_sum?: number | null;
-      last_quarter_turnover_growth_pct?: number | null;
-      kmkr_nr?: string | null;
-      vat_active?: boolean | null;
-      vat_number?: string | null;
-      kapital?: string | null;
-      annual_revenue?: number | null;
-      annual_net_profit?: number | null;
-      annual_equity?: number | null;
-      annual_total_assets?: number | null;
-      annual_report_year?: number | null;
-      has_tax_debt?: boolean | null;
-      se_employees_band?: number | null;
-      se_turnover_band?: number | null;
-      marketing_optout?: boolean | null;
-      phone_optout?: boolean | null;
-      annual_report_filed?: boolean | null;
-      annual_report_audited?: boolean | null;
-      oigusliku_vormi_alaliik?: string | null;
-      staatus_tekstina?: string | null;
-      /** @description The register's own status code before normalisation */
-      source_status?: string | null;
-      aadress_text?: string | null;
-      /** @description Share capital as a number, in kapital_currency */
-      kapital_amount?: number | null;
-      kapital_currency?: string | null;
-      pl_regon?: string | null;
-      pl_nip?: string | null;
-      is_sole_trader?: boolean | null;
+      /** @example Näidis OÜ */
+      arinimi: string | null;
+      /** @example OÜ */
+      oiguslik_vorm: string | null;
+      /** @example Osaühing */
+      oiguslik_vorm_tekstina: string | null;
+      /** @example R */
+      staatus: string | null;
+      esmaregistreerimise_kpv: string | null;
+      /** @example 0176 */
+      ehak_kood: string | null;
+      /** @example Tallinn */
+      ehak_nimetus: string | null;
+      /** @example Tallinn, Harju maakond */
+      asukoht: string | null;
+      /** @example 125000 */
+      last_quarter_turnover: number | null;
+      /** @example 12 */
+      last_quarter_employees_number: number | null;
+      /** @example 480000 */
+      last_4_quarters_turnover_sum: number | null;
+      /** @example 4.5 */
+      last_quarter_turnover_growth_pct: number | null;
+      /** @example EE100000019 */
+      kmkr_nr: string | null;
+      /** @example true */
+      vat_active: boolean | null;
+      /** @example EE100000019 */
+      vat_number: string | null;
+      /** @example 2500 EUR */
+      kapital: string | null;
+      /** @example 510000 */
+      annual_revenue: number | null;
+      /** @example 42000 */
+      annual_net_profit: number | null;
+      /** @example 150000 */
+      annual_equity: number | null;
+      /** @example 300000 */
+      annual_total_assets: number | null;
+      /** @example 2025 */
+      annual_report_year: number | null;
+      /** @example false */
+      has_tax_debt: boolean | null;
+      /** @example 3 */
+      se_employees_band: number | null;
+      /** @example 4 */
+      se_turnover_band: number | null;
+      /** @example false */
+      marketing_optout: boolean | null;
+      /** @example false */
+      phone_optout: boolean | null;
+      /** @example true */
+      annual_report_filed: boolean | null;
+      /** @example false */
+      annual_report_audited: boolean | null;
+      /** @example TAVALINE */
+      oigusliku_vormi_alaliik: string | null;
+      /** @example Registrisse kantud */
+      staatus_tekstina: string | null;
+      /**
+       * @description The register's own status code before normalisation
+       * @example R
+       */
+      source_status: string | null;
+      /** @example Narva mnt 5, Tallinn */
+      aadress_text: string | null;
+      /**
+       * @description Share capital as a number, in kapital_currency
+       * @example 2500
+       */
+      kapital_amount: number | null;
+      /** @example EUR */
+      kapital_currency: string | null;
+      /** @example 123456785 */
+      pl_regon: string | null;
+      /** @example 1234563218 */
+      pl_nip: string | null;
+      /** @example false */
+      is_sole_trader: boolean | null;
       contacts: ({
+        /** @example muutmine */
         liik: string;
+        /** @example Juhatuse liikme muutmine */
         sisu: string;
+        /** @example Data: e-Business Register (Estonia), CC BY 4.0 */
         source: string | null;
       } & {
         [key: string]: unknown;
       })[];
       registered_domains: string[];
       emtak: ({
+        /** @example 62011 */
         kood: string;
+        /** @example Programming */
         label?: string | null;
+        /** @example true */
         is_main?: boolean | null;
       } & {
         [key: string]: unknown;
       })[];
       people: ({
+        /** @example Näidis OÜ */
         nimi: string;
+        /** @example J */
         isiku_tyyp?: string | null;
+        /** @example JUHL */
         roll?: string | null;
+        /** @example Juhatuse liige */
         roll_tekstina?: string | null;
         algus_kpv?: string | null;
       } & {
@@ -407,15 +516,23 @@ export interface components {
       })[];
       latest_metrics:
         | ({
+            /** @example 2026 */
             year?: number | null;
+            /** @example 3 */
             quarter?: number | null;
+            /** @example 9 */
             month?: number | null;
+            /** @example 125000 */
             turnover?: number | null;
+            /** @example 12 */
             employees?: number | null;
             turnover_period?:
               | ({
+                  /** @example 2026 */
                   year?: number | null;
+                  /** @example 3 */
                   quarter?: number | null;
+                  /** @example 9 */
                   month?: number | null;
                   as_of?: string | null;
                 } & {
@@ -424,8 +541,11 @@ export interface components {
               | null;
             employees_period?:
               | ({
+                  /** @example 2026 */
                   year?: number | null;
+                  /** @example 3 */
                   quarter?: number | null;
+                  /** @example 9 */
                   month?: number | null;
                   as_of?: string | null;
                 } & {
@@ -436,11 +556,13 @@ export interface components {
             [key: string]: unknown;
           })
         | null;
-      se_register?:
+      se_register:
         | ({
             export_import?:
               | ({
+                  /** @example EE */
                   code?: string | null;
+                  /** @example Programming */
                   label?: string | null;
                 } & {
                   [key: string]: unknown;
@@ -448,7 +570,9 @@ export interface components {
               | null;
             owner_category?:
               | ({
+                  /** @example EE */
                   code?: string | null;
+                  /** @example Programming */
                   label?: string | null;
                 } & {
                   [key: string]: unknown;
@@ -456,7 +580,9 @@ export interface components {
               | null;
             sme_class?:
               | ({
+                  /** @example EE */
                   code?: string | null;
+                  /** @example Programming */
                   label?: string | null;
                 } & {
                   [key: string]: unknown;
@@ -464,7 +590,9 @@ export interface components {
               | null;
             listing?:
               | ({
+                  /** @example EE */
                   code?: string | null;
+                  /** @example Programming */
                   label?: string | null;
                 } & {
                   [key: string]: unknown;
@@ -472,7 +600,9 @@ export interface components {
               | null;
             turnover_class?:
               | ({
+                  /** @example EE */
                   code?: string | null;
+                  /** @example Programming */
                   label?: string | null;
                 } & {
                   [key: string]: unknown;
@@ -480,6 +610,7 @@ export interface components {
               | null;
             activity_start_date?: string | null;
             trade_names?: string[] | null;
+            /** @example Data: e-Business Register (Estonia), CC BY 4.0 */
             source?: string | null;
           } & {
             [key: string]: unknown;
@@ -489,79 +620,130 @@ export interface components {
       [key: string]: unknown;
     };
     HistoryPeriod: {
+      /** @example 2026-Q3 */
       period: string;
-      /** @enum {string} */
+      /**
+       * @example quarterly
+       * @enum {string}
+       */
       granularity: 'monthly' | 'quarterly' | 'annual' | 'year_to_date' | 'snapshot';
+      /** @example 2026 */
       year: number;
+      /** @example 3 */
       quarter: number;
+      /** @example 9 */
       month: number;
+      /** @example 125000 */
       turnover?: number | null;
+      /** @example 12 */
       employees?: number | null;
+      /** @example 15000 */
       state_taxes?: number | null;
+      /** @example 9000 */
       labour_taxes?: number | null;
       as_of?: string | null;
     } & {
       [key: string]: unknown;
     };
     HistoryData: {
+      /** @example 10000019 */
       registrikood: string;
-      arinimi?: string | null;
+      /** @example Näidis OÜ */
+      arinimi: string | null;
+      /** @example EE */
       country: string;
-      /** @description quarterly, monthly, annual, snapshot, none, or mixed when rows differ */
+      /**
+       * @description quarterly, monthly, annual, snapshot, none, or mixed when rows differ
+       * @example quarterly
+       */
       granularity: string;
       periods: components['schemas']['HistoryPeriod'][];
     } & {
       [key: string]: unknown;
     };
     Workplace: {
+      /** @example 12345678 */
       cfar_nr: number;
+      /** @example Näidis OÜ */
       name: string;
+      /** @example true */
       is_main: boolean;
+      /** @example Storgatan 1 */
       visit_address?: string | null;
+      /** @example 11122 */
       visit_postcode?: string | null;
+      /** @example Stockholm */
       visit_town?: string | null;
+      /** @example Box 1 */
       postal_address?: string | null;
+      /** @example 11122 */
       postal_code?: string | null;
+      /** @example Stockholm */
       postal_town?: string | null;
+      /** @example 0180 */
       kommun_code: string;
+      /** @example Stockholm */
       kommun_name?: string | null;
       activity_codes: string[];
+      /** @example 3 */
       employees_band_code: number;
+      /** @example +372 5555 5555 */
       phone?: string | null;
+      /** @example info@example.ee */
       email?: string | null;
+      /** @example 6580822 */
       sweref99tm_n?: number | null;
+      /** @example 674032 */
       sweref99tm_e?: number | null;
+      /** @example false */
       marketing_optout: boolean;
+      /** @example false */
       phone_optout: boolean;
     } & {
       [key: string]: unknown;
     };
     Error: {
+      /** @example no company with that code in the country; nothing charged */
       detail: string;
     };
     ValidationIssue: {
       /** @description Where: ["query", name] or ["path", name] */
       loc: (string | number)[];
-      /** @description The parameter name as sent */
+      /**
+       * @description The parameter name as sent
+       * @example industry_codes
+       */
       param: string;
+      /** @example filter `employees_band` is not available for country EE */
       msg: string;
-      /** @description Machine-readable kind, e.g. unknown_parameter, too_big, filter_not_available */
+      /**
+       * @description Machine-readable kind, e.g. unknown_parameter, too_big, filter_not_available
+       * @example multi_select
+       */
       type: string;
     };
     ValidationError: {
       detail: components['schemas']['ValidationIssue'][];
     };
     ChangeItem: {
+      /** @example 10000019 */
       registrikood: string;
-      /** @enum {string} */
+      /**
+       * @example changed
+       * @enum {string}
+       */
       change: 'added' | 'removed' | 'changed';
       /** @description For `changed`: the API fields whose value changed; empty for `added` and `removed` */
       fields: string[];
-      /** @description The snapshot whose publish recorded the change */
+      /**
+       * @description The snapshot whose publish recorded the change
+       * @example 20261102T030000Z
+       */
       snapshot_id: string;
       /**
        * Format: date
        * @description The day that snapshot was published
+       * @example 2026-11-02
        */
       as_of: string;
     };
@@ -569,7 +751,16 @@ export interface components {
   responses: never;
   parameters: never;
   requestBodies: never;
-  headers: never;
+  headers: {
+    /** @description The day the live snapshot's data for the answer's country was published (ISO date); on every answer about one country */
+    DataAsOf: string;
+    /** @description Rate-limit state of the key (draft-ietf-httpapi-ratelimit-headers): `r` requests left in the burst, `t` seconds until it is full again. Absent for keys that are not rate-limited (admin). */
+    RateLimit: string;
+    /** @description The rate-limit policy of the key: a burst of `q` requests refilled over `w` seconds. Absent for keys that are not rate-limited (admin). */
+    RateLimitPolicy: string;
+    /** @description Seconds to wait before retrying */
+    RetryAfter: number;
+  };
   pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -590,13 +781,20 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @enum {string} */
+            /**
+             * @example ok
+             * @enum {string}
+             */
             status: 'ok' | 'unavailable';
+            /** @example 20261102T030000Z */
             snapshot_id?: string | null;
             countries?: {
               [key: string]: {
+                /** @example 2026-11-02T03:00:00Z */
                 generated_at: string;
+                /** @example 3600 */
                 age_seconds: number;
+                /** @example 819 */
                 companies_for_sale: number;
               };
             };
@@ -610,13 +808,20 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @enum {string} */
+            /**
+             * @example ok
+             * @enum {string}
+             */
             status: 'ok' | 'unavailable';
+            /** @example 20261102T030000Z */
             snapshot_id?: string | null;
             countries?: {
               [key: string]: {
+                /** @example 2026-11-02T03:00:00Z */
                 generated_at: string;
+                /** @example 3600 */
                 age_seconds: number;
+                /** @example 819 */
                 companies_for_sale: number;
               };
             };
@@ -646,6 +851,8 @@ export interface operations {
       /** @description The seven countries, code and name */
       200: {
         headers: {
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -675,6 +882,9 @@ export interface operations {
       /** @description Rate limit exceeded; slow down and retry */
       429: {
         headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -686,6 +896,10 @@ export interface operations {
   listFilters: {
     parameters: {
       query: {
+        /**
+         * @description ISO 3166-1 alpha-2 code of one of the seven countries
+         * @example EE
+         */
         country: components['schemas']['CountryInput'];
       };
       header?: never;
@@ -697,12 +911,19 @@ export interface operations {
       /** @description The country's filters: parameters, value types, options and ranges */
       200: {
         headers: {
+          'Data-As-Of': components['headers']['DataAsOf'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': {
+            /** @example EE */
             country: string;
-            /** @enum {string} */
+            /**
+             * @example EMTAK
+             * @enum {string}
+             */
             industry_system: 'EMTAK' | 'NACE' | 'EVRK' | 'PKD' | 'SNI';
             filters: components['schemas']['FilterSpec'][];
           };
@@ -729,6 +950,9 @@ export interface operations {
       /** @description Rate limit exceeded; slow down and retry */
       429: {
         headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -749,8 +973,15 @@ export interface operations {
   listActivities: {
     parameters: {
       query: {
+        /**
+         * @description ISO 3166-1 alpha-2 code of one of the seven countries
+         * @example EE
+         */
         country: components['schemas']['CountryInput'];
-        /** @description Label language: `en` (default) or the country's own language where the classifier has labels */
+        /**
+         * @description Label language: `en` (default) or the country's own language where the classifier has labels
+         * @example en
+         */
         lang?: string;
       };
       header?: never;
@@ -762,6 +993,9 @@ export interface operations {
       /** @description The activity tree in the requested language */
       200: {
         headers: {
+          'Data-As-Of': components['headers']['DataAsOf'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -789,6 +1023,9 @@ export interface operations {
       /** @description Rate limit exceeded; slow down and retry */
       429: {
         headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -809,10 +1046,20 @@ export interface operations {
   listLocations: {
     parameters: {
       query: {
+        /**
+         * @description ISO 3166-1 alpha-2 code of one of the seven countries
+         * @example EE
+         */
         country: components['schemas']['CountryInput'];
-        /** @description Case-insensitive name search: matching nodes flat, at most 100, instead of the tree */
+        /**
+         * @description Case-insensitive name search: matching nodes flat, at most 100, instead of the tree
+         * @example Tallinn
+         */
         query?: string;
-        /** @description Prunes the tree below this depth; 1 = top level only */
+        /**
+         * @description Prunes the tree below this depth; 1 = top level only
+         * @example 2
+         */
         max_depth?: number;
       };
       header?: never;
@@ -824,6 +1071,9 @@ export interface operations {
       /** @description The location tree, pruned to max_depth, or the flat matches of a name search */
       200: {
         headers: {
+          'Data-As-Of': components['headers']['DataAsOf'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -860,6 +1110,9 @@ export interface operations {
       /** @description Rate limit exceeded; slow down and retry */
       429: {
         headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -880,139 +1133,310 @@ export interface operations {
   countCompanies: {
     parameters: {
       query: {
+        /**
+         * @description ISO 3166-1 alpha-2 code of one of the seven countries
+         * @example EE
+         */
         country: components['schemas']['CountryInput'];
-        /** @description Company name contains. Case- and accent-insensitive partial match; several values match any of them. Countries: all countries. */
+        /**
+         * @description Company name contains. Case- and accent-insensitive partial match; several values match any of them. Countries: all countries.
+         * @example [
+         *       "Näidis"
+         *     ]
+         */
         company_name?: string[];
         /**
          * @deprecated
          * @description Deprecated Estonian-named alias of `company_name`.
+         * @example [
+         *       "Näidis OÜ"
+         *     ]
          */
         arinimi?: string[];
-        /** @description Registration code. Exact registration code. Countries: all countries. */
+        /**
+         * @description Registration code. Exact registration code. Countries: all countries.
+         * @example 10000019
+         */
         registration_code?: string;
         /**
          * @deprecated
          * @description Deprecated Estonian-named alias of `registration_code`.
+         * @example 10000019
          */
         registrikood?: string;
-        /** @description Activity codes. Leaf codes from /activities; a company matches when any of its activity codes is sent. Countries: all countries. */
+        /**
+         * @description Activity codes. Leaf codes from /activities; a company matches when any of its activity codes is sent. Countries: all countries.
+         * @example [
+         *       "62011"
+         *     ]
+         */
         industry_codes?: string[];
         /**
          * @deprecated
          * @description Deprecated Estonian-named alias of `industry_codes`.
+         * @example [
+         *       "62011"
+         *     ]
          */
         emtak_codes?: string[];
-        /** @description Legal form. Countries: all countries. */
+        /**
+         * @description Legal form. Countries: all countries.
+         * @example [
+         *       "OÜ"
+         *     ]
+         */
         legal_form?: string[];
         /**
          * @deprecated
          * @description Deprecated Estonian-named alias of `legal_form`.
+         * @example [
+         *       "OÜ"
+         *     ]
          */
         oiguslik_vorm?: string[];
-        /** @description Status. Omitted: active (R) only. `__all__`: every status. Countries: all countries. */
+        /**
+         * @description Status. Omitted: active (R) only. `__all__`: every status. Countries: all countries.
+         * @example [
+         *       "R"
+         *     ]
+         */
         status?: string[];
         /**
          * @deprecated
          * @description Deprecated Estonian-named alias of `status`.
+         * @example [
+         *       "R"
+         *     ]
          */
         staatus?: string[];
-        /** @description Share capital. Countries: EE, LV, NO, PL. */
+        /**
+         * @description Share capital. Countries: EE, LV, NO, PL.
+         * @example 2500
+         */
         share_capital_min?: number;
         /**
          * @deprecated
          * @description Deprecated Estonian-named alias of `share_capital_min`.
+         * @example 2500
          */
         kapital_min?: number;
-        /** @description Share capital. Countries: EE, LV, NO, PL. */
+        /**
+         * @description Share capital. Countries: EE, LV, NO, PL.
+         * @example 100000
+         */
         share_capital_max?: number;
         /**
          * @deprecated
          * @description Deprecated Estonian-named alias of `share_capital_max`.
+         * @example 100000
          */
         kapital_max?: number;
-        /** @description First registration date. YYYY-MM-DD, inclusive. Countries: all countries. */
+        /**
+         * @description First registration date. YYYY-MM-DD, inclusive. Countries: all countries.
+         * @example 2020-01-01
+         */
         registered_from?: string;
         /**
          * @deprecated
          * @description Deprecated Estonian-named alias of `registered_from`.
+         * @example 2020-01-01
          */
         esmaregistreerimise_from?: string;
-        /** @description First registration date. YYYY-MM-DD, inclusive. Countries: all countries. */
+        /**
+         * @description First registration date. YYYY-MM-DD, inclusive. Countries: all countries.
+         * @example 2024-12-31
+         */
         registered_to?: string;
         /**
          * @deprecated
          * @description Deprecated Estonian-named alias of `registered_to`.
+         * @example 2024-12-31
          */
         esmaregistreerimise_to?: string;
-        /** @description Location (free text). Case- and accent-insensitive partial match on municipality, county and address. Countries: NO, SE. */
+        /**
+         * @description Location (free text). Case- and accent-insensitive partial match on municipality, county and address. Countries: NO, SE.
+         * @example 0176
+         */
         location?: string;
-        /** @description Location. Send a node's `codes` array (repeat the parameter); a parent code alone matches only rows tagged with exactly that code. Countries: EE, LV, FI, PL. */
+        /**
+         * @description Location. Send a node's `codes` array (repeat the parameter); a parent code alone matches only rows tagged with exactly that code. Countries: EE, LV, FI, PL.
+         * @example [
+         *       "0176"
+         *     ]
+         */
         ehak_kood?: string[];
-        /** @description Location. Send a node's `locations` array (repeat the parameter); the node's `kood` does not match. Countries: LT. */
+        /**
+         * @description Location. Send a node's `locations` array (repeat the parameter); the node's `kood` does not match. Countries: LT.
+         * @example [
+         *       "13"
+         *     ]
+         */
         lt_locations?: string[];
-        /** @description VAT-registered. Countries: all countries. */
+        /**
+         * @description VAT-registered. Countries: all countries.
+         * @example true
+         */
         vat_active?: boolean;
-        /** @description Has e-mail. Countries: all countries. */
+        /**
+         * @description Has e-mail. Countries: all countries.
+         * @example true
+         */
         has_email?: boolean;
-        /** @description Has website. Countries: all countries. */
+        /**
+         * @description Has website. Countries: all countries.
+         * @example true
+         */
         has_website?: boolean;
-        /** @description Has phone. Countries: all countries. */
+        /**
+         * @description Has phone. Countries: all countries.
+         * @example true
+         */
         has_phone?: boolean;
-        /** @description Has any contact. Countries: all countries. */
+        /**
+         * @description Has any contact. Countries: all countries.
+         * @example true
+         */
         has_contact?: boolean;
-        /** @description Has registered domain. Registry-sourced domains, separate from websites. Countries: EE, FI. */
+        /**
+         * @description Has registered domain. Registry-sourced domains, separate from websites. Countries: EE, FI.
+         * @example true
+         */
         has_domain?: boolean;
-        /** @description Tax debt. true: on the public tax-debtor list; false: not on it. Countries: EE. */
+        /**
+         * @description Tax debt. true: on the public tax-debtor list; false: not on it. Countries: EE.
+         * @example false
+         */
         has_tax_debt?: boolean;
-        /** @description Exclude postal marketing blocks. Countries: SE. */
+        /**
+         * @description Exclude postal marketing blocks. Countries: SE.
+         * @example true
+         */
         exclude_marketing_optout?: boolean;
-        /** @description Exclude telephone marketing blocks. Countries: SE. */
+        /**
+         * @description Exclude telephone marketing blocks. Countries: SE.
+         * @example true
+         */
         exclude_phone_optout?: boolean;
-        /** @description Employees (SCB size class). 0 = unknown, never treated as zero employees. Countries: SE. */
+        /**
+         * @description Employees (SCB size class). 0 = unknown, never treated as zero employees. Countries: SE.
+         * @example [
+         *       3
+         *     ]
+         */
         employees_band?: number[];
-        /** @description Turnover (SCB class). Countries: SE. */
+        /**
+         * @description Turnover (SCB class). Countries: SE.
+         * @example [
+         *       4
+         *     ]
+         */
         turnover_band?: number[];
-        /** @description Annual revenue. Countries: EE, NO, LV. */
+        /**
+         * @description Annual revenue. Countries: EE, NO, LV.
+         * @example 100000
+         */
         annual_revenue_min?: number;
-        /** @description Annual revenue. Countries: EE, NO, LV. */
+        /**
+         * @description Annual revenue. Countries: EE, NO, LV.
+         * @example 5000000
+         */
         annual_revenue_max?: number;
-        /** @description Annual net profit. Negative = loss; min 0 = profitable only. Countries: EE, NO, LV. */
+        /**
+         * @description Annual net profit. Negative = loss; min 0 = profitable only. Countries: EE, NO, LV.
+         * @example 0
+         */
         annual_net_profit_min?: number;
-        /** @description Annual net profit. Negative = loss; min 0 = profitable only. Countries: EE, NO, LV. */
+        /**
+         * @description Annual net profit. Negative = loss; min 0 = profitable only. Countries: EE, NO, LV.
+         * @example 1000000
+         */
         annual_net_profit_max?: number;
-        /** @description Annual equity. Countries: EE, NO, LV. */
+        /**
+         * @description Annual equity. Countries: EE, NO, LV.
+         * @example 0
+         */
         annual_equity_min?: number;
-        /** @description Annual equity. Countries: EE, NO, LV. */
+        /**
+         * @description Annual equity. Countries: EE, NO, LV.
+         * @example 1000000
+         */
         annual_equity_max?: number;
-        /** @description Annual total assets. Countries: EE, NO, LV. */
+        /**
+         * @description Annual total assets. Countries: EE, NO, LV.
+         * @example 100000
+         */
         annual_total_assets_min?: number;
-        /** @description Annual total assets. Countries: EE, NO, LV. */
+        /**
+         * @description Annual total assets. Countries: EE, NO, LV.
+         * @example 10000000
+         */
         annual_total_assets_max?: number;
-        /** @description Last quarter turnover (EUR). Countries: EE, LV, LT. */
+        /**
+         * @description Last quarter turnover (EUR). Countries: EE, LV, LT.
+         * @example 10000
+         */
         last_quarter_turnover_min?: number;
-        /** @description Last quarter turnover (EUR). Countries: EE, LV, LT. */
+        /**
+         * @description Last quarter turnover (EUR). Countries: EE, LV, LT.
+         * @example 1000000
+         */
         last_quarter_turnover_max?: number;
-        /** @description Trailing four-quarter turnover (EUR). Countries: EE, LV, LT. */
+        /**
+         * @description Trailing four-quarter turnover (EUR). Countries: EE, LV, LT.
+         * @example 100000
+         */
         last_4_quarters_turnover_sum_min?: number;
-        /** @description Trailing four-quarter turnover (EUR). Countries: EE, LV, LT. */
+        /**
+         * @description Trailing four-quarter turnover (EUR). Countries: EE, LV, LT.
+         * @example 5000000
+         */
         last_4_quarters_turnover_sum_max?: number;
-        /** @description Employees, latest period. Countries: EE, LV, LT, NO. */
+        /**
+         * @description Employees, latest period. Countries: EE, LV, LT, NO.
+         * @example 5
+         */
         last_quarter_employees_min?: number;
-        /** @description Employees, latest period. Countries: EE, LV, LT, NO. */
+        /**
+         * @description Employees, latest period. Countries: EE, LV, LT, NO.
+         * @example 50
+         */
         last_quarter_employees_max?: number;
-        /** @description Quarter-over-quarter turnover growth (%). Countries: EE, LV, LT. */
+        /**
+         * @description Quarter-over-quarter turnover growth (%). Countries: EE, LV, LT.
+         * @example 0
+         */
         last_quarter_turnover_growth_pct_min?: number;
-        /** @description Quarter-over-quarter turnover growth (%). Countries: EE, LV, LT. */
+        /**
+         * @description Quarter-over-quarter turnover growth (%). Countries: EE, LV, LT.
+         * @example 50
+         */
         last_quarter_turnover_growth_pct_max?: number;
-        /** @description Person (board member / representative). Partial, case- and accent-insensitive match on names of publicly registered people. Countries: EE, LV, NO, FI, PL. */
+        /**
+         * @description Person (board member / representative). Partial, case- and accent-insensitive match on names of publicly registered people. Countries: EE, LV, NO, FI, PL.
+         * @example Mari Maasikas
+         */
         person_name?: string;
-        /** @description Annual report filed. KRS entities: true = a financial statement was filed for the latest closed year. Countries: PL. */
+        /**
+         * @description Annual report filed. KRS entities: true = a financial statement was filed for the latest closed year. Countries: PL.
+         * @example true
+         */
         annual_report_filed?: boolean;
-        /** @description Annual report audited. Countries: PL. */
+        /**
+         * @description Annual report audited. Countries: PL.
+         * @example false
+         */
         annual_report_audited?: boolean;
-        /** @description Has a workplace in kommun. SCB kommun codes; finds companies with an active workplace there. Countries: SE. */
+        /**
+         * @description Has a workplace in kommun. SCB kommun codes; finds companies with an active workplace there. Countries: SE.
+         * @example [
+         *       "0180"
+         *     ]
+         */
         se_workplace_kommun?: string[];
-        /** @description Only companies added or changed in a snapshot published on or after this day (YYYY-MM-DD); a day before the kept change history is a 422 naming the oldest date available */
+        /**
+         * @description Only companies added or changed in a snapshot published on or after this day (YYYY-MM-DD); a day before the kept change history is a 422 naming the oldest date available
+         * @example 2026-11-01
+         */
         updated_since?: string;
       };
       header?: never;
@@ -1024,12 +1448,18 @@ export interface operations {
       /** @description The exact number of matching companies */
       200: {
         headers: {
+          'Data-As-Of': components['headers']['DataAsOf'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': {
+            /** @example EE */
             country: string;
+            /** @example 819 */
             count: number | null;
+            /** @example exact */
             count_mode: string | null;
           };
         };
@@ -1055,6 +1485,9 @@ export interface operations {
       /** @description Rate limit exceeded; slow down and retry */
       429: {
         headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1075,145 +1508,325 @@ export interface operations {
   searchCompanies: {
     parameters: {
       query: {
+        /**
+         * @description ISO 3166-1 alpha-2 code of one of the seven countries
+         * @example EE
+         */
         country: components['schemas']['CountryInput'];
-        /** @description Company name contains. Case- and accent-insensitive partial match; several values match any of them. Countries: all countries. */
+        /**
+         * @description Company name contains. Case- and accent-insensitive partial match; several values match any of them. Countries: all countries.
+         * @example [
+         *       "Näidis"
+         *     ]
+         */
         company_name?: string[];
         /**
          * @deprecated
          * @description Deprecated Estonian-named alias of `company_name`.
+         * @example [
+         *       "Näidis OÜ"
+         *     ]
          */
         arinimi?: string[];
-        /** @description Registration code. Exact registration code. Countries: all countries. */
+        /**
+         * @description Registration code. Exact registration code. Countries: all countries.
+         * @example 10000019
+         */
         registration_code?: string;
         /**
          * @deprecated
          * @description Deprecated Estonian-named alias of `registration_code`.
+         * @example 10000019
          */
         registrikood?: string;
-        /** @description Activity codes. Leaf codes from /activities; a company matches when any of its activity codes is sent. Countries: all countries. */
+        /**
+         * @description Activity codes. Leaf codes from /activities; a company matches when any of its activity codes is sent. Countries: all countries.
+         * @example [
+         *       "62011"
+         *     ]
+         */
         industry_codes?: string[];
         /**
          * @deprecated
          * @description Deprecated Estonian-named alias of `industry_codes`.
+         * @example [
+         *       "62011"
+         *     ]
          */
         emtak_codes?: string[];
-        /** @description Legal form. Countries: all countries. */
+        /**
+         * @description Legal form. Countries: all countries.
+         * @example [
+         *       "OÜ"
+         *     ]
+         */
         legal_form?: string[];
         /**
          * @deprecated
          * @description Deprecated Estonian-named alias of `legal_form`.
+         * @example [
+         *       "OÜ"
+         *     ]
          */
         oiguslik_vorm?: string[];
-        /** @description Status. Omitted: active (R) only. `__all__`: every status. Countries: all countries. */
+        /**
+         * @description Status. Omitted: active (R) only. `__all__`: every status. Countries: all countries.
+         * @example [
+         *       "R"
+         *     ]
+         */
         status?: string[];
         /**
          * @deprecated
          * @description Deprecated Estonian-named alias of `status`.
+         * @example [
+         *       "R"
+         *     ]
          */
         staatus?: string[];
-        /** @description Share capital. Countries: EE, LV, NO, PL. */
+        /**
+         * @description Share capital. Countries: EE, LV, NO, PL.
+         * @example 2500
+         */
         share_capital_min?: number;
         /**
          * @deprecated
          * @description Deprecated Estonian-named alias of `share_capital_min`.
+         * @example 2500
          */
         kapital_min?: number;
-        /** @description Share capital. Countries: EE, LV, NO, PL. */
+        /**
+         * @description Share capital. Countries: EE, LV, NO, PL.
+         * @example 100000
+         */
         share_capital_max?: number;
         /**
          * @deprecated
          * @description Deprecated Estonian-named alias of `share_capital_max`.
+         * @example 100000
          */
         kapital_max?: number;
-        /** @description First registration date. YYYY-MM-DD, inclusive. Countries: all countries. */
+        /**
+         * @description First registration date. YYYY-MM-DD, inclusive. Countries: all countries.
+         * @example 2020-01-01
+         */
         registered_from?: string;
         /**
          * @deprecated
          * @description Deprecated Estonian-named alias of `registered_from`.
+         * @example 2020-01-01
          */
         esmaregistreerimise_from?: string;
-        /** @description First registration date. YYYY-MM-DD, inclusive. Countries: all countries. */
+        /**
+         * @description First registration date. YYYY-MM-DD, inclusive. Countries: all countries.
+         * @example 2024-12-31
+         */
         registered_to?: string;
         /**
          * @deprecated
          * @description Deprecated Estonian-named alias of `registered_to`.
+         * @example 2024-12-31
          */
         esmaregistreerimise_to?: string;
-        /** @description Location (free text). Case- and accent-insensitive partial match on municipality, county and address. Countries: NO, SE. */
+        /**
+         * @description Location (free text). Case- and accent-insensitive partial match on municipality, county and address. Countries: NO, SE.
+         * @example 0176
+         */
         location?: string;
-        /** @description Location. Send a node's `codes` array (repeat the parameter); a parent code alone matches only rows tagged with exactly that code. Countries: EE, LV, FI, PL. */
+        /**
+         * @description Location. Send a node's `codes` array (repeat the parameter); a parent code alone matches only rows tagged with exactly that code. Countries: EE, LV, FI, PL.
+         * @example [
+         *       "0176"
+         *     ]
+         */
         ehak_kood?: string[];
-        /** @description Location. Send a node's `locations` array (repeat the parameter); the node's `kood` does not match. Countries: LT. */
+        /**
+         * @description Location. Send a node's `locations` array (repeat the parameter); the node's `kood` does not match. Countries: LT.
+         * @example [
+         *       "13"
+         *     ]
+         */
         lt_locations?: string[];
-        /** @description VAT-registered. Countries: all countries. */
+        /**
+         * @description VAT-registered. Countries: all countries.
+         * @example true
+         */
         vat_active?: boolean;
-        /** @description Has e-mail. Countries: all countries. */
+        /**
+         * @description Has e-mail. Countries: all countries.
+         * @example true
+         */
         has_email?: boolean;
-        /** @description Has website. Countries: all countries. */
+        /**
+         * @description Has website. Countries: all countries.
+         * @example true
+         */
         has_website?: boolean;
-        /** @description Has phone. Countries: all countries. */
+        /**
+         * @description Has phone. Countries: all countries.
+         * @example true
+         */
         has_phone?: boolean;
-        /** @description Has any contact. Countries: all countries. */
+        /**
+         * @description Has any contact. Countries: all countries.
+         * @example true
+         */
         has_contact?: boolean;
-        /** @description Has registered domain. Registry-sourced domains, separate from websites. Countries: EE, FI. */
+        /**
+         * @description Has registered domain. Registry-sourced domains, separate from websites. Countries: EE, FI.
+         * @example true
+         */
         has_domain?: boolean;
-        /** @description Tax debt. true: on the public tax-debtor list; false: not on it. Countries: EE. */
+        /**
+         * @description Tax debt. true: on the public tax-debtor list; false: not on it. Countries: EE.
+         * @example false
+         */
         has_tax_debt?: boolean;
-        /** @description Exclude postal marketing blocks. Countries: SE. */
+        /**
+         * @description Exclude postal marketing blocks. Countries: SE.
+         * @example true
+         */
         exclude_marketing_optout?: boolean;
-        /** @description Exclude telephone marketing blocks. Countries: SE. */
+        /**
+         * @description Exclude telephone marketing blocks. Countries: SE.
+         * @example true
+         */
         exclude_phone_optout?: boolean;
-        /** @description Employees (SCB size class). 0 = unknown, never treated as zero employees. Countries: SE. */
+        /**
+         * @description Employees (SCB size class). 0 = unknown, never treated as zero employees. Countries: SE.
+         * @example [
+         *       3
+         *     ]
+         */
         employees_band?: number[];
-        /** @description Turnover (SCB class). Countries: SE. */
+        /**
+         * @description Turnover (SCB class). Countries: SE.
+         * @example [
+         *       4
+         *     ]
+         */
         turnover_band?: number[];
-        /** @description Annual revenue. Countries: EE, NO, LV. */
+        /**
+         * @description Annual revenue. Countries: EE, NO, LV.
+         * @example 100000
+         */
         annual_revenue_min?: number;
-        /** @description Annual revenue. Countries: EE, NO, LV. */
+        /**
+         * @description Annual revenue. Countries: EE, NO, LV.
+         * @example 5000000
+         */
         annual_revenue_max?: number;
-        /** @description Annual net profit. Negative = loss; min 0 = profitable only. Countries: EE, NO, LV. */
+        /**
+         * @description Annual net profit. Negative = loss; min 0 = profitable only. Countries: EE, NO, LV.
+         * @example 0
+         */
         annual_net_profit_min?: number;
-        /** @description Annual net profit. Negative = loss; min 0 = profitable only. Countries: EE, NO, LV. */
+        /**
+         * @description Annual net profit. Negative = loss; min 0 = profitable only. Countries: EE, NO, LV.
+         * @example 1000000
+         */
         annual_net_profit_max?: number;
-        /** @description Annual equity. Countries: EE, NO, LV. */
+        /**
+         * @description Annual equity. Countries: EE, NO, LV.
+         * @example 0
+         */
         annual_equity_min?: number;
-        /** @description Annual equity. Countries: EE, NO, LV. */
+        /**
+         * @description Annual equity. Countries: EE, NO, LV.
+         * @example 1000000
+         */
         annual_equity_max?: number;
-        /** @description Annual total assets. Countries: EE, NO, LV. */
+        /**
+         * @description Annual total assets. Countries: EE, NO, LV.
+         * @example 100000
+         */
         annual_total_assets_min?: number;
-        /** @description Annual total assets. Countries: EE, NO, LV. */
+        /**
+         * @description Annual total assets. Countries: EE, NO, LV.
+         * @example 10000000
+         */
         annual_total_assets_max?: number;
-        /** @description Last quarter turnover (EUR). Countries: EE, LV, LT. */
+        /**
+         * @description Last quarter turnover (EUR). Countries: EE, LV, LT.
+         * @example 10000
+         */
         last_quarter_turnover_min?: number;
-        /** @description Last quarter turnover (EUR). Countries: EE, LV, LT. */
+        /**
+         * @description Last quarter turnover (EUR). Countries: EE, LV, LT.
+         * @example 1000000
+         */
         last_quarter_turnover_max?: number;
-        /** @description Trailing four-quarter turnover (EUR). Countries: EE, LV, LT. */
+        /**
+         * @description Trailing four-quarter turnover (EUR). Countries: EE, LV, LT.
+         * @example 100000
+         */
         last_4_quarters_turnover_sum_min?: number;
-        /** @description Trailing four-quarter turnover (EUR). Countries: EE, LV, LT. */
+        /**
+         * @description Trailing four-quarter turnover (EUR). Countries: EE, LV, LT.
+         * @example 5000000
+         */
         last_4_quarters_turnover_sum_max?: number;
-        /** @description Employees, latest period. Countries: EE, LV, LT, NO. */
+        /**
+         * @description Employees, latest period. Countries: EE, LV, LT, NO.
+         * @example 5
+         */
         last_quarter_employees_min?: number;
-        /** @description Employees, latest period. Countries: EE, LV, LT, NO. */
+        /**
+         * @description Employees, latest period. Countries: EE, LV, LT, NO.
+         * @example 50
+         */
         last_quarter_employees_max?: number;
-        /** @description Quarter-over-quarter turnover growth (%). Countries: EE, LV, LT. */
+        /**
+         * @description Quarter-over-quarter turnover growth (%). Countries: EE, LV, LT.
+         * @example 0
+         */
         last_quarter_turnover_growth_pct_min?: number;
-        /** @description Quarter-over-quarter turnover growth (%). Countries: EE, LV, LT. */
+        /**
+         * @description Quarter-over-quarter turnover growth (%). Countries: EE, LV, LT.
+         * @example 50
+         */
         last_quarter_turnover_growth_pct_max?: number;
-        /** @description Person (board member / representative). Partial, case- and accent-insensitive match on names of publicly registered people. Countries: EE, LV, NO, FI, PL. */
+        /**
+         * @description Person (board member / representative). Partial, case- and accent-insensitive match on names of publicly registered people. Countries: EE, LV, NO, FI, PL.
+         * @example Mari Maasikas
+         */
         person_name?: string;
-        /** @description Annual report filed. KRS entities: true = a financial statement was filed for the latest closed year. Countries: PL. */
+        /**
+         * @description Annual report filed. KRS entities: true = a financial statement was filed for the latest closed year. Countries: PL.
+         * @example true
+         */
         annual_report_filed?: boolean;
-        /** @description Annual report audited. Countries: PL. */
+        /**
+         * @description Annual report audited. Countries: PL.
+         * @example false
+         */
         annual_report_audited?: boolean;
-        /** @description Has a workplace in kommun. SCB kommun codes; finds companies with an active workplace there. Countries: SE. */
+        /**
+         * @description Has a workplace in kommun. SCB kommun codes; finds companies with an active workplace there. Countries: SE.
+         * @example [
+         *       "0180"
+         *     ]
+         */
         se_workplace_kommun?: string[];
-        /** @description Only companies added or changed in a snapshot published on or after this day (YYYY-MM-DD); a day before the kept change history is a 422 naming the oldest date available */
+        /**
+         * @description Only companies added or changed in a snapshot published on or after this day (YYYY-MM-DD); a day before the kept change history is a 422 naming the oldest date available
+         * @example 2026-11-01
+         */
         updated_since?: string;
-        /** @description Page number, from 1 */
+        /**
+         * @description Page number, from 1
+         * @example 1
+         */
         page?: number;
-        /** @description Rows per page, 1-500 */
+        /**
+         * @description Rows per page, 1-500
+         * @example 50
+         */
         page_size?: number;
-        /** @description Sort key; ties are broken by registrikood so paging is stable */
+        /**
+         * @description Sort key; ties are broken by registrikood so paging is stable
+         * @example registration_code
+         */
         sort_by?:
           | 'registrikood'
           | 'registration_code'
@@ -1228,9 +1841,19 @@ export interface operations {
           | 'last_quarter_employees_number'
           | 'last_quarter_employees'
           | 'last_4_quarters_turnover_sum';
+        /**
+         * @description Sort direction: ascending (default) or descending
+         * @example asc
+         */
         sort_dir?: 'asc' | 'desc';
       };
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a metered call safe to retry: a repeat with the same key and parameters within 24 hours returns the first answer and charges nothing again; the same key with other parameters is a 422. 1-255 printable ASCII characters, e.g. a UUID.
+         * @example c3b0a7e2-1f5d-4c1a-9f0e-2b6d8e4a7c11
+         */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -1239,17 +1862,27 @@ export interface operations {
       /** @description One page of matching companies with the usage meta of the charge */
       200: {
         headers: {
+          'Data-As-Of': components['headers']['DataAsOf'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': {
             data: {
               items: components['schemas']['CompanyRow'][];
+              /** @example 1 */
               page: number;
+              /** @example 50 */
               page_size: number;
-              /** @description All companies matching */
+              /**
+               * @description All companies matching
+               * @example 819
+               */
               total: number;
+              /** @example registration_code */
               sort_by: string;
+              /** @example asc */
               sort_dir: string;
             } & {
               [key: string]: unknown;
@@ -1288,6 +1921,9 @@ export interface operations {
       /** @description Rate limit exceeded; slow down and retry */
       429: {
         headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1308,11 +1944,24 @@ export interface operations {
   getCompany: {
     parameters: {
       query: {
+        /**
+         * @description ISO 3166-1 alpha-2 code of one of the seven countries
+         * @example EE
+         */
         country: components['schemas']['CountryInput'];
       };
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a metered call safe to retry: a repeat with the same key and parameters within 24 hours returns the first answer and charges nothing again; the same key with other parameters is a 422. 1-255 printable ASCII characters, e.g. a UUID.
+         * @example c3b0a7e2-1f5d-4c1a-9f0e-2b6d8e4a7c11
+         */
+        'Idempotency-Key'?: string;
+      };
       path: {
-        /** @description Registration code in the country’s own format */
+        /**
+         * @description Registration code in the country’s own format
+         * @example 10000019
+         */
         registrikood: string;
       };
       cookie?: never;
@@ -1322,6 +1971,9 @@ export interface operations {
       /** @description The company in full with the usage meta of the charge */
       200: {
         headers: {
+          'Data-As-Of': components['headers']['DataAsOf'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1379,6 +2031,9 @@ export interface operations {
       /** @description Rate limit exceeded; slow down and retry */
       429: {
         headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1399,11 +2054,24 @@ export interface operations {
   getCompanyHistory: {
     parameters: {
       query: {
+        /**
+         * @description ISO 3166-1 alpha-2 code of one of the seven countries
+         * @example EE
+         */
         country: components['schemas']['CountryInput'];
       };
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a metered call safe to retry: a repeat with the same key and parameters within 24 hours returns the first answer and charges nothing again; the same key with other parameters is a 422. 1-255 printable ASCII characters, e.g. a UUID.
+         * @example c3b0a7e2-1f5d-4c1a-9f0e-2b6d8e4a7c11
+         */
+        'Idempotency-Key'?: string;
+      };
       path: {
-        /** @description Registration code in the country’s own format */
+        /**
+         * @description Registration code in the country’s own format
+         * @example 10000019
+         */
         registrikood: string;
       };
       cookie?: never;
@@ -1413,6 +2081,9 @@ export interface operations {
       /** @description The company's time series with the usage meta of the charge */
       200: {
         headers: {
+          'Data-As-Of': components['headers']['DataAsOf'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1470,6 +2141,9 @@ export interface operations {
       /** @description Rate limit exceeded; slow down and retry */
       429: {
         headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1490,12 +2164,24 @@ export interface operations {
   getCompanyWorkplaces: {
     parameters: {
       query: {
-        /** @description `SE`: Sweden is the only country with workplaces */
+        /**
+         * @description `SE`: Sweden is the only country with workplaces
+         * @example SE
+         */
         country: 'SE';
       };
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a metered call safe to retry: a repeat with the same key and parameters within 24 hours returns the first answer and charges nothing again; the same key with other parameters is a 422. 1-255 printable ASCII characters, e.g. a UUID.
+         * @example c3b0a7e2-1f5d-4c1a-9f0e-2b6d8e4a7c11
+         */
+        'Idempotency-Key'?: string;
+      };
       path: {
-        /** @description Registration code in the country’s own format */
+        /**
+         * @description Registration code in the country’s own format
+         * @example 10000019
+         */
         registrikood: string;
       };
       cookie?: never;
@@ -1505,14 +2191,21 @@ export interface operations {
       /** @description The company's active workplaces, main first, with the usage meta of the charge */
       200: {
         headers: {
+          'Data-As-Of': components['headers']['DataAsOf'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': {
             data: {
+              /** @example 10000019 */
               registrikood: string;
               workplaces: components['schemas']['Workplace'][];
-              /** @description Attribution: consumers passing the data on must name this source */
+              /**
+               * @description Attribution: consumers passing the data on must name this source
+               * @example Data: e-Business Register (Estonia), CC BY 4.0
+               */
               source: string;
             } & {
               [key: string]: unknown;
@@ -1569,6 +2262,9 @@ export interface operations {
       /** @description Rate limit exceeded; slow down and retry */
       429: {
         headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1589,17 +2285,39 @@ export interface operations {
   listChanges: {
     parameters: {
       query: {
+        /**
+         * @description ISO 3166-1 alpha-2 code of one of the seven countries
+         * @example EE
+         */
         country: components['schemas']['CountryInput'];
-        /** @description First day (YYYY-MM-DD) of the changes wanted: changes recorded on or after it */
+        /**
+         * @description First day (YYYY-MM-DD) of the changes wanted: changes recorded on or after it
+         * @example 2026-11-01
+         */
         since?: string;
-        /** @description A snapshot id (`snapshot_id` of an earlier item): the changes recorded by later snapshots */
+        /**
+         * @description A snapshot id (`snapshot_id` of an earlier item): the changes recorded by later snapshots
+         * @example 20261102T030000Z
+         */
         since_snapshot?: string;
-        /** @description Page number, from 1 */
+        /**
+         * @description Page number, from 1
+         * @example 1
+         */
         page?: number;
-        /** @description Rows per page, 1-500 */
+        /**
+         * @description Rows per page, 1-500
+         * @example 50
+         */
         page_size?: number;
       };
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a metered call safe to retry: a repeat with the same key and parameters within 24 hours returns the first answer and charges nothing again; the same key with other parameters is a 422. 1-255 printable ASCII characters, e.g. a UUID.
+         * @example c3b0a7e2-1f5d-4c1a-9f0e-2b6d8e4a7c11
+         */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -1608,15 +2326,23 @@ export interface operations {
       /** @description One page of changes with the usage meta of the charge */
       200: {
         headers: {
+          'Data-As-Of': components['headers']['DataAsOf'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': {
             data: {
               items: components['schemas']['ChangeItem'][];
+              /** @example 1 */
               page: number;
+              /** @example 50 */
               page_size: number;
-              /** @description All changes from the starting point on */
+              /**
+               * @description All changes from the starting point on
+               * @example 819
+               */
               total: number;
             };
             meta: components['schemas']['UsageMeta'];
@@ -1653,6 +2379,9 @@ export interface operations {
       /** @description Rate limit exceeded; slow down and retry */
       429: {
         headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1668,146 +2397,330 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The service is busy (the query engine is full); retry after the seconds in Retry-After; nothing charged */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   exportCompanies: {
     parameters: {
       query: {
+        /**
+         * @description ISO 3166-1 alpha-2 code of one of the seven countries
+         * @example EE
+         */
         country: components['schemas']['CountryInput'];
-        /** @description Company name contains. Case- and accent-insensitive partial match; several values match any of them. Countries: all countries. */
+        /**
+         * @description Company name contains. Case- and accent-insensitive partial match; several values match any of them. Countries: all countries.
+         * @example [
+         *       "Näidis"
+         *     ]
+         */
         company_name?: string[];
         /**
          * @deprecated
          * @description Deprecated Estonian-named alias of `company_name`.
+         * @example [
+         *       "Näidis OÜ"
+         *     ]
          */
         arinimi?: string[];
-        /** @description Registration code. Exact registration code. Countries: all countries. */
+        /**
+         * @description Registration code. Exact registration code. Countries: all countries.
+         * @example 10000019
+         */
         registration_code?: string;
         /**
          * @deprecated
          * @description Deprecated Estonian-named alias of `registration_code`.
+         * @example 10000019
          */
         registrikood?: string;
-        /** @description Activity codes. Leaf codes from /activities; a company matches when any of its activity codes is sent. Countries: all countries. */
+        /**
+         * @description Activity codes. Leaf codes from /activities; a company matches when any of its activity codes is sent. Countries: all countries.
+         * @example [
+         *       "62011"
+         *     ]
+         */
         industry_codes?: string[];
         /**
          * @deprecated
          * @description Deprecated Estonian-named alias of `industry_codes`.
+         * @example [
+         *       "62011"
+         *     ]
          */
         emtak_codes?: string[];
-        /** @description Legal form. Countries: all countries. */
+        /**
+         * @description Legal form. Countries: all countries.
+         * @example [
+         *       "OÜ"
+         *     ]
+         */
         legal_form?: string[];
         /**
          * @deprecated
          * @description Deprecated Estonian-named alias of `legal_form`.
+         * @example [
+         *       "OÜ"
+         *     ]
          */
         oiguslik_vorm?: string[];
-        /** @description Status. Omitted: active (R) only. `__all__`: every status. Countries: all countries. */
+        /**
+         * @description Status. Omitted: active (R) only. `__all__`: every status. Countries: all countries.
+         * @example [
+         *       "R"
+         *     ]
+         */
         status?: string[];
         /**
          * @deprecated
          * @description Deprecated Estonian-named alias of `status`.
+         * @example [
+         *       "R"
+         *     ]
          */
         staatus?: string[];
-        /** @description Share capital. Countries: EE, LV, NO, PL. */
+        /**
+         * @description Share capital. Countries: EE, LV, NO, PL.
+         * @example 2500
+         */
         share_capital_min?: number;
         /**
          * @deprecated
          * @description Deprecated Estonian-named alias of `share_capital_min`.
+         * @example 2500
          */
         kapital_min?: number;
-        /** @description Share capital. Countries: EE, LV, NO, PL. */
+        /**
+         * @description Share capital. Countries: EE, LV, NO, PL.
+         * @example 100000
+         */
         share_capital_max?: number;
         /**
          * @deprecated
          * @description Deprecated Estonian-named alias of `share_capital_max`.
+         * @example 100000
          */
         kapital_max?: number;
-        /** @description First registration date. YYYY-MM-DD, inclusive. Countries: all countries. */
+        /**
+         * @description First registration date. YYYY-MM-DD, inclusive. Countries: all countries.
+         * @example 2020-01-01
+         */
         registered_from?: string;
         /**
          * @deprecated
          * @description Deprecated Estonian-named alias of `registered_from`.
+         * @example 2020-01-01
          */
         esmaregistreerimise_from?: string;
-        /** @description First registration date. YYYY-MM-DD, inclusive. Countries: all countries. */
+        /**
+         * @description First registration date. YYYY-MM-DD, inclusive. Countries: all countries.
+         * @example 2024-12-31
+         */
         registered_to?: string;
         /**
          * @deprecated
          * @description Deprecated Estonian-named alias of `registered_to`.
+         * @example 2024-12-31
          */
         esmaregistreerimise_to?: string;
-        /** @description Location (free text). Case- and accent-insensitive partial match on municipality, county and address. Countries: NO, SE. */
+        /**
+         * @description Location (free text). Case- and accent-insensitive partial match on municipality, county and address. Countries: NO, SE.
+         * @example 0176
+         */
         location?: string;
-        /** @description Location. Send a node's `codes` array (repeat the parameter); a parent code alone matches only rows tagged with exactly that code. Countries: EE, LV, FI, PL. */
+        /**
+         * @description Location. Send a node's `codes` array (repeat the parameter); a parent code alone matches only rows tagged with exactly that code. Countries: EE, LV, FI, PL.
+         * @example [
+         *       "0176"
+         *     ]
+         */
         ehak_kood?: string[];
-        /** @description Location. Send a node's `locations` array (repeat the parameter); the node's `kood` does not match. Countries: LT. */
+        /**
+         * @description Location. Send a node's `locations` array (repeat the parameter); the node's `kood` does not match. Countries: LT.
+         * @example [
+         *       "13"
+         *     ]
+         */
         lt_locations?: string[];
-        /** @description VAT-registered. Countries: all countries. */
+        /**
+         * @description VAT-registered. Countries: all countries.
+         * @example true
+         */
         vat_active?: boolean;
-        /** @description Has e-mail. Countries: all countries. */
+        /**
+         * @description Has e-mail. Countries: all countries.
+         * @example true
+         */
         has_email?: boolean;
-        /** @description Has website. Countries: all countries. */
+        /**
+         * @description Has website. Countries: all countries.
+         * @example true
+         */
         has_website?: boolean;
-        /** @description Has phone. Countries: all countries. */
+        /**
+         * @description Has phone. Countries: all countries.
+         * @example true
+         */
         has_phone?: boolean;
-        /** @description Has any contact. Countries: all countries. */
+        /**
+         * @description Has any contact. Countries: all countries.
+         * @example true
+         */
         has_contact?: boolean;
-        /** @description Has registered domain. Registry-sourced domains, separate from websites. Countries: EE, FI. */
+        /**
+         * @description Has registered domain. Registry-sourced domains, separate from websites. Countries: EE, FI.
+         * @example true
+         */
         has_domain?: boolean;
-        /** @description Tax debt. true: on the public tax-debtor list; false: not on it. Countries: EE. */
+        /**
+         * @description Tax debt. true: on the public tax-debtor list; false: not on it. Countries: EE.
+         * @example false
+         */
         has_tax_debt?: boolean;
-        /** @description Exclude postal marketing blocks. Countries: SE. */
+        /**
+         * @description Exclude postal marketing blocks. Countries: SE.
+         * @example true
+         */
         exclude_marketing_optout?: boolean;
-        /** @description Exclude telephone marketing blocks. Countries: SE. */
+        /**
+         * @description Exclude telephone marketing blocks. Countries: SE.
+         * @example true
+         */
         exclude_phone_optout?: boolean;
-        /** @description Employees (SCB size class). 0 = unknown, never treated as zero employees. Countries: SE. */
+        /**
+         * @description Employees (SCB size class). 0 = unknown, never treated as zero employees. Countries: SE.
+         * @example [
+         *       3
+         *     ]
+         */
         employees_band?: number[];
-        /** @description Turnover (SCB class). Countries: SE. */
+        /**
+         * @description Turnover (SCB class). Countries: SE.
+         * @example [
+         *       4
+         *     ]
+         */
         turnover_band?: number[];
-        /** @description Annual revenue. Countries: EE, NO, LV. */
+        /**
+         * @description Annual revenue. Countries: EE, NO, LV.
+         * @example 100000
+         */
         annual_revenue_min?: number;
-        /** @description Annual revenue. Countries: EE, NO, LV. */
+        /**
+         * @description Annual revenue. Countries: EE, NO, LV.
+         * @example 5000000
+         */
         annual_revenue_max?: number;
-        /** @description Annual net profit. Negative = loss; min 0 = profitable only. Countries: EE, NO, LV. */
+        /**
+         * @description Annual net profit. Negative = loss; min 0 = profitable only. Countries: EE, NO, LV.
+         * @example 0
+         */
         annual_net_profit_min?: number;
-        /** @description Annual net profit. Negative = loss; min 0 = profitable only. Countries: EE, NO, LV. */
+        /**
+         * @description Annual net profit. Negative = loss; min 0 = profitable only. Countries: EE, NO, LV.
+         * @example 1000000
+         */
         annual_net_profit_max?: number;
-        /** @description Annual equity. Countries: EE, NO, LV. */
+        /**
+         * @description Annual equity. Countries: EE, NO, LV.
+         * @example 0
+         */
         annual_equity_min?: number;
-        /** @description Annual equity. Countries: EE, NO, LV. */
+        /**
+         * @description Annual equity. Countries: EE, NO, LV.
+         * @example 1000000
+         */
         annual_equity_max?: number;
-        /** @description Annual total assets. Countries: EE, NO, LV. */
+        /**
+         * @description Annual total assets. Countries: EE, NO, LV.
+         * @example 100000
+         */
         annual_total_assets_min?: number;
-        /** @description Annual total assets. Countries: EE, NO, LV. */
+        /**
+         * @description Annual total assets. Countries: EE, NO, LV.
+         * @example 10000000
+         */
         annual_total_assets_max?: number;
-        /** @description Last quarter turnover (EUR). Countries: EE, LV, LT. */
+        /**
+         * @description Last quarter turnover (EUR). Countries: EE, LV, LT.
+         * @example 10000
+         */
         last_quarter_turnover_min?: number;
-        /** @description Last quarter turnover (EUR). Countries: EE, LV, LT. */
+        /**
+         * @description Last quarter turnover (EUR). Countries: EE, LV, LT.
+         * @example 1000000
+         */
         last_quarter_turnover_max?: number;
-        /** @description Trailing four-quarter turnover (EUR). Countries: EE, LV, LT. */
+        /**
+         * @description Trailing four-quarter turnover (EUR). Countries: EE, LV, LT.
+         * @example 100000
+         */
         last_4_quarters_turnover_sum_min?: number;
-        /** @description Trailing four-quarter turnover (EUR). Countries: EE, LV, LT. */
+        /**
+         * @description Trailing four-quarter turnover (EUR). Countries: EE, LV, LT.
+         * @example 5000000
+         */
         last_4_quarters_turnover_sum_max?: number;
-        /** @description Employees, latest period. Countries: EE, LV, LT, NO. */
+        /**
+         * @description Employees, latest period. Countries: EE, LV, LT, NO.
+         * @example 5
+         */
         last_quarter_employees_min?: number;
-        /** @description Employees, latest period. Countries: EE, LV, LT, NO. */
+        /**
+         * @description Employees, latest period. Countries: EE, LV, LT, NO.
+         * @example 50
+         */
         last_quarter_employees_max?: number;
-        /** @description Quarter-over-quarter turnover growth (%). Countries: EE, LV, LT. */
+        /**
+         * @description Quarter-over-quarter turnover growth (%). Countries: EE, LV, LT.
+         * @example 0
+         */
         last_quarter_turnover_growth_pct_min?: number;
-        /** @description Quarter-over-quarter turnover growth (%). Countries: EE, LV, LT. */
+        /**
+         * @description Quarter-over-quarter turnover growth (%). Countries: EE, LV, LT.
+         * @example 50
+         */
         last_quarter_turnover_growth_pct_max?: number;
-        /** @description Person (board member / representative). Partial, case- and accent-insensitive match on names of publicly registered people. Countries: EE, LV, NO, FI, PL. */
+        /**
+         * @description Person (board member / representative). Partial, case- and accent-insensitive match on names of publicly registered people. Countries: EE, LV, NO, FI, PL.
+         * @example Mari Maasikas
+         */
         person_name?: string;
-        /** @description Annual report filed. KRS entities: true = a financial statement was filed for the latest closed year. Countries: PL. */
+        /**
+         * @description Annual report filed. KRS entities: true = a financial statement was filed for the latest closed year. Countries: PL.
+         * @example true
+         */
         annual_report_filed?: boolean;
-        /** @description Annual report audited. Countries: PL. */
+        /**
+         * @description Annual report audited. Countries: PL.
+         * @example false
+         */
         annual_report_audited?: boolean;
-        /** @description Has a workplace in kommun. SCB kommun codes; finds companies with an active workplace there. Countries: SE. */
+        /**
+         * @description Has a workplace in kommun. SCB kommun codes; finds companies with an active workplace there. Countries: SE.
+         * @example [
+         *       "0180"
+         *     ]
+         */
         se_workplace_kommun?: string[];
-        /** @description Only companies added or changed in a snapshot published on or after this day (YYYY-MM-DD); a day before the kept change history is a 422 naming the oldest date available */
+        /**
+         * @description Only companies added or changed in a snapshot published on or after this day (YYYY-MM-DD); a day before the kept change history is a 422 naming the oldest date available
+         * @example 2026-11-01
+         */
         updated_since?: string;
-        /** @description Sort key; ties are broken by registrikood so paging is stable */
+        /**
+         * @description Sort key; ties are broken by registrikood so paging is stable
+         * @example registration_code
+         */
         sort_by?:
           | 'registrikood'
           | 'registration_code'
@@ -1822,19 +2735,44 @@ export interface operations {
           | 'last_quarter_employees_number'
           | 'last_quarter_employees'
           | 'last_4_quarters_turnover_sum';
+        /**
+         * @description Sort direction: ascending (default) or descending
+         * @example asc
+         */
         sort_dir?: 'asc' | 'desc';
-        /** @description `csv` (RFC 4180, header row), `ndjson` (one JSON object a line) or `parquet` */
+        /**
+         * @description `csv` (RFC 4180, header row), `ndjson` (one JSON object a line) or `parquet`
+         * @example csv
+         */
         format: 'csv' | 'ndjson' | 'parquet';
-        /** @description The most rows to export (default 100000; the largest accepted is the server's REGDATA_EXPORT_MAX_ROWS, 1,000,000 unless configured). The reserve is min(matching rows, max_rows) x the row price */
+        /**
+         * @description The most rows to export (default 100000; the largest accepted is the server's REGDATA_EXPORT_MAX_ROWS, 1,000,000 unless configured). The reserve is min(matching rows, max_rows) x the row price
+         * @example 10000
+         */
         max_rows?: number;
-        /** @description Download link only: the id of the API key the link was issued to (never the key itself) */
+        /**
+         * @description Download link only: the id of the API key the link was issued to (never the key itself)
+         * @example k_3f9a1c
+         */
         key_id?: string;
-        /** @description Download link only: when the link stops working, in seconds since 1970-01-01 UTC */
+        /**
+         * @description Download link only: when the link stops working, in seconds since 1970-01-01 UTC
+         * @example 1795000000
+         */
         expires?: string;
-        /** @description Download link only: the signature over every other parameter. With key_id, expires and signature no Authorization header is sent; a changed, added or removed parameter, or an expired link, is a 403 */
+        /**
+         * @description Download link only: the signature over every other parameter. With key_id, expires and signature no Authorization header is sent; a changed, added or removed parameter, or an expired link, is a 403
+         * @example c2lnbmF0dXJl
+         */
         signature?: string;
       };
-      header?: never;
+      header?: {
+        /**
+         * @description Makes a metered call safe to retry: a repeat with the same key and parameters within 24 hours returns the first answer and charges nothing again; the same key with other parameters is a 422. 1-255 printable ASCII characters, e.g. a UUID.
+         * @example c3b0a7e2-1f5d-4c1a-9f0e-2b6d8e4a7c11
+         */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -1843,6 +2781,9 @@ export interface operations {
       /** @description The rows, streamed (chunked); the usage meta follows the body */
       200: {
         headers: {
+          'Data-As-Of': components['headers']['DataAsOf'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1899,6 +2840,9 @@ export interface operations {
       /** @description Rate limit exceeded; slow down and retry */
       429: {
         headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1914,15 +2858,35 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The service is busy (the query engine is full); retry after the seconds in Retry-After; nothing charged */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   estimateCost: {
     parameters: {
       query: {
-        /** @description The operation to price */
+        /**
+         * @description The operation to price
+         * @example search
+         */
         operation: 'search' | 'export' | 'changes' | 'detail' | 'history' | 'workplaces';
+        /**
+         * @description ISO 3166-1 alpha-2 code of one of the seven countries
+         * @example EE
+         */
         country: components['schemas']['CountryInput'];
-        /** @description detail, history, workplaces: the registration code (the path parameter of the call) */
+        /**
+         * @description detail, history, workplaces: the registration code (the path parameter of the call)
+         * @example 10000019
+         */
         registrikood?: string;
       };
       header?: never;
@@ -1934,25 +2898,47 @@ export interface operations {
       /** @description The estimate */
       200: {
         headers: {
+          'Data-As-Of': components['headers']['DataAsOf'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': {
             country: components['schemas']['Country'];
-            /** @enum {string} */
+            /**
+             * @example search
+             * @enum {string}
+             */
             operation: 'search' | 'export' | 'changes' | 'detail' | 'history' | 'workplaces';
-            /** @description The rows the call would reserve (its own reserve rule) */
+            /**
+             * @description The rows the call would reserve (its own reserve rule)
+             * @example 50
+             */
             rows: number;
-            /** @description The country's row price in credits */
+            /**
+             * @description The country's row price in credits
+             * @example 0.01
+             */
             unit_price: number;
-            /** @description What the call would reserve: rows x unit_price, or 0 when a waiver applies */
+            /**
+             * @description What the call would reserve: rows x unit_price, or 0 when a waiver applies
+             * @example 0.5
+             */
             credits_needed: number;
-            /** @description Credits available now */
+            /**
+             * @description Credits available now
+             * @example 99.5
+             */
             credit_balance: number;
+            /** @example false */
             waived: boolean;
             /** @description Why the call would be free, or null */
             waiver: ('admin' | 'unlimited' | 'subscription' | 'trial') | null;
-            /** @description Whether the balance covers credits_needed now (false: the call would answer 402) */
+            /**
+             * @description Whether the balance covers credits_needed now (false: the call would answer 402)
+             * @example true
+             */
             would_succeed: boolean;
           };
         };
@@ -1987,6 +2973,9 @@ export interface operations {
       /** @description Rate limit exceeded; slow down and retry */
       429: {
         headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
