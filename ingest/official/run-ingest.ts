@@ -13,6 +13,7 @@ import { DataProblem, InputFolderError, NothingSellableError, RowCountDropError 
 import type { UnpackLimits } from './input-limits.ts';
 import type { IngestReport } from './report.ts';
 import { openSources, planSources, REQUIRE_NONE, type RequireSpec, type SourcePlan } from './sources.ts';
+import { createStageContext } from './stage-context.ts';
 import type { CountryAdapter } from './types.ts';
 
 export const DEFAULT_MAX_DROP_PCT = 10;
@@ -201,15 +202,9 @@ export async function runIngest(opts: IngestOptions): Promise<PublishResult> {
       const workDir = path.join(workRoot, country);
       try {
         const sources = await openSources(plan, workDir, report, opts.unpack);
-        const result = await adapter.stage({
-          conn,
-          country,
-          sources,
-          reference,
-          report,
-          now: runStarted,
-          workDir,
-        });
+        const result = await adapter.stage(
+          createStageContext({ conn, country, sources, reference, report, now: runStarted, workDir }),
+        );
         const companies = await countStaged(conn, 'stage_companies');
         const forSale = await countStaged(conn, 'stage_companies', 'NOT not_for_sale');
         const history = await countStaged(conn, 'stage_history');

@@ -1,5 +1,8 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { COMPANY_COLUMNS, HISTORY_COLUMNS } from '../../src/contract/data-contract.ts';
+import { createLatestMetrics, METRIC_VALUES } from '../pipeline/latest-metrics.ts';
 import { quoteIdent } from '../pipeline/sql.ts';
+import type { StageContext } from './types.ts';
 
 /**
  * The SELECT that makes stage_companies: every contract column in order, from `values` where the adapter
@@ -17,15 +20,49 @@ export function contractCompaniesSql(values: Readonly<Record<string, string>>, f
   return `CREATE OR REPLACE TEMP TABLE stage_companies AS SELECT\n  ${items.join(',\n  ')}\nFROM ${from}`;
 }
 
-/** The column list of stage_history, for INSERT ... SELECT in contract order. */
-export const HISTORY_COLUMN_LIST = HISTORY_COLUMNS.map((c) => quoteIdent(c.name)).join(', ');
-
-export async function createEmptyHistory(run: (sql: string) => Promise<unknown>): Promise<void> {
+/** An empty stage_history with the contract's columns, for the adapter's INSERTs in contract order. */
+export async function createEmptyHistory(conn: DuckDBConnection): Promise<void> {
   const cols = HISTORY_COLUMNS.map((c) => `${quoteIdent(c.name)} ${c.type}`).join(', ');
-  await run(`CREATE OR REPLACE TEMP TABLE stage_history (${cols})`);
+  await conn.run(`CREATE OR REPLACE TEMP TABLE stage_history (${cols})`);
 }
 
 /** SQL: the accent-free lower-case search text of the contract's search_name / search_people. */
 export const searchNameSql = (expr: string): string => `lower(strip_accents(${expr}))`;
 export const searchPeopleSql = (people: string): string =>
   `CASE WHEN len(${people}) > 0 THEN lower(strip_accents(array_to_string(list_transform(${people}, p -> p.nimi), ' | '))) END`;
+
+/** Reader column specs that type every name VARCHAR. */
+export const varchars = (names: readonly string[]): (readonly [string, 'VARCHAR'])[] =>
+  names.map((n) => [n, 'VARCHAR'] as const);
+
+/** A code table (a register's codes and their meaning) as a temp table `name(key, value)`. */
+export async function createValuesTable(
+  conn: DuckDBConnection,
+  name: string,
+  [key, value]: readonly [string, string],
+  entries: Readonly<Record<string, string>>,
+): Promise<void> {
+  await conn.run(`CREATE OR REPLACE TEMP TABLE ${name} (${key} VARCHAR, ${value} VARCHAR)`);
+  for (const [k, v] of Object.entries(entries)) {
+    await conn.run(`INSERT INTO ${name} VALUES ($k, $v)`, { k, v });
+  }
+}
+
+/**
+ * The `build companies` stage: stage_companies from the contract `values` over `from`. With
+ * `latestMetrics`, stage_latest_metrics is made from stage_history first and its columns come from `m`,
+ * which `from` joins.
+ */
+export async function buildCompanies(
+  ctx: StageContext,
+  values: Readonly<Record<string, string>>,
+  from: string,
+  opts: { latestMetrics?: boolean } = {},
+): Promise<void> {
+  await ctx.stage('build companies', async () => {
+    if (opts.latestMetrics) await createLatestMetrics(ctx.conn);
+    await ctx.conn.run(
+      contractCompaniesSql(opts.latestMetrics ? { ...values, ...METRIC_VALUES } : values, from),
+    );
+  });
+}

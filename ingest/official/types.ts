@@ -3,6 +3,7 @@ import type { CountryCode } from '../../src/contract/countries.ts';
 import type { StageResult } from '../pipeline/publish.ts';
 import type { CountryReference } from '../reference/types.ts';
 import type { IngestReport } from './report.ts';
+import type { CsvRead, JsonRead, SourceFile } from './stage-context.ts';
 
 /** One file to fetch: where from and under which name it is saved in the source folder. */
 export interface Download {
@@ -69,7 +70,8 @@ export interface SourceSet {
   displayName(file: string): string;
 }
 
-export interface StageContext {
+/** What a run hands a country's stage: the connection, the resolved files, the reference, report and clock. */
+export interface StageInput {
   conn: DuckDBConnection;
   country: CountryCode;
   sources: SourceSet;
@@ -79,6 +81,20 @@ export interface StageContext {
   now: Date;
   /** Scratch space for extracted or converted files; removed after the run. */
   workDir: string;
+}
+
+/**
+ * The StageInput with the plumbing every stage repeats said once (stage-context.ts): a read names its file
+ * once, and the handle it returns reports that file's rejects.
+ */
+export interface StageContext extends StageInput {
+  /** Loads an official file into `spec.table` as a stage of the report (`read <file name>`). */
+  read(kind: 'csv', spec: CsvRead): Promise<SourceFile>;
+  read(kind: 'json', spec: JsonRead): Promise<SourceFile>;
+  /** The handle of a file read another way (a family of capture files, a file's derived table). */
+  file(name: string, table?: string | null): SourceFile;
+  /** Runs one named, timed stage of this country (IngestReport.stage). */
+  stage<T>(label: string, run: () => Promise<T>, rowsOf?: (result: T) => number | null): Promise<T>;
 }
 
 /** A country's ingest: the official files it needs and how they become the contract's stage tables. */

@@ -114,7 +114,7 @@ async function stageFinland(ctx: StageContext): Promise<StageResult> {
         THEN 'PL ' || trim(pl.addr.postOfficeBox) END,
       nullif(trim(coalesce(pl.addr.postCode, '') || ' ' || coalesce(pl.office.city, '')), '')), '')`;
     const vat = `len(list_filter(${current('r.registeredEntries')}, x -> trim(x.register) = '${FI_VAT_REGISTER}')) > 0`;
-    await createEmptyHistory((sql) => conn.run(sql));
+    await createEmptyHistory(conn);
     await conn.run(
       contractCompaniesSql(
         {

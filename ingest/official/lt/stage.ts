@@ -123,7 +123,7 @@ async function stageLithuania(ctx: StageContext): Promise<StageResult> {
   });
 
   // Sodra monthly insured persons: columns keyed by the `(key)` of their header cells.
-  await createEmptyHistory((sql) => conn.run(sql));
+  await createEmptyHistory(conn);
   await conn.run(`CREATE OR REPLACE TEMP TABLE lt_sodra (code VARCHAR, month INTEGER, employees DOUBLE,
     municipality VARCHAR, eco VARCHAR, file_row BIGINT, file_no INTEGER)`);
   for (const [i, file] of sources.many('sodra').entries()) {

@@ -246,7 +246,7 @@ async function stageLatvia(ctx: StageContext): Promise<StageResult> {
     QUALIFY row_number() OVER (PARTITION BY trim(s.legal_entity_registration_number), s."year"
       ORDER BY s.created_at DESC NULLS LAST, s.rowid DESC) = 1`);
   const money = (col: string) => `CASE WHEN exact THEN ${col} ELSE round(${col} * k, 2) END`;
-  await createEmptyHistory((sql) => conn.run(sql));
+  await createEmptyHistory(conn);
   await conn.run(`INSERT INTO stage_history
     SELECT code, "year"::VARCHAR, 'annual', "year", 0, 0, ${money('net_turnover')}, employees, NULL, NULL,
       coalesce(year_ended_on, make_date("year", 12, 31))

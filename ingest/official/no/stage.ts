@@ -209,7 +209,7 @@ async function loadUnits(ctx: StageContext): Promise<string> {
   // else the run's date (real units carry the count without those dates). harRegistrertAntallAnsatte
   // false means the register holds no count: unknown, not zero (a 0 beside it is not a count); a count
   // of 0 the register holds stays 0.
-  await createEmptyHistory((sql) => conn.run(sql));
+  await createEmptyHistory(conn);
   await conn.run(`INSERT INTO stage_history
     SELECT code, year(as_of)::VARCHAR, 'snapshot', year(as_of), 0, 0, NULL, employees, NULL, NULL, as_of
     FROM (

@@ -451,7 +451,7 @@ async function stagePoland(ctx: StageContext): Promise<StageResult> {
   const emtakSql = 'coalesce(e.emtak, [])';
   void haveCeidg;
 
-  await createEmptyHistory((sql) => conn.run(sql));
+  await createEmptyHistory(conn);
   await report.stage(country, 'build companies', async () => {
     const inKrs = `${blank('u.numerWRejestrzeEwidencji')} IS NOT NULL`;
     const regonState = `CASE WHEN ${blank('u.dataSkresleniaZRegon')} IS NOT NULL THEN 'WYKRESLONY'

@@ -361,7 +361,7 @@ async function stageSweden(ctx: StageContext): Promise<StageResult> {
     WHERE w.cfar_nr IS NOT NULL`);
   await conn.run('DROP TABLE se_cfar');
 
-  await createEmptyHistory((sql) => conn.run(sql));
+  await createEmptyHistory(conn);
   await report.stage(country, 'build companies', async () => {
     const ftg = (pick: 'staatus' | 'text') =>
       caseOf('trim(u.FtgStat)', SE_FTGSTAT, (v: { staatus: string; text: string }) => v[pick]);
