@@ -31,6 +31,15 @@ export const searchNameSql = (expr: string): string => `lower(strip_accents(${ex
 export const searchPeopleSql = (people: string): string =>
   `CASE WHEN len(${people}) > 0 THEN lower(strip_accents(array_to_string(list_transform(${people}, p -> p.nimi), ' | '))) END`;
 
+/** The annual_* columns from a table aliased `a` with `yr`, `revenue`, `net_profit`, `equity`, `total_assets`. */
+export const ANNUAL_VALUES = {
+  annual_revenue: 'a.revenue',
+  annual_net_profit: 'a.net_profit',
+  annual_equity: 'a.equity',
+  annual_total_assets: 'a.total_assets',
+  annual_report_year: 'a.yr',
+} as const;
+
 /** Reader column specs that type every name VARCHAR. */
 export const varchars = (names: readonly string[]): (readonly [string, 'VARCHAR'])[] =>
   names.map((n) => [n, 'VARCHAR'] as const);

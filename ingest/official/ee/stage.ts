@@ -3,6 +3,7 @@ import type { StageResult } from '../../pipeline/publish.ts';
 import { queryRows, sqlPath } from '../../pipeline/sql.ts';
 import { createActivityLeaves, createEmtakCorrespondence, createLocationLeaves } from '../activity-codes.ts';
 import {
+  ANNUAL_VALUES,
   buildCompanies,
   createEmptyHistory,
   searchNameSql,
@@ -322,11 +323,7 @@ const COMPANY_VALUES = {
   kapital: "cap.amount_text || ' ' || cap.currency",
   kapital_amount: 'TRY_CAST(cap.amount_text AS DOUBLE)',
   kapital_currency: 'cap.currency',
-  annual_revenue: 'a.revenue',
-  annual_net_profit: 'a.net_profit',
-  annual_equity: 'a.equity',
-  annual_total_assets: 'a.total_assets',
-  annual_report_year: 'a.yr',
+  ...ANNUAL_VALUES,
   contacts: `coalesce(list_transform(list_filter(${current('g.yldandmed.sidevahendid')},
       x -> x.liik IN ('EMAIL', 'WWW', 'TEL', 'MOB') AND nullif(trim(x.sisu), '') IS NOT NULL),
     x -> {liik: x.liik, sisu: trim(x.sisu), "source": NULL::VARCHAR}), [])`,
