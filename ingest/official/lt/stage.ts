@@ -7,12 +7,14 @@ import {
   dottedSql,
   naceClassSql,
 } from '../activity-codes.ts';
-import { SourceFileError } from '../errors.ts';
-import { createLatestMetrics, METRIC_VALUES } from '../../pipeline/latest-metrics.ts';
-import { loadCsv } from '../read-csv.ts';
-import { countNulled, keyRows, rejectOrphans } from '../rows.ts';
-import { contractCompaniesSql, createEmptyHistory, searchNameSql } from '../stage-sql.ts';
-import { sniffDelimiter } from '../text-file.ts';
+import type { SourceFile } from '../stage-context.ts';
+import {
+  buildCompanies,
+  createEmptyHistory,
+  createValuesTable,
+  searchNameSql,
+  varchars,
+} from '../stage-sql.ts';
 import type { CountryAdapter, StageContext } from '../types.ts';
 import {
   JAR_HEADER,
@@ -72,62 +74,36 @@ async function createPlaces(conn: DuckDBConnection, reference: CountryReference)
   appender.closeSync();
 }
 
-const varchars = (names: readonly string[]) => names.map((n) => [n, 'VARCHAR'] as const);
-
-async function stageLithuania(ctx: StageContext): Promise<StageResult> {
-  const { conn, reference, country, report, sources } = ctx;
-  await createActivityLeaves(conn, reference);
-  await createNaceCorrespondence(conn, true);
-  await createPlaces(conn, reference);
-
-  const read = async (
-    file: string,
-    table: string,
-    spec: Omit<Parameters<typeof loadCsv>[1], 'country' | 'file' | 'display' | 'table'>,
-  ) => {
-    const display = sources.displayName(file);
-    await report.stage(
-      country,
-      `read ${display}`,
-      () => loadCsv(conn, { ...spec, country, file, display, table, workDir: ctx.workDir }, report),
-      (r) => r.rowsRead,
-    );
-    return display;
-  };
-
-  const jar = await read(sources.one('jar')!, 'raw_jar', {
+/** JAR: the register (ingest_register), its status codes checked against the official list. */
+async function readRegister(ctx: StageContext): Promise<SourceFile> {
+  const raw = await ctx.read('csv', {
+    key: 'jar',
+    table: 'raw_jar',
     delimiter: '|',
     header: JAR_HEADER,
     columns: JAR_HEADER.map((n) => [n, n === 'ja_reg_data' ? 'DATE' : 'VARCHAR'] as const),
   });
-  await keyRows(conn, {
-    country,
-    from: 'raw_jar',
-    to: 'ingest_register',
-    codeSql: 'ja_kodas',
-    file: jar,
-    report,
-    checkRule: true,
-  });
-  await conn.run('CREATE OR REPLACE TEMP TABLE lt_status (stat_code VARCHAR, staatus VARCHAR)');
-  for (const [code, staatus] of Object.entries(LT_STATUS)) {
-    await conn.run('INSERT INTO lt_status VALUES ($code, $staatus)', { code, staatus });
-  }
-  await countNulled(conn, {
-    country,
-    file: jar,
-    report,
-    reason: 'stat_kodas not in the official list (row kept, status S)',
-    sql: `SELECT count(*) AS n, any_value(stat_kodas) AS example FROM ingest_register
-          WHERE trim(stat_kodas) NOT IN (SELECT stat_code FROM lt_status)`,
-  });
+  const register = await raw.keyRows('ingest_register', 'ja_kodas', { checkRule: true });
+  await createValuesTable(ctx.conn, 'lt_status', ['stat_code', 'staatus'], LT_STATUS);
+  await register.nulled(
+    'stat_kodas not in the official list (row kept, status S)',
+    `SELECT count(*) AS n, any_value(stat_kodas) AS example FROM ingest_register
+     WHERE trim(stat_kodas) NOT IN (SELECT stat_code FROM lt_status)`,
+  );
+  return register;
+}
 
-  // Sodra monthly insured persons: columns keyed by the `(key)` of their header cells.
+/** Sodra's monthly insured persons, one file a year: the monthly history rows (lt_sodra). */
+async function readSodra(ctx: StageContext): Promise<void> {
+  const { conn } = ctx;
   await createEmptyHistory(conn);
   await conn.run(`CREATE OR REPLACE TEMP TABLE lt_sodra (code VARCHAR, month INTEGER, employees DOUBLE,
     municipality VARCHAR, eco VARCHAR, file_row BIGINT, file_no INTEGER)`);
-  for (const [i, file] of sources.many('sodra').entries()) {
-    const display = await read(file, `raw_sodra_${i}`, {
+  for (const [i, path] of ctx.sources.many('sodra').entries()) {
+    // Columns keyed by the `(key)` of their header cells.
+    const sodra = await ctx.read('csv', {
+      path,
+      table: `raw_sodra_${i}`,
       delimiter: ';',
       header: SODRA_HEADER,
       byName: true,
@@ -141,14 +117,7 @@ async function stageLithuania(ctx: StageContext): Promise<StageResult> {
     });
     await conn.run(`INSERT INTO lt_sodra SELECT trim("jarCode"), "month", "numInsured", trim(municipality),
       trim("ecoActCode"), rowid, ${i} FROM raw_sodra_${i}`);
-    await rejectOrphans(conn, {
-      country,
-      table: `raw_sodra_${i}`,
-      codeSql: 'trim(t."jarCode")',
-      file: display,
-      report,
-      what: 'monthly rows',
-    });
+    await sodra.orphans('monthly rows', { codeSql: 'trim(t."jarCode")' });
     await conn.run(`DROP TABLE raw_sodra_${i}`);
   }
   await conn.run(`INSERT INTO stage_history
@@ -157,36 +126,28 @@ async function stageLithuania(ctx: StageContext): Promise<StageResult> {
     FROM (SELECT code, "month" // 100 AS y, "month" % 100 AS m, employees FROM lt_sodra
           WHERE code IN (SELECT code FROM ingest_register) AND "month" % 100 BETWEEN 1 AND 12
           QUALIFY row_number() OVER (PARTITION BY code, "month" ORDER BY file_no DESC, file_row) = 1)`);
+}
 
-  // RC profit-and-loss statements: ',' up to 2022, '|' from 2023; amended filings repeat a row and the
-  // latest reg_date wins.
-  await conn.run(
-    `CREATE OR REPLACE TEMP TABLE lt_plna (code VARCHAR, nuo DATE, iki DATE, reg_date DATE, turnover DOUBLE,
-      form_kodas VARCHAR, form_pav VARCHAR)`,
-  );
-  for (const [i, file] of sources.many('plna').entries()) {
-    const delimiter = sniffDelimiter(file, [',', '|'], PLNA_HEADER.length);
-    if (!delimiter) {
-      throw new SourceFileError(
-        sources.displayName(file),
-        { line: 1, column: 1 },
-        'neither "," nor "|" splits the header',
-      );
-    }
-    const plna = await read(file, `raw_plna_${i}`, {
-      delimiter,
+const PLNA_TYPES: Readonly<Record<string, string>> = {
+  laikotarpis_nuo: 'DATE',
+  laikotarpis_iki: 'DATE',
+  reg_date: 'DATE',
+  pardavimo_pajamos: 'DOUBLE',
+};
+
+/** RC's profit-and-loss statements, one file a year: the turnover per year (lt_plna, lt_turnover). */
+async function readStatements(ctx: StageContext): Promise<void> {
+  const { conn } = ctx;
+  await conn.run(`CREATE OR REPLACE TEMP TABLE lt_plna (code VARCHAR, nuo DATE, iki DATE, reg_date DATE,
+    turnover DOUBLE, form_kodas VARCHAR, form_pav VARCHAR)`);
+  for (const [i, path] of ctx.sources.many('plna').entries()) {
+    const plna = await ctx.read('csv', {
+      path,
+      table: `raw_plna_${i}`,
+      // ',' up to 2022, '|' from 2023.
+      delimiter: [',', '|'],
       header: PLNA_HEADER,
-      columns: PLNA_HEADER.map(
-        (n) =>
-          [
-            n,
-            ['laikotarpis_nuo', 'laikotarpis_iki', 'reg_date'].includes(n)
-              ? 'DATE'
-              : n === 'pardavimo_pajamos'
-                ? 'DOUBLE'
-                : 'VARCHAR',
-          ] as const,
-      ),
+      columns: PLNA_HEADER.map((n) => [n, PLNA_TYPES[n] ?? 'VARCHAR'] as const),
       keep: [
         'obj_kodas',
         'form_kodas',
@@ -197,52 +158,41 @@ async function stageLithuania(ctx: StageContext): Promise<StageResult> {
         'pardavimo_pajamos',
       ],
     });
-    await rejectOrphans(conn, {
-      country,
-      table: `raw_plna_${i}`,
-      codeSql: 'trim(t.obj_kodas)',
-      file: plna,
-      report,
-      what: 'statements',
-    });
-    await conn.run(`INSERT INTO lt_plna SELECT trim(obj_kodas), laikotarpis_nuo, laikotarpis_iki, reg_date, pardavimo_pajamos,
-      nullif(trim(form_kodas), ''), nullif(trim(form_pav), '') FROM raw_plna_${i}`);
+    await plna.orphans('statements', { codeSql: 'trim(t.obj_kodas)' });
+    await conn.run(`INSERT INTO lt_plna SELECT trim(obj_kodas), laikotarpis_nuo, laikotarpis_iki, reg_date,
+      pardavimo_pajamos, nullif(trim(form_kodas), ''), nullif(trim(form_pav), '') FROM raw_plna_${i}`);
     await conn.run(`DROP TABLE raw_plna_${i}`);
   }
+  // Amended filings repeat a row: the latest reg_date wins.
   await conn.run(`CREATE OR REPLACE TEMP TABLE lt_turnover AS
     SELECT code, year(iki) AS y, iki, turnover FROM lt_plna
     WHERE iki IS NOT NULL AND code IN (SELECT code FROM ingest_register)
     QUALIFY row_number() OVER (PARTITION BY code, year(iki) ORDER BY reg_date DESC NULLS LAST) = 1`);
+}
 
-  // VMI taxes: cumulative to `menuo` per tax type; a year's figure is the sum over types at the latest
-  // month, a whole year when that is December, else year to date.
-  const taxesFile = sources.one('vmiTaxes');
-  if (taxesFile === null) {
-    // Without the file no tax figure is known: the history carries turnover and employees only.
-    await conn.run(`CREATE OR REPLACE TEMP TABLE raw_vmi_taxes ("mm_kodas.ja_kodas" VARCHAR, tipas VARCHAR,
-      metai INTEGER, menuo INTEGER, suma DECIMAL(18,2))`);
-  } else {
-    const vmiTaxes = await read(taxesFile, 'raw_vmi_taxes', {
-      delimiter: ',',
-      header: VMI_TAXES_HEADER,
-      byName: true,
-      columns: [
-        ['mm_kodas.ja_kodas', 'VARCHAR'],
-        ['tipas', 'VARCHAR'],
-        ['metai', 'INTEGER'],
-        ['menuo', 'INTEGER'],
-        ['suma', 'DECIMAL(18,2)'],
-      ],
-    });
-    await rejectOrphans(conn, {
-      country,
-      table: 'raw_vmi_taxes',
-      codeSql: 'trim(t."mm_kodas.ja_kodas")',
-      file: vmiTaxes,
-      report,
-      what: 'tax rows',
-    });
-  }
+/**
+ * VMI taxes, cumulative to `menuo` per tax type: a year's figure is the sum over types at the latest month,
+ * a whole year when that is December, else year to date. With the turnover, the annual history rows.
+ */
+async function readTaxes(ctx: StageContext): Promise<void> {
+  const { conn } = ctx;
+  // Without the file no tax figure is known: the history carries turnover and employees only.
+  const taxes = await ctx.read('csv', {
+    key: 'vmiTaxes',
+    table: 'raw_vmi_taxes',
+    delimiter: ',',
+    header: VMI_TAXES_HEADER,
+    byName: true,
+    columns: [
+      ['mm_kodas.ja_kodas', 'VARCHAR'],
+      ['tipas', 'VARCHAR'],
+      ['metai', 'INTEGER'],
+      ['menuo', 'INTEGER'],
+      ['suma', 'DECIMAL(18,2)'],
+    ],
+    ifAbsent: '"mm_kodas.ja_kodas" VARCHAR, tipas VARCHAR, metai INTEGER, menuo INTEGER, suma DECIMAL(18,2)',
+  });
+  await taxes.orphans('tax rows', { codeSql: 'trim(t."mm_kodas.ja_kodas")' });
   await conn.run(`CREATE OR REPLACE TEMP TABLE lt_taxes AS
     SELECT code, metai AS y, max(menuo) AS last_month, CAST(sum(suma) AS DOUBLE) AS state_taxes
     FROM (SELECT trim("mm_kodas.ja_kodas") AS code, metai, tipas, menuo, suma FROM raw_vmi_taxes
@@ -258,39 +208,33 @@ async function stageLithuania(ctx: StageContext): Promise<StageResult> {
   await conn.run(`INSERT INTO stage_history
     SELECT code, y::VARCHAR, 'year_to_date', y, 0, 0, NULL, NULL, state_taxes, NULL, last_day(make_date(y, last_month, 1))
     FROM lt_taxes WHERE last_month < 12`);
+}
 
-  // VMI taxpayer register: activities (current ones, main first as filed) and VAT registration.
-  const vmiFile = sources.one('vmiRegister');
-  const vmiColumns = [
-    'ja_kodas',
-    'pvm_kodas',
-    'pvm_isregistruota',
-    'ekonomine_veikla.kodas',
-    'veiklos_pabaiga',
-    'pagrindine',
-  ] as const;
-  let vmi = 'MokesciuMoketojas';
-  if (vmiFile === null) {
-    // Without the taxpayer register the VAT state is unknown (NULL), never derived from the code.
-    await conn.run(
-      `CREATE OR REPLACE TEMP TABLE raw_vmi (${vmiColumns.map((c) => `"${c}" VARCHAR`).join(', ')})`,
-    );
-  } else {
-    vmi = await read(vmiFile, 'raw_vmi', {
-      delimiter: ',',
-      header: VMI_REGISTER_HEADER,
-      byName: true,
-      columns: varchars(vmiColumns),
-    });
-    await rejectOrphans(conn, {
-      country,
-      table: 'raw_vmi',
-      codeSql: 'trim(t.ja_kodas)',
-      file: vmi,
-      report,
-      what: 'taxpayer rows',
-    });
-  }
+const VMI_COLUMNS = [
+  'ja_kodas',
+  'pvm_kodas',
+  'pvm_isregistruota',
+  'ekonomine_veikla.kodas',
+  'veiklos_pabaiga',
+  'pagrindine',
+];
+
+/**
+ * The VMI taxpayer register: activities (current ones, main first as filed; Sodra's code for a company it
+ * lacks) and the VAT registration (lt_emtak, lt_vat). False when absent: the VAT state is then unknown.
+ */
+async function readTaxpayers(ctx: StageContext): Promise<boolean> {
+  const { conn } = ctx;
+  const vmi = await ctx.read('csv', {
+    key: 'vmiRegister',
+    table: 'raw_vmi',
+    delimiter: ',',
+    header: VMI_REGISTER_HEADER,
+    byName: true,
+    columns: varchars(VMI_COLUMNS),
+    ifAbsent: VMI_COLUMNS.map((c) => `"${c}" VARCHAR`).join(', '),
+  });
+  await vmi.orphans('taxpayer rows', { codeSql: 'trim(t.ja_kodas)' });
   const nace = naceClassSql('"ekonomine_veikla.kodas"');
   await conn.run(`CREATE OR REPLACE TEMP TABLE lt_acts AS
     SELECT trim(v.ja_kodas) AS code, v.rowid AS ord, v."ekonomine_veikla.kodas" AS raw,
@@ -300,19 +244,15 @@ async function stageLithuania(ctx: StageContext): Promise<StageResult> {
       LEFT JOIN activity_leaves l ON l.kood = ${dottedSql(nace)}
       LEFT JOIN nace_rev2 m ON m.old = ${nace}
     WHERE nullif(trim(v.veiklos_pabaiga), '') IS NULL AND nullif(trim(v."ekonomine_veikla.kodas"), '') IS NOT NULL`);
-  await countNulled(conn, {
-    country,
-    file: vmi,
-    report,
-    reason: 'EVRK code not in the EVRK 2.1 tree nor mapped from Rev. 2 (activity left out)',
-    sql: `SELECT count(*) AS n, any_value(raw) AS example FROM lt_acts WHERE kood IS NULL`,
-  });
+  await vmi.nulled(
+    'EVRK code not in the EVRK 2.1 tree nor mapped from Rev. 2 (activity left out)',
+    `SELECT count(*) AS n, any_value(raw) AS example FROM lt_acts WHERE kood IS NULL`,
+  );
   await conn.run(`CREATE OR REPLACE TEMP TABLE lt_emtak AS
     SELECT code, list({kood: a.kood, label: l.label, is_main: a.is_main} ORDER BY a.ord) AS emtak
     FROM (SELECT * FROM lt_acts WHERE kood IS NOT NULL QUALIFY row_number() OVER (PARTITION BY code, kood ORDER BY ord) = 1) a
       JOIN activity_leaves l USING (kood)
     GROUP BY code`);
-  // Sodra's activity code stands in for companies missing from the VMI register.
   await conn.run(`INSERT INTO lt_emtak
     SELECT s.code, [{kood: l.kood, label: l.label, is_main: true}]
     FROM (SELECT code, eco FROM lt_sodra QUALIFY row_number() OVER (PARTITION BY code ORDER BY "month" DESC) = 1) s
@@ -323,9 +263,12 @@ async function stageLithuania(ctx: StageContext): Promise<StageResult> {
       any_value(trim(pvm_kodas)) FILTER (WHERE nullif(trim(pvm_kodas), '') IS NOT NULL
         AND nullif(trim(pvm_isregistruota), '') IS NULL) AS vat_number
     FROM raw_vmi GROUP BY 1`);
+  return vmi.present;
+}
 
-  // ehak_nimetus: the municipality Sodra names (latest month), else the place an address starts with.
-  await conn.run(`CREATE OR REPLACE TEMP TABLE lt_municipality AS
+/** ehak_nimetus: the municipality Sodra names (latest month), else the place an address starts with. */
+async function buildMunicipality(ctx: StageContext, register: SourceFile): Promise<void> {
+  await ctx.conn.run(`CREATE OR REPLACE TEMP TABLE lt_municipality AS
     SELECT r.code, coalesce(sp.name, ap.name, ap2.name) AS name
     FROM ingest_register r
       LEFT JOIN (SELECT code, municipality FROM lt_sodra QUALIFY row_number() OVER (PARTITION BY code ORDER BY "month" DESC) = 1) s
@@ -333,18 +276,19 @@ async function stageLithuania(ctx: StageContext): Promise<StageResult> {
       LEFT JOIN lt_places sp ON sp.variant = s.municipality
       LEFT JOIN lt_places ap ON ap.variant = trim(split_part(r.adresas, ',', 1))
       LEFT JOIN lt_places ap2 ON ap2.variant = trim(split_part(r.adresas, ',', 1)) || ' sav.'`);
-  await countNulled(conn, {
-    country,
-    file: jar,
-    report,
-    reason: 'municipality not recognised (ehak_nimetus left empty)',
-    sql: `SELECT count(*) AS n, any_value(r.adresas) AS example FROM lt_municipality m JOIN ingest_register r USING (code)
-          WHERE m.name IS NULL`,
-  });
+  await register.nulled(
+    'municipality not recognised (ehak_nimetus left empty)',
+    `SELECT count(*) AS n, any_value(r.adresas) AS example FROM lt_municipality m JOIN ingest_register r USING (code)
+     WHERE m.name IS NULL`,
+  );
+}
 
-  // The legal form from whichever file has it: JAR's code, else the code of the company's latest statement,
-  // else JAR's text form looked up in the code list the files themselves pair with that text (a text that
-  // pairs with two codes is left out).
+/**
+ * The legal form from whichever file has it: JAR's code, else the code of the company's latest statement,
+ * else JAR's text form looked up in the code list the files themselves pair with that text (a text that
+ * pairs with two codes is left out) (lt_form).
+ */
+async function buildLegalForms({ conn }: StageContext): Promise<void> {
   await conn.run(`CREATE OR REPLACE TEMP TABLE lt_form_codes AS
     SELECT txt, any_value(kod) AS kod FROM (
       SELECT DISTINCT lower(trim(form_pavadinimas)) AS txt, trim(form_kodas) AS kod FROM ingest_register
@@ -360,42 +304,53 @@ async function stageLithuania(ctx: StageContext): Promise<StageResult> {
                  QUALIFY row_number() OVER (PARTITION BY code ORDER BY iki DESC NULLS LAST, reg_date DESC NULLS LAST) = 1) p
         USING (code)
       LEFT JOIN lt_form_codes fc ON fc.txt = lower(trim(r.form_pavadinimas))`);
+}
 
-  await report.stage(country, 'build companies', async () => {
-    await createLatestMetrics(conn);
-    await conn.run(
-      contractCompaniesSql(
-        {
-          registrikood: 'r.code',
-          arinimi: 'r.ja_pavadinimas',
-          oiguslik_vorm: 'f.kod',
-          oiguslik_vorm_tekstina: 'f.txt',
-          staatus: "coalesce(st.staatus, 'S')",
-          staatus_tekstina: 'r.stat_pavadinimas',
-          source_status: 'trim(r.stat_kodas)',
-          esmaregistreerimise_kpv: 'r.ja_reg_data',
-          ehak_nimetus: 'mu.name',
-          asukoht: `regexp_replace(r.adresas, ',\\s*LT-\\d{5}\\s*$', '')`,
-          aadress_text: 'r.adresas',
-          vat_active: vmiFile === null ? 'NULL::BOOLEAN' : 'v.vat_number IS NOT NULL',
-          vat_number: 'v.vat_number',
-          emtak: 'coalesce(e.emtak, [])',
-          // Lithuania publishes no people (spec 2.3).
-          people: '[]',
-          is_sole_trader: 'false',
-          not_for_sale: 'false',
-          search_name: searchNameSql('r.ja_pavadinimas'),
-          ...METRIC_VALUES,
-        },
-        `ingest_register r
-         LEFT JOIN lt_status st ON st.stat_code = trim(r.stat_kodas)
-         LEFT JOIN lt_municipality mu USING (code)
-         LEFT JOIN lt_form f USING (code)
-         LEFT JOIN lt_emtak e USING (code)
-         LEFT JOIN lt_vat v USING (code)
-         LEFT JOIN stage_latest_metrics m ON m.registrikood = r.code`,
-      ),
-    );
+/** stage_companies' columns from the tables above (vat_active is set by whether the VMI register came). */
+const COMPANY_VALUES = {
+  registrikood: 'r.code',
+  arinimi: 'r.ja_pavadinimas',
+  oiguslik_vorm: 'f.kod',
+  oiguslik_vorm_tekstina: 'f.txt',
+  staatus: "coalesce(st.staatus, 'S')",
+  staatus_tekstina: 'r.stat_pavadinimas',
+  source_status: 'trim(r.stat_kodas)',
+  esmaregistreerimise_kpv: 'r.ja_reg_data',
+  ehak_nimetus: 'mu.name',
+  asukoht: `regexp_replace(r.adresas, ',\\s*LT-\\d{5}\\s*$', '')`,
+  aadress_text: 'r.adresas',
+  vat_number: 'v.vat_number',
+  emtak: 'coalesce(e.emtak, [])',
+  // Lithuania publishes no people (spec 2.3).
+  people: '[]',
+  is_sole_trader: 'false',
+  not_for_sale: 'false',
+  search_name: searchNameSql('r.ja_pavadinimas'),
+};
+
+const COMPANY_FROM = `ingest_register r
+  LEFT JOIN lt_status st ON st.stat_code = trim(r.stat_kodas)
+  LEFT JOIN lt_municipality mu USING (code)
+  LEFT JOIN lt_form f USING (code)
+  LEFT JOIN lt_emtak e USING (code)
+  LEFT JOIN lt_vat v USING (code)
+  LEFT JOIN stage_latest_metrics m ON m.registrikood = r.code`;
+
+async function stageLithuania(ctx: StageContext): Promise<StageResult> {
+  const { conn, reference } = ctx;
+  await createActivityLeaves(conn, reference);
+  await createNaceCorrespondence(conn, true);
+  await createPlaces(conn, reference);
+  const register = await readRegister(ctx);
+  await readSodra(ctx);
+  await readStatements(ctx);
+  await readTaxes(ctx);
+  const hasTaxpayers = await readTaxpayers(ctx);
+  await buildMunicipality(ctx, register);
+  await buildLegalForms(ctx);
+  const vatActive = hasTaxpayers ? 'v.vat_number IS NOT NULL' : 'NULL::BOOLEAN';
+  await buildCompanies(ctx, { ...COMPANY_VALUES, vat_active: vatActive }, COMPANY_FROM, {
+    latestMetrics: true,
   });
   return {
     source: 'official-files',
