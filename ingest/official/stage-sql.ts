@@ -7,14 +7,21 @@ import type { StageContext } from './types.ts';
 /**
  * The SELECT that makes stage_companies: every contract column in order, from `values` where the adapter
  * has the column, else the contract's empty value (NULL, or `[]` for the non-null list columns).
+ * search_name and search_people are the search text of `arinimi` and `people` unless `values` names them.
  */
 export function contractCompaniesSql(values: Readonly<Record<string, string>>, from: string): string {
   const known = new Set(COMPANY_COLUMNS.map((c) => c.name));
   for (const name of Object.keys(values)) {
     if (!known.has(name)) throw new Error(`not a contract column: ${name}`);
   }
+  const { arinimi, people } = values;
+  const all: Record<string, string> = {
+    ...(arinimi !== undefined && { search_name: searchNameSql(arinimi) }),
+    ...(people !== undefined && { search_people: searchPeopleSql(people) }),
+    ...values,
+  };
   const items = COMPANY_COLUMNS.map((c) => {
-    const expr = values[c.name] ?? (c.type.endsWith('[]') && !c.nullable ? `[]` : 'NULL');
+    const expr = all[c.name] ?? (c.type.endsWith('[]') && !c.nullable ? `[]` : 'NULL');
     return `CAST(${expr} AS ${c.type}) AS ${quoteIdent(c.name)}`;
   });
   return `CREATE OR REPLACE TEMP TABLE stage_companies AS SELECT\n  ${items.join(',\n  ')}\nFROM ${from}`;

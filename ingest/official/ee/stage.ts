@@ -2,14 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { StageResult } from '../../pipeline/publish.ts';
 import { queryRows, sqlPath } from '../../pipeline/sql.ts';
 import { createActivityLeaves, createEmtakCorrespondence, createLocationLeaves } from '../activity-codes.ts';
-import {
-  ANNUAL_VALUES,
-  buildCompanies,
-  createEmptyHistory,
-  searchNameSql,
-  searchPeopleSql,
-  varchars,
-} from '../stage-sql.ts';
+import { ANNUAL_VALUES, buildCompanies, createEmptyHistory, varchars } from '../stage-sql.ts';
 import type { CountryAdapter, StageContext } from '../types.ts';
 import {
   DEBTORS_HEADER,
@@ -331,8 +324,6 @@ const COMPANY_VALUES = {
   people: 'coalesce(p.people, [])',
   is_sole_trader: `coalesce(${FORM} = 'FIE', false)`,
   not_for_sale: 'false',
-  search_name: searchNameSql('r.nimi'),
-  search_people: searchPeopleSql('coalesce(p.people, [])'),
 };
 
 const COMPANY_FROM = `ingest_register r

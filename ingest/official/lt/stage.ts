@@ -8,13 +8,7 @@ import {
   naceClassSql,
 } from '../activity-codes.ts';
 import type { SourceFile } from '../stage-context.ts';
-import {
-  buildCompanies,
-  createEmptyHistory,
-  createValuesTable,
-  searchNameSql,
-  varchars,
-} from '../stage-sql.ts';
+import { buildCompanies, createEmptyHistory, createValuesTable, varchars } from '../stage-sql.ts';
 import type { CountryAdapter, StageContext } from '../types.ts';
 import {
   JAR_HEADER,
@@ -325,7 +319,6 @@ const COMPANY_VALUES = {
   people: '[]',
   is_sole_trader: 'false',
   not_for_sale: 'false',
-  search_name: searchNameSql('r.ja_pavadinimas'),
 };
 
 const COMPANY_FROM = `ingest_register r

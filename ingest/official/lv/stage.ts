@@ -10,8 +10,6 @@ import {
   buildCompanies,
   createEmptyHistory,
   createValuesTable,
-  searchNameSql,
-  searchPeopleSql,
   varchars,
 } from '../stage-sql.ts';
 import type { CountryAdapter, StageContext } from '../types.ts';
@@ -299,8 +297,6 @@ const COMPANY_VALUES = {
   // An IK (individuālais komersants) is a natural person trading in their own name.
   is_sole_trader: `coalesce(r.type = 'IK', false)`,
   not_for_sale: 'false',
-  search_name: searchNameSql('r.name'),
-  search_people: searchPeopleSql('coalesce(p.people, [])'),
 };
 
 const COMPANY_FROM = `ingest_register r

@@ -1,12 +1,9 @@
 import type { StageResult } from '../../pipeline/publish.ts';
-import { createLatestMetrics, METRIC_VALUES } from '../../pipeline/latest-metrics.ts';
 import { queryRows } from '../../pipeline/sql.ts';
 import { createActivityLeaves, createLocationLeaves } from '../activity-codes.ts';
-import { loadCsv } from '../read-csv.ts';
-import { loadJson } from '../read-json.ts';
+import type { SourceFile } from '../stage-context.ts';
+import { ANNUAL_VALUES, buildCompanies, createEmptyHistory } from '../stage-sql.ts';
 import { readHeaderFields } from '../text-file.ts';
-import { countNulled, keyRows, rejectOrphans } from '../rows.ts';
-import { contractCompaniesSql, createEmptyHistory, searchNameSql, searchPeopleSql } from '../stage-sql.ts';
 import type { CountryAdapter, StageContext } from '../types.ts';
 import { isEnheterCsv, NO_ENHETER_CSV_HEADER, NO_FILES, NO_PERSON_ROLES } from './files.ts';
 import { createKommuneTable } from './kommune.ts';
@@ -33,22 +30,6 @@ const ADDRESS = `STRUCT(adresse VARCHAR[], postnummer VARCHAR, poststed VARCHAR,
 const CODE = 'STRUCT(kode VARCHAR, beskrivelse VARCHAR)';
 /** JSON true (or the CSV's "true"); booleans are read as text so either spelling converts. */
 const isTrue = (expr: string) => `coalesce(lower(trim(${expr})) = 'true', false)`;
-
-async function readJson(
-  ctx: StageContext,
-  file: string,
-  table: string,
-  columns: readonly (readonly [string, string])[],
-): Promise<string> {
-  const display = ctx.sources.displayName(file);
-  await ctx.report.stage(
-    ctx.country,
-    `read ${display}`,
-    () => loadJson(ctx.conn, { country: ctx.country, file, display, table, columns }, ctx.report),
-    (r) => r.rowsRead,
-  );
-  return display;
-}
 
 /** The JSON keys of enheter the adapter reads, with their types (the CSV is brought to the same shape). */
 const UNIT_COLUMNS = [
@@ -77,43 +58,12 @@ const UNIT_COLUMNS = [
 ] as const;
 
 /**
- * BRREG's CSV download of enheter as `raw_enheter` with the JSON's shape: dotted header names become the
- * nested keys, booleans stay the strings "true"/"false", a multi-line address cell becomes its lines. Columns
- * are matched by name regardless of case (the CSV's own spellings differ from the JSON keys); a column the
- * file lacks reads as NULL.
+ * The SELECT that brings BRREG's CSV download of enheter (`raw_enheter_csv`, columns `present`) to the
+ * JSON's shape: dotted header names become the nested keys, booleans stay the strings "true"/"false", a
+ * multi-line address cell becomes its lines; a column the file lacks reads as NULL.
  */
-async function loadUnitsCsv(ctx: StageContext, file: string): Promise<string> {
-  const { conn, country, report } = ctx;
-  const display = ctx.sources.displayName(file);
-  const canonical = new Map(NO_ENHETER_CSV_HEADER.map((h) => [h.toLowerCase(), h as string]));
-  const headerKey = (raw: string) => canonical.get(raw.trim().toLowerCase()) ?? raw.trim();
-  const present = new Set(readHeaderFields(file, ',', 'utf-8').map(headerKey));
-  const required = ['organisasjonsnummer', 'navn', 'organisasjonsform.kode'];
-  const wanted = NO_ENHETER_CSV_HEADER.filter((h) => required.includes(h) || present.has(h));
-  await report.stage(
-    country,
-    `read ${display}`,
-    () =>
-      loadCsv(
-        conn,
-        {
-          country,
-          workDir: ctx.workDir,
-          file,
-          display,
-          table: 'raw_enheter_csv',
-          delimiter: ',',
-          header: NO_ENHETER_CSV_HEADER,
-          byName: true,
-          headerKey,
-          columns: wanted.map((h) => [h, 'VARCHAR'] as const),
-        },
-        report,
-      ),
-    (r) => r.rowsRead,
-  );
-  const col = (name: string) =>
-    present.has(name) || required.includes(name) ? `nullif(c."${name}", '')` : 'NULL::VARCHAR';
+function unitsFromCsvSql(present: (name: string) => boolean): string {
+  const col = (name: string) => (present(name) ? `nullif(c."${name}", '')` : 'NULL::VARCHAR');
   const code = (prefix: string) =>
     `CASE WHEN ${col(`${prefix}.kode`)} IS NOT NULL THEN {kode: ${col(`${prefix}.kode`)}, beskrivelse: ${col(`${prefix}.beskrivelse`)}} END`;
   const address = (prefix: string) => {
@@ -125,7 +75,7 @@ async function loadUnitsCsv(ctx: StageContext, file: string): Promise<string> {
       land: ${col(`${prefix}.land`)}, landkode: ${col(`${prefix}.landkode`)}} END`;
   };
   const plain = (name: string, from = name) => `${col(from)} AS "${name}"`;
-  await conn.run(`CREATE OR REPLACE TEMP TABLE raw_enheter AS SELECT
+  return `SELECT
       ${plain('organisasjonsnummer')}, c."navn" AS navn,
       ${code('organisasjonsform')} AS organisasjonsform,
       ${code('naeringskode1')} AS naeringskode1, ${code('naeringskode2')} AS naeringskode2,
@@ -140,51 +90,58 @@ async function loadUnitsCsv(ctx: StageContext, file: string): Promise<string> {
       ${NO_STATUS.map((s) => plain(s.flag)).join(', ')},
       CASE WHEN ${col('kapital.belop')} IS NOT NULL THEN {belop: ${col('kapital.belop')}, valuta: ${col('kapital.valuta')}} END
         AS kapital
-    FROM raw_enheter_csv c`);
-  await conn.run('DROP TABLE raw_enheter_csv');
-  return display;
+    FROM raw_enheter_csv c`;
 }
 
-async function loadUnits(ctx: StageContext): Promise<string> {
-  const { conn, country, report } = ctx;
+/**
+ * enheter as `raw_enheter`, from the JSON or from BRREG's CSV download. The CSV's columns are matched by
+ * name regardless of case (its own spellings differ from the JSON keys) and brought to the JSON's shape.
+ */
+async function readUnits(ctx: StageContext): Promise<SourceFile> {
   const file = ctx.sources.one('enheter')!;
-  const display = isEnheterCsv(ctx.sources.displayName(file))
-    ? await loadUnitsCsv(ctx, file)
-    : await readJson(ctx, file, 'raw_enheter', UNIT_COLUMNS);
-  await keyRows(conn, {
-    country,
-    from: 'raw_enheter',
-    to: 'ingest_register',
-    codeSql: 'organisasjonsnummer',
-    file: display,
-    report,
-    checkRule: true,
+  if (!isEnheterCsv(ctx.sources.displayName(file))) {
+    return ctx.read('json', { key: 'enheter', table: 'raw_enheter', columns: UNIT_COLUMNS });
+  }
+  const canonical = new Map(NO_ENHETER_CSV_HEADER.map((h) => [h.toLowerCase(), h as string]));
+  const headerKey = (raw: string) => canonical.get(raw.trim().toLowerCase()) ?? raw.trim();
+  const inFile = new Set(readHeaderFields(file, ',', 'utf-8').map(headerKey));
+  const required = ['organisasjonsnummer', 'navn', 'organisasjonsform.kode'];
+  const present = (h: string) => required.includes(h) || inFile.has(h);
+  const units = await ctx.read('csv', {
+    key: 'enheter',
+    table: 'raw_enheter_csv',
+    delimiter: ',',
+    header: NO_ENHETER_CSV_HEADER,
+    byName: true,
+    headerKey,
+    columns: NO_ENHETER_CSV_HEADER.filter(present).map((h) => [h, 'VARCHAR'] as const),
   });
-  // The kommune: the business address's, else the postal one's, through SSB's changes onto the current
-  // structure; a code with no single current successor is nulled and counted per code.
-  await createKommuneTable(conn);
-  await conn.run(`CREATE OR REPLACE TEMP TABLE no_place AS
+  await ctx.conn.run(`CREATE OR REPLACE TEMP TABLE raw_enheter AS ${unitsFromCsvSql(present)}`);
+  await ctx.conn.run('DROP TABLE raw_enheter_csv');
+  return ctx.file(units.name, 'raw_enheter');
+}
+
+/**
+ * The kommune: the business address's, else the postal one's, through SSB's changes onto the current
+ * structure; a code with no single current successor is nulled and counted per code (no_place).
+ */
+async function buildPlaces(ctx: StageContext, register: SourceFile): Promise<void> {
+  await createKommuneTable(ctx.conn);
+  await ctx.conn.run(`CREATE OR REPLACE TEMP TABLE no_place AS
     SELECT r.code, k.raw, m.kood FROM ingest_register r,
       LATERAL (SELECT nullif(trim(coalesce(r.forretningsadresse.kommunenummer, r.postadresse.kommunenummer)), '') AS raw) k
       LEFT JOIN no_kommune m ON m.code = k.raw`);
-  const unmapped = await queryRows(
-    conn,
-    `SELECT raw, count(*)::BIGINT AS n, min(code) AS example FROM no_place
-     WHERE raw IS NOT NULL AND kood IS NULL GROUP BY raw ORDER BY raw`,
+  await register.perCode(
+    'kommunenummer',
+    `SELECT p.raw AS code, count(*) AS n, min(p.code) AS example FROM no_place p
+     WHERE p.raw IS NOT NULL AND p.kood IS NULL GROUP BY p.raw`,
+    { listAll: true },
   );
-  for (const u of unmapped) {
-    report.reject(
-      country,
-      display,
-      `unmapped kommunenummer code ${String(u['raw'])}`,
-      Number(u['n']),
-      'value nulled',
-      String(u['example']),
-    );
-  }
+}
 
-  // Activities: naeringskode1..3 (SN2025) onto the served SN2007 leaves; the first is the main one.
-  await conn.run(`CREATE OR REPLACE TEMP TABLE no_acts AS
+/** Activities: naeringskode1..3 (SN2025) onto the served SN2007 leaves; the first is the main one (no_emtak). */
+async function buildActivities(ctx: StageContext, register: SourceFile): Promise<void> {
+  await ctx.conn.run(`CREATE OR REPLACE TEMP TABLE no_acts AS
     SELECT src.code, src.ord, src.raw, ${SN2025_LEAF_SQL} AS kood
     FROM (
       SELECT code, 1 AS ord, trim(naeringskode1.kode) AS raw FROM ingest_register
@@ -192,23 +149,24 @@ async function loadUnits(ctx: StageContext): Promise<string> {
       UNION ALL SELECT code, 3, trim(naeringskode3.kode) FROM ingest_register
     ) src ${sn2025JoinSql('src.raw')}
     WHERE nullif(src.raw, '') IS NOT NULL`);
-  await countNulled(conn, {
-    country,
-    file: display,
-    report,
-    reason: 'næringskode not mapped from SN2025 onto SN2007 (activity left out)',
-    sql: `SELECT count(*) AS n, any_value(raw) AS example FROM no_acts WHERE kood IS NULL`,
-  });
-  await conn.run(`CREATE OR REPLACE TEMP TABLE no_emtak AS
+  await register.nulled(
+    'næringskode not mapped from SN2025 onto SN2007 (activity left out)',
+    `SELECT count(*) AS n, any_value(raw) AS example FROM no_acts WHERE kood IS NULL`,
+  );
+  await ctx.conn.run(`CREATE OR REPLACE TEMP TABLE no_emtak AS
     SELECT code, list({kood: a.kood, label: l.label, is_main: a.ord = 1} ORDER BY a.ord) AS emtak
     FROM (SELECT * FROM no_acts WHERE kood IS NOT NULL QUALIFY row_number() OVER (PARTITION BY code, kood ORDER BY ord) = 1) a
       JOIN activity_leaves l USING (kood)
     GROUP BY code`);
+}
 
-  // The employee count is the one history period: a snapshot dated when the count was last registered,
-  // else the run's date (real units carry the count without those dates). harRegistrertAntallAnsatte
-  // false means the register holds no count: unknown, not zero (a 0 beside it is not a count); a count
-  // of 0 the register holds stays 0.
+/**
+ * The employee count is the one history period: a snapshot dated when the count was last registered, else
+ * the run's date (real units carry the count without those dates). harRegistrertAntallAnsatte false means
+ * the register holds no count: unknown, not zero (a 0 beside it is not a count); a count of 0 the register
+ * holds stays 0.
+ */
+async function buildEmployeeHistory({ conn, now }: StageContext): Promise<void> {
   await createEmptyHistory(conn);
   await conn.run(`INSERT INTO stage_history
     SELECT code, year(as_of)::VARCHAR, 'snapshot', year(as_of), 0, 0, NULL, employees, NULL, NULL, as_of
@@ -216,42 +174,32 @@ async function loadUnits(ctx: StageContext): Promise<string> {
       SELECT code, TRY_CAST(antallAnsatte AS DOUBLE) AS employees,
         coalesce(TRY_CAST(registreringsdatoAntallAnsatteEnhetsregisteret AS DATE),
                  TRY_CAST(registreringsdatoantallansatteNAVAaregisteret AS DATE),
-                 DATE '${ctx.now.toISOString().slice(0, 10)}') AS as_of
+                 DATE '${now.toISOString().slice(0, 10)}') AS as_of
       FROM ingest_register WHERE ${isTrue('harRegistrertAntallAnsatte')}
     ) WHERE employees IS NOT NULL`);
-  return display;
 }
 
-async function loadSubunits(ctx: StageContext): Promise<number | null> {
-  const { conn, country, report } = ctx;
-  const file = ctx.sources.one('underenheter');
-  if (file === null) {
-    // Without the file no sub-unit contact is known: the units keep their own contacts only.
-    await conn.run(
-      'CREATE OR REPLACE TEMP TABLE no_sub_contacts (code VARCHAR, contacts STRUCT(liik VARCHAR, sisu VARCHAR, "source" VARCHAR)[])',
-    );
-    return null;
-  }
-  const display = await readJson(ctx, file, 'raw_underenheter', [
-    ['organisasjonsnummer', 'VARCHAR'],
-    ['overordnetEnhet', 'VARCHAR'],
-    ['telefon', 'VARCHAR'],
-    ['mobil', 'VARCHAR'],
-    ['epostadresse', 'VARCHAR'],
-    ['hjemmeside', 'VARCHAR'],
-    ['nedleggelsesdato', 'VARCHAR'],
-  ]);
-  await rejectOrphans(conn, {
-    country,
+const SUBUNIT_COLUMNS = [
+  'organisasjonsnummer',
+  'overordnetEnhet',
+  'telefon',
+  'mobil',
+  'epostadresse',
+  'hjemmeside',
+  'nedleggelsesdato',
+];
+
+/** underenheter: the open sub-units' contacts (no_sub_contacts); their count, null when the file is absent. */
+async function readSubunits(ctx: StageContext): Promise<number | null> {
+  const { conn } = ctx;
+  const subunits = await ctx.read('json', {
+    key: 'underenheter',
     table: 'raw_underenheter',
-    codeSql: 'trim(t.overordnetEnhet)',
-    file: display,
-    report,
-    what: 'sub-units',
+    columns: SUBUNIT_COLUMNS.map((c) => [c, 'VARCHAR'] as const),
+    ifAbsent: SUBUNIT_COLUMNS.map((c) => `${c} VARCHAR`).join(', '),
   });
-  const subunits = Number(
-    (await queryRows(conn, 'SELECT count(*)::BIGINT AS n FROM raw_underenheter'))[0]?.['n'] ?? 0,
-  );
+  await subunits.orphans('sub-units', { codeSql: 'trim(t.overordnetEnhet)' });
+  const [count] = await queryRows(conn, 'SELECT count(*)::BIGINT AS n FROM raw_underenheter');
   // Contacts of open sub-units, marked as such (spec 2.3 source no_subunit), in sub-unit order.
   const kinds = [
     ['EMAIL', 'epostadresse'],
@@ -267,48 +215,31 @@ async function loadSubunits(ctx: StageContext): Promise<number | null> {
     WHERE nullif(trim(nedleggelsesdato), '') IS NULL AND trim(overordnetEnhet) IN (SELECT code FROM ingest_register)
     GROUP BY 1`);
   await conn.run('DROP TABLE raw_underenheter');
-  return subunits;
+  return subunits.present ? Number(count?.['n'] ?? 0) : null;
 }
 
-/** True when the roles file was read: without it the people are unknown (NULL), not an empty board. */
-async function loadRoles(ctx: StageContext): Promise<boolean> {
-  const { conn, country, report } = ctx;
-  const file = ctx.sources.one('roller');
-  if (file === null) {
-    await conn.run(`CREATE OR REPLACE TEMP TABLE no_people (code VARCHAR, people STRUCT(nimi VARCHAR,
-      isiku_tyyp VARCHAR, roll VARCHAR, roll_tekstina VARCHAR, algus_kpv DATE)[])`);
-    return false;
-  }
+const ROLE_GROUPS = `STRUCT("type" ${CODE}, roller STRUCT("type" ${CODE},
+  person STRUCT(navn STRUCT(fornavn VARCHAR, mellomnavn VARCHAR, etternavn VARCHAR)),
+  enhet STRUCT(organisasjonsnummer VARCHAR, navn JSON), fratraadt VARCHAR)[])[]`;
+
+/** roller: the current people (no_people). False when absent: the people are then unknown, not none. */
+async function readRoles(ctx: StageContext): Promise<boolean> {
   // Birth dates (person.fodselsdato) are never read: the contract holds no personal identifiers.
-  const display = await readJson(ctx, file, 'raw_roller', [
-    ['organisasjonsnummer', 'VARCHAR'],
-    [
-      'rollegrupper',
-      `STRUCT("type" ${CODE}, roller STRUCT("type" ${CODE},
-        person STRUCT(navn STRUCT(fornavn VARCHAR, mellomnavn VARCHAR, etternavn VARCHAR)),
-        enhet STRUCT(organisasjonsnummer VARCHAR, navn JSON), fratraadt VARCHAR)[])[]`,
+  const raw = await ctx.read('json', {
+    key: 'roller',
+    table: 'raw_roller',
+    columns: [
+      ['organisasjonsnummer', 'VARCHAR'],
+      ['rollegrupper', ROLE_GROUPS],
     ],
-  ]);
-  await keyRows(conn, {
-    country,
-    from: 'raw_roller',
-    to: 'no_roles',
-    codeSql: 'organisasjonsnummer',
-    file: display,
-    report,
+    ifAbsent: `organisasjonsnummer VARCHAR, rollegrupper ${ROLE_GROUPS}`,
   });
-  await rejectOrphans(conn, {
-    country,
-    table: 'no_roles',
-    codeSql: 't.code',
-    file: display,
-    report,
-    what: 'roles',
-  });
-  const roles = NO_PERSON_ROLES.map((r) => `'${r}'`).join(', ');
+  const roles = await raw.keyRows('no_roles', 'organisasjonsnummer');
+  await roles.orphans('roles');
+  const kept = NO_PERSON_ROLES.map((r) => `'${r}'`).join(', ');
   // A unit's name in a role is a list of name lines in the roles API; a plain string is accepted too.
   const unitName = `coalesce(array_to_string(TRY_CAST(r.enhet.navn AS VARCHAR[]), ' '), r.enhet.navn ->> '$')`;
-  await conn.run(`CREATE OR REPLACE TEMP TABLE no_people AS
+  await ctx.conn.run(`CREATE OR REPLACE TEMP TABLE no_people AS
     SELECT code, list({
       nimi: CASE WHEN r.person IS NOT NULL
         THEN concat_ws(' ', nullif(trim(r.person.navn.fornavn), ''), nullif(trim(r.person.navn.mellomnavn), ''),
@@ -320,37 +251,33 @@ async function loadRoles(ctx: StageContext): Promise<boolean> {
       SELECT code, g_ord, generate_subscripts(g.roller, 1) AS r_ord, unnest(g.roller) AS r
       FROM (SELECT code, generate_subscripts(rollegrupper, 1) AS g_ord, unnest(rollegrupper) AS g FROM no_roles)
     )
-    WHERE r."type".kode IN (${roles}) AND NOT ${isTrue('r.fratraadt')}
+    WHERE r."type".kode IN (${kept}) AND NOT ${isTrue('r.fratraadt')}
     GROUP BY code`);
-  return true;
+  return raw.present;
 }
 
-async function loadAccounts(ctx: StageContext): Promise<boolean> {
-  const { conn, country, report } = ctx;
+const ACCOUNT_COLUMNS = [
+  ['regnskapstype', 'VARCHAR'],
+  ['virksomhet', 'STRUCT(organisasjonsnummer VARCHAR)'],
+  ['regnskapsperiode', 'STRUCT(fraDato VARCHAR, tilDato VARCHAR)'],
+  ['valuta', 'VARCHAR'],
+  ['egenkapitalGjeld', 'STRUCT(egenkapital STRUCT(sumEgenkapital VARCHAR))'],
+  ['eiendeler', 'STRUCT(sumEiendeler VARCHAR)'],
+  [
+    'resultatregnskapResultat',
+    'STRUCT(aarsresultat VARCHAR, driftsresultat STRUCT(driftsinntekter STRUCT(sumDriftsinntekter VARCHAR)))',
+  ],
+] as const;
+
+/** regnskap, one file a year: each company's latest accounts in NOK (no_annual); false without any file. */
+async function readAccounts(ctx: StageContext): Promise<boolean> {
+  const { conn } = ctx;
   await conn.run(`CREATE OR REPLACE TEMP TABLE no_accounts (code VARCHAR, yr INTEGER, currency VARCHAR,
     revenue DOUBLE, net_profit DOUBLE, equity DOUBLE, total_assets DOUBLE)`);
   const files = ctx.sources.many('regnskap');
-  for (const [i, file] of files.entries()) {
-    const display = await readJson(ctx, file, `raw_regnskap_${i}`, [
-      ['regnskapstype', 'VARCHAR'],
-      ['virksomhet', 'STRUCT(organisasjonsnummer VARCHAR)'],
-      ['regnskapsperiode', 'STRUCT(fraDato VARCHAR, tilDato VARCHAR)'],
-      ['valuta', 'VARCHAR'],
-      ['egenkapitalGjeld', 'STRUCT(egenkapital STRUCT(sumEgenkapital VARCHAR))'],
-      ['eiendeler', 'STRUCT(sumEiendeler VARCHAR)'],
-      [
-        'resultatregnskapResultat',
-        'STRUCT(aarsresultat VARCHAR, driftsresultat STRUCT(driftsinntekter STRUCT(sumDriftsinntekter VARCHAR)))',
-      ],
-    ]);
-    await rejectOrphans(conn, {
-      country,
-      table: `raw_regnskap_${i}`,
-      codeSql: 'trim(t.virksomhet.organisasjonsnummer)',
-      file: display,
-      report,
-      what: 'accounts',
-    });
+  for (const [i, path] of files.entries()) {
+    const accounts = await ctx.read('json', { path, table: `raw_regnskap_${i}`, columns: ACCOUNT_COLUMNS });
+    await accounts.orphans('accounts', { codeSql: 'trim(t.virksomhet.organisasjonsnummer)' });
     // Company accounts only (a group's KONSERN accounts are another entity's figures).
     await conn.run(`INSERT INTO no_accounts
       SELECT trim(virksomhet.organisasjonsnummer), year(TRY_CAST(regnskapsperiode.tilDato AS DATE)), upper(trim(valuta)),
@@ -363,100 +290,93 @@ async function loadAccounts(ctx: StageContext): Promise<boolean> {
         AND trim(virksomhet.organisasjonsnummer) IN (SELECT code FROM ingest_register)`);
     await conn.run(`DROP TABLE raw_regnskap_${i}`);
   }
-  await countNulled(conn, {
-    country,
-    file: 'regnskap',
-    report,
-    reason: 'accounts in a currency other than NOK or without a period end (left out)',
-    sql: `SELECT count(*) AS n, any_value(coalesce(currency, '?')) AS example FROM no_accounts
-          WHERE currency IS DISTINCT FROM 'NOK' OR yr IS NULL`,
-  });
+  await ctx.file('regnskap').nulled(
+    'accounts in a currency other than NOK or without a period end (left out)',
+    `SELECT count(*) AS n, any_value(coalesce(currency, '?')) AS example FROM no_accounts
+     WHERE currency IS DISTINCT FROM 'NOK' OR yr IS NULL`,
+  );
   await conn.run(`CREATE OR REPLACE TEMP TABLE no_annual AS
     SELECT * FROM no_accounts WHERE currency = 'NOK' AND yr IS NOT NULL
     QUALIFY row_number() OVER (PARTITION BY code ORDER BY yr DESC) = 1`);
   return files.length > 0;
 }
 
+type Status = (typeof NO_STATUS)[number];
+const flagSet = (s: Status) =>
+  s.flag.endsWith('Dato') ? `nullif(trim(r."${s.flag}"), '') IS NOT NULL` : isTrue(`r."${s.flag}"`);
+/** A CASE over the status flags, first set flag first: `pick` of its entry, else `otherwise`. */
+const statusOf = (pick: (s: Status) => string, otherwise: string) =>
+  `CASE ${NO_STATUS.map((s) => `WHEN ${flagSet(s)} THEN ${pick(s)}`).join(' ')} ELSE ${otherwise} END`;
+// The business address, else the postal one; adresse is an array of lines.
+const ADDR = 'coalesce(r.forretningsadresse, r.postadresse)';
+const ASUKOHT = `nullif(concat_ws(', ', nullif(array_to_string(list_filter(${ADDR}.adresse, x -> nullif(trim(x), '') IS NOT NULL), ', '), ''),
+  nullif(trim(coalesce(${ADDR}.postnummer, '') || ' ' || coalesce(${ADDR}.poststed, '')), '')), '')`;
+const contact = (liik: string, col: string) =>
+  `{liik: '${liik}', sisu: nullif(trim(r.${col}), ''), "source": NULL::VARCHAR}`;
+const AMOUNT = `TRY_CAST(r.kapital.belop AS DOUBLE)`;
+
+/** stage_companies' columns from the tables above. */
+const COMPANY_VALUES = {
+  registrikood: 'r.code',
+  arinimi: 'r.navn',
+  oiguslik_vorm: "nullif(trim(r.organisasjonsform.kode), '')",
+  oiguslik_vorm_tekstina: "nullif(trim(r.organisasjonsform.beskrivelse), '')",
+  staatus: statusOf((s) => `'${s.staatus}'`, "'R'"),
+  staatus_tekstina: statusOf((s) => `'${s.text}'`, `'${REGISTERED_TEXT}'`),
+  source_status: statusOf((s) => `'${s.flag}'`, 'NULL'),
+  esmaregistreerimise_kpv: 'TRY_CAST(r.registreringsdatoEnhetsregisteret AS DATE)',
+  ehak_kood: 'loc.kood',
+  ehak_nimetus: 'loc.name',
+  asukoht: ASUKOHT,
+  aadress_text: `${ASUKOHT} || coalesce(', ' || loc.county, '')`,
+  // The flag as the register gives it; a unit without it is unknown, not "not registered".
+  vat_active: `CASE WHEN nullif(trim(r.registrertIMvaregisteret), '') IS NOT NULL THEN ${isTrue('r.registrertIMvaregisteret')} END`,
+  // Enhetsregisteret publishes the VAT registration, not a VAT number: none is built from the orgnr.
+  vat_number: 'NULL::VARCHAR',
+  kapital: `CASE WHEN ${AMOUNT} IS NOT NULL THEN
+    CASE WHEN ${AMOUNT} = round(${AMOUNT}) THEN CAST(${AMOUNT} AS BIGINT)::VARCHAR ELSE printf('%.2f', ${AMOUNT}) END
+    || coalesce(' ' || nullif(trim(r.kapital.valuta), ''), '') END`,
+  kapital_amount: AMOUNT,
+  kapital_currency: "nullif(trim(r.kapital.valuta), '')",
+  ...ANNUAL_VALUES,
+  contacts: `list_filter([${contact('EMAIL', 'epostadresse')}, ${contact('WWW', 'hjemmeside')},
+      ${contact('TEL', 'telefon')}, ${contact('MOB', 'mobil')}], x -> x.sisu IS NOT NULL)
+    || coalesce(sc.contacts, [])`,
+  emtak: 'coalesce(e.emtak, [])',
+  people: 'coalesce(p.people, [])',
+  is_sole_trader: "coalesce(trim(r.organisasjonsform.kode) = 'ENK', false)",
+  not_for_sale: 'false',
+};
+
+const COMPANY_FROM = `ingest_register r
+  LEFT JOIN no_emtak e USING (code)
+  LEFT JOIN no_people p USING (code)
+  LEFT JOIN no_sub_contacts sc USING (code)
+  LEFT JOIN no_annual a USING (code)
+  LEFT JOIN stage_latest_metrics m ON m.registrikood = r.code
+  LEFT JOIN no_place pl USING (code)
+  LEFT JOIN location_leaves loc ON loc.kood = pl.kood`;
+
 async function stageNorway(ctx: StageContext): Promise<StageResult> {
-  const { conn, reference, country, report } = ctx;
+  const { conn, reference } = ctx;
   await createActivityLeaves(conn, reference);
   await createLocationLeaves(conn, reference);
   await createSn2025Tables(conn);
-  const units = await loadUnits(ctx);
-  const subunits = await loadSubunits(ctx);
-  const roles = await loadRoles(ctx);
-  const accounts = await loadAccounts(ctx);
-
-  await report.stage(country, 'build companies', async () => {
-    await createLatestMetrics(conn);
-    const flag = (s: (typeof NO_STATUS)[number]) =>
-      s.flag.endsWith('Dato') ? `nullif(trim(r."${s.flag}"), '') IS NOT NULL` : isTrue(`r."${s.flag}"`);
-    const statusOf = (pick: (s: (typeof NO_STATUS)[number]) => string, otherwise: string) =>
-      `CASE ${NO_STATUS.map((s) => `WHEN ${flag(s)} THEN ${pick(s)}`).join(' ')} ELSE ${otherwise} END`;
-    // The business address, else the postal one; adresse is an array of lines.
-    const addr = 'coalesce(r.forretningsadresse, r.postadresse)';
-    const asukoht = `nullif(concat_ws(', ', nullif(array_to_string(list_filter(${addr}.adresse, x -> nullif(trim(x), '') IS NOT NULL), ', '), ''),
-      nullif(trim(coalesce(${addr}.postnummer, '') || ' ' || coalesce(${addr}.poststed, '')), '')), '')`;
-    const contact = (liik: string, col: string) =>
-      `{liik: '${liik}', sisu: nullif(trim(r.${col}), ''), "source": NULL::VARCHAR}`;
-    const amount = `TRY_CAST(r.kapital.belop AS DOUBLE)`;
-    await conn.run(
-      contractCompaniesSql(
-        {
-          registrikood: 'r.code',
-          arinimi: 'r.navn',
-          oiguslik_vorm: "nullif(trim(r.organisasjonsform.kode), '')",
-          oiguslik_vorm_tekstina: "nullif(trim(r.organisasjonsform.beskrivelse), '')",
-          staatus: statusOf((s) => `'${s.staatus}'`, "'R'"),
-          staatus_tekstina: statusOf((s) => `'${s.text}'`, `'${REGISTERED_TEXT}'`),
-          source_status: statusOf((s) => `'${s.flag}'`, 'NULL'),
-          esmaregistreerimise_kpv: 'TRY_CAST(r.registreringsdatoEnhetsregisteret AS DATE)',
-          ehak_kood: 'loc.kood',
-          ehak_nimetus: 'loc.name',
-          asukoht,
-          aadress_text: `${asukoht} || coalesce(', ' || loc.county, '')`,
-          // The flag as the register gives it; a unit without it is unknown, not "not registered".
-          vat_active: `CASE WHEN nullif(trim(r.registrertIMvaregisteret), '') IS NOT NULL THEN ${isTrue('r.registrertIMvaregisteret')} END`,
-          // Enhetsregisteret publishes the VAT registration, not a VAT number: none is built from the orgnr.
-          vat_number: 'NULL::VARCHAR',
-          kapital: `CASE WHEN ${amount} IS NOT NULL THEN
-            CASE WHEN ${amount} = round(${amount}) THEN CAST(${amount} AS BIGINT)::VARCHAR ELSE printf('%.2f', ${amount}) END
-            || coalesce(' ' || nullif(trim(r.kapital.valuta), ''), '') END`,
-          kapital_amount: amount,
-          kapital_currency: "nullif(trim(r.kapital.valuta), '')",
-          annual_revenue: 'a.revenue',
-          annual_net_profit: 'a.net_profit',
-          annual_equity: 'a.equity',
-          annual_total_assets: 'a.total_assets',
-          annual_report_year: 'a.yr',
-          contacts: `list_filter([${contact('EMAIL', 'epostadresse')}, ${contact('WWW', 'hjemmeside')},
-              ${contact('TEL', 'telefon')}, ${contact('MOB', 'mobil')}], x -> x.sisu IS NOT NULL)
-            || coalesce(sc.contacts, [])`,
-          emtak: 'coalesce(e.emtak, [])',
-          people: 'coalesce(p.people, [])',
-          is_sole_trader: "coalesce(trim(r.organisasjonsform.kode) = 'ENK', false)",
-          not_for_sale: 'false',
-          search_name: searchNameSql('r.navn'),
-          search_people: searchPeopleSql('coalesce(p.people, [])'),
-          ...METRIC_VALUES,
-        },
-        `ingest_register r
-         LEFT JOIN no_emtak e USING (code)
-         LEFT JOIN no_people p USING (code)
-         LEFT JOIN no_sub_contacts sc USING (code)
-         LEFT JOIN no_annual a USING (code)
-         LEFT JOIN stage_latest_metrics m ON m.registrikood = r.code
-         LEFT JOIN no_place pl USING (code)
-         LEFT JOIN location_leaves loc ON loc.kood = pl.kood`,
-      ),
-    );
-  });
+  const units = await readUnits(ctx);
+  const register = await units.keyRows('ingest_register', 'organisasjonsnummer', { checkRule: true });
+  await buildPlaces(ctx, register);
+  await buildActivities(ctx, register);
+  await buildEmployeeHistory(ctx);
+  const subunits = await readSubunits(ctx);
+  const roles = await readRoles(ctx);
+  const accounts = await readAccounts(ctx);
+  await buildCompanies(ctx, COMPANY_VALUES, COMPANY_FROM, { latestMetrics: true });
   return {
     source: 'official-files',
     sourceDetail: {
       register: 'Brønnøysundregistrene: Enhetsregisteret, Regnskapsregisteret',
       reader: 'ingest/official/no',
-      units_file: units,
+      units_file: units.name,
       subunits,
       roles_file: roles,
       accounts_files: accounts,
