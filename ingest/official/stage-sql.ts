@@ -82,3 +82,15 @@ export async function buildCompanies(
     );
   });
 }
+
+/** A SQL string literal. */
+export const sqlString = (s: string): string => `'${s.replaceAll("'", "''")}'`;
+
+/** SQL: `expr` trimmed, NULL when blank. */
+export const blankSql = (expr: string): string => `nullif(trim(${expr}), '')`;
+
+/** SQL: a code table as a CASE over `expr`, NULL for a code it does not list. */
+export function caseSql(expr: string, table: Readonly<Record<string, string>>): string {
+  const whens = Object.entries(table).map(([k, v]) => `WHEN ${sqlString(k)} THEN ${sqlString(v)}`);
+  return `CASE ${expr} ${whens.join(' ')} END`;
+}

@@ -5,7 +5,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { birLeafNames, birLeaves, birLookup, createBirMacros } from '../../ingest/official/pl/bir-sql.ts';
-import { captureLines } from '../../ingest/official/pl/stage.ts';
+import { captureLines } from '../../ingest/official/pl/captures.ts';
 
 /*
  * REGON capture lines as the PL ingest reads them (stage.ts `captureLines`, the SQL of bir-sql.ts): every
