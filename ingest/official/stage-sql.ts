@@ -94,3 +94,11 @@ export function caseSql(expr: string, table: Readonly<Record<string, string>>): 
   const whens = Object.entries(table).map(([k, v]) => `WHEN ${sqlString(k)} THEN ${sqlString(v)}`);
   return `CASE ${expr} ${whens.join(' ')} END`;
 }
+
+/** One field of each entry of a code table (`{staatus, text}` per code), as caseSql takes it. */
+export function fieldOf<F extends string>(
+  table: Readonly<Record<string, Readonly<Record<F, string>>>>,
+  field: F,
+): Record<string, string> {
+  return Object.fromEntries(Object.entries(table).map(([k, v]) => [k, v[field]]));
+}

@@ -6,6 +6,7 @@ import {
   buildCompanies,
   caseSql,
   createEmptyHistory,
+  fieldOf,
   sqlString as str,
 } from '../stage-sql.ts';
 import type { CountryAdapter, StageContext } from '../types.ts';
@@ -39,8 +40,6 @@ import {
   REGON_FIELDS,
 } from './files.ts';
 
-const pick = (table: Readonly<Record<string, PlState>>, field: keyof PlState): Record<string, string> =>
-  Object.fromEntries(Object.entries(table).map(([k, v]) => [k, v[field]]));
 /** `69518` → `69-518`. */
 const postcode = (e: string): string =>
   `CASE WHEN regexp_full_match(trim(${e}), '\\d{5}') THEN substr(trim(${e}), 1, 2) || '-' || substr(trim(${e}), 3) ELSE ${blank(e)} END`;
@@ -375,9 +374,9 @@ const KRS_STATE = `CASE WHEN ${blank('u.dataSkresleniaZRegon')} IS NOT NULL THEN
 const CEIDG_KNOWN = `trim(c.status) IN (${Object.keys(PL_CEIDG_STATES).map(str).join(', ')})`;
 /** A unit's state (`field` of it) from CEIDG for a sole trader, else KRS for a KRS entity, else REGON. */
 const state = (field: keyof PlState) => `CASE
-  WHEN u.sole AND ${CEIDG_KNOWN} THEN ${caseSql('trim(c.status)', pick(PL_CEIDG_STATES, field))}
-  WHEN ${IN_KRS} THEN ${caseSql(KRS_STATE, pick(PL_KRS_STATES, field))}
-  ELSE ${caseSql(REGON_STATE, pick(PL_REGON_STATES, field))} END`;
+  WHEN u.sole AND ${CEIDG_KNOWN} THEN ${caseSql('trim(c.status)', fieldOf(PL_CEIDG_STATES, field))}
+  WHEN ${IN_KRS} THEN ${caseSql(KRS_STATE, fieldOf(PL_KRS_STATES, field))}
+  ELSE ${caseSql(REGON_STATE, fieldOf(PL_REGON_STATES, field))} END`;
 // A village address has no street: `8, 82-200 Grobelno`.
 const REGON_ADDRESS = `coalesce(${blank('u.adSiedzUlica_Nazwa')} || ' ', '') || trim(u.adSiedzNumerNieruchomosci)
   || coalesce('/' || ${blank('u.adSiedzNumerLokalu')}, '') || ', ' || ${postcode('u.adSiedzKodPocztowy')} || ' ' || trim(u.adSiedzMiejscowosc_Nazwa)`;

@@ -1,15 +1,20 @@
+import path from 'node:path';
 import { SCB_ATTRIBUTION } from '../../../src/services/companies.ts';
 import type { StageResult } from '../../pipeline/publish.ts';
 import { createActivityLeaves, createLocationLeaves } from '../activity-codes.ts';
-import { loadCsv, loadCsvStage } from '../read-csv.ts';
-import { loadJson } from '../read-json.ts';
+import type { SourceFile } from '../stage-context.ts';
+import {
+  blankSql as blank,
+  buildCompanies,
+  caseSql,
+  createEmptyHistory,
+  fieldOf,
+  sqlString as str,
+  varchars,
+} from '../stage-sql.ts';
 import { readHeaderFields } from '../text-file.ts';
-import { normaliseBolagsverket } from './bolagsverket-file.ts';
-import path from 'node:path';
-import { queryRows } from '../../pipeline/sql.ts';
-import { countNulled, keyRows, rejectOrphans } from '../rows.ts';
-import { contractCompaniesSql, createEmptyHistory, searchNameSql } from '../stage-sql.ts';
 import type { CountryAdapter, StageContext } from '../types.ts';
+import { normaliseBolagsverket } from './bolagsverket-file.ts';
 import {
   SE_DEREGISTRATION_TEXT,
   SE_FTGSTAT,
@@ -23,55 +28,44 @@ import {
 } from './codes.ts';
 import { BOLAGSVERKET_HEADER, CFAR_HEADER, FDB_KEYS, SCB_JE_HEADER, SE_FILES } from './files.ts';
 
-const str = (s: string): string => `'${s.replaceAll("'", "''")}'`;
-const varchars = (names: readonly string[]) => names.map((n) => [n, 'VARCHAR'] as const);
-const blank = (e: string): string => `nullif(trim(${e}), '')`;
 /** `29180` → `291 80`, as Swedish postcodes are written. */
 const postcode = (e: string): string =>
   `CASE WHEN regexp_full_match(trim(${e}), '\\d{5}') THEN substr(trim(${e}), 1, 3) || ' ' || substr(trim(${e}), 4) ELSE ${blank(e)} END`;
+/** SCB writes a legal person's number as `16` + the organisation number. */
+const orgnr = (e: string, otherwise: string) =>
+  `CASE WHEN regexp_full_match(trim(${e}), '16\\d{10}') THEN substr(trim(${e}), 3) ELSE ${otherwise} END`;
 
-/** A code table as a SQL CASE over `expr` (`field` of each entry), NULL for codes not listed. */
-function caseOf(expr: string, table: Readonly<Record<string, unknown>>, pick: (v: never) => string): string {
-  const whens = Object.entries(table).map(([k, v]) => `WHEN ${str(k)} THEN ${str(pick(v as never))}`);
-  return `CASE ${expr} ${whens.join(' ')} END`;
-}
+const SCB_KEEP = [
+  'FtgStat',
+  'Gatuadress',
+  'PostNr',
+  'PostOrt',
+  'JurForm',
+  'Namn',
+  'Ng1',
+  'Ng2',
+  'Ng3',
+  'Ng4',
+  'Ng5',
+];
 
-async function stageSweden(ctx: StageContext): Promise<StageResult> {
-  const { conn, reference, country, report } = ctx;
-  await createActivityLeaves(conn, reference);
-  await createLocationLeaves(conn, reference);
-
-  const csv = (key: string, table: string, spec: Parameters<typeof loadCsvStage>[3]) =>
-    loadCsvStage(ctx, key, table, spec);
-
-  // SCB JE: every unit, legal persons under `16` + organisation number, sole traders (JurForm 10) under
-  // the owner's personal number, which joins the other files and is never kept.
+/**
+ * SCB JE: every unit (se_units), legal persons under `16` + organisation number (ingest_register), sole
+ * traders (JurForm 10) under the owner's personal number, which joins the other files and is never kept.
+ */
+async function readScb(ctx: StageContext): Promise<SourceFile> {
+  const { conn } = ctx;
   // The real file ends its header and every row with a tab: a 35th, empty column (SOURCES.md).
-  const scbFile = ctx.sources.one('scb')!;
-  const trailing = readHeaderFields(scbFile, '\t', 'latin-1').at(-1) === '';
-  const scbHeader = trailing ? [...SCB_JE_HEADER, ''] : SCB_JE_HEADER;
-  const scb = await csv('scb', 'raw_scb', {
+  const trailing = readHeaderFields(ctx.sources.one('scb')!, '\t', 'latin-1').at(-1) === '';
+  const raw = await ctx.read('csv', {
+    key: 'scb',
+    table: 'raw_scb',
     delimiter: '\t',
     quote: '',
     encoding: 'latin-1',
-    header: scbHeader,
+    header: trailing ? [...SCB_JE_HEADER, ''] : SCB_JE_HEADER,
     columns: varchars(trailing ? [...SCB_JE_HEADER, 'trailing_tab'] : SCB_JE_HEADER),
-    keep: [
-      'FtgStat',
-      'Gatuadress',
-      'PostNr',
-      'PostOrt',
-      'JurForm',
-      'Namn',
-      'Ng1',
-      'Ng2',
-      'Ng3',
-      'Ng4',
-      'Ng5',
-      'PeOrgNr',
-      'RegDatKtid',
-      'Reklamsparrtyp',
-    ],
+    keep: [...SCB_KEEP, 'PeOrgNr', 'RegDatKtid', 'Reklamsparrtyp'],
   });
   const sole = `trim(JurForm) = ${str(SE_SOLE_TRADER_JURFORM)}`;
   await conn.run(
@@ -79,62 +73,40 @@ async function stageSweden(ctx: StageContext): Promise<StageResult> {
   );
   await conn.run(`CREATE OR REPLACE TEMP TABLE raw_scb_sole AS SELECT * FROM raw_scb WHERE ${sole}`);
   await conn.run('DROP TABLE raw_scb');
-  await keyRows(conn, {
-    country,
-    from: 'raw_scb_legal',
-    to: 'ingest_register',
-    codeSql: `CASE WHEN regexp_full_match(trim(PeOrgNr), '16\\d{10}') THEN substr(trim(PeOrgNr), 3) ELSE PeOrgNr END`,
-    file: scb,
-    report,
-    checkRule: true,
-  });
+  const register = await ctx
+    .file(raw.name, 'raw_scb_legal')
+    .keyRows('ingest_register', orgnr('PeOrgNr', 'PeOrgNr'), { checkRule: true });
   // Sole traders keep an empty registrikood (their only code is a personal number); one row per person.
-  await keyRows(conn, {
-    country,
-    from: 'raw_scb_sole',
-    to: 'se_sole',
-    codeSql: 'PeOrgNr',
-    file: scb,
-    report,
-  });
+  await ctx.file(raw.name, 'raw_scb_sole').keyRows('se_sole', 'PeOrgNr');
   await conn.run(`CREATE OR REPLACE TEMP TABLE se_units AS
     SELECT code, trim(PeOrgNr) AS pe, false AS sole, * EXCLUDE (code, file_row) FROM ingest_register
     UNION ALL BY NAME
     SELECT '' AS code, trim(PeOrgNr) AS pe, true AS sole, * EXCLUDE (code, file_row) FROM se_sole`);
   await conn.run('DROP TABLE se_sole');
-  await countNulled(conn, {
-    country,
-    file: scb,
-    report,
-    reason: 'Reklamsparrtyp not a known code (marketing blocks left empty)',
-    sql: `SELECT count(*) AS n, any_value(Reklamsparrtyp) AS example FROM se_units
-          WHERE ${blank('Reklamsparrtyp')} IS NOT NULL AND ${reklamMarketingSql('Reklamsparrtyp')} IS NULL`,
-  });
-  await countNulled(conn, {
-    country,
-    file: scb,
-    report,
-    reason: 'FtgStat not 0, 1 or 9',
-    sql: `SELECT count(*) AS n, any_value(FtgStat) AS example FROM se_units
-          WHERE trim(coalesce(FtgStat, '')) NOT IN (${Object.keys(SE_FTGSTAT).map(str).join(', ')})`,
-  });
+  return register;
+}
+
+/** SCB's codes checked: marketing block, state, legal form; the SNI codes onto the tree (se_activity). */
+async function checkScbCodes(ctx: StageContext, scb: SourceFile): Promise<void> {
+  await scb.nulled(
+    'Reklamsparrtyp not a known code (marketing blocks left empty)',
+    `SELECT count(*) AS n, any_value(Reklamsparrtyp) AS example FROM se_units
+     WHERE ${blank('Reklamsparrtyp')} IS NOT NULL AND ${reklamMarketingSql('Reklamsparrtyp')} IS NULL`,
+  );
+  await scb.nulled(
+    'FtgStat not 0, 1 or 9',
+    `SELECT count(*) AS n, any_value(FtgStat) AS example FROM se_units
+     WHERE trim(coalesce(FtgStat, '')) NOT IN (${Object.keys(SE_FTGSTAT).map(str).join(', ')})`,
+  );
   // A JurForm SCB's list does not have: the code is kept, its label left NULL, counted per code.
-  for (const r of await queryRows(
-    conn,
-    `SELECT trim(JurForm) AS jf, count(*)::BIGINT AS n, min(code) AS example FROM se_units
-     WHERE ${blank('JurForm')} IS NOT NULL AND trim(JurForm) NOT IN (${Object.keys(SE_JURFORM).map(str).join(', ')})
-     GROUP BY 1 ORDER BY 1`,
-  )) {
-    report.reject(
-      country,
-      scb,
-      `unmapped JurForm code ${String(r['jf'])}`,
-      Number(r['n']),
-      'value nulled',
-      String(r['example']),
-    );
-  }
-  await conn.run(`CREATE OR REPLACE TEMP TABLE se_activity AS
+  await scb.perCode(
+    'JurForm',
+    `SELECT trim(u.JurForm) AS code, count(*) AS n, min(u.code) AS example FROM se_units u
+     WHERE ${blank('u.JurForm')} IS NOT NULL AND trim(u.JurForm) NOT IN (${Object.keys(SE_JURFORM).map(str).join(', ')})
+     GROUP BY 1`,
+    { listAll: true },
+  );
+  await ctx.conn.run(`CREATE OR REPLACE TEMP TABLE se_activity AS
     WITH codes AS (
       SELECT pe, k, regexp_replace(coalesce(ng, ''), '[^0-9]', '', 'g') AS kood
       FROM (SELECT pe, unnest([Ng1, Ng2, Ng3, Ng4, Ng5]) AS ng, unnest(range(1, 6)) AS k FROM se_units)
@@ -143,283 +115,246 @@ async function stageSweden(ctx: StageContext): Promise<StageResult> {
     SELECT c.pe, list({kood: c.kood, label: l.label, is_main: c.k = 1} ORDER BY c.k) FILTER (WHERE l.kood IS NOT NULL) AS emtak,
       count(*) FILTER (WHERE l.kood IS NULL) AS unknown, any_value(c.kood) FILTER (WHERE l.kood IS NULL) AS example
     FROM codes c LEFT JOIN activity_leaves l USING (kood) GROUP BY c.pe`);
-  await countNulled(conn, {
-    country,
-    file: scb,
-    report,
-    reason: 'SNI code not in the SNI tree (left out of emtak)',
-    sql: `SELECT sum(unknown) AS n, any_value(example) FILTER (WHERE unknown > 0) AS example FROM se_activity`,
-  });
-
-  // Bolagsverket: names (current, and trade names under their own type), registration, deregistration
-  // and ongoing proceedings. An organisation may span several rows and `|`-separated repeats.
-  const bvFile = ctx.sources.one('bolagsverket')!;
-  const bv = ctx.sources.displayName(bvFile);
-  const bvCsv = path.join(ctx.workDir, 'bolagsverket_bulkfil.rfc4180.csv');
-  await report.stage(
-    country,
-    `split ${bv}`,
-    () => normaliseBolagsverket(country, bvFile, bv, bvCsv, report),
-    (r) => r.rows + r.rejected,
+  await scb.nulled(
+    'SNI code not in the SNI tree (left out of emtak)',
+    `SELECT sum(unknown) AS n, any_value(example) FILTER (WHERE unknown > 0) AS example FROM se_activity`,
   );
-  await report.stage(country, `read ${bv}`, () =>
-    loadCsv(
-      conn,
-      {
-        country,
-        file: bvCsv,
-        display: bv,
-        table: 'raw_bv',
-        delimiter: ';',
-        header: BOLAGSVERKET_HEADER,
-        columns: varchars(BOLAGSVERKET_HEADER),
-        keep: [
-          'organisationsidentitet',
-          'organisationsnamn',
-          'avregistreringsdatum',
-          'avregistreringsorsak',
-          'pagandeAvvecklingsEllerOmstruktureringsforfarande',
-          'registreringsdatum',
-        ],
-      },
-      report,
-    ),
-  );
-  const main = str(`${SE_NAME_TYPES.main}-ORGNAM`);
-  const trade = str(`${SE_NAME_TYPES.trade}-ORGNAM`);
-  await conn.run(`CREATE OR REPLACE TEMP TABLE se_bv AS
-    WITH r AS (
-      SELECT trim(split_part(organisationsidentitet, '$', 1)) AS ident, rowid AS r, * EXCLUDE (organisationsidentitet),
-        list_filter(string_split(coalesce(organisationsnamn, ''), '|'), n -> n <> '') AS names,
-        list_filter(string_split(coalesce(pagandeAvvecklingsEllerOmstruktureringsforfarande, ''), '|'), p -> p <> '') AS procs
-      FROM raw_bv
-    ), n AS (
-      SELECT ident, r, k, split_part(nm, '$', 1) AS name, split_part(nm, '$', 2) AS type
-      FROM (SELECT ident, r, unnest(names) AS nm, generate_subscripts(names, 1) AS k FROM r)
-    ), names AS (
-      SELECT ident, arg_min(name, (r, k)) FILTER (WHERE type = ${main}) AS name,
-        list(name ORDER BY r, k) FILTER (WHERE type = ${trade}) AS trade_names,
-        min(r) FILTER (WHERE type = ${main}) AS main_row
-      FROM n GROUP BY ident
-    ), p AS (
-      SELECT ident, arg_min(split_part(p, '$', 1), (r, k)) AS proc
-      FROM (SELECT ident, r, unnest(procs) AS p, generate_subscripts(procs, 1) AS k FROM r)
-      WHERE split_part(p, '$', 1) IN (${Object.keys(SE_PROCEEDINGS).map(str).join(', ')})
-      GROUP BY ident
-    )
-    SELECT names.ident, names.name, coalesce(names.trade_names, []) AS trade_names, p.proc,
-      ${blank('r.avregistreringsdatum')} AS avreg_raw, TRY_CAST(${blank('r.avregistreringsdatum')} AS DATE) AS avreg_date,
-      ${blank('r.avregistreringsorsak')} AS avreg_cause,
-      ${blank('r.registreringsdatum')} AS regdate_raw, TRY_CAST(${blank('r.registreringsdatum')} AS DATE) AS regdate
-    FROM names LEFT JOIN r ON r.ident = names.ident AND r.r = names.main_row LEFT JOIN p ON p.ident = names.ident`);
-  await conn.run('DROP TABLE raw_bv');
-  await countNulled(conn, {
-    country,
-    file: bv,
-    report,
-    reason: 'registreringsdatum or avregistreringsdatum not a date (left empty)',
-    sql: `SELECT count(*) AS n, any_value(coalesce(regdate_raw, avreg_raw)) AS example FROM se_bv
-          WHERE (regdate_raw IS NOT NULL AND regdate IS NULL) OR (avreg_raw IS NOT NULL AND avreg_date IS NULL)`,
-  });
-  await countNulled(conn, {
-    country,
-    file: bv,
-    report,
-    reason: 'organisation with no current name (FORETAGSNAMN) row',
-    sql: `SELECT count(*) AS n, any_value(ident) AS example FROM se_bv WHERE name IS NULL`,
-  });
-  await countNulled(conn, {
-    country,
-    file: bv,
-    report,
-    reason: 'organisation not in the SCB JE file (left out)',
-    sql: `SELECT count(*) AS n, any_value(ident) AS example FROM se_bv b
-          -- Two anti-joins, not one OR: an OR in the condition would be a nested loop at national scale.
-          WHERE NOT EXISTS (SELECT 1 FROM se_units u WHERE u.code = b.ident)
-            AND NOT EXISTS (SELECT 1 FROM se_units u WHERE u.sole AND u.pe = b.ident)`,
-  });
+}
 
-  // SCB Företagsregistret extract: size and turnover class, the labelled categories, seat and address.
-  // Optional: without the FDB answers the size and turnover bands and the se_register categories stay NULL.
+const MAIN_NAME = str(`${SE_NAME_TYPES.main}-ORGNAM`);
+const TRADE_NAME = str(`${SE_NAME_TYPES.trade}-ORGNAM`);
+/** Per organisation: current name, trade names, proceeding, (de)registration (an organisation spans rows and `|` repeats). */
+const BV_SQL = `CREATE OR REPLACE TEMP TABLE se_bv AS
+  WITH r AS (
+    SELECT trim(split_part(organisationsidentitet, '$', 1)) AS ident, rowid AS r, * EXCLUDE (organisationsidentitet),
+      list_filter(string_split(coalesce(organisationsnamn, ''), '|'), n -> n <> '') AS names,
+      list_filter(string_split(coalesce(pagandeAvvecklingsEllerOmstruktureringsforfarande, ''), '|'), p -> p <> '') AS procs
+    FROM raw_bv
+  ), n AS (
+    SELECT ident, r, k, split_part(nm, '$', 1) AS name, split_part(nm, '$', 2) AS type
+    FROM (SELECT ident, r, unnest(names) AS nm, generate_subscripts(names, 1) AS k FROM r)
+  ), names AS (
+    SELECT ident, arg_min(name, (r, k)) FILTER (WHERE type = ${MAIN_NAME}) AS name,
+      list(name ORDER BY r, k) FILTER (WHERE type = ${TRADE_NAME}) AS trade_names,
+      min(r) FILTER (WHERE type = ${MAIN_NAME}) AS main_row
+    FROM n GROUP BY ident
+  ), p AS (
+    SELECT ident, arg_min(split_part(p, '$', 1), (r, k)) AS proc
+    FROM (SELECT ident, r, unnest(procs) AS p, generate_subscripts(procs, 1) AS k FROM r)
+    WHERE split_part(p, '$', 1) IN (${Object.keys(SE_PROCEEDINGS).map(str).join(', ')})
+    GROUP BY ident
+  )
+  SELECT names.ident, names.name, coalesce(names.trade_names, []) AS trade_names, p.proc,
+    ${blank('r.avregistreringsdatum')} AS avreg_raw, TRY_CAST(${blank('r.avregistreringsdatum')} AS DATE) AS avreg_date,
+    ${blank('r.avregistreringsorsak')} AS avreg_cause,
+    ${blank('r.registreringsdatum')} AS regdate_raw, TRY_CAST(${blank('r.registreringsdatum')} AS DATE) AS regdate
+  FROM names LEFT JOIN r ON r.ident = names.ident AND r.r = names.main_row LEFT JOIN p ON p.ident = names.ident`;
+
+/**
+ * Bolagsverket: names (current, and trade names under their own type), registration, deregistration and
+ * ongoing proceedings (se_bv), read from its RFC 4180 twin (bolagsverket-file.ts).
+ */
+async function readBolagsverket(ctx: StageContext): Promise<void> {
+  const file = ctx.sources.one('bolagsverket')!;
+  const name = ctx.sources.displayName(file);
+  const twin = path.join(ctx.workDir, 'bolagsverket_bulkfil.rfc4180.csv');
+  const split = () => normaliseBolagsverket(ctx.country, file, name, twin, ctx.report);
+  await ctx.stage(`split ${name}`, split, (r) => r.rows + r.rejected);
+  const bv = await ctx.read('csv', {
+    path: twin,
+    name,
+    table: 'raw_bv',
+    delimiter: ';',
+    header: BOLAGSVERKET_HEADER,
+    columns: varchars(BOLAGSVERKET_HEADER),
+    keep: [
+      'organisationsidentitet',
+      'organisationsnamn',
+      'avregistreringsdatum',
+      'avregistreringsorsak',
+      'pagandeAvvecklingsEllerOmstruktureringsforfarande',
+      'registreringsdatum',
+    ],
+  });
+  await ctx.conn.run(BV_SQL);
+  await ctx.conn.run('DROP TABLE raw_bv');
+  await bv.nulled(
+    'registreringsdatum or avregistreringsdatum not a date (left empty)',
+    `SELECT count(*) AS n, any_value(coalesce(regdate_raw, avreg_raw)) AS example FROM se_bv
+     WHERE (regdate_raw IS NOT NULL AND regdate IS NULL) OR (avreg_raw IS NOT NULL AND avreg_date IS NULL)`,
+  );
+  await bv.nulled(
+    'organisation with no current name (FORETAGSNAMN) row',
+    `SELECT count(*) AS n, any_value(ident) AS example FROM se_bv WHERE name IS NULL`,
+  );
+  await bv.nulled(
+    'organisation not in the SCB JE file (left out)',
+    `SELECT count(*) AS n, any_value(ident) AS example FROM se_bv b
+     -- Two anti-joins, not one OR: an OR in the condition would be a nested loop at national scale.
+     WHERE NOT EXISTS (SELECT 1 FROM se_units u WHERE u.code = b.ident)
+       AND NOT EXISTS (SELECT 1 FROM se_units u WHERE u.sole AND u.pe = b.ident)`,
+  );
+}
+
+/** An FDB answer's field by its name in FDB_KEYS, over alias `f`. */
+const k = (name: keyof typeof FDB_KEYS) => `f."${FDB_KEYS[name]}"`;
+
+/**
+ * SCB Företagsregistret extract: size and turnover class, the labelled categories, seat and address
+ * (se_fdb). Optional: without the FDB answers the bands and the se_register categories stay NULL.
+ */
+async function readFdb(ctx: StageContext): Promise<void> {
+  const { conn } = ctx;
   const keys = Object.values(FDB_KEYS);
   // Only the newest harvest: an older one left in the folder would bring back companies since gone.
-  const fdbDate = (f: string) => /_(\d{8})_\d+\.json$/.exec(ctx.sources.displayName(f))?.[1] ?? '';
-  const fdbAll = ctx.sources.many('fdb');
-  const fdbNewest = fdbAll.map(fdbDate).sort().at(-1);
-  const fdbFiles = fdbAll.filter((f) => fdbDate(f) === fdbNewest);
-  const fdb = fdbFiles.length
-    ? ctx.sources.displayName(fdbFiles[0]!).replace(/_\d+\.json$/, '_*.json')
-    : 'fdb';
-  await conn.run(`CREATE OR REPLACE TEMP TABLE raw_fdb (${keys.map((k) => `"${k}" VARCHAR`).join(', ')})`);
-  for (const [i, file] of fdbFiles.entries()) {
-    const display = ctx.sources.displayName(file);
-    await report.stage(
-      country,
-      `read ${display}`,
-      async () => {
-        const r = await loadJson(
-          conn,
-          { country, file, display, table: `raw_fdb_${i}`, columns: varchars(keys) },
-          report,
-        );
-        await conn.run(`INSERT INTO raw_fdb SELECT * FROM raw_fdb_${i}`);
-        await conn.run(`DROP TABLE raw_fdb_${i}`);
-        return r;
-      },
-      (r) => r.rowsRead,
-    );
+  const date = (f: string) => /_(\d{8})_\d+\.json$/.exec(ctx.sources.displayName(f))?.[1] ?? '';
+  const all = ctx.sources.many('fdb');
+  const newest = all.map(date).sort().at(-1);
+  const files = all.filter((f) => date(f) === newest);
+  await conn.run(`CREATE OR REPLACE TEMP TABLE raw_fdb (${keys.map((c) => `"${c}" VARCHAR`).join(', ')})`);
+  for (const [i, path] of files.entries()) {
+    await ctx.read('json', { path, table: `raw_fdb_${i}`, columns: varchars(keys) });
+    await conn.run(`INSERT INTO raw_fdb SELECT * FROM raw_fdb_${i}`);
+    await conn.run(`DROP TABLE raw_fdb_${i}`);
   }
-  const k = (name: keyof typeof FDB_KEYS) => `f."${FDB_KEYS[name]}"`;
   await conn.run(`CREATE OR REPLACE TEMP TABLE se_fdb AS
     SELECT * FROM (SELECT trim(f."${FDB_KEYS.orgnr}") AS pe, * FROM raw_fdb f)
     QUALIFY row_number() OVER (PARTITION BY pe ORDER BY pe) = 1`);
   await conn.run('DROP TABLE raw_fdb');
-  await countNulled(conn, {
-    country,
-    file: fdb,
-    report,
-    reason: 'size class (Stkl, kod) not 0-16 (left empty)',
-    sql: `SELECT count(*) AS n, any_value(${k('sizeCode')}) AS example FROM se_fdb f
-          WHERE NOT coalesce(TRY_CAST(${k('sizeCode')} AS INTEGER) BETWEEN 0 AND 16, false)`,
-  });
-  await countNulled(conn, {
-    country,
-    file: fdb,
-    report,
-    reason: 'Säteskommun code not a Swedish kommun (ehak_kood left empty)',
-    sql: `SELECT count(*) AS n, any_value(${k('kommunCode')}) AS example FROM se_fdb f
-          WHERE ${blank(k('kommunCode'))} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM location_leaves l WHERE l.kood = trim(${k('kommunCode')}))`,
-  });
-  await countNulled(conn, {
-    country,
-    file: fdb,
-    report,
-    reason: 'unit not in the SCB JE file (left out)',
-    sql: `SELECT count(*) AS n, any_value(pe) AS example FROM se_fdb f ANTI JOIN se_units u USING (pe)`,
-  });
+  const fdb = ctx.file(
+    files.length ? ctx.sources.displayName(files[0]!).replace(/_\d+\.json$/, '_*.json') : 'fdb',
+  );
+  await fdb.nulled(
+    'size class (Stkl, kod) not 0-16 (left empty)',
+    `SELECT count(*) AS n, any_value(${k('sizeCode')}) AS example FROM se_fdb f
+     WHERE NOT coalesce(TRY_CAST(${k('sizeCode')} AS INTEGER) BETWEEN 0 AND 16, false)`,
+  );
+  await fdb.nulled(
+    'Säteskommun code not a Swedish kommun (ehak_kood left empty)',
+    `SELECT count(*) AS n, any_value(${k('kommunCode')}) AS example FROM se_fdb f
+     WHERE ${blank(k('kommunCode'))} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM location_leaves l WHERE l.kood = trim(${k('kommunCode')}))`,
+  );
+  await fdb.nulled(
+    'unit not in the SCB JE file (left out)',
+    `SELECT count(*) AS n, any_value(pe) AS example FROM se_fdb f ANTI JOIN se_units u USING (pe)`,
+  );
+}
 
-  // Workplaces (CFAR): read by name, their column list being unconfirmed.
-  // Optional as well: without it the country has no workplaces.
-  const cfar = ctx.sources.one('cfar')
-    ? await csv('cfar', 'raw_cfar', {
-        delimiter: '\t',
-        encoding: 'latin-1',
-        header: CFAR_HEADER,
-        byName: true,
-        columns: varchars(CFAR_HEADER),
-      })
-    : 'cfar';
-  if (cfar === 'cfar') {
-    await conn.run(
-      `CREATE OR REPLACE TEMP TABLE raw_cfar (${CFAR_HEADER.map((k) => `"${k}" VARCHAR`).join(', ')})`,
-    );
-  }
+/** stage_workplaces' columns from a CFAR row `w` and its company `r`. */
+const WORKPLACE_SQL = `CREATE OR REPLACE TEMP TABLE stage_workplaces AS
+  SELECT w.code AS registrikood, w.cfar_nr, coalesce(${blank('Benamning')}, r.Namn, '') AS name,
+    row_number() OVER (PARTITION BY w.code ORDER BY trim(Huvudarbetsstalle) = '1' DESC, w.file_row) = 1 AS is_main,
+    trim(ArbstStatus) = '1' AS is_active,
+    ${blank('BesGatuadress')} AS visit_address, ${postcode('BesPostNr')} AS visit_postcode,
+    ${blank('BesPostOrt')} AS visit_town, ${blank('w.Gatuadress')} AS postal_address,
+    ${postcode('w.PostNr')} AS postal_code, ${blank('w.PostOrt')} AS postal_town,
+    coalesce(${blank('Kommun')}, '') AS kommun_code, ${blank('KommunNamn')} AS kommun_name,
+    list_filter([w.Ng1, w.Ng2, w.Ng3, w.Ng4, w.Ng5], x -> ${blank('x')} IS NOT NULL) AS activity_codes,
+    coalesce(TRY_CAST(Stkl AS INTEGER), 0) AS employees_band_code,
+    ${blank('Telefon')} AS phone, ${blank('EPost')} AS email,
+    TRY_CAST(SWEREF99TM_N AS DOUBLE) AS sweref99tm_n, TRY_CAST(SWEREF99TM_E AS DOUBLE) AS sweref99tm_e,
+    coalesce(${reklamMarketingSql('w.Reklamsparrtyp')}, false) AS marketing_optout,
+    coalesce(${reklamPhoneSql('w.Reklamsparrtyp')}, false) AS phone_optout
+  FROM se_cfar w JOIN ingest_register r ON r.code = w.code
+  WHERE w.cfar_nr IS NOT NULL`;
+
+/** Workplaces (CFAR), read by name, their column list being unconfirmed; without the file, none. */
+async function readWorkplaces(ctx: StageContext): Promise<void> {
+  const { conn } = ctx;
+  const cfar = await ctx.read('csv', {
+    key: 'cfar',
+    table: 'raw_cfar',
+    delimiter: '\t',
+    encoding: 'latin-1',
+    header: CFAR_HEADER,
+    byName: true,
+    columns: varchars(CFAR_HEADER),
+    ifAbsent: CFAR_HEADER.map((c) => `"${c}" VARCHAR`).join(', '),
+  });
   await conn.run(`CREATE OR REPLACE TEMP TABLE se_cfar AS
-    SELECT CASE WHEN regexp_full_match(trim(PeOrgNr), '16\\d{10}') THEN substr(trim(PeOrgNr), 3) ELSE trim(PeOrgNr) END AS code,
-      TRY_CAST(CFARNr AS INTEGER) AS cfar_nr, rowid AS file_row, *
+    SELECT ${orgnr('PeOrgNr', 'trim(PeOrgNr)')} AS code, TRY_CAST(CFARNr AS INTEGER) AS cfar_nr, rowid AS file_row, *
     FROM raw_cfar`);
   await conn.run('DROP TABLE raw_cfar');
-  await rejectOrphans(conn, {
-    country,
-    table: 'se_cfar',
-    codeSql: 't.code',
-    file: cfar,
-    report,
-    what: 'workplaces',
-  });
-  await countNulled(conn, {
-    country,
-    file: cfar,
-    report,
-    reason: 'workplace without a valid CFAR number (left out)',
-    sql: `SELECT count(*) AS n, any_value(CFARNr) AS example FROM se_cfar WHERE cfar_nr IS NULL`,
-  });
-  await countNulled(conn, {
-    country,
-    file: cfar,
-    report,
-    reason: 'company without exactly one main workplace (the flagged one, else the first, made main)',
-    sql: `SELECT count(*) AS n, any_value(code) AS example FROM (
-            SELECT code FROM se_cfar WHERE cfar_nr IS NOT NULL GROUP BY code
-            HAVING count(*) FILTER (WHERE trim(Huvudarbetsstalle) = '1') <> 1)`,
-  });
-  await conn.run(`CREATE OR REPLACE TEMP TABLE stage_workplaces AS
-    SELECT w.code AS registrikood, w.cfar_nr, coalesce(${blank('Benamning')}, r.Namn, '') AS name,
-      row_number() OVER (PARTITION BY w.code ORDER BY trim(Huvudarbetsstalle) = '1' DESC, w.file_row) = 1 AS is_main,
-      trim(ArbstStatus) = '1' AS is_active,
-      ${blank('BesGatuadress')} AS visit_address, ${postcode('BesPostNr')} AS visit_postcode,
-      ${blank('BesPostOrt')} AS visit_town, ${blank('w.Gatuadress')} AS postal_address,
-      ${postcode('w.PostNr')} AS postal_code, ${blank('w.PostOrt')} AS postal_town,
-      coalesce(${blank('Kommun')}, '') AS kommun_code, ${blank('KommunNamn')} AS kommun_name,
-      list_filter([w.Ng1, w.Ng2, w.Ng3, w.Ng4, w.Ng5], x -> ${blank('x')} IS NOT NULL) AS activity_codes,
-      coalesce(TRY_CAST(Stkl AS INTEGER), 0) AS employees_band_code,
-      ${blank('Telefon')} AS phone, ${blank('EPost')} AS email,
-      TRY_CAST(SWEREF99TM_N AS DOUBLE) AS sweref99tm_n, TRY_CAST(SWEREF99TM_E AS DOUBLE) AS sweref99tm_e,
-      coalesce(${reklamMarketingSql('w.Reklamsparrtyp')}, false) AS marketing_optout,
-      coalesce(${reklamPhoneSql('w.Reklamsparrtyp')}, false) AS phone_optout
-    FROM se_cfar w JOIN ingest_register r ON r.code = w.code
-    WHERE w.cfar_nr IS NOT NULL`);
+  const workplaces = ctx.file(cfar.name, 'se_cfar');
+  await workplaces.orphans('workplaces');
+  await workplaces.nulled(
+    'workplace without a valid CFAR number (left out)',
+    `SELECT count(*) AS n, any_value(CFARNr) AS example FROM se_cfar WHERE cfar_nr IS NULL`,
+  );
+  await workplaces.nulled(
+    'company without exactly one main workplace (the flagged one, else the first, made main)',
+    `SELECT count(*) AS n, any_value(code) AS example FROM (
+       SELECT code FROM se_cfar WHERE cfar_nr IS NOT NULL GROUP BY code
+       HAVING count(*) FILTER (WHERE trim(Huvudarbetsstalle) = '1') <> 1)`,
+  );
+  await conn.run(WORKPLACE_SQL);
   await conn.run('DROP TABLE se_cfar');
+}
 
+const state = (field: 'staatus' | 'text') =>
+  `coalesce(${caseSql('b.proc', fieldOf(SE_PROCEEDINGS, field))}, ${caseSql('trim(u.FtgStat)', fieldOf(SE_FTGSTAT, field))})`;
+const DEREGISTERED = 'b.avreg_date IS NOT NULL';
+const labelled = (code: keyof typeof FDB_KEYS, label: keyof typeof FDB_KEYS) =>
+  `CASE WHEN ${blank(k(code))} IS NOT NULL OR ${blank(k(label))} IS NOT NULL
+    THEN {code: ${blank(k(code))}, label: ${blank(k(label))}} END`;
+// The FDB answer's address where there is one (mixed case), else the JE bulk file's (capitals).
+const ASUKOHT = `coalesce(${blank(k('postAddress'))} || ', ' || ${blank(k('postCode'))} || ' ' || ${blank(k('postTown'))},
+  ${blank('u.Gatuadress')} || ', ' || ${postcode('u.PostNr')} || ' ' || ${blank('u.PostOrt')})`;
+
+/** stage_companies' columns from the tables above. */
+const COMPANY_VALUES = {
+  registrikood: 'u.code',
+  arinimi: `coalesce(b.name, ${blank('u.Namn')})`,
+  oiguslik_vorm: blank('u.JurForm'),
+  oiguslik_vorm_tekstina: caseSql('trim(u.JurForm)', SE_JURFORM),
+  staatus: `CASE WHEN ${DEREGISTERED} THEN 'K' ELSE ${state('staatus')} END`,
+  staatus_tekstina: `CASE WHEN ${DEREGISTERED} THEN ${caseSql('b.avreg_cause', SE_DEREGISTRATION_TEXT)}
+    ELSE ${state('text')} END`,
+  source_status: `CASE WHEN ${DEREGISTERED} THEN b.avreg_cause ELSE coalesce(b.proc, ${blank('u.FtgStat')}) END`,
+  esmaregistreerimise_kpv: 'b.regdate',
+  ehak_kood: 'loc.kood',
+  ehak_nimetus: 'loc.name',
+  asukoht: ASUKOHT,
+  aadress_text: `${ASUKOHT} || coalesce(', ' || ${blank(k('lan'))}, '')`,
+  vat_active: `${k('vatCode')} = ${str(SE_VAT_REGISTERED)}`,
+  // SCB publishes the VAT registration (Momsstatus), not a VAT number: none is built from the code.
+  vat_number: 'NULL::VARCHAR',
+  emtak: 'coalesce(a.emtak, [])',
+  se_register: `{
+    export_import: ${labelled('exportCode', 'exportLabel')},
+    owner_category: ${labelled('ownerCode', 'ownerLabel')},
+    sme_class: ${labelled('smeCode', 'smeLabel')},
+    listing: ${labelled('listingCode', 'listingLabel')},
+    turnover_class: ${labelled('turnoverCode', 'turnoverLabel')},
+    activity_start_date: try_strptime(${blank('u.RegDatKtid')}, '%Y%m%d')::DATE,
+    trade_names: coalesce(b.trade_names, []),
+    "source": ${str(SCB_ATTRIBUTION)}
+  }`,
+  se_employees_band: `CASE WHEN TRY_CAST(${k('sizeCode')} AS INTEGER) BETWEEN 0 AND 16 THEN TRY_CAST(${k('sizeCode')} AS INTEGER) END`,
+  se_turnover_band: `TRY_CAST(${k('turnoverCode')} AS INTEGER)`,
+  marketing_optout: reklamMarketingSql('u.Reklamsparrtyp'),
+  phone_optout: reklamPhoneSql('u.Reklamsparrtyp'),
+  is_sole_trader: 'u.sole',
+  not_for_sale: 'u.sole',
+};
+
+const COMPANY_FROM = `se_units u
+  LEFT JOIN se_bv b ON b.ident = CASE WHEN u.sole THEN u.pe ELSE u.code END
+  LEFT JOIN se_fdb f ON f.pe = u.pe
+  LEFT JOIN se_activity a ON a.pe = u.pe
+  LEFT JOIN location_leaves loc ON loc.kood = trim(${k('kommunCode')})`;
+
+async function stageSweden(ctx: StageContext): Promise<StageResult> {
+  const { conn, reference } = ctx;
+  await createActivityLeaves(conn, reference);
+  await createLocationLeaves(conn, reference);
+  const scb = await readScb(ctx);
+  await checkScbCodes(ctx, scb);
+  await readBolagsverket(ctx);
+  await readFdb(ctx);
+  await readWorkplaces(ctx);
   await createEmptyHistory(conn);
-  await report.stage(country, 'build companies', async () => {
-    const ftg = (pick: 'staatus' | 'text') =>
-      caseOf('trim(u.FtgStat)', SE_FTGSTAT, (v: { staatus: string; text: string }) => v[pick]);
-    const proc = (pick: 'staatus' | 'text') =>
-      caseOf('b.proc', SE_PROCEEDINGS, (v: { staatus: string; text: string }) => v[pick]);
-    const deregistered = 'b.avreg_date IS NOT NULL';
-    const labelled = (code: keyof typeof FDB_KEYS, label: keyof typeof FDB_KEYS) =>
-      `CASE WHEN ${blank(k(code))} IS NOT NULL OR ${blank(k(label))} IS NOT NULL
-        THEN {code: ${blank(k(code))}, label: ${blank(k(label))}} END`;
-    // The FDB answer's address where there is one (mixed case), else the JE bulk file's (capitals).
-    const asukoht = `coalesce(${blank(k('postAddress'))} || ', ' || ${blank(k('postCode'))} || ' ' || ${blank(k('postTown'))},
-      ${blank('u.Gatuadress')} || ', ' || ${postcode('u.PostNr')} || ' ' || ${blank('u.PostOrt')})`;
-    await conn.run(
-      contractCompaniesSql(
-        {
-          registrikood: 'u.code',
-          arinimi: `coalesce(b.name, ${blank('u.Namn')})`,
-          oiguslik_vorm: blank('u.JurForm'),
-          oiguslik_vorm_tekstina: caseOf('trim(u.JurForm)', SE_JURFORM, (v: string) => v),
-          staatus: `CASE WHEN ${deregistered} THEN 'K' ELSE coalesce(${proc('staatus')}, ${ftg('staatus')}) END`,
-          staatus_tekstina: `CASE WHEN ${deregistered} THEN ${caseOf('b.avreg_cause', SE_DEREGISTRATION_TEXT, (v: string) => v)}
-            ELSE coalesce(${proc('text')}, ${ftg('text')}) END`,
-          source_status: `CASE WHEN ${deregistered} THEN b.avreg_cause ELSE coalesce(b.proc, ${blank('u.FtgStat')}) END`,
-          esmaregistreerimise_kpv: 'b.regdate',
-          ehak_kood: 'loc.kood',
-          ehak_nimetus: 'loc.name',
-          asukoht,
-          aadress_text: `${asukoht} || coalesce(', ' || ${blank(k('lan'))}, '')`,
-          vat_active: `${k('vatCode')} = ${str(SE_VAT_REGISTERED)}`,
-          // SCB publishes the VAT registration (Momsstatus), not a VAT number: none is built from the code.
-          vat_number: 'NULL::VARCHAR',
-          emtak: 'coalesce(a.emtak, [])',
-          se_register: `{
-            export_import: ${labelled('exportCode', 'exportLabel')},
-            owner_category: ${labelled('ownerCode', 'ownerLabel')},
-            sme_class: ${labelled('smeCode', 'smeLabel')},
-            listing: ${labelled('listingCode', 'listingLabel')},
-            turnover_class: ${labelled('turnoverCode', 'turnoverLabel')},
-            activity_start_date: try_strptime(${blank('u.RegDatKtid')}, '%Y%m%d')::DATE,
-            trade_names: coalesce(b.trade_names, []),
-            "source": ${str(SCB_ATTRIBUTION)}
-          }`,
-          se_employees_band: `CASE WHEN TRY_CAST(${k('sizeCode')} AS INTEGER) BETWEEN 0 AND 16 THEN TRY_CAST(${k('sizeCode')} AS INTEGER) END`,
-          se_turnover_band: `TRY_CAST(${k('turnoverCode')} AS INTEGER)`,
-          marketing_optout: reklamMarketingSql('u.Reklamsparrtyp'),
-          phone_optout: reklamPhoneSql('u.Reklamsparrtyp'),
-          is_sole_trader: 'u.sole',
-          not_for_sale: 'u.sole',
-          search_name: searchNameSql(`coalesce(b.name, ${blank('u.Namn')})`),
-        },
-        `se_units u
-         LEFT JOIN se_bv b ON b.ident = CASE WHEN u.sole THEN u.pe ELSE u.code END
-         LEFT JOIN se_fdb f ON f.pe = u.pe
-         LEFT JOIN se_activity a ON a.pe = u.pe
-         LEFT JOIN location_leaves loc ON loc.kood = trim(${k('kommunCode')})`,
-      ),
-    );
-  });
+  await buildCompanies(ctx, COMPANY_VALUES, COMPANY_FROM);
   for (const t of ['se_units', 'se_bv', 'se_fdb', 'se_activity']) await conn.run(`DROP TABLE ${t}`);
   return {
     source: 'official-files',
