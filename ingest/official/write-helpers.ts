@@ -77,6 +77,17 @@ export async function writeJsonArray(
   await conn.run(`COPY (${select}) TO ${sqlPath(file)} (FORMAT json, ARRAY true${compression})`);
 }
 
+/** The files a writer writes: `out(name)` is the path of `name` in `outDir`, listed in `written`. */
+export function outputFiles(outDir: string): { written: string[]; out: (name: string) => string } {
+  const written: string[] = [];
+  const out = (name: string) => {
+    const file = path.join(outDir, name);
+    written.push(file);
+    return file;
+  };
+  return { written, out };
+}
+
 /** Zips `file` into `zipFile` (member named like `file`) and removes `file`, as the registers ship it. */
 export async function zipInPlace(file: string, zipFile: string): Promise<void> {
   await writeZip(zipFile, file, path.basename(file));

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { decimalCommaSql, writeCsv, zipInPlace } from '../write-helpers.ts';
+import { decimalCommaSql, outputFiles, writeCsv, zipInPlace } from '../write-helpers.ts';
 import { isoDate, type WriterContext } from '../writer-context.ts';
 import {
   JAR_HEADER,
@@ -25,12 +25,7 @@ const evrk6 = (expr: string): string => `replace(${expr}, '.', '') || '00'`;
 export async function writeLtOfficial(ctx: WriterContext): Promise<string[]> {
   const { conn, outDir, asOf } = ctx;
   const today = isoDate(asOf);
-  const written: string[] = [];
-  const out = (name: string) => {
-    const file = path.join(outDir, name);
-    written.push(file);
-    return file;
-  };
+  const { written, out } = outputFiles(outDir);
 
   await writeCsv(
     conn,

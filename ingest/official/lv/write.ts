@@ -1,6 +1,5 @@
-import path from 'node:path';
 import { createActivityLeaves, createNaceCorrespondence } from '../activity-codes.ts';
-import { writeCsv } from '../write-helpers.ts';
+import { outputFiles, writeCsv } from '../write-helpers.ts';
 import { isoDate, type WriterContext } from '../writer-context.ts';
 import {
   BALANCE_HEADER,
@@ -29,12 +28,7 @@ const COMMERCIAL = `oiguslik_vorm NOT IN ('BDR', 'NOD')`;
 export async function writeLvOfficial(ctx: WriterContext): Promise<string[]> {
   const { conn, outDir, asOf } = ctx;
   const today = isoDate(asOf);
-  const written: string[] = [];
-  const out = (name: string) => {
-    const file = path.join(outDir, name);
-    written.push(file);
-    return file;
-  };
+  const { written, out } = outputFiles(outDir);
 
   await writeCsv(
     conn,

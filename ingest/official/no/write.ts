@@ -6,7 +6,7 @@ import zlib from 'node:zlib';
 import { sortedList } from '../../../src/engine/batch-sql.ts';
 import { createActivityLeaves, createLocationLeaves } from '../activity-codes.ts';
 import { sqlPath } from '../../pipeline/sql.ts';
-import { pickSql, writeCsv, writeJsonArray } from '../write-helpers.ts';
+import { outputFiles, pickSql, writeCsv, writeJsonArray } from '../write-helpers.ts';
 import type { WriterContext } from '../writer-context.ts';
 import { NO_ENHETER_CSV_HEADER, NO_FILE_NAMES } from './files.ts';
 import { createKommuneTable } from './kommune.ts';
@@ -29,12 +29,7 @@ const ADDRESS = `'^(.*), (\\d{4}) (.*)$'`;
 
 export async function writeNoOfficial(ctx: WriterContext): Promise<string[]> {
   const { conn, outDir } = ctx;
-  const written: string[] = [];
-  const out = (name: string) => {
-    const file = path.join(outDir, name);
-    written.push(file);
-    return file;
-  };
+  const { written, out } = outputFiles(outDir);
   await createActivityLeaves(conn, ctx.reference);
   await createSn2025Codes(conn);
   // A unit whose business address still carries a kommunenummer of an earlier structure (the ingest maps

@@ -4,7 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { SE_EMPLOYEE_BANDS } from '../../../src/contract/data-contract.ts';
 import { sqlPath } from '../../pipeline/sql.ts';
-import { writeCsv, writeJsonArray, zipInPlace } from '../write-helpers.ts';
+import { outputFiles, writeCsv, writeJsonArray, zipInPlace } from '../write-helpers.ts';
 import { isoDate, type WriterContext } from '../writer-context.ts';
 import { BOLAGSVERKET_HEADER, CFAR_HEADER, FDB_KEYS, SCB_JE_HEADER, SE_FILE_NAMES } from './files.ts';
 import { SE_NAME_TYPES, seReklamCode } from './codes.ts';
@@ -75,12 +75,7 @@ async function toLatin1(file: string): Promise<void> {
 
 export async function writeSeOfficial(ctx: WriterContext): Promise<string[]> {
   const { conn, outDir, asOf } = ctx;
-  const written: string[] = [];
-  const out = (name: string) => {
-    const file = path.join(outDir, name);
-    written.push(file);
-    return file;
-  };
+  const { written, out } = outputFiles(outDir);
 
   // Sole traders have no organisation number: SCB and Bolagsverket list them under the owner's personal
   // number. The world has none, so one is made up per row (a valid Luhn digit; the ingest never keeps it).
