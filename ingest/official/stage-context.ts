@@ -139,11 +139,17 @@ async function loadFile(
 
 /** The run's StageInput with the plumbing a stage repeats said once (types.ts StageContext). */
 export function createStageContext(input: StageInput): StageContext {
+  const { sources } = input;
   const read = (kind: 'csv' | 'json', spec: CsvRead | JsonRead) => loadFile(input, kind, spec);
   return {
     ...input,
     read: read as StageContext['read'],
+    has: (key) => sources.many(key).length > 0,
     file: (name, table = null) => new SourceFile(input, name, table),
+    source: (key, table = null) => {
+      const file = sources.one(key);
+      return new SourceFile(input, file === null ? key : sources.displayName(file), table, file !== null);
+    },
     stage: (label, run, rowsOf) => input.report.stage(input.country, label, run, rowsOf),
   };
 }

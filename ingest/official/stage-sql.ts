@@ -1,8 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { COMPANY_COLUMNS, HISTORY_COLUMNS } from '../../src/contract/data-contract.ts';
-import { createLatestMetrics, METRIC_VALUES } from '../pipeline/latest-metrics.ts';
 import { quoteIdent } from '../pipeline/sql.ts';
-import type { StageContext } from './types.ts';
 
 /**
  * The SELECT that makes stage_companies: every contract column in order, from `values` where the adapter
@@ -64,25 +62,6 @@ export async function createValuesTable(
   }
 }
 
-/**
- * The `build companies` stage: stage_companies from the contract `values` over `from`. With
- * `latestMetrics`, stage_latest_metrics is made from stage_history first and its columns come from `m`,
- * which `from` joins.
- */
-export async function buildCompanies(
-  ctx: StageContext,
-  values: Readonly<Record<string, string>>,
-  from: string,
-  opts: { latestMetrics?: boolean } = {},
-): Promise<void> {
-  await ctx.stage('build companies', async () => {
-    if (opts.latestMetrics) await createLatestMetrics(ctx.conn);
-    await ctx.conn.run(
-      contractCompaniesSql(opts.latestMetrics ? { ...values, ...METRIC_VALUES } : values, from),
-    );
-  });
-}
-
 /** A SQL string literal. */
 export const sqlString = (s: string): string => `'${s.replaceAll("'", "''")}'`;
 
@@ -102,3 +81,9 @@ export function fieldOf<F extends string>(
 ): Record<string, string> {
   return Object.fromEntries(Object.entries(table).map(([k, v]) => [k, v[field]]));
 }
+
+/** SQL: a five-digit postcode as the country writes it, `head` digits, `sep`, the rest (`69-518`, `291 80`). */
+export const postcodeSql = (expr: string, head: number, sep: string): string =>
+  `CASE WHEN regexp_full_match(trim(${expr}), '\\d{5}')
+    THEN substr(trim(${expr}), 1, ${head}) || ${sqlString(sep)} || substr(trim(${expr}), ${head + 1})
+    ELSE ${blankSql(expr)} END`;

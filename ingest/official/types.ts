@@ -91,7 +91,11 @@ export interface StageContext extends StageInput {
   /** Loads an official file into `spec.table` as a stage of the report (`read <file name>`). */
   read(kind: 'csv', spec: CsvRead): Promise<SourceFile>;
   read(kind: 'json', spec: JsonRead): Promise<SourceFile>;
-  /** The handle of a file read another way (a family of capture files, a file's derived table). */
+  /** True when the folder has the adapter's file `key` (an optional one may be absent). */
+  has(key: string): boolean;
+  /** The handle of the adapter's file `key` (named by its key when absent), over `table` if given. */
+  source(key: string, table?: string | null): SourceFile;
+  /** A handle under any name: a family of capture files, a set of yearly files. */
   file(name: string, table?: string | null): SourceFile;
   /** Runs one named, timed stage of this country (IngestReport.stage). */
   stage<T>(label: string, run: () => Promise<T>, rowsOf?: (result: T) => number | null): Promise<T>;

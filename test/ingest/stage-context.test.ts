@@ -12,6 +12,7 @@ import { IngestReport } from '../../ingest/official/report.ts';
 import { openSources, planSources } from '../../ingest/official/sources.ts';
 import { createStageContext } from '../../ingest/official/stage-context.ts';
 import { varchars } from '../../ingest/official/stage-sql.ts';
+import { buildCompanies, stageSteps } from '../../ingest/official/stage-steps.ts';
 import type { StageContext } from '../../ingest/official/types.ts';
 
 /**
@@ -192,5 +193,72 @@ describe('the stage context', () => {
     await officers.orphans('officer rows', { codeSql: 't.at_legal_entity_registration_number' });
     expect(ctx.report.stages).toEqual([]);
     expect(ctx.report.rejects).toEqual([]);
+  });
+
+  it('names a file read earlier by its key, and an absent one by the key, not present', async () => {
+    const ctx = await context();
+    expect(ctx.has('register')).toBe(true);
+    expect(ctx.has('vat')).toBe(false);
+    expect(ctx.source('register', 'raw_register')).toMatchObject({ name: 'register.csv', present: true });
+    expect(ctx.source('vat')).toMatchObject({ name: 'vat', present: false, table: null });
+  });
+});
+
+describe('a stage as named steps', () => {
+  it('runs the steps in order after the reference leaves and merges what they return into the detail', async () => {
+    const ctx = await context();
+    const seen: string[] = [];
+    const stage = stageSteps({ register: 'UR', reader: 'test' }, [
+      async () => {
+        seen.push(`leaves ${await count('SELECT count(*) FROM activity_leaves')}`);
+        return { first: 1 };
+      },
+      async () => {
+        seen.push(`locations ${await count('SELECT count(*) FROM location_leaves')}`);
+      },
+      async () => ({ last: true }),
+    ]);
+    expect(await stage(ctx)).toEqual({
+      source: 'official-files',
+      sourceDetail: { register: 'UR', reader: 'test', first: 1, last: true },
+    });
+    expect(seen).toEqual([
+      `leaves ${ctx.reference.activityLeaves.length}`,
+      `locations ${ctx.reference.locationLeaves.length}`,
+    ]);
+  });
+
+  it('builds the companies from the declared columns; a column unknown without an absent file is NULL', async () => {
+    const ctx = await context();
+    await (await readRegister(ctx)).keyRows('ingest_register', 'regcode');
+    await buildCompanies({
+      values: {
+        registrikood: 'r.code',
+        arinimi: 'r.name',
+        vat_active: 'true',
+        is_sole_trader: "r.type = 'IK'",
+      },
+      from: 'ingest_register r',
+      noHistory: true,
+      unknownWithout: { vat: ['vat_active'], register: ['is_sole_trader'] },
+    })(ctx);
+    const rows = (
+      await conn.runAndReadAll(
+        'SELECT registrikood, search_name, vat_active, is_sole_trader FROM stage_companies ORDER BY 1',
+      )
+    ).getRowObjectsJson();
+    const expected = registerLines()
+      .map((l) => l.split(';'))
+      .map((r) => ({
+        registrikood: r[0]!,
+        // The name field as the CSV quotes it: outer quotes off, doubled quotes single.
+        search_name: r[2]!.replace(/^"|"$/g, '').replaceAll('""', '"').toLowerCase(),
+        vat_active: null,
+        is_sole_trader: r[9] === 'IK',
+      }))
+      .sort((a, b) => (a.registrikood < b.registrikood ? -1 : 1));
+    expect(rows).toEqual(expected);
+    expect(ctx.report.stages.map((s) => s.stage)).toContain('build companies');
+    expect(await count('SELECT count(*) FROM stage_history')).toBe(0);
   });
 });

@@ -1,8 +1,7 @@
 import { fileURLToPath } from 'node:url';
-import type { StageResult } from '../../pipeline/publish.ts';
 import { queryRows, sqlPath } from '../../pipeline/sql.ts';
-import { createActivityLeaves, createEmtakCorrespondence, createLocationLeaves } from '../activity-codes.ts';
-import { ANNUAL_VALUES, buildCompanies, createEmptyHistory, varchars } from '../stage-sql.ts';
+import { ANNUAL_VALUES, createEmptyHistory, varchars } from '../stage-sql.ts';
+import { buildCompanies, emtakCorrespondence, stageSteps } from '../stage-steps.ts';
 import type { CountryAdapter, StageContext } from '../types.ts';
 import {
   DEBTORS_HEADER,
@@ -43,12 +42,8 @@ const ELF_COLUMNS = [
   'Reason',
 ] as const;
 
-/** The reference tables: activity and location leaves, EMTAK 2008 → 2025, and the legal-form list. */
-async function createReferenceTables({ conn, reference }: StageContext): Promise<void> {
-  await createActivityLeaves(conn, reference);
-  await createLocationLeaves(conn, reference);
-  await createEmtakCorrespondence(conn);
-  // The legal form as lihtandmed writes it (`Osaühing`) onto the code list's abbreviation (`OÜ`).
+/** The legal form as lihtandmed writes it (`Osaühing`) onto the code list's abbreviation (`OÜ`). */
+async function createLegalForms({ conn }: StageContext): Promise<void> {
   await conn.run(`CREATE OR REPLACE TEMP TABLE ee_legal_forms AS
     SELECT "Entity Legal Form name Local name" AS tekst, nullif("Abbreviations Local language", '') AS kood
     FROM read_csv(${sqlPath(EE_LEGAL_FORMS_FILE)}, header = true, auto_detect = false, delim = ',', quote = '"',
@@ -203,8 +198,8 @@ async function readTaxes(ctx: StageContext): Promise<void> {
       AND (turnover IS NOT NULL OR employees IS NOT NULL OR state_taxes IS NOT NULL OR labour_taxes IS NOT NULL)`);
 }
 
-/** EMTA tax debtors (ee_debtors). False when the list is absent: has_tax_debt is then unknown, not false. */
-async function readDebtors(ctx: StageContext): Promise<boolean> {
+/** EMTA tax debtors (ee_debtors). */
+async function readDebtors(ctx: StageContext): Promise<void> {
   const raw = await ctx.read('csv', {
     key: 'debtors',
     table: 'raw_debtors',
@@ -217,11 +212,10 @@ async function readDebtors(ctx: StageContext): Promise<boolean> {
   });
   const debtors = await raw.keyRows('ee_debtors', '"Registrikood"');
   await debtors.orphans('debtor rows');
-  return raw.present;
 }
 
 /** The annual reports' general data and, per year, their elements (raw_reports, raw_elements). */
-async function readAnnualReports(ctx: StageContext): Promise<boolean> {
+async function readAnnualReports(ctx: StageContext): Promise<void> {
   const { conn, sources } = ctx;
   const reports = await ctx.read('csv', {
     key: 'reports',
@@ -238,11 +232,14 @@ async function readAnnualReports(ctx: StageContext): Promise<boolean> {
       'kas konsolideeritud?',
       'esitatud_kpv',
     ],
+    ifAbsent: `report_id VARCHAR, taidetud_aruanne_report_id VARCHAR, registrikood VARCHAR, aruandeaasta INTEGER,
+      "kas konsolideeritud?" VARCHAR, esitatud_kpv VARCHAR`,
   });
-  if (!reports.present) return false;
   await conn.run(
     `CREATE OR REPLACE TEMP TABLE raw_elements (report_id VARCHAR, elemendi_nimetus VARCHAR, vaartus VARCHAR)`,
   );
+  // The elements are read only beside their reports.
+  if (!reports.present) return;
   for (const [i, path] of sources.many('elements').entries()) {
     await ctx.read('csv', {
       path,
@@ -255,17 +252,11 @@ async function readAnnualReports(ctx: StageContext): Promise<boolean> {
     await conn.run(`INSERT INTO raw_elements SELECT * FROM raw_elements_${i}`);
     await conn.run(`DROP TABLE raw_elements_${i}`);
   }
-  return true;
 }
 
 /** The latest non-consolidated report per company with its four figures (ee_annual). */
-async function buildAnnual(ctx: StageContext, hasReports: boolean): Promise<void> {
+async function buildAnnual(ctx: StageContext): Promise<void> {
   const { conn } = ctx;
-  if (!hasReports) {
-    await conn.run(`CREATE OR REPLACE TEMP TABLE ee_annual (code VARCHAR, yr INTEGER, revenue DOUBLE,
-      net_profit DOUBLE, equity DOUBLE, total_assets DOUBLE)`);
-    return;
-  }
   // A report filed under a second id keeps its figures under taidetud_aruanne_report_id (registry-formats.md 1.1d).
   await conn.run(`CREATE OR REPLACE TEMP TABLE ee_latest_report AS
     SELECT trim(registrikood) AS code, aruandeaasta AS yr,
@@ -295,69 +286,73 @@ async function buildAnnual(ctx: StageContext, hasReports: boolean): Promise<void
 const FORM = "coalesce(nullif(trim(g.yldandmed.oiguslik_vorm), ''), lf.kood)";
 const current = (list: string) => `list_filter(${list}, x -> nullif(trim(x.lopp_kpv), '') IS NULL)`;
 
-/** stage_companies' columns from the tables above (has_tax_debt is set by whether the debtor list came). */
-const COMPANY_VALUES = {
-  registrikood: 'r.code',
-  arinimi: 'r.nimi',
-  oiguslik_vorm: FORM,
-  oiguslik_vorm_tekstina: 'r.ettevotja_oiguslik_vorm',
-  oigusliku_vormi_alaliik: "nullif(trim(r.ettevotja_oigusliku_vormi_alaliik), '')",
-  staatus: `coalesce(${STATUS_SQL}, 'S')`,
-  staatus_tekstina: 'r.ettevotja_staatus_tekstina',
-  source_status: 'trim(r.ettevotja_staatus)',
-  esmaregistreerimise_kpv: 'r.ettevotja_esmakande_kpv',
-  ehak_kood: 'loc.kood',
-  ehak_nimetus: `coalesce(loc.name, nullif(split_part(r.asukoha_ehak_tekstina, ', ', 1), ''))`,
-  asukoht: 'r.asukoht_ettevotja_aadressis',
-  aadress_text: 'coalesce(r.ads_normaliseeritud_taisaadress, r.ettevotja_aadress)',
-  kmkr_nr: "nullif(trim(r.kmkr_nr), '')",
-  // RIK blanks a sole trader's (FIE) number, so a blank there is unknown, not "not registered".
-  vat_active: `CASE WHEN nullif(trim(r.kmkr_nr), '') IS NOT NULL THEN true WHEN ${FORM} = 'FIE' THEN NULL ELSE false END`,
-  kapital: "cap.amount_text || ' ' || cap.currency",
-  kapital_amount: 'TRY_CAST(cap.amount_text AS DOUBLE)',
-  kapital_currency: 'cap.currency',
-  ...ANNUAL_VALUES,
-  contacts: `coalesce(list_transform(list_filter(${current('g.yldandmed.sidevahendid')},
-      x -> x.liik IN ('EMAIL', 'WWW', 'TEL', 'MOB') AND nullif(trim(x.sisu), '') IS NOT NULL),
-    x -> {liik: x.liik, sisu: trim(x.sisu), "source": NULL::VARCHAR}), [])`,
-  emtak: 'coalesce(e.emtak, [])',
-  people: 'coalesce(p.people, [])',
-  is_sole_trader: `coalesce(${FORM} = 'FIE', false)`,
-  not_for_sale: 'false',
-};
+/** stage_companies: the contract's columns over the tables above. */
+const buildEstoniaCompanies = buildCompanies({
+  values: {
+    registrikood: 'r.code',
+    arinimi: 'r.nimi',
+    oiguslik_vorm: FORM,
+    oiguslik_vorm_tekstina: 'r.ettevotja_oiguslik_vorm',
+    oigusliku_vormi_alaliik: "nullif(trim(r.ettevotja_oigusliku_vormi_alaliik), '')",
+    staatus: `coalesce(${STATUS_SQL}, 'S')`,
+    staatus_tekstina: 'r.ettevotja_staatus_tekstina',
+    source_status: 'trim(r.ettevotja_staatus)',
+    esmaregistreerimise_kpv: 'r.ettevotja_esmakande_kpv',
+    ehak_kood: 'loc.kood',
+    ehak_nimetus: `coalesce(loc.name, nullif(split_part(r.asukoha_ehak_tekstina, ', ', 1), ''))`,
+    asukoht: 'r.asukoht_ettevotja_aadressis',
+    aadress_text: 'coalesce(r.ads_normaliseeritud_taisaadress, r.ettevotja_aadress)',
+    kmkr_nr: "nullif(trim(r.kmkr_nr), '')",
+    // RIK blanks a sole trader's (FIE) number, so a blank there is unknown, not "not registered".
+    vat_active: `CASE WHEN nullif(trim(r.kmkr_nr), '') IS NOT NULL THEN true WHEN ${FORM} = 'FIE' THEN NULL ELSE false END`,
+    kapital: "cap.amount_text || ' ' || cap.currency",
+    kapital_amount: 'TRY_CAST(cap.amount_text AS DOUBLE)',
+    kapital_currency: 'cap.currency',
+    ...ANNUAL_VALUES,
+    has_tax_debt: 'd.code IS NOT NULL',
+    contacts: `coalesce(list_transform(list_filter(${current('g.yldandmed.sidevahendid')},
+        x -> x.liik IN ('EMAIL', 'WWW', 'TEL', 'MOB') AND nullif(trim(x.sisu), '') IS NOT NULL),
+      x -> {liik: x.liik, sisu: trim(x.sisu), "source": NULL::VARCHAR}), [])`,
+    emtak: 'coalesce(e.emtak, [])',
+    people: 'coalesce(p.people, [])',
+    is_sole_trader: `coalesce(${FORM} = 'FIE', false)`,
+    not_for_sale: 'false',
+  },
+  from: `ingest_register r
+    LEFT JOIN ee_general g USING (code)
+    LEFT JOIN ee_capital cap USING (code)
+    LEFT JOIN ee_emtak e USING (code)
+    LEFT JOIN ee_people p USING (code)
+    LEFT JOIN ee_annual a USING (code)
+    LEFT JOIN ee_debtors d USING (code)
+    LEFT JOIN ee_legal_forms lf ON lf.tekst = trim(r.ettevotja_oiguslik_vorm)
+    LEFT JOIN stage_latest_metrics m ON m.registrikood = r.code
+    LEFT JOIN location_leaves loc ON loc.kood = trim(r.asukoha_ehak_kood)`,
+  latestMetrics: true,
+  // Without the debtor list a company's tax debt is unknown, not "none".
+  unknownWithout: { debtors: ['has_tax_debt'] },
+});
 
-const COMPANY_FROM = `ingest_register r
-  LEFT JOIN ee_general g USING (code)
-  LEFT JOIN ee_capital cap USING (code)
-  LEFT JOIN ee_emtak e USING (code)
-  LEFT JOIN ee_people p USING (code)
-  LEFT JOIN ee_annual a USING (code)
-  LEFT JOIN ee_debtors d USING (code)
-  LEFT JOIN ee_legal_forms lf ON lf.tekst = trim(r.ettevotja_oiguslik_vorm)
-  LEFT JOIN stage_latest_metrics m ON m.registrikood = r.code
-  LEFT JOIN location_leaves loc ON loc.kood = trim(r.asukoha_ehak_kood)`;
-
-async function stageEstonia(ctx: StageContext): Promise<StageResult> {
-  await createReferenceTables(ctx);
-  await readRegister(ctx);
-  await readGeneral(ctx);
-  await readPeople(ctx);
-  await readTaxes(ctx);
-  const hasDebtors = await readDebtors(ctx);
-  await buildAnnual(ctx, await readAnnualReports(ctx));
-  // The current capital entry (ended ones, e.g. in EEK before the euro, have lopp_kpv set).
-  await ctx.conn.run(`CREATE OR REPLACE TEMP TABLE ee_capital AS
+/** The current capital entry (ended ones, e.g. in EEK before the euro, have lopp_kpv set) (ee_capital). */
+async function buildCapital({ conn }: StageContext): Promise<void> {
+  await conn.run(`CREATE OR REPLACE TEMP TABLE ee_capital AS
     SELECT code, trim(k.kapitali_suurus) AS amount_text, trim(k.kapitali_valuuta) AS currency
     FROM (SELECT code, unnest(${current('yldandmed.kapitalid')}) AS k FROM ee_general)
     QUALIFY row_number() OVER (PARTITION BY code) = 1`);
-  const hasTaxDebt = hasDebtors ? 'd.code IS NOT NULL' : 'NULL::BOOLEAN';
-  await buildCompanies(ctx, { ...COMPANY_VALUES, has_tax_debt: hasTaxDebt }, COMPANY_FROM, {
-    latestMetrics: true,
-  });
-  return {
-    source: 'official-files',
-    sourceDetail: { register: 'RIK e-Business Register, EMTA', reader: 'ingest/official/ee' },
-  };
 }
+
+const stageEstonia = stageSteps({ register: 'RIK e-Business Register, EMTA', reader: 'ingest/official/ee' }, [
+  emtakCorrespondence,
+  createLegalForms,
+  readRegister,
+  readGeneral,
+  readPeople,
+  readTaxes,
+  readDebtors,
+  readAnnualReports,
+  buildAnnual,
+  buildCapital,
+  buildEstoniaCompanies,
+]);
 
 export const EE_ADAPTER: CountryAdapter = { country: 'EE', files: EE_FILES, stage: stageEstonia };

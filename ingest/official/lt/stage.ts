@@ -1,14 +1,7 @@
-import type { DuckDBConnection } from '@duckdb/node-api';
-import type { StageResult } from '../../pipeline/publish.ts';
-import type { CountryReference, TreeNode } from '../../reference/types.ts';
-import {
-  createActivityLeaves,
-  createNaceCorrespondence,
-  dottedSql,
-  naceClassSql,
-} from '../activity-codes.ts';
-import type { SourceFile } from '../stage-context.ts';
-import { buildCompanies, createEmptyHistory, createValuesTable, varchars } from '../stage-sql.ts';
+import type { TreeNode } from '../../reference/types.ts';
+import { dottedSql, naceClassSql } from '../activity-codes.ts';
+import { createEmptyHistory, createValuesTable, varchars } from '../stage-sql.ts';
+import { buildCompanies, naceCorrespondence, stageSteps } from '../stage-steps.ts';
 import type { CountryAdapter, StageContext } from '../types.ts';
 import {
   JAR_HEADER,
@@ -46,7 +39,7 @@ export const LT_STATUS: Readonly<Record<string, 'R' | 'T' | 'N' | 'L' | 'K'>> = 
  * `lt_places(variant, name)`: every name variant a row may carry for a municipality (short form, full name,
  * the city of a city municipality) onto the short form the contract stores in ehak_nimetus.
  */
-async function createPlaces(conn: DuckDBConnection, reference: CountryReference): Promise<void> {
+async function createPlaces({ conn, reference }: StageContext): Promise<void> {
   const names = new Set(reference.locationLeaves.map((l) => l.name));
   await conn.run('CREATE OR REPLACE TEMP TABLE lt_places (variant VARCHAR, name VARCHAR)');
   const appender = await conn.createAppender('lt_places');
@@ -69,7 +62,7 @@ async function createPlaces(conn: DuckDBConnection, reference: CountryReference)
 }
 
 /** JAR: the register (ingest_register), its status codes checked against the official list. */
-async function readRegister(ctx: StageContext): Promise<SourceFile> {
+async function readRegister(ctx: StageContext): Promise<void> {
   const raw = await ctx.read('csv', {
     key: 'jar',
     table: 'raw_jar',
@@ -84,7 +77,6 @@ async function readRegister(ctx: StageContext): Promise<SourceFile> {
     `SELECT count(*) AS n, any_value(stat_kodas) AS example FROM ingest_register
      WHERE trim(stat_kodas) NOT IN (SELECT stat_code FROM lt_status)`,
   );
-  return register;
 }
 
 /** Sodra's monthly insured persons, one file a year: the monthly history rows (lt_sodra). */
@@ -215,9 +207,9 @@ const VMI_COLUMNS = [
 
 /**
  * The VMI taxpayer register: activities (current ones, main first as filed; Sodra's code for a company it
- * lacks) and the VAT registration (lt_emtak, lt_vat). False when absent: the VAT state is then unknown.
+ * lacks) and the VAT registration (lt_emtak, lt_vat).
  */
-async function readTaxpayers(ctx: StageContext): Promise<boolean> {
+async function readTaxpayers(ctx: StageContext): Promise<void> {
   const { conn } = ctx;
   const vmi = await ctx.read('csv', {
     key: 'vmiRegister',
@@ -257,11 +249,10 @@ async function readTaxpayers(ctx: StageContext): Promise<boolean> {
       any_value(trim(pvm_kodas)) FILTER (WHERE nullif(trim(pvm_kodas), '') IS NOT NULL
         AND nullif(trim(pvm_isregistruota), '') IS NULL) AS vat_number
     FROM raw_vmi GROUP BY 1`);
-  return vmi.present;
 }
 
 /** ehak_nimetus: the municipality Sodra names (latest month), else the place an address starts with. */
-async function buildMunicipality(ctx: StageContext, register: SourceFile): Promise<void> {
+async function buildMunicipality(ctx: StageContext): Promise<void> {
   await ctx.conn.run(`CREATE OR REPLACE TEMP TABLE lt_municipality AS
     SELECT r.code, coalesce(sp.name, ap.name, ap2.name) AS name
     FROM ingest_register r
@@ -270,7 +261,7 @@ async function buildMunicipality(ctx: StageContext, register: SourceFile): Promi
       LEFT JOIN lt_places sp ON sp.variant = s.municipality
       LEFT JOIN lt_places ap ON ap.variant = trim(split_part(r.adresas, ',', 1))
       LEFT JOIN lt_places ap2 ON ap2.variant = trim(split_part(r.adresas, ',', 1)) || ' sav.'`);
-  await register.nulled(
+  await ctx.source('jar').nulled(
     'municipality not recognised (ehak_nimetus left empty)',
     `SELECT count(*) AS n, any_value(r.adresas) AS example FROM lt_municipality m JOIN ingest_register r USING (code)
      WHERE m.name IS NULL`,
@@ -300,55 +291,54 @@ async function buildLegalForms({ conn }: StageContext): Promise<void> {
       LEFT JOIN lt_form_codes fc ON fc.txt = lower(trim(r.form_pavadinimas))`);
 }
 
-/** stage_companies' columns from the tables above (vat_active is set by whether the VMI register came). */
-const COMPANY_VALUES = {
-  registrikood: 'r.code',
-  arinimi: 'r.ja_pavadinimas',
-  oiguslik_vorm: 'f.kod',
-  oiguslik_vorm_tekstina: 'f.txt',
-  staatus: "coalesce(st.staatus, 'S')",
-  staatus_tekstina: 'r.stat_pavadinimas',
-  source_status: 'trim(r.stat_kodas)',
-  esmaregistreerimise_kpv: 'r.ja_reg_data',
-  ehak_nimetus: 'mu.name',
-  asukoht: `regexp_replace(r.adresas, ',\\s*LT-\\d{5}\\s*$', '')`,
-  aadress_text: 'r.adresas',
-  vat_number: 'v.vat_number',
-  emtak: 'coalesce(e.emtak, [])',
-  // Lithuania publishes no people (spec 2.3).
-  people: '[]',
-  is_sole_trader: 'false',
-  not_for_sale: 'false',
-};
+/** stage_companies: the contract's columns over the tables above. */
+const buildLithuaniaCompanies = buildCompanies({
+  values: {
+    registrikood: 'r.code',
+    arinimi: 'r.ja_pavadinimas',
+    oiguslik_vorm: 'f.kod',
+    oiguslik_vorm_tekstina: 'f.txt',
+    staatus: "coalesce(st.staatus, 'S')",
+    staatus_tekstina: 'r.stat_pavadinimas',
+    source_status: 'trim(r.stat_kodas)',
+    esmaregistreerimise_kpv: 'r.ja_reg_data',
+    ehak_nimetus: 'mu.name',
+    asukoht: `regexp_replace(r.adresas, ',\\s*LT-\\d{5}\\s*$', '')`,
+    aadress_text: 'r.adresas',
+    vat_active: 'v.vat_number IS NOT NULL',
+    vat_number: 'v.vat_number',
+    emtak: 'coalesce(e.emtak, [])',
+    // Lithuania publishes no people (spec 2.3).
+    people: '[]',
+    is_sole_trader: 'false',
+    not_for_sale: 'false',
+  },
+  from: `ingest_register r
+    LEFT JOIN lt_status st ON st.stat_code = trim(r.stat_kodas)
+    LEFT JOIN lt_municipality mu USING (code)
+    LEFT JOIN lt_form f USING (code)
+    LEFT JOIN lt_emtak e USING (code)
+    LEFT JOIN lt_vat v USING (code)
+    LEFT JOIN stage_latest_metrics m ON m.registrikood = r.code`,
+  latestMetrics: true,
+  // Without the VMI taxpayer register the VAT state is unknown, never derived from the code.
+  unknownWithout: { vmiRegister: ['vat_active'] },
+});
 
-const COMPANY_FROM = `ingest_register r
-  LEFT JOIN lt_status st ON st.stat_code = trim(r.stat_kodas)
-  LEFT JOIN lt_municipality mu USING (code)
-  LEFT JOIN lt_form f USING (code)
-  LEFT JOIN lt_emtak e USING (code)
-  LEFT JOIN lt_vat v USING (code)
-  LEFT JOIN stage_latest_metrics m ON m.registrikood = r.code`;
-
-async function stageLithuania(ctx: StageContext): Promise<StageResult> {
-  const { conn, reference } = ctx;
-  await createActivityLeaves(conn, reference);
-  await createNaceCorrespondence(conn, true);
-  await createPlaces(conn, reference);
-  const register = await readRegister(ctx);
-  await readSodra(ctx);
-  await readStatements(ctx);
-  await readTaxes(ctx);
-  const hasTaxpayers = await readTaxpayers(ctx);
-  await buildMunicipality(ctx, register);
-  await buildLegalForms(ctx);
-  const vatActive = hasTaxpayers ? 'v.vat_number IS NOT NULL' : 'NULL::BOOLEAN';
-  await buildCompanies(ctx, { ...COMPANY_VALUES, vat_active: vatActive }, COMPANY_FROM, {
-    latestMetrics: true,
-  });
-  return {
-    source: 'official-files',
-    sourceDetail: { register: 'Registrų centras, Sodra, VMI', reader: 'ingest/official/lt' },
-  };
-}
+const stageLithuania = stageSteps(
+  { register: 'Registrų centras, Sodra, VMI', reader: 'ingest/official/lt' },
+  [
+    naceCorrespondence(true),
+    createPlaces,
+    readRegister,
+    readSodra,
+    readStatements,
+    readTaxes,
+    readTaxpayers,
+    buildMunicipality,
+    buildLegalForms,
+    buildLithuaniaCompanies,
+  ],
+);
 
 export const LT_ADAPTER: CountryAdapter = { country: 'LT', files: LT_FILES, stage: stageLithuania };

@@ -1,17 +1,6 @@
-import type { StageResult } from '../../pipeline/publish.ts';
-import {
-  createActivityLeaves,
-  createLocationLeaves,
-  createNaceCorrespondence,
-  naceClassSql,
-} from '../activity-codes.ts';
-import {
-  ANNUAL_VALUES,
-  buildCompanies,
-  createEmptyHistory,
-  createValuesTable,
-  varchars,
-} from '../stage-sql.ts';
+import { naceClassSql } from '../activity-codes.ts';
+import { ANNUAL_VALUES, caseSql, createEmptyHistory, createValuesTable, varchars } from '../stage-sql.ts';
+import { buildCompanies, naceCorrespondence, stageSteps } from '../stage-steps.ts';
 import type { CountryAdapter, StageContext } from '../types.ts';
 import {
   BALANCE_HEADER,
@@ -219,8 +208,8 @@ async function readTaxes(ctx: StageContext): Promise<void> {
     QUALIFY row_number() OVER (PARTITION BY code ORDER BY yr DESC) = 1`);
 }
 
-/** VID's VAT payers (lv_vat); false when the file is absent (vat_active is then unknown). */
-async function readVat(ctx: StageContext): Promise<boolean> {
+/** VID's VAT payers (lv_vat); whether the file came goes into the source detail. */
+async function readVat(ctx: StageContext): Promise<{ vat_file: boolean }> {
   const vat = await ctx.read('csv', {
     key: 'vat',
     table: 'raw_vat',
@@ -235,7 +224,7 @@ async function readVat(ctx: StageContext): Promise<boolean> {
     SELECT regexp_replace(trim("Numurs"), '^LV', '') AS code, bool_or(lower(trim("Aktivs")) = 'ir') AS active,
       arg_max(trim("Numurs"), lower(trim("Aktivs")) = 'ir') AS numurs
     FROM raw_vat GROUP BY 1`);
-  return vat.present;
+  return { vat_file: vat.present };
 }
 
 /** Open insolvency and legal-protection proceedings, then liquidations: the state they imply (lv_proceedings). */
@@ -273,61 +262,54 @@ async function readProceedings(ctx: StageContext): Promise<void> {
 const CLOSED = `(r.terminated IS NOT NULL OR nullif(trim(r.closed), '') IS NOT NULL)`;
 const STAATUS = `CASE WHEN ${CLOSED} THEN 'K' ELSE coalesce(pr.staatus, 'R') END`;
 
-/** stage_companies' columns from the tables above (vat_active is set by whether the VAT file came). */
-const COMPANY_VALUES = {
-  registrikood: 'r.code',
-  arinimi: 'r.name',
-  oiguslik_vorm: "nullif(trim(r.type), '')",
-  oiguslik_vorm_tekstina: "nullif(trim(r.type_text), '')",
-  staatus: STAATUS,
-  staatus_tekstina: `CASE ${STAATUS} ${Object.entries(LV_STATUS_TEXT)
-    .map(([k, v]) => `WHEN '${k}' THEN '${v}'`)
-    .join(' ')} END`,
-  source_status: "nullif(trim(r.closed), '')",
-  esmaregistreerimise_kpv: 'r.registered',
-  ehak_kood: 'loc.kood',
-  ehak_nimetus: 'loc.name',
-  asukoht: "nullif(trim(r.address), '')",
-  aadress_text: `nullif(trim(r.address), '') || coalesce(', LV-' || nullif(trim(r."index"), ''), '')`,
-  // An IK's number would identify a private person (spec 2.2), so it is left blank.
-  vat_number: `CASE WHEN coalesce(v.active, false) AND coalesce(r.type, '') <> 'IK' THEN v.numurs END`,
-  ...ANNUAL_VALUES,
-  emtak: 'coalesce(e.emtak, [])',
-  people: 'coalesce(p.people, [])',
-  // An IK (individuālais komersants) is a natural person trading in their own name.
-  is_sole_trader: `coalesce(r.type = 'IK', false)`,
-  not_for_sale: 'false',
-};
+/** stage_companies: the contract's columns over the tables above. */
+const buildLatviaCompanies = buildCompanies({
+  values: {
+    registrikood: 'r.code',
+    arinimi: 'r.name',
+    oiguslik_vorm: "nullif(trim(r.type), '')",
+    oiguslik_vorm_tekstina: "nullif(trim(r.type_text), '')",
+    staatus: STAATUS,
+    staatus_tekstina: caseSql(STAATUS, LV_STATUS_TEXT),
+    source_status: "nullif(trim(r.closed), '')",
+    esmaregistreerimise_kpv: 'r.registered',
+    ehak_kood: 'loc.kood',
+    ehak_nimetus: 'loc.name',
+    asukoht: "nullif(trim(r.address), '')",
+    aadress_text: `nullif(trim(r.address), '') || coalesce(', LV-' || nullif(trim(r."index"), ''), '')`,
+    vat_active: 'coalesce(v.active, false)',
+    // An IK's number would identify a private person (spec 2.2), so it is left blank.
+    vat_number: `CASE WHEN coalesce(v.active, false) AND coalesce(r.type, '') <> 'IK' THEN v.numurs END`,
+    ...ANNUAL_VALUES,
+    emtak: 'coalesce(e.emtak, [])',
+    people: 'coalesce(p.people, [])',
+    // An IK (individuālais komersants) is a natural person trading in their own name.
+    is_sole_trader: `coalesce(r.type = 'IK', false)`,
+    not_for_sale: 'false',
+  },
+  from: `ingest_register r
+    LEFT JOIN lv_people p USING (code)
+    LEFT JOIN lv_annual a USING (code)
+    LEFT JOIN lv_emtak e USING (code)
+    LEFT JOIN lv_vat v USING (code)
+    LEFT JOIN lv_proceedings pr USING (code)
+    LEFT JOIN stage_latest_metrics m ON m.registrikood = r.code
+    LEFT JOIN location_leaves loc ON loc.kood = trim(r.atvk)`,
+  latestMetrics: true,
+  // Without VID's VAT file a company's VAT state is unknown, not "not registered".
+  unknownWithout: { vat: ['vat_active'] },
+});
 
-const COMPANY_FROM = `ingest_register r
-  LEFT JOIN lv_people p USING (code)
-  LEFT JOIN lv_annual a USING (code)
-  LEFT JOIN lv_emtak e USING (code)
-  LEFT JOIN lv_vat v USING (code)
-  LEFT JOIN lv_proceedings pr USING (code)
-  LEFT JOIN stage_latest_metrics m ON m.registrikood = r.code
-  LEFT JOIN location_leaves loc ON loc.kood = trim(r.atvk)`;
-
-async function stageLatvia(ctx: StageContext): Promise<StageResult> {
-  const { conn, reference } = ctx;
-  await createActivityLeaves(conn, reference);
-  await createLocationLeaves(conn, reference);
-  await createNaceCorrespondence(conn, false);
-  await readRegister(ctx);
-  await readOfficers(ctx);
-  await readStatements(ctx);
-  await buildFinancials(ctx);
-  await readTaxes(ctx);
-  const hasVat = await readVat(ctx);
-  await readProceedings(ctx);
-  const vatActive = hasVat ? 'coalesce(v.active, false)' : 'NULL';
-  await buildCompanies(ctx, { ...COMPANY_VALUES, vat_active: vatActive }, COMPANY_FROM, {
-    latestMetrics: true,
-  });
-  return {
-    source: 'official-files',
-    sourceDetail: { register: 'Uzņēmumu reģistrs, VID', reader: 'ingest/official/lv', vat_file: hasVat },
-  };
-}
+const stageLatvia = stageSteps({ register: 'Uzņēmumu reģistrs, VID', reader: 'ingest/official/lv' }, [
+  naceCorrespondence(false),
+  readRegister,
+  readOfficers,
+  readStatements,
+  buildFinancials,
+  readTaxes,
+  readVat,
+  readProceedings,
+  buildLatviaCompanies,
+]);
 
 export const LV_ADAPTER: CountryAdapter = { country: 'LV', files: LV_FILES, stage: stageLatvia };

@@ -1,8 +1,6 @@
-import type { StageResult } from '../../pipeline/publish.ts';
 import { queryRows } from '../../pipeline/sql.ts';
-import { createActivityLeaves, createLocationLeaves } from '../activity-codes.ts';
-import type { SourceFile } from '../stage-context.ts';
-import { ANNUAL_VALUES, buildCompanies, createEmptyHistory } from '../stage-sql.ts';
+import { ANNUAL_VALUES, createEmptyHistory } from '../stage-sql.ts';
+import { buildCompanies, stageSteps, type StageStep } from '../stage-steps.ts';
 import { readHeaderFields } from '../text-file.ts';
 import type { CountryAdapter, StageContext } from '../types.ts';
 import { isEnheterCsv, NO_ENHETER_CSV_HEADER, NO_FILES, NO_PERSON_ROLES } from './files.ts';
@@ -97,17 +95,18 @@ function unitsFromCsvSql(present: (name: string) => boolean): string {
  * enheter as `raw_enheter`, from the JSON or from BRREG's CSV download. The CSV's columns are matched by
  * name regardless of case (its own spellings differ from the JSON keys) and brought to the JSON's shape.
  */
-async function readUnits(ctx: StageContext): Promise<SourceFile> {
+async function loadUnits(ctx: StageContext): Promise<void> {
   const file = ctx.sources.one('enheter')!;
   if (!isEnheterCsv(ctx.sources.displayName(file))) {
-    return ctx.read('json', { key: 'enheter', table: 'raw_enheter', columns: UNIT_COLUMNS });
+    await ctx.read('json', { key: 'enheter', table: 'raw_enheter', columns: UNIT_COLUMNS });
+    return;
   }
   const canonical = new Map(NO_ENHETER_CSV_HEADER.map((h) => [h.toLowerCase(), h as string]));
   const headerKey = (raw: string) => canonical.get(raw.trim().toLowerCase()) ?? raw.trim();
   const inFile = new Set(readHeaderFields(file, ',', 'utf-8').map(headerKey));
   const required = ['organisasjonsnummer', 'navn', 'organisasjonsform.kode'];
   const present = (h: string) => required.includes(h) || inFile.has(h);
-  const units = await ctx.read('csv', {
+  await ctx.read('csv', {
     key: 'enheter',
     table: 'raw_enheter_csv',
     delimiter: ',',
@@ -118,20 +117,27 @@ async function readUnits(ctx: StageContext): Promise<SourceFile> {
   });
   await ctx.conn.run(`CREATE OR REPLACE TEMP TABLE raw_enheter AS ${unitsFromCsvSql(present)}`);
   await ctx.conn.run('DROP TABLE raw_enheter_csv');
-  return ctx.file(units.name, 'raw_enheter');
+}
+
+/** The units keyed by organisation number (ingest_register); which file it was goes into the source detail. */
+async function readUnits(ctx: StageContext): Promise<{ units_file: string }> {
+  await loadUnits(ctx);
+  const units = ctx.source('enheter', 'raw_enheter');
+  await units.keyRows('ingest_register', 'organisasjonsnummer', { checkRule: true });
+  return { units_file: units.name };
 }
 
 /**
  * The kommune: the business address's, else the postal one's, through SSB's changes onto the current
  * structure; a code with no single current successor is nulled and counted per code (no_place).
  */
-async function buildPlaces(ctx: StageContext, register: SourceFile): Promise<void> {
+async function buildPlaces(ctx: StageContext): Promise<void> {
   await createKommuneTable(ctx.conn);
   await ctx.conn.run(`CREATE OR REPLACE TEMP TABLE no_place AS
     SELECT r.code, k.raw, m.kood FROM ingest_register r,
       LATERAL (SELECT nullif(trim(coalesce(r.forretningsadresse.kommunenummer, r.postadresse.kommunenummer)), '') AS raw) k
       LEFT JOIN no_kommune m ON m.code = k.raw`);
-  await register.perCode(
+  await ctx.source('enheter').perCode(
     'kommunenummer',
     `SELECT p.raw AS code, count(*) AS n, min(p.code) AS example FROM no_place p
      WHERE p.raw IS NOT NULL AND p.kood IS NULL GROUP BY p.raw`,
@@ -140,7 +146,7 @@ async function buildPlaces(ctx: StageContext, register: SourceFile): Promise<voi
 }
 
 /** Activities: naeringskode1..3 (SN2025) onto the served SN2007 leaves; the first is the main one (no_emtak). */
-async function buildActivities(ctx: StageContext, register: SourceFile): Promise<void> {
+async function buildActivities(ctx: StageContext): Promise<void> {
   await ctx.conn.run(`CREATE OR REPLACE TEMP TABLE no_acts AS
     SELECT src.code, src.ord, src.raw, ${SN2025_LEAF_SQL} AS kood
     FROM (
@@ -149,10 +155,12 @@ async function buildActivities(ctx: StageContext, register: SourceFile): Promise
       UNION ALL SELECT code, 3, trim(naeringskode3.kode) FROM ingest_register
     ) src ${sn2025JoinSql('src.raw')}
     WHERE nullif(src.raw, '') IS NOT NULL`);
-  await register.nulled(
-    'næringskode not mapped from SN2025 onto SN2007 (activity left out)',
-    `SELECT count(*) AS n, any_value(raw) AS example FROM no_acts WHERE kood IS NULL`,
-  );
+  await ctx
+    .source('enheter')
+    .nulled(
+      'næringskode not mapped from SN2025 onto SN2007 (activity left out)',
+      `SELECT count(*) AS n, any_value(raw) AS example FROM no_acts WHERE kood IS NULL`,
+    );
   await ctx.conn.run(`CREATE OR REPLACE TEMP TABLE no_emtak AS
     SELECT code, list({kood: a.kood, label: l.label, is_main: a.ord = 1} ORDER BY a.ord) AS emtak
     FROM (SELECT * FROM no_acts WHERE kood IS NOT NULL QUALIFY row_number() OVER (PARTITION BY code, kood ORDER BY ord) = 1) a
@@ -190,7 +198,7 @@ const SUBUNIT_COLUMNS = [
 ];
 
 /** underenheter: the open sub-units' contacts (no_sub_contacts); their count, null when the file is absent. */
-async function readSubunits(ctx: StageContext): Promise<number | null> {
+async function readSubunits(ctx: StageContext): Promise<{ subunits: number | null }> {
   const { conn } = ctx;
   const subunits = await ctx.read('json', {
     key: 'underenheter',
@@ -215,15 +223,15 @@ async function readSubunits(ctx: StageContext): Promise<number | null> {
     WHERE nullif(trim(nedleggelsesdato), '') IS NULL AND trim(overordnetEnhet) IN (SELECT code FROM ingest_register)
     GROUP BY 1`);
   await conn.run('DROP TABLE raw_underenheter');
-  return subunits.present ? Number(count?.['n'] ?? 0) : null;
+  return { subunits: subunits.present ? Number(count?.['n'] ?? 0) : null };
 }
 
 const ROLE_GROUPS = `STRUCT("type" ${CODE}, roller STRUCT("type" ${CODE},
   person STRUCT(navn STRUCT(fornavn VARCHAR, mellomnavn VARCHAR, etternavn VARCHAR)),
   enhet STRUCT(organisasjonsnummer VARCHAR, navn JSON), fratraadt VARCHAR)[])[]`;
 
-/** roller: the current people (no_people). False when absent: the people are then unknown, not none. */
-async function readRoles(ctx: StageContext): Promise<boolean> {
+/** roller: the current people (no_people); whether the file came goes into the source detail. */
+async function readRoles(ctx: StageContext): Promise<{ roles_file: boolean }> {
   // Birth dates (person.fodselsdato) are never read: the contract holds no personal identifiers.
   const raw = await ctx.read('json', {
     key: 'roller',
@@ -253,7 +261,7 @@ async function readRoles(ctx: StageContext): Promise<boolean> {
     )
     WHERE r."type".kode IN (${kept}) AND NOT ${isTrue('r.fratraadt')}
     GROUP BY code`);
-  return raw.present;
+  return { roles_file: raw.present };
 }
 
 const ACCOUNT_COLUMNS = [
@@ -269,8 +277,8 @@ const ACCOUNT_COLUMNS = [
   ],
 ] as const;
 
-/** regnskap, one file a year: each company's latest accounts in NOK (no_annual); false without any file. */
-async function readAccounts(ctx: StageContext): Promise<boolean> {
+/** regnskap, one file a year: each company's latest accounts in NOK (no_annual). */
+async function readAccounts(ctx: StageContext): Promise<{ accounts_files: boolean }> {
   const { conn } = ctx;
   await conn.run(`CREATE OR REPLACE TEMP TABLE no_accounts (code VARCHAR, yr INTEGER, currency VARCHAR,
     revenue DOUBLE, net_profit DOUBLE, equity DOUBLE, total_assets DOUBLE)`);
@@ -298,7 +306,7 @@ async function readAccounts(ctx: StageContext): Promise<boolean> {
   await conn.run(`CREATE OR REPLACE TEMP TABLE no_annual AS
     SELECT * FROM no_accounts WHERE currency = 'NOK' AND yr IS NOT NULL
     QUALIFY row_number() OVER (PARTITION BY code ORDER BY yr DESC) = 1`);
-  return files.length > 0;
+  return { accounts_files: files.length > 0 };
 }
 
 type Status = (typeof NO_STATUS)[number];
@@ -315,73 +323,65 @@ const contact = (liik: string, col: string) =>
   `{liik: '${liik}', sisu: nullif(trim(r.${col}), ''), "source": NULL::VARCHAR}`;
 const AMOUNT = `TRY_CAST(r.kapital.belop AS DOUBLE)`;
 
-/** stage_companies' columns from the tables above. */
-const COMPANY_VALUES = {
-  registrikood: 'r.code',
-  arinimi: 'r.navn',
-  oiguslik_vorm: "nullif(trim(r.organisasjonsform.kode), '')",
-  oiguslik_vorm_tekstina: "nullif(trim(r.organisasjonsform.beskrivelse), '')",
-  staatus: statusOf((s) => `'${s.staatus}'`, "'R'"),
-  staatus_tekstina: statusOf((s) => `'${s.text}'`, `'${REGISTERED_TEXT}'`),
-  source_status: statusOf((s) => `'${s.flag}'`, 'NULL'),
-  esmaregistreerimise_kpv: 'TRY_CAST(r.registreringsdatoEnhetsregisteret AS DATE)',
-  ehak_kood: 'loc.kood',
-  ehak_nimetus: 'loc.name',
-  asukoht: ASUKOHT,
-  aadress_text: `${ASUKOHT} || coalesce(', ' || loc.county, '')`,
-  // The flag as the register gives it; a unit without it is unknown, not "not registered".
-  vat_active: `CASE WHEN nullif(trim(r.registrertIMvaregisteret), '') IS NOT NULL THEN ${isTrue('r.registrertIMvaregisteret')} END`,
-  // Enhetsregisteret publishes the VAT registration, not a VAT number: none is built from the orgnr.
-  vat_number: 'NULL::VARCHAR',
-  kapital: `CASE WHEN ${AMOUNT} IS NOT NULL THEN
-    CASE WHEN ${AMOUNT} = round(${AMOUNT}) THEN CAST(${AMOUNT} AS BIGINT)::VARCHAR ELSE printf('%.2f', ${AMOUNT}) END
-    || coalesce(' ' || nullif(trim(r.kapital.valuta), ''), '') END`,
-  kapital_amount: AMOUNT,
-  kapital_currency: "nullif(trim(r.kapital.valuta), '')",
-  ...ANNUAL_VALUES,
-  contacts: `list_filter([${contact('EMAIL', 'epostadresse')}, ${contact('WWW', 'hjemmeside')},
-      ${contact('TEL', 'telefon')}, ${contact('MOB', 'mobil')}], x -> x.sisu IS NOT NULL)
-    || coalesce(sc.contacts, [])`,
-  emtak: 'coalesce(e.emtak, [])',
-  people: 'coalesce(p.people, [])',
-  is_sole_trader: "coalesce(trim(r.organisasjonsform.kode) = 'ENK', false)",
-  not_for_sale: 'false',
-};
+/** stage_companies: the contract's columns over the tables above. */
+const buildNorwayCompanies = buildCompanies({
+  values: {
+    registrikood: 'r.code',
+    arinimi: 'r.navn',
+    oiguslik_vorm: "nullif(trim(r.organisasjonsform.kode), '')",
+    oiguslik_vorm_tekstina: "nullif(trim(r.organisasjonsform.beskrivelse), '')",
+    staatus: statusOf((s) => `'${s.staatus}'`, "'R'"),
+    staatus_tekstina: statusOf((s) => `'${s.text}'`, `'${REGISTERED_TEXT}'`),
+    source_status: statusOf((s) => `'${s.flag}'`, 'NULL'),
+    esmaregistreerimise_kpv: 'TRY_CAST(r.registreringsdatoEnhetsregisteret AS DATE)',
+    ehak_kood: 'loc.kood',
+    ehak_nimetus: 'loc.name',
+    asukoht: ASUKOHT,
+    aadress_text: `${ASUKOHT} || coalesce(', ' || loc.county, '')`,
+    // The flag as the register gives it; a unit without it is unknown, not "not registered".
+    vat_active: `CASE WHEN nullif(trim(r.registrertIMvaregisteret), '') IS NOT NULL THEN ${isTrue('r.registrertIMvaregisteret')} END`,
+    // Enhetsregisteret publishes the VAT registration, not a VAT number: none is built from the orgnr.
+    vat_number: 'NULL::VARCHAR',
+    kapital: `CASE WHEN ${AMOUNT} IS NOT NULL THEN
+      CASE WHEN ${AMOUNT} = round(${AMOUNT}) THEN CAST(${AMOUNT} AS BIGINT)::VARCHAR ELSE printf('%.2f', ${AMOUNT}) END
+      || coalesce(' ' || nullif(trim(r.kapital.valuta), ''), '') END`,
+    kapital_amount: AMOUNT,
+    kapital_currency: "nullif(trim(r.kapital.valuta), '')",
+    ...ANNUAL_VALUES,
+    contacts: `list_filter([${contact('EMAIL', 'epostadresse')}, ${contact('WWW', 'hjemmeside')},
+        ${contact('TEL', 'telefon')}, ${contact('MOB', 'mobil')}], x -> x.sisu IS NOT NULL)
+      || coalesce(sc.contacts, [])`,
+    emtak: 'coalesce(e.emtak, [])',
+    people: 'coalesce(p.people, [])',
+    is_sole_trader: "coalesce(trim(r.organisasjonsform.kode) = 'ENK', false)",
+    not_for_sale: 'false',
+  },
+  from: `ingest_register r
+    LEFT JOIN no_emtak e USING (code)
+    LEFT JOIN no_people p USING (code)
+    LEFT JOIN no_sub_contacts sc USING (code)
+    LEFT JOIN no_annual a USING (code)
+    LEFT JOIN stage_latest_metrics m ON m.registrikood = r.code
+    LEFT JOIN no_place pl USING (code)
+    LEFT JOIN location_leaves loc ON loc.kood = pl.kood`,
+  latestMetrics: true,
+});
 
-const COMPANY_FROM = `ingest_register r
-  LEFT JOIN no_emtak e USING (code)
-  LEFT JOIN no_people p USING (code)
-  LEFT JOIN no_sub_contacts sc USING (code)
-  LEFT JOIN no_annual a USING (code)
-  LEFT JOIN stage_latest_metrics m ON m.registrikood = r.code
-  LEFT JOIN no_place pl USING (code)
-  LEFT JOIN location_leaves loc ON loc.kood = pl.kood`;
+const sn2025Tables: StageStep = ({ conn }) => createSn2025Tables(conn);
 
-async function stageNorway(ctx: StageContext): Promise<StageResult> {
-  const { conn, reference } = ctx;
-  await createActivityLeaves(conn, reference);
-  await createLocationLeaves(conn, reference);
-  await createSn2025Tables(conn);
-  const units = await readUnits(ctx);
-  const register = await units.keyRows('ingest_register', 'organisasjonsnummer', { checkRule: true });
-  await buildPlaces(ctx, register);
-  await buildActivities(ctx, register);
-  await buildEmployeeHistory(ctx);
-  const subunits = await readSubunits(ctx);
-  const roles = await readRoles(ctx);
-  const accounts = await readAccounts(ctx);
-  await buildCompanies(ctx, COMPANY_VALUES, COMPANY_FROM, { latestMetrics: true });
-  return {
-    source: 'official-files',
-    sourceDetail: {
-      register: 'Brønnøysundregistrene: Enhetsregisteret, Regnskapsregisteret',
-      reader: 'ingest/official/no',
-      units_file: units.name,
-      subunits,
-      roles_file: roles,
-      accounts_files: accounts,
-    },
-  };
-}
+const stageNorway = stageSteps(
+  { register: 'Brønnøysundregistrene: Enhetsregisteret, Regnskapsregisteret', reader: 'ingest/official/no' },
+  [
+    sn2025Tables,
+    readUnits,
+    buildPlaces,
+    buildActivities,
+    buildEmployeeHistory,
+    readSubunits,
+    readRoles,
+    readAccounts,
+    buildNorwayCompanies,
+  ],
+);
 
 export const NO_ADAPTER: CountryAdapter = { country: 'NO', files: NO_FILES, stage: stageNorway };

@@ -1,14 +1,6 @@
 import { sortedList } from '../../../src/engine/batch-sql.ts';
-import type { StageResult } from '../../pipeline/publish.ts';
-import { createActivityLeaves, createLocationLeaves } from '../activity-codes.ts';
-import {
-  blankSql as blank,
-  buildCompanies,
-  caseSql,
-  createEmptyHistory,
-  fieldOf,
-  sqlString as str,
-} from '../stage-sql.ts';
+import { blankSql as blank, caseSql, fieldOf, postcodeSql, sqlString as str } from '../stage-sql.ts';
+import { buildCompanies, stageSteps, type StageStep } from '../stage-steps.ts';
 import type { CountryAdapter, StageContext } from '../types.ts';
 import {
   birMatch,
@@ -41,8 +33,7 @@ import {
 } from './files.ts';
 
 /** `69518` → `69-518`. */
-const postcode = (e: string): string =>
-  `CASE WHEN regexp_full_match(trim(${e}), '\\d{5}') THEN substr(trim(${e}), 1, 2) || '-' || substr(trim(${e}), 3) ELSE ${blank(e)} END`;
+const postcode = (e: string): string => postcodeSql(e, 2, '-');
 /** `7022Z`, `70.22.Z` → the PKD tree's `70.22.Z`. */
 const pkdCode = (e: string): string =>
   `CASE WHEN regexp_full_match(regexp_replace(upper(${e}), '[^0-9A-Z]', '', 'g'), '\\d{4}[A-Z]')
@@ -215,11 +206,11 @@ const pkdReport = (kind: string) => `(SELECT regon, pkd FROM ${newest(kind)})`;
 
 /**
  * REGON BIR: each answer is taken apart while the files are read (bir-sql.ts); then the newest answer per
- * unit and report (raw_units, regon_report true). False when there are no REGON captures.
+ * unit and report (raw_units, regon_report true).
  */
-async function readRegon(ctx: StageContext): Promise<boolean> {
+async function readRegon(ctx: StageContext): Promise<void> {
   const { conn } = ctx;
-  const haveRegon = await loadCaptures(ctx, 'regon', PL_CAPTURE_PREFIX.regon, 'cap_regon', regonSelect);
+  await loadCaptures(ctx, 'regon', PL_CAPTURE_PREFIX.regon, 'cap_regon', regonSelect);
   const unitColumns = REGON_FIELDS.map((f) => `${f} VARCHAR`).join(', ');
   await conn.run(`CREATE OR REPLACE TEMP TABLE raw_units (${unitColumns}, sole BOOLEAN,
     pkd STRUCT(kod VARCHAR, main VARCHAR, version VARCHAR)[], regon_report BOOLEAN)`);
@@ -235,7 +226,6 @@ async function readRegon(ctx: StageContext): Promise<boolean> {
       LEFT JOIN ${pkdReport(BIR_READ.fizPkd)} k USING (regon)
     WHERE coalesce(c.fiz_unit, false) OR coalesce(o.fiz_unit, false)`);
   await conn.run('DROP TABLE cap_regon');
-  return haveRegon;
 }
 
 /** CEIDG: list entries and details; the details (contacts) win, then the newest answer (pl_ceidg). */
@@ -340,14 +330,14 @@ async function buildActivities(ctx: StageContext): Promise<void> {
 const TERYT = `trim(u.adSiedzWojewodztwo_Symbol) || trim(u.adSiedzPowiat_Symbol) || trim(u.adSiedzGmina_Symbol)`;
 
 /** What the three sources leave unknown about a unit, counted per file. */
-async function countGaps(ctx: StageContext, haveRegon: boolean): Promise<void> {
+async function countGaps(ctx: StageContext): Promise<void> {
   const [krs, regon, ceidg] = [KRS_FILE, REGON_FILE, CEIDG_FILE].map((f) => ctx.file(f));
   await regon!.nulled(
     'TERYT gmina code not in the location tree (ehak_kood left empty)',
     `SELECT count(*) AS n, any_value(${TERYT}) AS example FROM ingest_register u
      WHERE ${TERYT} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM location_leaves l WHERE l.kood = ${TERYT})`,
   );
-  if (haveRegon) {
+  if (ctx.has('regon')) {
     await krs!.nulled(
       'KRS entity in REGON without an extract (KRS fields left empty)',
       `SELECT count(*) AS n, any_value(code) AS example FROM ingest_register u
@@ -396,70 +386,71 @@ const phone = (liik: 'TEL' | 'MOB') => {
 };
 const NAME = `coalesce(CASE WHEN u.sole THEN ${blank('c.nazwa')} ELSE k.name END, ${blank('u.nazwa')})`;
 
-/** stage_companies' columns from the tables above. */
-const COMPANY_VALUES = {
-  registrikood: 'u.code',
-  arinimi: NAME,
-  oiguslik_vorm: blank('u.szczegolnaFormaPrawna_Symbol'),
-  oiguslik_vorm_tekstina: blank('u.szczegolnaFormaPrawna_Nazwa'),
-  staatus: state('staatus'),
-  staatus_tekstina: state('text'),
-  source_status: `CASE WHEN u.sole AND ${CEIDG_KNOWN} THEN trim(c.status) WHEN ${IN_KRS} THEN ${KRS_STATE} ELSE ${REGON_STATE} END`,
-  esmaregistreerimise_kpv: `coalesce(CASE WHEN u.sole THEN TRY_CAST(${blank('c.dataRozpoczecia')} AS DATE)
-    WHEN ${IN_KRS} THEN k.registered END, TRY_CAST(${blank('u.dataPowstania')} AS DATE))`,
-  ehak_kood: 'loc.kood',
-  ehak_nimetus: 'loc.name',
-  asukoht: ASUKOHT,
-  aadress_text: `${ASUKOHT} || coalesce(', woj. ' || ${WOJ}, '')`,
-  kapital: `CASE WHEN k.capital IS NOT NULL THEN printf('%.2f', k.capital) || coalesce(' ' || k.currency, '') END`,
-  kapital_amount: 'k.capital',
-  kapital_currency: 'CASE WHEN k.capital IS NOT NULL THEN k.currency END',
-  contacts: `list_filter([
-    CASE WHEN ${EMAIL} IS NOT NULL THEN {liik: 'EMAIL', sisu: ${EMAIL}, "source": ${WEB_SRC}} END,
-    CASE WHEN ${WWW} IS NOT NULL THEN {liik: 'WWW', sisu: ${WWW}, "source": ${WEB_SRC}} END,
-    ${phone('TEL')},
-    ${phone('MOB')}
-  ], x -> x IS NOT NULL)`,
-  // Activity codes are REGON's; the contract's list is never NULL, so a unit without a PKD answer has [].
-  emtak: 'coalesce(e.emtak, [])',
-  people: 'coalesce(k.people, [])',
-  annual_report_filed: `CASE WHEN ${IN_KRS} THEN k.filed END`,
-  annual_report_audited: `CASE WHEN ${IN_KRS} THEN CASE WHEN k.filed THEN k.audited WHEN NOT k.filed THEN false END END`,
-  pl_regon: blank('u.regon9'),
-  pl_nip: blank('u.nip'),
-  is_sole_trader: 'u.sole',
-  not_for_sale: 'u.sole',
-};
+/** stage_companies: the contract's columns over the tables above. */
+const buildPolandCompanies = buildCompanies({
+  values: {
+    registrikood: 'u.code',
+    arinimi: NAME,
+    oiguslik_vorm: blank('u.szczegolnaFormaPrawna_Symbol'),
+    oiguslik_vorm_tekstina: blank('u.szczegolnaFormaPrawna_Nazwa'),
+    staatus: state('staatus'),
+    staatus_tekstina: state('text'),
+    source_status: `CASE WHEN u.sole AND ${CEIDG_KNOWN} THEN trim(c.status) WHEN ${IN_KRS} THEN ${KRS_STATE} ELSE ${REGON_STATE} END`,
+    esmaregistreerimise_kpv: `coalesce(CASE WHEN u.sole THEN TRY_CAST(${blank('c.dataRozpoczecia')} AS DATE)
+      WHEN ${IN_KRS} THEN k.registered END, TRY_CAST(${blank('u.dataPowstania')} AS DATE))`,
+    ehak_kood: 'loc.kood',
+    ehak_nimetus: 'loc.name',
+    asukoht: ASUKOHT,
+    aadress_text: `${ASUKOHT} || coalesce(', woj. ' || ${WOJ}, '')`,
+    kapital: `CASE WHEN k.capital IS NOT NULL THEN printf('%.2f', k.capital) || coalesce(' ' || k.currency, '') END`,
+    kapital_amount: 'k.capital',
+    kapital_currency: 'CASE WHEN k.capital IS NOT NULL THEN k.currency END',
+    contacts: `list_filter([
+      CASE WHEN ${EMAIL} IS NOT NULL THEN {liik: 'EMAIL', sisu: ${EMAIL}, "source": ${WEB_SRC}} END,
+      CASE WHEN ${WWW} IS NOT NULL THEN {liik: 'WWW', sisu: ${WWW}, "source": ${WEB_SRC}} END,
+      ${phone('TEL')},
+      ${phone('MOB')}
+    ], x -> x IS NOT NULL)`,
+    // Activity codes are REGON's; the contract's list is never NULL, so a unit without a PKD answer has [].
+    emtak: 'coalesce(e.emtak, [])',
+    people: 'coalesce(k.people, [])',
+    annual_report_filed: `CASE WHEN ${IN_KRS} THEN k.filed END`,
+    annual_report_audited: `CASE WHEN ${IN_KRS} THEN CASE WHEN k.filed THEN k.audited WHEN NOT k.filed THEN false END END`,
+    pl_regon: blank('u.regon9'),
+    pl_nip: blank('u.nip'),
+    is_sole_trader: 'u.sole',
+    not_for_sale: 'u.sole',
+  },
+  // CEIDG rows belong to sole traders only. The join says so with a second equality, not with `AND u.sole`:
+  // a condition on the left side alone turns DuckDB's hash join into a blockwise nested loop (4.8 million
+  // units x 2.5 million records: hours at scale 1; 1M x 500k took 386 s).
+  from: `ingest_register u
+    LEFT JOIN pl_krs k ON k.code = u.code
+    LEFT JOIN (SELECT *, true AS for_sole FROM pl_ceidg) c ON c.code = u.code AND c.for_sole = u.sole
+    LEFT JOIN pl_emtak e ON e.code = u.code
+    LEFT JOIN location_leaves loc ON loc.kood = ${TERYT}`,
+  noHistory: true,
+});
 
-// CEIDG rows belong to sole traders only. The join says so with a second equality, not with `AND u.sole`:
-// a condition on the left side alone turns DuckDB's hash join into a blockwise nested loop (4.8 million
-// units x 2.5 million records: hours at scale 1; 1M x 500k took 386 s).
-const COMPANY_FROM = `ingest_register u
-  LEFT JOIN pl_krs k ON k.code = u.code
-  LEFT JOIN (SELECT *, true AS for_sole FROM pl_ceidg) c ON c.code = u.code AND c.for_sole = u.sole
-  LEFT JOIN pl_emtak e ON e.code = u.code
-  LEFT JOIN location_leaves loc ON loc.kood = ${TERYT}`;
+const birMacros: StageStep = ({ conn }) => createBirMacros(conn);
 
-async function stagePoland(ctx: StageContext): Promise<StageResult> {
-  const { conn, reference } = ctx;
-  await createActivityLeaves(conn, reference);
-  await createLocationLeaves(conn, reference);
-  await createBirMacros(conn);
-  await readKrs(ctx);
-  const haveRegon = await readRegon(ctx);
-  await readCeidg(ctx);
-  await addUnitsWithoutRegon(ctx);
-  const units = ctx.file(haveRegon ? REGON_FILE : KRS_FILE, 'raw_units');
+/** One unit per KRS number, else REGON (ingest_register), its rejects under the file family that made it. */
+async function keyUnits(ctx: StageContext): Promise<void> {
+  const units = ctx.file(ctx.has('regon') ? REGON_FILE : KRS_FILE, 'raw_units');
   const code = `CASE WHEN ${blank('numerWRejestrzeEwidencji')} IS NOT NULL THEN lpad(trim(numerWRejestrzeEwidencji), 10, '0') ELSE trim(regon9) END`;
   await units.keyRows('ingest_register', code, { checkRule: true });
-  await buildActivities(ctx);
-  await countGaps(ctx, haveRegon);
-  await createEmptyHistory(conn);
-  await buildCompanies(ctx, COMPANY_VALUES, COMPANY_FROM);
-  return {
-    source: 'official-files',
-    sourceDetail: { register: 'KRS, REGON (GUS), CEIDG', reader: 'ingest/official/pl' },
-  };
 }
+
+const stagePoland = stageSteps({ register: 'KRS, REGON (GUS), CEIDG', reader: 'ingest/official/pl' }, [
+  birMacros,
+  readKrs,
+  readRegon,
+  readCeidg,
+  addUnitsWithoutRegon,
+  keyUnits,
+  buildActivities,
+  countGaps,
+  buildPolandCompanies,
+]);
 
 export const PL_ADAPTER: CountryAdapter = { country: 'PL', files: PL_FILES, stage: stagePoland };

@@ -1,18 +1,15 @@
 import path from 'node:path';
 import { SCB_ATTRIBUTION } from '../../../src/services/companies.ts';
-import type { StageResult } from '../../pipeline/publish.ts';
-import { createActivityLeaves, createLocationLeaves } from '../activity-codes.ts';
-import type { SourceFile } from '../stage-context.ts';
 import {
   blankSql as blank,
-  buildCompanies,
   caseSql,
-  createEmptyHistory,
   fieldOf,
+  postcodeSql,
   sqlString as str,
   varchars,
 } from '../stage-sql.ts';
 import { readHeaderFields } from '../text-file.ts';
+import { buildCompanies, stageSteps } from '../stage-steps.ts';
 import type { CountryAdapter, StageContext } from '../types.ts';
 import { normaliseBolagsverket } from './bolagsverket-file.ts';
 import {
@@ -29,8 +26,7 @@ import {
 import { BOLAGSVERKET_HEADER, CFAR_HEADER, FDB_KEYS, SCB_JE_HEADER, SE_FILES } from './files.ts';
 
 /** `29180` → `291 80`, as Swedish postcodes are written. */
-const postcode = (e: string): string =>
-  `CASE WHEN regexp_full_match(trim(${e}), '\\d{5}') THEN substr(trim(${e}), 1, 3) || ' ' || substr(trim(${e}), 4) ELSE ${blank(e)} END`;
+const postcode = (e: string): string => postcodeSql(e, 3, ' ');
 /** SCB writes a legal person's number as `16` + the organisation number. */
 const orgnr = (e: string, otherwise: string) =>
   `CASE WHEN regexp_full_match(trim(${e}), '16\\d{10}') THEN substr(trim(${e}), 3) ELSE ${otherwise} END`;
@@ -53,7 +49,7 @@ const SCB_KEEP = [
  * SCB JE: every unit (se_units), legal persons under `16` + organisation number (ingest_register), sole
  * traders (JurForm 10) under the owner's personal number, which joins the other files and is never kept.
  */
-async function readScb(ctx: StageContext): Promise<SourceFile> {
+async function readScb(ctx: StageContext): Promise<void> {
   const { conn } = ctx;
   // The real file ends its header and every row with a tab: a 35th, empty column (SOURCES.md).
   const trailing = readHeaderFields(ctx.sources.one('scb')!, '\t', 'latin-1').at(-1) === '';
@@ -73,7 +69,7 @@ async function readScb(ctx: StageContext): Promise<SourceFile> {
   );
   await conn.run(`CREATE OR REPLACE TEMP TABLE raw_scb_sole AS SELECT * FROM raw_scb WHERE ${sole}`);
   await conn.run('DROP TABLE raw_scb');
-  const register = await ctx
+  await ctx
     .file(raw.name, 'raw_scb_legal')
     .keyRows('ingest_register', orgnr('PeOrgNr', 'PeOrgNr'), { checkRule: true });
   // Sole traders keep an empty registrikood (their only code is a personal number); one row per person.
@@ -83,11 +79,11 @@ async function readScb(ctx: StageContext): Promise<SourceFile> {
     UNION ALL BY NAME
     SELECT '' AS code, trim(PeOrgNr) AS pe, true AS sole, * EXCLUDE (code, file_row) FROM se_sole`);
   await conn.run('DROP TABLE se_sole');
-  return register;
 }
 
 /** SCB's codes checked: marketing block, state, legal form; the SNI codes onto the tree (se_activity). */
-async function checkScbCodes(ctx: StageContext, scb: SourceFile): Promise<void> {
+async function checkScbCodes(ctx: StageContext): Promise<void> {
+  const scb = ctx.source('scb');
   await scb.nulled(
     'Reklamsparrtyp not a known code (marketing blocks left empty)',
     `SELECT count(*) AS n, any_value(Reklamsparrtyp) AS example FROM se_units
@@ -301,65 +297,54 @@ const labelled = (code: keyof typeof FDB_KEYS, label: keyof typeof FDB_KEYS) =>
 const ASUKOHT = `coalesce(${blank(k('postAddress'))} || ', ' || ${blank(k('postCode'))} || ' ' || ${blank(k('postTown'))},
   ${blank('u.Gatuadress')} || ', ' || ${postcode('u.PostNr')} || ' ' || ${blank('u.PostOrt')})`;
 
-/** stage_companies' columns from the tables above. */
-const COMPANY_VALUES = {
-  registrikood: 'u.code',
-  arinimi: `coalesce(b.name, ${blank('u.Namn')})`,
-  oiguslik_vorm: blank('u.JurForm'),
-  oiguslik_vorm_tekstina: caseSql('trim(u.JurForm)', SE_JURFORM),
-  staatus: `CASE WHEN ${DEREGISTERED} THEN 'K' ELSE ${state('staatus')} END`,
-  staatus_tekstina: `CASE WHEN ${DEREGISTERED} THEN ${caseSql('b.avreg_cause', SE_DEREGISTRATION_TEXT)}
-    ELSE ${state('text')} END`,
-  source_status: `CASE WHEN ${DEREGISTERED} THEN b.avreg_cause ELSE coalesce(b.proc, ${blank('u.FtgStat')}) END`,
-  esmaregistreerimise_kpv: 'b.regdate',
-  ehak_kood: 'loc.kood',
-  ehak_nimetus: 'loc.name',
-  asukoht: ASUKOHT,
-  aadress_text: `${ASUKOHT} || coalesce(', ' || ${blank(k('lan'))}, '')`,
-  vat_active: `${k('vatCode')} = ${str(SE_VAT_REGISTERED)}`,
-  // SCB publishes the VAT registration (Momsstatus), not a VAT number: none is built from the code.
-  vat_number: 'NULL::VARCHAR',
-  emtak: 'coalesce(a.emtak, [])',
-  se_register: `{
-    export_import: ${labelled('exportCode', 'exportLabel')},
-    owner_category: ${labelled('ownerCode', 'ownerLabel')},
-    sme_class: ${labelled('smeCode', 'smeLabel')},
-    listing: ${labelled('listingCode', 'listingLabel')},
-    turnover_class: ${labelled('turnoverCode', 'turnoverLabel')},
-    activity_start_date: try_strptime(${blank('u.RegDatKtid')}, '%Y%m%d')::DATE,
-    trade_names: coalesce(b.trade_names, []),
-    "source": ${str(SCB_ATTRIBUTION)}
-  }`,
-  se_employees_band: `CASE WHEN TRY_CAST(${k('sizeCode')} AS INTEGER) BETWEEN 0 AND 16 THEN TRY_CAST(${k('sizeCode')} AS INTEGER) END`,
-  se_turnover_band: `TRY_CAST(${k('turnoverCode')} AS INTEGER)`,
-  marketing_optout: reklamMarketingSql('u.Reklamsparrtyp'),
-  phone_optout: reklamPhoneSql('u.Reklamsparrtyp'),
-  is_sole_trader: 'u.sole',
-  not_for_sale: 'u.sole',
-};
+/** stage_companies: the contract's columns over the tables above. */
+const buildSwedenCompanies = buildCompanies({
+  values: {
+    registrikood: 'u.code',
+    arinimi: `coalesce(b.name, ${blank('u.Namn')})`,
+    oiguslik_vorm: blank('u.JurForm'),
+    oiguslik_vorm_tekstina: caseSql('trim(u.JurForm)', SE_JURFORM),
+    staatus: `CASE WHEN ${DEREGISTERED} THEN 'K' ELSE ${state('staatus')} END`,
+    staatus_tekstina: `CASE WHEN ${DEREGISTERED} THEN ${caseSql('b.avreg_cause', SE_DEREGISTRATION_TEXT)}
+      ELSE ${state('text')} END`,
+    source_status: `CASE WHEN ${DEREGISTERED} THEN b.avreg_cause ELSE coalesce(b.proc, ${blank('u.FtgStat')}) END`,
+    esmaregistreerimise_kpv: 'b.regdate',
+    ehak_kood: 'loc.kood',
+    ehak_nimetus: 'loc.name',
+    asukoht: ASUKOHT,
+    aadress_text: `${ASUKOHT} || coalesce(', ' || ${blank(k('lan'))}, '')`,
+    vat_active: `${k('vatCode')} = ${str(SE_VAT_REGISTERED)}`,
+    // SCB publishes the VAT registration (Momsstatus), not a VAT number: none is built from the code.
+    vat_number: 'NULL::VARCHAR',
+    emtak: 'coalesce(a.emtak, [])',
+    se_register: `{
+      export_import: ${labelled('exportCode', 'exportLabel')},
+      owner_category: ${labelled('ownerCode', 'ownerLabel')},
+      sme_class: ${labelled('smeCode', 'smeLabel')},
+      listing: ${labelled('listingCode', 'listingLabel')},
+      turnover_class: ${labelled('turnoverCode', 'turnoverLabel')},
+      activity_start_date: try_strptime(${blank('u.RegDatKtid')}, '%Y%m%d')::DATE,
+      trade_names: coalesce(b.trade_names, []),
+      "source": ${str(SCB_ATTRIBUTION)}
+    }`,
+    se_employees_band: `CASE WHEN TRY_CAST(${k('sizeCode')} AS INTEGER) BETWEEN 0 AND 16 THEN TRY_CAST(${k('sizeCode')} AS INTEGER) END`,
+    se_turnover_band: `TRY_CAST(${k('turnoverCode')} AS INTEGER)`,
+    marketing_optout: reklamMarketingSql('u.Reklamsparrtyp'),
+    phone_optout: reklamPhoneSql('u.Reklamsparrtyp'),
+    is_sole_trader: 'u.sole',
+    not_for_sale: 'u.sole',
+  },
+  from: `se_units u
+    LEFT JOIN se_bv b ON b.ident = CASE WHEN u.sole THEN u.pe ELSE u.code END
+    LEFT JOIN se_fdb f ON f.pe = u.pe
+    LEFT JOIN se_activity a ON a.pe = u.pe
+    LEFT JOIN location_leaves loc ON loc.kood = trim(${k('kommunCode')})`,
+  noHistory: true,
+});
 
-const COMPANY_FROM = `se_units u
-  LEFT JOIN se_bv b ON b.ident = CASE WHEN u.sole THEN u.pe ELSE u.code END
-  LEFT JOIN se_fdb f ON f.pe = u.pe
-  LEFT JOIN se_activity a ON a.pe = u.pe
-  LEFT JOIN location_leaves loc ON loc.kood = trim(${k('kommunCode')})`;
-
-async function stageSweden(ctx: StageContext): Promise<StageResult> {
-  const { conn, reference } = ctx;
-  await createActivityLeaves(conn, reference);
-  await createLocationLeaves(conn, reference);
-  const scb = await readScb(ctx);
-  await checkScbCodes(ctx, scb);
-  await readBolagsverket(ctx);
-  await readFdb(ctx);
-  await readWorkplaces(ctx);
-  await createEmptyHistory(conn);
-  await buildCompanies(ctx, COMPANY_VALUES, COMPANY_FROM);
-  for (const t of ['se_units', 'se_bv', 'se_fdb', 'se_activity']) await conn.run(`DROP TABLE ${t}`);
-  return {
-    source: 'official-files',
-    sourceDetail: { register: 'Bolagsverket, SCB Företagsregistret', reader: 'ingest/official/se' },
-  };
-}
+const stageSweden = stageSteps(
+  { register: 'Bolagsverket, SCB Företagsregistret', reader: 'ingest/official/se' },
+  [readScb, checkScbCodes, readBolagsverket, readFdb, readWorkplaces, buildSwedenCompanies],
+);
 
 export const SE_ADAPTER: CountryAdapter = { country: 'SE', files: SE_FILES, stage: stageSweden };
