@@ -82,9 +82,11 @@ export class TermFolder {
   }
 
   private codePoints(): Promise<Map<number, string>> {
-    this.table ??= this.run(() => readTable(this.connection));
-    // A failed read is tried again by the next term rather than remembered.
-    this.table.catch(() => (this.table = undefined));
+    if (!this.table) {
+      this.table = this.run(() => readTable(this.connection));
+      // A failed read is tried again by the next term rather than remembered.
+      this.table.catch(() => (this.table = undefined));
+    }
     return this.table;
   }
 
