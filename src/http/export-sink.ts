@@ -65,12 +65,21 @@ export class HttpExportSink implements ExportSink {
       };
       const onClose = () => settle(false);
       res.once('close', onClose);
+      // The chunk's place on the socket is known only if its framing reaches the socket inside this call.
+      // Node 22+ holds chunks written while the response is corked and frames them together on the next
+      // tick, unless the socket is already corked: so it is corked here, around the write.
+      const socket = res.socket;
+      socket?.cork();
+      const before = socket?.bytesWritten ?? 0;
+      const placed = this.delivery?.wrote(chunk.length, before);
       // The callback runs once the socket has handed the chunk to the operating system, or with an error.
       res.write(chunk, (err) => {
+        placed?.written();
         this.delivery?.poll();
         settle(!err && !this.gone);
       });
-      this.delivery?.wrote(chunk.length);
+      placed?.queued();
+      socket?.uncork();
     });
   }
 
@@ -137,9 +146,26 @@ class Delivery {
     return delivery.poll() === null ? (delivery.stop(), null) : delivery;
   }
 
-  /** After `res.write` of a body chunk: its last byte's offset on the socket (the chunk's CRLF follows). */
-  wrote(length: number): void {
-    this.chunks.push({ dataEnd: this.socket.bytesWritten - 2, length });
+  /**
+   * A body chunk about to be written, the socket's byte count before it. Its last byte's offset on the
+   * socket (its CRLF follows) is taken once `res.write` returns, if the chunk and its framing are on the
+   * socket by then; else, never earlier than the write's callback, when they are (writes are one at a
+   * time). Until it is known the chunk counts as not acknowledged: an unknown place is never charged.
+   */
+  wrote(length: number, before: number): { queued(): void; written(): void } {
+    const chunk = { dataEnd: Number.POSITIVE_INFINITY, length };
+    this.chunks.push(chunk);
+    const unknown = () => chunk.dataEnd === Number.POSITIVE_INFINITY;
+    return {
+      queued: () => {
+        const after = this.socket.bytesWritten;
+        // The size line, the data and its CRLF are at least length + 5 bytes (the head may come first).
+        if (after - before >= length + 5) chunk.dataEnd = after - 2;
+      },
+      written: () => {
+        if (unknown()) chunk.dataEnd = this.socket.bytesWritten - 2;
+      },
+    };
   }
 
   poll(): number | null {
