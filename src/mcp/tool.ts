@@ -49,18 +49,79 @@ export function defineTool<In extends z.ZodType>(def: ToolDef<In>): ToolDef {
 
 type JsonSchema = { [key: string]: unknown };
 
+/** Keywords that describe a value rather than constrain one type of it: they stay beside an `anyOf`. */
+const ANNOTATIONS = new Set(['description', 'title', 'default', 'examples', 'deprecated', '$comment']);
+
+/** Which JSON Schema type a constraint keyword applies to (the rest apply whatever the type). */
+const KEYWORD_TYPE: Record<string, string> = {
+  minLength: 'string',
+  maxLength: 'string',
+  pattern: 'string',
+  format: 'string',
+  minimum: 'number',
+  maximum: 'number',
+  exclusiveMinimum: 'number',
+  exclusiveMaximum: 'number',
+  multipleOf: 'number',
+  items: 'array',
+  minItems: 'array',
+  maxItems: 'array',
+  uniqueItems: 'array',
+  properties: 'object',
+  required: 'object',
+  additionalProperties: 'object',
+};
+
+const typeOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+const fits = (keywordType: string, type: string) =>
+  keywordType === type || (keywordType === 'number' && type === 'integer');
+
 /**
- * Drops what costs an agent tokens and tells it nothing: the long date regexes next to `format: date`, and
- * the ±2^53 bounds zod writes for every integer.
+ * `type: ["string", "null"]` as `anyOf` branches of one type each, each branch with the constraints that
+ * apply to its type: clients that map tool schemas onto a one-`type` dialect (the OpenAPI subset of some
+ * model providers) reject or misread type arrays (MCP Inspector's portability check).
  */
-function compact(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(compact);
-  if (!node || typeof node !== 'object') return node;
+function splitTypes(node: JsonSchema, types: string[]): JsonSchema {
   const out: JsonSchema = {};
+  const constraints: [string, unknown][] = [];
   for (const [k, v] of Object.entries(node)) {
-    if (k === 'pattern' && (node as JsonSchema)['format'] === 'date') continue;
+    if (k === 'type') continue;
+    if (ANNOTATIONS.has(k)) out[k] = v;
+    else constraints.push([k, v]);
+  }
+  out['anyOf'] = types.map((type) => {
+    const branch: JsonSchema = { type };
+    for (const [k, v] of constraints) {
+      if (k === 'enum' || k === 'const') {
+        const values = (k === 'enum' ? (v as unknown[]) : [v]).filter((x) => fits(typeOf(x), type));
+        if (values.length > 0) branch[k] = k === 'enum' ? values : values[0];
+      } else if (!(k in KEYWORD_TYPE) || fits(KEYWORD_TYPE[k]!, type)) branch[k] = v;
+    }
+    return branch;
+  });
+  return out;
+}
+
+/**
+ * Tool schemas every major model provider takes, at fewer tokens:
+ * - type arrays become one-type `anyOf` branches (splitTypes);
+ * - an open object's `additionalProperties: {}` is written `true`, which says the same without looking
+ *   like a forgotten schema; in output schemas every object is open (`open`), as the spec's objects are:
+ *   a field added later, such as `postcode`, must not break a client that validates `structuredContent`;
+ * - the long date regexes next to `format: date` and the ±2^53 bounds zod writes for every integer go:
+ *   they cost an agent tokens and tell it nothing.
+ */
+function portable(node: unknown, open: boolean): unknown {
+  if (Array.isArray(node)) return node.map((n) => portable(n, open));
+  if (!node || typeof node !== 'object') return node;
+  const n = node as JsonSchema;
+  if (Array.isArray(n['type'])) return portable(splitTypes(n, n['type'] as string[]), open);
+  const out: JsonSchema = {};
+  for (const [k, v] of Object.entries(n)) {
+    if (k === 'pattern' && n['format'] === 'date') continue;
     if ((k === 'maximum' || k === 'minimum') && isSafeIntegerBound(v)) continue;
-    out[k] = compact(v);
+    const empty = v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0;
+    out[k] = k === 'additionalProperties' && (empty || (open && v === false)) ? true : portable(v, open);
   }
   return out;
 }
@@ -69,7 +130,7 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSchem
   // draft-7 as the SDK's own McpServer emits: what the SDK client's validator and today's agents read.
   const js = z.toJSONSchema(schema, { io, target: 'draft-7', unrepresentable: 'any' }) as JsonSchema;
   delete js['$schema'];
-  return compact(js) as Tool['inputSchema'];
+  return portable(js, io === 'output') as Tool['inputSchema'];
 }
 
 /** The tools/list entry, computed once per process: every request of a stateless server sends the same list. */

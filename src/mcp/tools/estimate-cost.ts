@@ -13,6 +13,8 @@ import { FREE } from './common.ts';
  * own query schema, which reads query-string text, so typed JSON values are written back as that text
  * (`true`, `20`) first. The parameter names are REST's: `registrikood`, `page_size`, `max_rows`, the filters.
  */
+const QueryScalar = z.union([z.string(), z.number(), z.boolean()]);
+
 function asQueryText(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(asQueryText);
   return typeof v === 'number' || typeof v === 'boolean' ? String(v) : v;
@@ -28,10 +30,12 @@ export const estimateCostTool = defineTool({
     'detail/history/workplaces). Returns rows, unit_price, credits_needed, credit_balance, whether a waiver ' +
     `(admin, unlimited, subscription, trial) makes it free, and would_succeed. ${FREE}`,
   input: z
-    .looseObject({
+    .object({
       operation: z.enum(ESTIMATE_OPERATIONS).describe('The operation to price'),
       country: CountrySchema,
     })
+    // The operation's own parameters: what a query string can carry, as JSON scalars or lists of them.
+    .catchall(z.union([QueryScalar, z.array(QueryScalar)]))
     .transform(({ operation, ...rest }): EstimateRequest => ({
       operation,
       country: rest.country,
