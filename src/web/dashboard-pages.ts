@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { COUNTRY_CODES, COUNTRIES, isCountryCode } from '../contract/countries.ts';
 import { AppError, isAppError } from '../errors/app-error.ts';
 import type { Session } from '../identity/identity.ts';
-import type { Channel } from '../wallet/types.ts';
 import {
   COUNTRY_PLAN_EUR_PER_MONTH,
   MIN_TOPUP_CREDITS,
@@ -14,13 +13,7 @@ import type { WebDeps } from './context.ts';
 import { FormOnce } from './form-once.ts';
 import { creditsHtml, csrfField, formatCredits, formatDate, html, layout, type SafeHtml } from './html.ts';
 import { formField, sendPage, type FormBody } from './respond.ts';
-
-const DAY_MS = 86_400_000;
-const CHANNELS: { channel: Channel; name: string }[] = [
-  { channel: 'rest', name: 'REST' },
-  { channel: 'mcp', name: 'MCP' },
-  { channel: 'app', name: 'In-app' },
-];
+import { DAY_MS, usageSummary, usageWindow, type UsageTotals } from './usage-summary.ts';
 
 export interface SignedIn {
   session: Session;
@@ -50,38 +43,10 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
   app.get<{ Querystring: { days?: string } }>('/dashboard', async (request, reply) => {
     const who = signedIn(request, reply);
     if (!who) return reply;
-    const days = request.query.days === '7' ? 7 : request.query.days === '90' ? 90 : 30;
+    const { days, since, until } = usageWindow(Date.now(), request.query.days);
     const b = await wallet.balance({ accountId: who.accountId });
-    const until = new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS + DAY_MS);
-    const since = new Date(until.getTime() - days * DAY_MS);
     const points = await wallet.usageSeries({ accountId: who.accountId, since, until, bucketMs: DAY_MS });
-    const slots = Array.from({ length: days }, (_, i) =>
-      new Date(since.getTime() + i * DAY_MS).toISOString().slice(0, 10),
-    );
-    const slotIndex = new Map(slots.map((s, i) => [s, i]));
-    const byChannel = CHANNELS.map(({ channel, name }) => ({
-      name,
-      cls: `c-${channel}`,
-      values: slots.map(() => 0),
-    }));
-    const byCountry = new Map<string, { requests: number; rows: number; credits: number }>();
-    const channelTotals = new Map<string, { requests: number; rows: number; credits: number }>();
-    for (const p of points) {
-      const i = slotIndex.get(p.bucketStart.slice(0, 10));
-      const ser = byChannel[CHANNELS.findIndex((c) => c.channel === p.channel)];
-      if (i !== undefined && ser) ser.values[i] = (ser.values[i] ?? 0) + p.requests;
-      for (const [map, key] of [
-        [byCountry, p.country],
-        [channelTotals, p.channel],
-      ] as const) {
-        const t = map.get(key) ?? { requests: 0, rows: 0, credits: 0 };
-        map.set(key, {
-          requests: t.requests + p.requests,
-          rows: t.rows + p.rows,
-          credits: t.credits + p.credits,
-        });
-      }
-    }
+    const usage = usageSummary(points, since, days);
     const trial =
       b.plan === 'trial'
         ? html`<p class="ok" role="status">
@@ -91,10 +56,7 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
         : b.trialEndsAt
           ? html`<p>Your trial ended ${formatDate(b.trialEndsAt)}.</p>`
           : '';
-    const totalsTable = (
-      title: string,
-      rows: [string, { requests: number; rows: number; credits: number }][],
-    ) =>
+    const totalsTable = (title: string, rows: [string, UsageTotals][]) =>
       html`<table tabindex="0">
         <caption>
           ${title}
@@ -214,12 +176,8 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
           Show:
           ${[7, 30, 90].map((d) => (d === days ? html`<strong>${d} days</strong> ` : html`<a href="/dashboard?days=${d}">${d} days</a> `))}
         </p>
-        ${stackedBars({ label: `Requests per day and channel, last ${days} days`, slots, series: byChannel, unit: { one: 'request', many: 'requests' } })}
-        ${totalsTable(
-          'By channel',
-          [...channelTotals.entries()].map(([k, v]) => [CHANNELS.find((c) => c.channel === k)?.name ?? k, v]),
-        )}
-        ${totalsTable('By country', [...byCountry.entries()].sort())}
+        ${stackedBars({ label: `Requests per day and channel, last ${days} days`, slots: usage.slots, series: usage.byChannel, unit: { one: 'request', many: 'requests' } })}
+        ${totalsTable('By channel', usage.channelTotals)} ${totalsTable('By country', usage.countryTotals)}
       </section>`;
     return sendPage(reply, page(request, who, 'Overview', '/dashboard', body));
   });
