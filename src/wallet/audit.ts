@@ -129,44 +129,7 @@ export async function auditWallet(
     })),
   });
 
-  // Per account, from the two sides separately: what the transfers (by their own account_id) say is left
-  // against what the lots' fields (by the lots' account_id) say, over every lot, expired or not, so the
-  // check needs no expiry booked first.
-  const conservation = await q.all<{ id: string; by_transfers: Micro; by_lots: Micro }>(
-    `SELECT a.id,
-       coalesce((SELECT sum(CASE WHEN kind = 'grant' THEN amount
-                              WHEN kind IN ('post', 'expire') THEN -amount
-                              WHEN ${UNRESOLVED} THEN -amount ELSE 0 END)
-                 FROM transfers t WHERE t.account_id = a.id), 0) AS by_transfers,
-       coalesce((SELECT sum(${REMAINING}) FROM credit_lots l WHERE l.account_id = a.id), 0) AS by_lots
-     FROM accounts a ORDER BY a.id`,
-  );
-  invariants.push({
-    name: 'conservation',
-    checked: accounts,
-    violations: conservation
-      .filter((r) => Number(r.by_transfers) !== Number(r.by_lots))
-      .map((r) => ({
-        id: r.id,
-        detail:
-          `account ${r.id}: granted - expired - charged - pending = ${r.by_transfers} by transfers, ` +
-          `but its lots hold ${r.by_lots} micro-credits`,
-      })),
-  });
-
-  const overdrawn = await q.all<{ id: number; remaining: Micro }>(
-    `SELECT id, ${REMAINING} AS remaining FROM credit_lots
-     WHERE ${REMAINING} < 0 OR credits_posted < 0 OR debits_pending < 0 OR debits_posted < 0 OR debits_expired < 0
-     ORDER BY id`,
-  );
-  invariants.push({
-    name: 'no_overdrawn_lot',
-    checked: lots,
-    violations: overdrawn.map((r) => ({
-      id: String(r.id),
-      detail: `lot ${r.id}: remaining ${r.remaining} micro-credits (or a negative balance field)`,
-    })),
-  });
+  invariants.push(await conservationCheck(q, accounts), await overdrawnCheck(q, lots));
 
   invariants.push({
     name: 'holds_match_transfers',
@@ -177,21 +140,8 @@ export async function auditWallet(
     })),
   });
 
-  const stale = await q.all<{ id: number; timeout_at: number }>(
-    `SELECT id, timeout_at FROM holds WHERE state = 'pending' AND timeout_at <= ? ORDER BY id`,
-    [now - opts.staleGraceMs],
-  );
-  const pending = Number(
-    (await q.get<{ n: number }>(`SELECT count(*) AS n FROM holds WHERE state = 'pending'`))?.n ?? 0,
-  );
-  invariants.push({
-    name: 'no_stale_hold',
-    checked: pending,
-    violations: stale.map((r) => ({
-      id: String(r.id),
-      detail: `hold ${r.id}: still pending, timed out at ${new Date(Number(r.timeout_at)).toISOString()}`,
-    })),
-  });
+  const { check: staleCheck, stale, pending } = await staleHoldCheck(q, now - opts.staleGraceMs);
+  invariants.push(staleCheck);
 
   invariants.push(await idempotencyCheck(q));
   const usage = await usageMismatches(q);
@@ -208,9 +158,77 @@ export async function auditWallet(
     ok: invariants.every((i) => i.violations.length === 0),
     now,
     staleGraceMs: opts.staleGraceMs,
-    openHolds: pending - stale.length,
+    openHolds: pending - stale,
     invariants,
   };
+}
+
+/**
+ * Per account, from the two sides separately: what the transfers (by their own account_id) say is left
+ * against what the lots' fields (by the lots' account_id) say, over every lot, expired or not, so the
+ * check needs no expiry booked first.
+ */
+async function conservationCheck(q: Queryable, accounts: number): Promise<InvariantResult> {
+  const conservation = await q.all<{ id: string; by_transfers: Micro; by_lots: Micro }>(
+    `SELECT a.id,
+       coalesce((SELECT sum(CASE WHEN kind = 'grant' THEN amount
+                              WHEN kind IN ('post', 'expire') THEN -amount
+                              WHEN ${UNRESOLVED} THEN -amount ELSE 0 END)
+                 FROM transfers t WHERE t.account_id = a.id), 0) AS by_transfers,
+       coalesce((SELECT sum(${REMAINING}) FROM credit_lots l WHERE l.account_id = a.id), 0) AS by_lots
+     FROM accounts a ORDER BY a.id`,
+  );
+  return {
+    name: 'conservation',
+    checked: accounts,
+    violations: conservation
+      .filter((r) => Number(r.by_transfers) !== Number(r.by_lots))
+      .map((r) => ({
+        id: r.id,
+        detail:
+          `account ${r.id}: granted - expired - charged - pending = ${r.by_transfers} by transfers, ` +
+          `but its lots hold ${r.by_lots} micro-credits`,
+      })),
+  };
+}
+
+async function overdrawnCheck(q: Queryable, lots: number): Promise<InvariantResult> {
+  const overdrawn = await q.all<{ id: number; remaining: Micro }>(
+    `SELECT id, ${REMAINING} AS remaining FROM credit_lots
+     WHERE ${REMAINING} < 0 OR credits_posted < 0 OR debits_pending < 0 OR debits_posted < 0 OR debits_expired < 0
+     ORDER BY id`,
+  );
+  return {
+    name: 'no_overdrawn_lot',
+    checked: lots,
+    violations: overdrawn.map((r) => ({
+      id: String(r.id),
+      detail: `lot ${r.id}: remaining ${r.remaining} micro-credits (or a negative balance field)`,
+    })),
+  };
+}
+
+/** Pending holds timed out before `before`: the sweeper should have voided them by now. */
+async function staleHoldCheck(
+  q: Queryable,
+  before: number,
+): Promise<{ check: InvariantResult; stale: number; pending: number }> {
+  const stale = await q.all<{ id: number; timeout_at: number }>(
+    `SELECT id, timeout_at FROM holds WHERE state = 'pending' AND timeout_at <= ? ORDER BY id`,
+    [before],
+  );
+  const pending = Number(
+    (await q.get<{ n: number }>(`SELECT count(*) AS n FROM holds WHERE state = 'pending'`))?.n ?? 0,
+  );
+  const check: InvariantResult = {
+    name: 'no_stale_hold',
+    checked: pending,
+    violations: stale.map((r) => ({
+      id: String(r.id),
+      detail: `hold ${r.id}: still pending, timed out at ${new Date(Number(r.timeout_at)).toISOString()}`,
+    })),
+  };
+  return { check, stale: stale.length, pending };
 }
 
 /**

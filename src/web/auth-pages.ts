@@ -3,7 +3,6 @@ import { isAppError, type AppError } from '../errors/app-error.ts';
 import { isLoopbackHost } from '../http/loopback.ts';
 import { OutboxMailer } from '../identity/mailer.ts';
 import { isRateLimitedError } from '../wallet/errors.ts';
-import { PASSWORD_MIN_LENGTH } from '../identity/passwords.ts';
 import {
   appendCookie,
   baseUrl,
@@ -13,78 +12,55 @@ import {
   sessionCookie,
   type WebDeps,
 } from './context.ts';
-import { csrfField, formatDate, html, layout, type SafeHtml } from './html.ts';
+import { layout, type SafeHtml } from './html.ts';
 import { formField, sendPage, type FormBody } from './respond.ts';
+import {
+  checkEmailBody,
+  linkInvalidBody,
+  message,
+  outboxBody,
+  resetBody,
+  resetRequestBody,
+  resetSentNotice,
+  signInBody,
+  signUpBody,
+  verifyBody,
+} from './templates/auth.ts';
 
 /** Sign-up, e-mail verification, sign-in/out and password reset (issue 9: self-service accounts). */
 export function authPages(app: FastifyInstance, deps: WebDeps): void {
+  signUpRoutes(app, deps);
+  signInRoutes(app, deps);
+  resetRoutes(app, deps);
+  // Only a development server on loopback has an outbox mailer (serveSettings refuses anything else).
+  if (deps.mail.mailer instanceof OutboxMailer) outboxRoute(app, deps.mail, deps.mail.mailer);
+}
+
+function page(request: FastifyRequest, title: string, body: SafeHtml, scripts = false): string {
+  return layout(
+    { title, email: request.web.session?.email ?? null, csrfToken: request.web.csrfToken, scripts },
+    body,
+  );
+}
+
+/** A refused form: 429 with Retry-After for a throttle or sign-in delay, else the given status. */
+function refused(reply: FastifyReply, err: AppError, status: number): FastifyReply {
+  if (isRateLimitedError(err)) return reply.code(429).header('retry-after', String(err.retryAfterSeconds));
+  return reply.code(status);
+}
+
+function signInForm(request: FastifyRequest, error: string | null, note: string | null, email = ''): string {
+  return page(request, 'Sign in', signInBody(request.web.csrfToken, error, note, email));
+}
+
+function hasOutbox(deps: WebDeps): boolean {
+  return deps.mail.mailer instanceof OutboxMailer;
+}
+
+function signUpRoutes(app: FastifyInstance, deps: WebDeps): void {
   const { identity, wallet, mail } = deps;
-  const outbox = mail.mailer instanceof OutboxMailer ? mail.mailer : null;
-
-  const page = (request: FastifyRequest, title: string, body: SafeHtml, scripts = false) =>
-    layout(
-      { title, email: request.web.session?.email ?? null, csrfToken: request.web.csrfToken, scripts },
-      body,
-    );
-
-  const message = (kind: 'error' | 'ok', text: string | null) =>
-    text ? html`<p class="${kind}" role="${kind === 'error' ? 'alert' : 'status'}">${text}</p>` : '';
-
-  /** A refused form: 429 with Retry-After for a throttle or sign-in delay, else the given status. */
-  const refused = (reply: FastifyReply, err: AppError, status: number): FastifyReply => {
-    if (isRateLimitedError(err)) return reply.code(429).header('retry-after', String(err.retryAfterSeconds));
-    return reply.code(status);
-  };
-
-  const outboxHint = () =>
-    outbox
-      ? html`<p class="note">Development mailer: the message is in the <a href="/dev/outbox">outbox</a>.</p>`
-      : '';
-
   const signUpForm = (request: FastifyRequest, error: string | null, email = '') =>
-    page(
-      request,
-      'Sign up',
-      html`<h1>Create an account</h1>
-        <p>
-          New accounts get 30 credits valid for 7 days and a 7-day trial of unmetered API and MCP use. No card
-          needed.
-        </p>
-        ${message('error', error)}
-        <form method="post" action="/signup" class="stack">
-          ${csrfField(request.web.csrfToken)}
-          <label for="email">E-mail</label>
-          <input id="email" name="email" type="email" autocomplete="email" required value="${email}" />
-          <label for="password">Password (at least ${PASSWORD_MIN_LENGTH} characters)</label>
-          <input
-            id="password"
-            name="password"
-            type="password"
-            autocomplete="new-password"
-            minlength="${PASSWORD_MIN_LENGTH}"
-            required
-          />
-          <button type="submit">Sign up</button>
-        </form>
-        <p>Already have an account? <a href="/signin">Sign in</a>.</p>`,
-    );
-
-  const signInForm = (request: FastifyRequest, error: string | null, note: string | null, email = '') =>
-    page(
-      request,
-      'Sign in',
-      html`<h1>Sign in</h1>
-        ${message('ok', note)} ${message('error', error)}
-        <form method="post" action="/signin" class="stack">
-          ${csrfField(request.web.csrfToken)}
-          <label for="email">E-mail</label>
-          <input id="email" name="email" type="email" autocomplete="username" required value="${email}" />
-          <label for="password">Password</label>
-          <input id="password" name="password" type="password" autocomplete="current-password" required />
-          <button type="submit">Sign in</button>
-        </form>
-        <p><a href="/reset">Forgot your password?</a> · <a href="/signup">Create an account</a></p>`,
-    );
+    page(request, 'Sign up', signUpBody(request.web.csrfToken, error, email));
 
   app.get('/signup', async (request, reply) => sendPage(reply, signUpForm(request, null)));
 
@@ -107,36 +83,14 @@ export function authPages(app: FastifyInstance, deps: WebDeps): void {
     }
     mail.kick();
     // The same answer whether or not the address already had an account.
-    return sendPage(
-      reply,
-      page(
-        request,
-        'Check your e-mail',
-        html`<h1>Check your e-mail</h1>
-          <p>We sent a link to <strong>${email}</strong>. Open it to complete your registration.</p>
-          ${outboxHint()}`,
-      ),
-    );
+    return sendPage(reply, page(request, 'Check your e-mail', checkEmailBody(email, hasOutbox(deps))));
   });
 
   // E-mailed links carry their token in the URL fragment, which browsers never send: it stays out of
   // request logs, proxies and Referer headers, and a mail scanner fetching the link cannot spend it. The
   // page's script moves it into the form, which posts it.
   app.get('/verify', async (request, reply) =>
-    sendPage(
-      reply,
-      page(
-        request,
-        'Verify your e-mail',
-        html`<h1>Verify your e-mail address</h1>
-          <form method="post" action="/verify" class="stack" data-autosubmit>
-            ${csrfField(request.web.csrfToken)}
-            <input type="hidden" name="token" data-link-token />
-            <button type="submit">Complete registration</button>
-          </form>`,
-        true,
-      ),
-    ),
+    sendPage(reply, page(request, 'Verify your e-mail', verifyBody(request.web.csrfToken), true)),
   );
 
   app.post<{ Body: FormBody }>('/verify', async (request, reply) => {
@@ -151,21 +105,15 @@ export function authPages(app: FastifyInstance, deps: WebDeps): void {
       );
     } catch (err) {
       if (isAppError(err) && err.status < 500) {
-        return sendPage(
-          reply.code(400),
-          page(
-            request,
-            'Link not valid',
-            html`<h1>Link not valid</h1>
-              ${message('error', err.message)}
-              <p>Sign up again with the same address to get a new link.</p>`,
-          ),
-        );
+        return sendPage(reply.code(400), page(request, 'Link not valid', linkInvalidBody(err.message)));
       }
       throw err;
     }
   });
+}
 
+function signInRoutes(app: FastifyInstance, deps: WebDeps): void {
+  const { identity, wallet } = deps;
   app.get('/signin', async (request, reply) => sendPage(reply, signInForm(request, null, null)));
 
   app.post<{ Body: FormBody }>('/signin', async (request, reply) => {
@@ -199,20 +147,12 @@ export function authPages(app: FastifyInstance, deps: WebDeps): void {
     appendCookie(reply, clearCookie(deps, SESSION_COOKIE));
     return reply.redirect('/signin', 303);
   });
+}
 
+function resetRoutes(app: FastifyInstance, deps: WebDeps): void {
+  const { identity, mail } = deps;
   const resetRequestForm = (request: FastifyRequest, note: SafeHtml | string) =>
-    page(
-      request,
-      'Reset password',
-      html`<h1>Reset your password</h1>
-        ${note}
-        <form method="post" action="/reset" class="stack">
-          ${csrfField(request.web.csrfToken)}
-          <label for="email">E-mail</label>
-          <input id="email" name="email" type="email" autocomplete="email" required />
-          <button type="submit">Send reset link</button>
-        </form>`,
-    );
+    page(request, 'Reset password', resetRequestBody(request.web.csrfToken, note));
 
   app.get('/reset', async (request, reply) => sendPage(reply, resetRequestForm(request, '')));
 
@@ -231,31 +171,11 @@ export function authPages(app: FastifyInstance, deps: WebDeps): void {
       throw err;
     }
     mail.kick();
-    return sendPage(
-      reply,
-      resetRequestForm(
-        request,
-        html`${message('ok', 'If that address has a verified account, a reset link is on its way.')}
-        ${outboxHint()}`,
-      ),
-    );
+    return sendPage(reply, resetRequestForm(request, resetSentNotice(hasOutbox(deps))));
   });
 
   const resetForm = (request: FastifyRequest, token: string, error: string | null) =>
-    page(
-      request,
-      'Choose a new password',
-      html`<h1>Choose a new password</h1>
-        ${message('error', error)}
-        <form method="post" action="/reset/confirm" class="stack">
-          ${csrfField(request.web.csrfToken)}
-          <input type="hidden" name="token" value="${token}" data-link-token />
-          <label for="password">New password (at least ${PASSWORD_MIN_LENGTH} characters)</label>
-          <input id="password" name="password" type="password" autocomplete="new-password" required />
-          <button type="submit">Set password</button>
-        </form>`,
-      true,
-    );
+    page(request, 'Choose a new password', resetBody(request.web.csrfToken, token, error), true);
 
   app.get('/reset/confirm', async (request, reply) => sendPage(reply, resetForm(request, '', null)));
 
@@ -273,47 +193,19 @@ export function authPages(app: FastifyInstance, deps: WebDeps): void {
       throw err;
     }
   });
-
-  // Only a development server on loopback has an outbox mailer (serveSettings refuses anything else). A
-  // request must also name a loopback host, so a web page whose name resolves to 127.0.0.1 (DNS
-  // rebinding) cannot read the links.
-  if (outbox) {
-    app.get('/dev/outbox', async (request, reply) => {
-      if (!isLoopbackHost(request.hostname)) {
-        return reply
-          .code(403)
-          .send({ detail: 'the development outbox answers only to a loopback host name' });
-      }
-      // What is queued is delivered first, so the page shows a message the moment its form was answered.
-      await mail.drain();
-      return sendPage(
-        reply,
-        page(
-          request,
-          'Outbox',
-          html`<h1>Development outbox</h1>
-            <p class="note">
-              REGDATA_MAILER=outbox: mail is kept here instead of being sent. Set REGDATA_MAILER=smtp (or
-              sendmail) in production.
-            </p>
-            ${outbox.list().length === 0 ? html`<p>No messages yet.</p>` : ''}
-            ${outbox.list().map(
-              (m) =>
-                html`<article class="mail">
-                  <h2>${m.subject}</h2>
-                  <p>To ${m.to} · ${formatDate(m.sentAt)}</p>
-                  <pre>${linkify(m.text)}</pre>
-                </article>`,
-            )}`,
-        ),
-      );
-    });
-  }
 }
 
-/** Makes the URLs of an outbox message clickable (each is escaped as text and as an attribute). */
-function linkify(text: string): SafeHtml[] {
-  return text
-    .split(/(https?:\/\/\S+)/)
-    .map((part, i) => (i % 2 === 1 ? html`<a href="${part}">${part}</a>` : html`${part}`));
+/**
+ * A request must also name a loopback host, so a web page whose name resolves to 127.0.0.1 (DNS
+ * rebinding) cannot read the links.
+ */
+function outboxRoute(app: FastifyInstance, mail: WebDeps['mail'], outbox: OutboxMailer): void {
+  app.get('/dev/outbox', async (request, reply) => {
+    if (!isLoopbackHost(request.hostname)) {
+      return reply.code(403).send({ detail: 'the development outbox answers only to a loopback host name' });
+    }
+    // What is queued is delivered first, so the page shows a message the moment its form was answered.
+    await mail.drain();
+    return sendPage(reply, page(request, 'Outbox', outboxBody(outbox.list())));
+  });
 }

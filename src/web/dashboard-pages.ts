@@ -1,26 +1,23 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { COUNTRY_CODES, COUNTRIES, isCountryCode } from '../contract/countries.ts';
+import { isCountryCode } from '../contract/countries.ts';
 import { AppError, isAppError } from '../errors/app-error.ts';
 import type { Session } from '../identity/identity.ts';
-import type { Channel } from '../wallet/types.ts';
 import {
   COUNTRY_PLAN_EUR_PER_MONTH,
   MIN_TOPUP_CREDITS,
   UNLIMITED_EUR_PER_MONTH,
   type OrderKind,
 } from '../wallet/wallet.ts';
-import { stackedBars } from './charts.ts';
 import type { WebDeps } from './context.ts';
 import { FormOnce } from './form-once.ts';
-import { creditsHtml, csrfField, formatCredits, formatDate, html, layout, type SafeHtml } from './html.ts';
+import { formatCredits, layout, type SafeHtml } from './html.ts';
 import { formField, sendPage, type FormBody } from './respond.ts';
-
-const DAY_MS = 86_400_000;
-const CHANNELS: { channel: Channel; name: string }[] = [
-  { channel: 'rest', name: 'REST' },
-  { channel: 'mcp', name: 'MCP' },
-  { channel: 'app', name: 'In-app' },
-];
+import { billingBody, orderQuestion } from './templates/billing.ts';
+import { keysBody, newKeyNotice, revokeQuestion } from './templates/keys.ts';
+import { orderLabel } from './templates/labels.ts';
+import { errorNotice, statusNotice } from './templates/notices.ts';
+import { overviewBody } from './templates/overview.ts';
+import { DAY_MS, usageSummary, usageWindow } from './usage-summary.ts';
 
 export interface SignedIn {
   session: Session;
@@ -37,258 +34,43 @@ export function signedIn(request: FastifyRequest, reply: FastifyReply): SignedIn
   return { session, accountId: session.accountId };
 }
 
-/** Overview (balance, lots, trial, usage chart), API keys, and plans and top-ups. */
+/** Overview (balance, lots, trial, usage chart), API keys, and plans and top-ups; templates in templates/. */
 export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
-  const { wallet } = deps;
-  const orderTokens = new FormOnce(wallet.store);
-  const page = (request: FastifyRequest, who: SignedIn, title: string, active: string, body: SafeHtml) =>
-    layout(
-      { title, email: who.session.email, csrfToken: request.web.csrfToken, active, scripts: true },
-      body,
-    );
+  overviewRoutes(app, deps);
+  keyRoutes(app, deps);
+  billingRoutes(app, deps);
+}
 
+function page(request: FastifyRequest, who: SignedIn, title: string, active: string, body: SafeHtml): string {
+  return layout(
+    { title, email: who.session.email, csrfToken: request.web.csrfToken, active, scripts: true },
+    body,
+  );
+}
+
+function overviewRoutes(app: FastifyInstance, deps: WebDeps): void {
+  const { wallet } = deps;
   app.get<{ Querystring: { days?: string } }>('/dashboard', async (request, reply) => {
     const who = signedIn(request, reply);
     if (!who) return reply;
-    const days = request.query.days === '7' ? 7 : request.query.days === '90' ? 90 : 30;
-    const b = await wallet.balance({ accountId: who.accountId });
-    const until = new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS + DAY_MS);
-    const since = new Date(until.getTime() - days * DAY_MS);
+    const { days, since, until } = usageWindow(Date.now(), request.query.days);
+    const balance = await wallet.balance({ accountId: who.accountId });
     const points = await wallet.usageSeries({ accountId: who.accountId, since, until, bucketMs: DAY_MS });
-    const slots = Array.from({ length: days }, (_, i) =>
-      new Date(since.getTime() + i * DAY_MS).toISOString().slice(0, 10),
-    );
-    const slotIndex = new Map(slots.map((s, i) => [s, i]));
-    const byChannel = CHANNELS.map(({ channel, name }) => ({
-      name,
-      cls: `c-${channel}`,
-      values: slots.map(() => 0),
-    }));
-    const byCountry = new Map<string, { requests: number; rows: number; credits: number }>();
-    const channelTotals = new Map<string, { requests: number; rows: number; credits: number }>();
-    for (const p of points) {
-      const i = slotIndex.get(p.bucketStart.slice(0, 10));
-      const ser = byChannel[CHANNELS.findIndex((c) => c.channel === p.channel)];
-      if (i !== undefined && ser) ser.values[i] = (ser.values[i] ?? 0) + p.requests;
-      for (const [map, key] of [
-        [byCountry, p.country],
-        [channelTotals, p.channel],
-      ] as const) {
-        const t = map.get(key) ?? { requests: 0, rows: 0, credits: 0 };
-        map.set(key, {
-          requests: t.requests + p.requests,
-          rows: t.rows + p.rows,
-          credits: t.credits + p.credits,
-        });
-      }
-    }
-    const trial =
-      b.plan === 'trial'
-        ? html`<p class="ok" role="status">
-            Trial: REST and MCP use is unmetered until <strong>${formatDate(b.trialEndsAt)}</strong>. In-app
-            search draws on your credits.
-          </p>`
-        : b.trialEndsAt
-          ? html`<p>Your trial ended ${formatDate(b.trialEndsAt)}.</p>`
-          : '';
-    const totalsTable = (
-      title: string,
-      rows: [string, { requests: number; rows: number; credits: number }][],
-    ) =>
-      html`<table tabindex="0">
-        <caption>
-          ${title}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">${title.startsWith('By country') ? 'Country' : 'Channel'}</th>
-            <th scope="col">Requests</th>
-            <th scope="col">Rows</th>
-            <th scope="col">Credits</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${
-            rows.length === 0
-              ? html`<tr>
-                  <td colspan="4">No metered calls in this period.</td>
-                </tr>`
-              : ''
-          }
-          ${rows.map(
-            ([k, t]) =>
-              html`<tr>
-                <th scope="row">${k}</th>
-                <td>${t.requests}</td>
-                <td>${t.rows}</td>
-                <td>${creditsHtml(t.credits)}</td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>`;
-    // A new account has nothing to chart yet: what it needs is its first key and how to use it.
-    const base = deps.publicUrl ?? `${request.protocol}://${request.host}`;
-    const curl = `curl -H "Authorization: Bearer YOUR_KEY" "${base}/api/v1/data/companies?country=EE&page_size=5"`;
-    const mcpConfig = JSON.stringify(
-      {
-        mcpServers: {
-          regdata: { type: 'http', url: `${base}/mcp`, headers: { Authorization: 'Bearer YOUR_KEY' } },
-        },
-      },
-      null,
-      2,
-    );
-    const start =
+    const usage = usageSummary(points, since, days);
+    const startBase =
       (await wallet.accountKeys(who.accountId)).length === 0
-        ? html`<section class="start" aria-labelledby="start-h">
-            <h2 id="start-h">Get started</h2>
-            <ol>
-              <li>
-                <a href="/dashboard/keys">Create your first API key</a>, or try the
-                <a href="/search">search in the app</a> (counting is free).
-              </li>
-              <li>
-                <label for="start-curl">Call the REST API with it (replace YOUR_KEY):</label>
-                <textarea id="start-curl" readonly rows="3">${curl}</textarea>
-                <button type="button" data-copy="start-curl">Copy the curl command</button>
-              </li>
-              <li>
-                <label for="start-mcp">Or add the MCP server to your assistant's configuration:</label>
-                <textarea id="start-mcp" readonly rows="10">${mcpConfig}</textarea>
-                <button type="button" data-copy="start-mcp">Copy the MCP configuration</button>
-              </li>
-            </ol>
-          </section>`
-        : '';
-    const body = html`<h1>Overview</h1>
-      ${start}
-      <section aria-labelledby="balance-h">
-        <h2 id="balance-h">Balance</h2>
-        <p class="big"><span id="balance">${creditsHtml(b.balance)}</span> credits</p>
-        ${b.pending > 0 ? html`<p>${creditsHtml(b.pending)} credits held by calls in progress.</p>` : ''}
-        <p>
-          Plan: <strong>${planLabel(b.plan)}</strong>${
-            b.subscriptions.filter((s) => s.active).length
-              ? html`; country plans:
-                ${b.subscriptions
-                  .filter((s) => s.active)
-                  .map((s) => `${s.country} (until ${formatDate(s.endsAt)})`)
-                  .join(', ')}`
-              : ''
-          }
-        </p>
-        ${trial}
-        <table tabindex="0">
-          <caption>
-            Credit lots (spent earliest expiry first)
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Source</th>
-              <th scope="col">Granted</th>
-              <th scope="col">Spent</th>
-              <th scope="col">Left</th>
-              <th scope="col">Expires</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${b.lots.map(
-              (l) =>
-                html`<tr>
-                  <th scope="row">${l.source}</th>
-                  <td>${creditsHtml(l.amount)}</td>
-                  <td>${creditsHtml(l.spent)}</td>
-                  <td>${creditsHtml(l.remaining)}</td>
-                  <td>
-                    ${l.expiresAt ? formatDate(l.expiresAt) : 'never'}${l.expired > 0 ? html` (expired: ${creditsHtml(l.expired)})` : ''}
-                  </td>
-                </tr>`,
-            )}
-          </tbody>
-        </table>
-        <p><a href="/dashboard/billing">Top up or change plan</a></p>
-      </section>
-      <section aria-labelledby="usage-h">
-        <h2 id="usage-h">Usage, last ${days} days</h2>
-        <p>
-          Show:
-          ${[7, 30, 90].map((d) => (d === days ? html`<strong>${d} days</strong> ` : html`<a href="/dashboard?days=${d}">${d} days</a> `))}
-        </p>
-        ${stackedBars({ label: `Requests per day and channel, last ${days} days`, slots, series: byChannel, unit: { one: 'request', many: 'requests' } })}
-        ${totalsTable(
-          'By channel',
-          [...channelTotals.entries()].map(([k, v]) => [CHANNELS.find((c) => c.channel === k)?.name ?? k, v]),
-        )}
-        ${totalsTable('By country', [...byCountry.entries()].sort())}
-      </section>`;
+        ? (deps.publicUrl ?? `${request.protocol}://${request.host}`)
+        : null;
+    const body = overviewBody({ balance, days, usage, startBase });
     return sendPage(reply, page(request, who, 'Overview', '/dashboard', body));
   });
+}
 
+function keyRoutes(app: FastifyInstance, { wallet }: WebDeps): void {
   const keysPage = async (request: FastifyRequest, who: SignedIn, notice: SafeHtml | string) => {
     const keys = await wallet.accountKeys(who.accountId);
-    return page(
-      request,
-      who,
-      'API keys',
-      '/dashboard/keys',
-      html`<h1>API keys</h1>
-        ${notice}
-        <p>
-          Send a key as <code>Authorization: Bearer &lt;key&gt;</code> to the REST API (<a href="/docs"
-            >docs</a
-          >) or the MCP server. Keep keys on your server; never put them in a browser or mobile app.
-        </p>
-        <form method="post" action="/dashboard/keys" class="row">
-          ${csrfField(request.web.csrfToken)}
-          <label for="key-name">Name</label>
-          <input id="key-name" name="name" required maxlength="80" placeholder="e.g. CRM sync" />
-          <button type="submit">Create API key</button>
-        </form>
-        <table id="keys" tabindex="0">
-          <caption>
-            Your keys
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Key</th>
-              <th scope="col">Name</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Status</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${
-              keys.length === 0
-                ? html`<tr>
-                    <td colspan="5">No keys yet.</td>
-                  </tr>`
-                : ''
-            }
-            ${keys.map(
-              (k) =>
-                html`<tr data-key-id="${k.keyId}">
-                  <td><code>rgd_…${k.hint}</code></td>
-                  <td>${k.name ?? ''}</td>
-                  <td>${formatDate(k.createdAt)}</td>
-                  <td>${k.lastUsedAt ? formatDate(k.lastUsedAt) : 'never'}</td>
-                  <td>
-                    ${
-                      k.revokedAt
-                        ? html`revoked ${formatDate(k.revokedAt)}`
-                        : html`<form method="post" action="/dashboard/keys/${k.keyId}/revoke" class="inline">
-                            ${csrfField(request.web.csrfToken)}
-                            <button type="submit" class="danger" aria-label="Revoke key ${k.name ?? k.hint}">
-                              Revoke key
-                            </button>
-                          </form>`
-                    }
-                  </td>
-                </tr>`,
-            )}
-          </tbody>
-        </table>`,
-    );
+    const body = keysBody({ keys, csrfToken: request.web.csrfToken, notice });
+    return page(request, who, 'API keys', '/dashboard/keys', body);
   };
 
   app.get('/dashboard/keys', async (request, reply) => {
@@ -305,27 +87,10 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
         name: formField(request.body, 'name'),
       });
       // The secret is in this one response and nowhere else (only its hash is stored); no-store keeps it out of caches.
-      return sendPage(
-        reply,
-        await keysPage(
-          request,
-          who,
-          html`<section class="newkey" aria-labelledby="newkey-h">
-            <h2 id="newkey-h">Your new API key</h2>
-            <p>Copy it now: it is shown only this once.</p>
-            <p class="row">
-              <input id="new-key" readonly value="${created.key}" aria-label="New API key" />
-              <button type="button" data-copy="new-key">Copy</button>
-            </p>
-          </section>`,
-        ),
-      );
+      return sendPage(reply, await keysPage(request, who, newKeyNotice(created.key)));
     } catch (err) {
       if (isAppError(err) && err.status < 500) {
-        return sendPage(
-          reply.code(422),
-          await keysPage(request, who, html`<p class="error" role="alert">${err.message}</p>`),
-        );
+        return sendPage(reply.code(422), await keysPage(request, who, errorNotice(err.message)));
       }
       throw err;
     }
@@ -341,165 +106,31 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
       );
       // The first click only asks: revoking cannot be undone and breaks every client using the key at once.
       if (key && formField(request.body, 'confirm') !== 'yes') {
-        const keyName = key.name ?? `rgd_…${key.hint}`;
-        return sendPage(
-          reply,
-          await keysPage(
-            request,
-            who,
-            html`<section class="confirm" aria-labelledby="confirm-h">
-              <h2 id="confirm-h" tabindex="-1">Revoke key ${keyName}?</h2>
-              <p>Every program using this key gets 401 from its next call on. This cannot be undone.</p>
-              <form method="post" action="/dashboard/keys/${key.keyId}/revoke" class="row">
-                ${csrfField(request.web.csrfToken)}
-                <input type="hidden" name="confirm" value="yes" />
-                <button type="submit" class="danger">Yes, revoke key ${keyName}</button>
-                <a href="/dashboard/keys">Cancel, keep the key</a>
-              </form>
-            </section>`,
-          ),
-        );
+        const question = revokeQuestion(key, request.web.csrfToken);
+        return sendPage(reply, await keysPage(request, who, question));
       }
       try {
         await wallet.revokeAccountKey({ accountId: who.accountId, keyId: request.params.keyId });
       } catch (err) {
         if (isAppError(err) && err.code === 'not_found') {
-          return sendPage(
-            reply.code(404),
-            await keysPage(request, who, html`<p class="error" role="alert">No such API key.</p>`),
-          );
+          return sendPage(reply.code(404), await keysPage(request, who, errorNotice('No such API key.')));
         }
         throw err;
       }
       return reply.redirect('/dashboard/keys', 303);
     },
   );
+}
 
+function billingRoutes(app: FastifyInstance, deps: WebDeps): void {
+  const { wallet } = deps;
+  const orderTokens = new FormOnce(wallet.store);
   const billingPage = async (request: FastifyRequest, who: SignedIn, notice: SafeHtml | string) => {
-    const b = await wallet.balance({ accountId: who.accountId });
+    const balance = await wallet.balance({ accountId: who.accountId });
     const orders = await wallet.listOrders({ accountId: who.accountId, limit: 20 });
-    const active = new Set(b.subscriptions.filter((s) => s.active).map((s) => s.country));
-    return page(
-      request,
-      who,
-      'Plans and top-ups',
-      '/dashboard/billing',
-      html`<h1>Plans and top-ups</h1>
-        ${notice}
-        <p>
-          Plan: <strong>${planLabel(b.plan)}</strong>. Balance: ${creditsHtml(b.balance)} credits (1 credit =
-          1 euro).
-        </p>
-        <section aria-labelledby="topup-h">
-          <h2 id="topup-h">Top up credits</h2>
-          <p>
-            Top-up credits never expire. Minimum ${MIN_TOPUP_CREDITS} credits. Pay by invoice; the credits
-            arrive when the payment is confirmed.
-          </p>
-          <form method="post" action="/dashboard/billing/orders" class="row">
-            ${csrfField(request.web.csrfToken)}
-            <input type="hidden" name="kind" value="topup" />
-            <label for="credits">Credits</label>
-            <input
-              id="credits"
-              name="credits"
-              type="number"
-              min="${MIN_TOPUP_CREDITS}"
-              step="1"
-              value="${MIN_TOPUP_CREDITS}"
-              required
-            />
-            <button type="submit">Order top-up</button>
-          </form>
-        </section>
-        <section aria-labelledby="plans-h">
-          <h2 id="plans-h">Plans</h2>
-          <table tabindex="0">
-            <caption>
-              Row prices per country (credits per returned row)
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Country</th>
-                <th scope="col">Price</th>
-                <th scope="col">Country plan</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${COUNTRY_CODES.map(
-                (c) =>
-                  html`<tr>
-                    <th scope="row">${COUNTRIES[c].name} (${c})</th>
-                    <td>${wallet.prices[c]}</td>
-                    <td>
-                      ${
-                        active.has(c)
-                          ? 'active'
-                          : html`<form method="post" action="/dashboard/billing/orders" class="inline">
-                              ${csrfField(request.web.csrfToken)}<input
-                                type="hidden"
-                                name="kind"
-                                value="country"
-                              /><input type="hidden" name="country" value="${c}" />
-                              <button type="submit">
-                                Order ${COUNTRIES[c].name} plan, ${COUNTRY_PLAN_EUR_PER_MONTH} € / month
-                              </button>
-                            </form>`
-                      }
-                    </td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>
-          <p>A country plan waives metering for that country (REST, MCP and in-app).</p>
-          <form method="post" action="/dashboard/billing/orders" class="row">
-            ${csrfField(request.web.csrfToken)}
-            <input type="hidden" name="kind" value="unlimited" />
-            <span
-              >Unlimited API and MCP plan: every country unmetered, ${UNLIMITED_EUR_PER_MONTH} € /
-              month.</span
-            >
-            <button type="submit" ${b.plan === 'unlimited' ? html`disabled` : ''}>
-              Order Unlimited, ${UNLIMITED_EUR_PER_MONTH} € / month
-            </button>
-          </form>
-        </section>
-        <section aria-labelledby="orders-h">
-          <h2 id="orders-h">Orders</h2>
-          <table id="orders" tabindex="0" aria-labelledby="orders-h">
-            <thead>
-              <tr>
-                <th scope="col">Order</th>
-                <th scope="col">What</th>
-                <th scope="col">Amount</th>
-                <th scope="col">Invoice</th>
-                <th scope="col">State</th>
-                <th scope="col">Placed</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${
-                orders.length === 0
-                  ? html`<tr>
-                      <td colspan="6">No orders yet.</td>
-                    </tr>`
-                  : ''
-              }
-              ${orders.map(
-                (o) =>
-                  html`<tr>
-                    <td>${o.orderId}</td>
-                    <td>${orderLabel(o.kind, o.country)}</td>
-                    <td>${creditsHtml(o.amount)} €</td>
-                    <td>${o.reference}</td>
-                    <td>${o.state}</td>
-                    <td>${formatDate(o.createdAt)}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>
-        </section>`,
-    );
+    const csrfToken = request.web.csrfToken;
+    const body = billingBody({ balance, orders, prices: wallet.prices, csrfToken, notice });
+    return page(request, who, 'Plans and top-ups', '/dashboard/billing', body);
   };
 
   app.get('/dashboard/billing', async (request, reply) => {
@@ -513,47 +144,17 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
     const kind = formField(request.body, 'kind') as OrderKind;
     const country = formField(request.body, 'country');
     try {
-      const credits = kind === 'topup' ? topupCredits(formField(request.body, 'credits')) : 0;
-      const amount =
-        kind === 'topup'
-          ? credits
-          : kind === 'unlimited'
-            ? UNLIMITED_EUR_PER_MONTH
-            : COUNTRY_PLAN_EUR_PER_MONTH;
-      if (kind !== 'topup' && kind !== 'unlimited' && kind !== 'country') {
-        throw new AppError('validation_failed', 'order kind must be topup, unlimited or country');
-      }
-      if (kind === 'country' && !isCountryCode(country)) {
-        throw new AppError('validation_failed', 'unknown country');
-      }
+      const { credits, amount } = orderAmount(kind, country, formField(request.body, 'credits'));
+      const what = orderLabel(kind, country || null);
       // The first click only asks: an order sends an invoice, so it must be what the customer meant.
       if (formField(request.body, 'confirm') !== 'yes') {
-        const what = orderLabel(kind, country || null);
         const price = kind === 'topup' ? `${formatCredits(amount)} €` : `${amount} € / month`;
-        return sendPage(
-          reply,
-          await billingPage(
-            request,
-            who,
-            html`<section class="confirm" aria-labelledby="confirm-h">
-              <h2 id="confirm-h" tabindex="-1">Place this order?</h2>
-              <p>
-                ${what}: <strong>${price}</strong>. You get an invoice by the ${deps.payments.name} provider;
-                ${kind === 'topup' ? 'the credits arrive' : 'the plan starts'} when the payment is confirmed.
-              </p>
-              <form method="post" action="/dashboard/billing/orders" class="row">
-                ${csrfField(request.web.csrfToken)}
-                <input type="hidden" name="kind" value="${kind}" />
-                ${kind === 'country' ? html`<input type="hidden" name="country" value="${country}" />` : ''}
-                ${kind === 'topup' ? html`<input type="hidden" name="credits" value="${credits}" />` : ''}
-                <input type="hidden" name="confirm" value="yes" />
-                <input type="hidden" name="_once" value="${await orderTokens.issue(who.accountId)}" />
-                <button type="submit">Place order for ${what}, ${price}</button>
-                <a href="/dashboard/billing">Cancel</a>
-              </form>
-            </section>`,
-          ),
-        );
+        const once = await orderTokens.issue(who.accountId);
+        const question = orderQuestion({
+          ...{ kind, country, credits, what, price, once },
+          ...{ provider: deps.payments.name, csrfToken: request.web.csrfToken },
+        });
+        return sendPage(reply, await billingPage(request, who, question));
       }
       // Spent before the provider is called: of two identical POSTs, to any replicas, only the first gets on.
       const once = formField(request.body, '_once');
@@ -561,28 +162,19 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
       if (spent.state === 'used') {
         request.log.info({ kind }, 'repeated order POST: nothing ordered');
         const notice = spent.outcome ?? 'This order was already sent; it is listed once under Orders.';
-        return sendPage(
-          reply,
-          await billingPage(request, who, html`<p class="ok" role="status">${notice}</p>`),
-        );
+        return sendPage(reply, await billingPage(request, who, statusNotice(notice)));
       }
       if (spent.state === 'unknown') {
-        return sendPage(
-          reply.code(409),
-          await billingPage(
-            request,
-            who,
-            html`<p class="error" role="alert">
-              This confirmation has expired or is not yours, so nothing was ordered. Please order again.
-            </p>`,
-          ),
+        const notice = errorNotice(
+          'This confirmation has expired or is not yours, so nothing was ordered. Please order again.',
         );
+        return sendPage(reply.code(409), await billingPage(request, who, notice));
       }
       const start = deps.payments.start({
         accountId: who.accountId,
         email: who.session.email,
         amount,
-        description: orderLabel(kind, country || null),
+        description: what,
       });
       const order = await wallet.placeOrder({
         accountId: who.accountId,
@@ -595,19 +187,30 @@ export function dashboardPages(app: FastifyInstance, deps: WebDeps): void {
       request.log.info({ order: order.orderId, kind, amount }, 'order placed');
       const placed = `Order ${order.orderId} placed. ${start.instructions}`;
       await orderTokens.record(once, placed);
-      return sendPage(
-        reply,
-        await billingPage(request, who, html`<p class="ok" role="status">${placed}</p>`),
-      );
+      return sendPage(reply, await billingPage(request, who, statusNotice(placed)));
     } catch (err) {
       if (!isAppError(err) || err.status >= 500) throw err;
-      const text = err.message;
-      return sendPage(
-        reply.code(422),
-        await billingPage(request, who, html`<p class="error" role="alert">${text}</p>`),
-      );
+      return sendPage(reply.code(422), await billingPage(request, who, errorNotice(err.message)));
     }
   });
+}
+
+/** The order a form asks for, checked before the confirmation page shows its price: credits and euro. */
+function orderAmount(
+  kind: OrderKind,
+  country: string,
+  creditsField: string,
+): { credits: number; amount: number } {
+  const credits = kind === 'topup' ? topupCredits(creditsField) : 0;
+  const amount =
+    kind === 'topup' ? credits : kind === 'unlimited' ? UNLIMITED_EUR_PER_MONTH : COUNTRY_PLAN_EUR_PER_MONTH;
+  if (kind !== 'topup' && kind !== 'unlimited' && kind !== 'country') {
+    throw new AppError('validation_failed', 'order kind must be topup, unlimited or country');
+  }
+  if (kind === 'country' && !isCountryCode(country)) {
+    throw new AppError('validation_failed', 'unknown country');
+  }
+  return { credits, amount };
 }
 
 /** Up to 9 digits: below the wallet's largest amount (1,000,000,000 credits). */
@@ -630,19 +233,4 @@ function topupCredits(text: string): number {
     throw new AppError('validation_failed', `a top-up is at least ${MIN_TOPUP_CREDITS} credits`);
   }
   return credits;
-}
-
-function planLabel(plan: string): string {
-  return plan === 'trial'
-    ? 'Trial (pay per row after it)'
-    : plan === 'unlimited'
-      ? 'Unlimited'
-      : 'Pay per row';
-}
-
-function orderLabel(kind: string, country: string | null): string {
-  if (kind === 'topup') return 'Credit top-up';
-  if (kind === 'unlimited') return 'Unlimited plan';
-  const name = country && isCountryCode(country) ? COUNTRIES[country].name : (country ?? '');
-  return `${name} plan`;
 }

@@ -13,6 +13,7 @@ import { AppError, validationError, type ValidationIssue } from '../errors/app-e
 import { arrayParams } from '../http/query-params.ts';
 import type { Caller } from '../services/operations.ts';
 import { freeReason } from '../wallet/metering.ts';
+import type { Wallet } from '../wallet/wallet.ts';
 import { CSRF_HEADER, csrfOk, type WebPluginOptions } from './context.ts';
 import { filterPresentation } from './filter-ui.ts';
 import { signedIn } from './dashboard-pages.ts';
@@ -229,29 +230,8 @@ function searchApi(app: FastifyInstance, deps: WebPluginOptions): void {
     const body = parse(CountBody, request.body);
     const params = parse(CountQuerySchema, normalise(body.params));
     const { data } = await ops.count(who.caller, params);
-    // What running the first page will cost, decided by the same waiver rule the metering applies.
-    const b = await wallet.balance({ accountId: who.accountId });
-    const active = new Set(b.subscriptions.filter((s) => s.active).map((s) => s.country));
-    const waived = freeReason(
-      who.caller.principal,
-      b.plan,
-      { channel: 'app', country: params.country },
-      (c) => active.has(c),
-    );
-    const price = wallet.prices[params.country];
-    const rows = Math.min(body.page_size, data.count ?? body.page_size);
-    return {
-      ...data,
-      quote: {
-        price,
-        page_size: body.page_size,
-        rows_first_page: rows,
-        credits_first_page: waived ? 0 : round6(rows * price),
-        credits_reserved: waived ? 0 : round6(body.page_size * price),
-        waived_by: waived,
-        balance: b.balance,
-      },
-    };
+    const quote = await firstPageQuote(wallet, who, params.country, body.page_size, data.count);
+    return { ...data, quote };
   });
 
   app.post('/app/api/search', async (request, reply) => {
@@ -279,6 +259,30 @@ function searchApi(app: FastifyInstance, deps: WebPluginOptions): void {
           : await ops.workplaces(who.caller, ref);
     return { data: answer.data, meta: answer.meta };
   });
+}
+
+/** What running the first page will cost, decided by the same waiver rule the metering applies. */
+async function firstPageQuote(
+  wallet: Wallet,
+  who: { caller: Caller; accountId: string },
+  country: CountryCode,
+  pageSize: number,
+  count: number | null | undefined,
+) {
+  const b = await wallet.balance({ accountId: who.accountId });
+  const active = new Set(b.subscriptions.filter((s) => s.active).map((s) => s.country));
+  const waived = freeReason(who.caller.principal, b.plan, { channel: 'app', country }, (c) => active.has(c));
+  const price = wallet.prices[country];
+  const rows = Math.min(pageSize, count ?? pageSize);
+  return {
+    price,
+    page_size: pageSize,
+    rows_first_page: rows,
+    credits_first_page: waived ? 0 : round6(rows * price),
+    credits_reserved: waived ? 0 : round6(pageSize * price),
+    waived_by: waived,
+    balance: b.balance,
+  };
 }
 
 function round6(n: number): number {

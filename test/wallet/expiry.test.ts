@@ -88,10 +88,14 @@ describe.each(WALLET_BACKENDS)(
       );
       clock.advance(SEVEN_DAYS - 1000);
       const gate = deferred<void>();
+      // run() is called once the reserve has committed: the balance is read after the hold exists.
+      const running = deferred<void>();
       const pending = wallet.metering.runMetered(call(p, { channel: 'app', reserveRows: 100 }), async () => {
+        running.resolve();
         await gate.promise;
         return { result: null, chargeableRows: 10, rowsReturned: 10 };
       });
+      await running.promise;
       expect(await wallet.balance({ email: 'new@example.com' })).toMatchObject({ balance: 26, pending: 4 });
       clock.advance(2000);
       // Expired while the hold is open: the held 4 credits stay held, the free 26 expire now.
