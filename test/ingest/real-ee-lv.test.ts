@@ -355,3 +355,38 @@ describe('a malformed row in real bytes is rejected with file, line and reason; 
     expect(got.rows).toEqual(oracle);
   });
 });
+
+/*
+ * Issue 28: LV locations from the address. The real rows above already show it (40008234596 has an empty
+ * atvk and `Rīga, …`; 41502039692 the pre-2021 code 0050000 and `Daugavpils, …`). Here the real
+ * 40103550818 row is changed in one documented way (SOURCES.md): its atvk `0885162` emptied. Its address
+ * `Valmiera` names no unit of the served tree (Valmiera is a town of Valmieras novads since 2021), so the
+ * row stays without a location and the summary counts it.
+ */
+describe('LV: a row with no ATVK code whose address names no unit is counted', () => {
+  it('counts it under its own reason, and not as an unmapped code', async () => {
+    const lines = fs.readFileSync(path.join(REAL, 'LV', 'principal', 'register.csv'), 'utf8').split('\n');
+    expect(lines[3]).toContain(';"Valmiera";4201;103045133;100015821;0;0885162;');
+    lines[3] = lines[3]!.replace(';0885162;', ';;');
+    const from = fs.mkdtempSync(path.join(tmp, 'LV-noatvk-src-'));
+    fs.writeFileSync(path.join(from, 'register.csv'), lines.join('\n'));
+    const { report, app } = await ingestAndServe('LV', from);
+    try {
+      const lv = report.rejectsOf('LV').map((r) => [r.reason, r.rows, r.action, r.example]);
+      expect(lv).toContainEqual([
+        'no ATVK code and the address names no unit of the served tree (location left empty)',
+        1,
+        'value nulled',
+        'Valmiera',
+      ]);
+      expect(unmapped(report, 'LV')).toEqual({ ATVK: { '0885162': 1 } });
+      const { data } = await readBack(app, 'LV', '40103550818');
+      expect([data.ehak_kood, data.ehak_nimetus]).toEqual([null, null]);
+      // The two rows whose address names a unit are placed there.
+      const riga = (await readBack(app, 'LV', '40008234596')).data;
+      expect([riga.ehak_kood, riga.ehak_nimetus]).toEqual(['0001000', 'Rīga']);
+    } finally {
+      await app.close();
+    }
+  }, 120_000);
+});

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { queryRows, sqlPath } from '../../pipeline/sql.ts';
-import { ANNUAL_VALUES, createEmptyHistory, varchars } from '../stage-sql.ts';
+import { addressWithPostcodeSql, ANNUAL_VALUES, createEmptyHistory, varchars } from '../stage-sql.ts';
 import { buildCompanies, emtakCorrespondence, stageSteps } from '../stage-steps.ts';
 import type { CountryAdapter, StageContext } from '../types.ts';
 import {
@@ -284,6 +284,8 @@ async function buildAnnual(ctx: StageContext): Promise<void> {
 
 /** The legal form code: yldandmed carries it; without a record there, lihtandmed's text form is mapped. */
 const FORM = "coalesce(nullif(trim(g.yldandmed.oiguslik_vorm), ''), lf.kood)";
+/** lihtandmed's postcode; the register's address texts do not carry it. */
+const POSTCODE = "nullif(trim(r.indeks_ettevotja_aadressis), '')";
 const current = (list: string) => `list_filter(${list}, x -> nullif(trim(x.lopp_kpv), '') IS NULL)`;
 
 /** stage_companies: the contract's columns over the tables above. */
@@ -301,7 +303,8 @@ const buildEstoniaCompanies = buildCompanies({
     ehak_kood: 'loc.kood',
     ehak_nimetus: `coalesce(loc.name, nullif(split_part(r.asukoha_ehak_tekstina, ', ', 1), ''))`,
     asukoht: 'r.asukoht_ettevotja_aadressis',
-    aadress_text: 'coalesce(r.ads_normaliseeritud_taisaadress, r.ettevotja_aadress)',
+    aadress_text: addressWithPostcodeSql('coalesce(r.ads_normaliseeritud_taisaadress, r.ettevotja_aadress)', POSTCODE),
+    postcode: POSTCODE,
     kmkr_nr: "nullif(trim(r.kmkr_nr), '')",
     // RIK blanks a sole trader's (FIE) number, so a blank there is unknown, not "not registered".
     vat_active: `CASE WHEN nullif(trim(r.kmkr_nr), '') IS NOT NULL THEN true WHEN ${FORM} = 'FIE' THEN NULL ELSE false END`,
