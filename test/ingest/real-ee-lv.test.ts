@@ -390,3 +390,56 @@ describe('LV: a row with no ATVK code whose address names no unit is counted', (
     }
   }, 120_000);
 });
+
+/*
+ * Issue 28: EE real zeros. The one public record with yldandmed's annual-report block (annual-block/,
+ * SOURCES.md) says 16752073 had "0" employees in 2024; EMTA's files are absent, so that is the latest
+ * count: 0, not null. The same record with the count left empty (one documented change) is unknown.
+ */
+describe('EE: the annual-report employee count', () => {
+  const annual = (text: string) => {
+    const from = fs.mkdtempSync(path.join(tmp, 'EE-annual-src-'));
+    for (const name of fs.readdirSync(path.join(REAL, 'EE', 'principal'))) {
+      fs.copyFileSync(path.join(REAL, 'EE', 'principal', name), path.join(from, name));
+    }
+    fs.writeFileSync(path.join(from, 'ettevotja_rekvisiidid__yldandmed.json'), text);
+    return from;
+  };
+  const real = fs.readFileSync(
+    path.join(REAL, 'EE', 'annual-block', 'ettevotja_rekvisiidid__yldandmed.json'),
+    'utf8',
+  );
+
+  it('serves a real 0 as 0, dated at the end of the financial year', async () => {
+    const { app } = await ingestAndServe('EE', annual(real));
+    try {
+      const { data } = await readBack(app, 'EE', '16752073');
+      expect(data.last_quarter_employees_number).toBe(0);
+      expect(data.latest_metrics).toMatchObject({
+        employees: 0,
+        employees_period: { year: 2024, quarter: 0, month: 0, as_of: '2024-12-31' },
+      });
+      const history = await app.get('/api/v1/data/companies/16752073/history?country=EE');
+      expect(history.json().data.periods).toEqual([
+        expect.objectContaining({ period: '2024', granularity: 'annual', employees: 0 }),
+      ]);
+    } finally {
+      await app.close();
+    }
+  }, 120_000);
+
+  it('serves null where the report gives no count', async () => {
+    expect(real.split('"tootajate_arv": "0"')).toHaveLength(2);
+    const { app } = await ingestAndServe(
+      'EE',
+      annual(real.replace('"tootajate_arv": "0"', '"tootajate_arv": ""')),
+    );
+    try {
+      const { data } = await readBack(app, 'EE', '16752073');
+      expect(data.last_quarter_employees_number).toBeNull();
+      expect(data.latest_metrics).toBeNull();
+    } finally {
+      await app.close();
+    }
+  }, 120_000);
+});

@@ -90,7 +90,8 @@ const GENERAL_TYPE = `STRUCT(oiguslik_vorm VARCHAR,
   sidevahendid STRUCT(liik VARCHAR, sisu VARCHAR, lopp_kpv VARCHAR)[],
   teatatud_tegevusalad STRUCT(emtak_kood VARCHAR, emtak_versioon VARCHAR, on_pohitegevusala VARCHAR,
     lopp_kpv VARCHAR)[],
-  kapitalid STRUCT(kapitali_suurus VARCHAR, kapitali_valuuta VARCHAR, lopp_kpv VARCHAR)[])`;
+  kapitalid STRUCT(kapitali_suurus VARCHAR, kapitali_valuuta VARCHAR, lopp_kpv VARCHAR)[],
+  info_majandusaasta_aruannetest STRUCT(majandusaasta_perioodi_lopp_kpv VARCHAR, tootajate_arv VARCHAR)[])`;
 
 /** yldandmed: legal form code, contacts, capital and the activities (ee_general, ee_emtak). */
 async function readGeneral(ctx: StageContext): Promise<void> {
@@ -196,6 +197,34 @@ async function readTaxes(ctx: StageContext): Promise<void> {
     FROM (${quarter(1, 'I')} UNION ALL ${quarter(2, 'II')} UNION ALL ${quarter(3, 'III')} UNION ALL ${quarter(4, 'IV')}) t
     WHERE y IS NOT NULL AND code IN (SELECT code FROM ingest_register)
       AND (turnover IS NOT NULL OR employees IS NOT NULL OR state_taxes IS NOT NULL OR labour_taxes IS NOT NULL)`);
+}
+
+/**
+ * The annual-report block of yldandmed (`info_majandusaasta_aruannetest`): the latest financial year's
+ * employee count, as an `annual` history period ending on that year's last day, for a company EMTA's
+ * quarters give no employee count (EMTA's are newer wherever both exist). A `"0"` is a real 0; an empty or
+ * absent count is unknown and adds nothing (issue 28).
+ */
+async function readReportEmployees(ctx: StageContext): Promise<void> {
+  await ctx.conn.run(`INSERT INTO stage_history
+    SELECT code, year(d)::VARCHAR, 'annual', year(d), 0, 0, NULL, employees, NULL, NULL, d
+    FROM (
+      SELECT code, try_strptime(trim(b.majandusaasta_perioodi_lopp_kpv), '${ET_DATE}')::DATE AS d,
+        TRY_CAST(nullif(trim(b.tootajate_arv), '') AS DOUBLE) AS employees
+      FROM (SELECT code, unnest(yldandmed.info_majandusaasta_aruannetest) AS b FROM ee_general)
+      WHERE try_strptime(trim(b.majandusaasta_perioodi_lopp_kpv), '${ET_DATE}') IS NOT NULL
+      QUALIFY row_number() OVER (PARTITION BY code ORDER BY d DESC) = 1
+    )
+    WHERE employees IS NOT NULL AND code IN (SELECT code FROM ingest_register)
+      AND code NOT IN (SELECT registrikood FROM stage_history WHERE employees IS NOT NULL)`);
+  await ctx
+    .source('yldandmed')
+    .nulled(
+      'annual-report employee count is not a number (left out)',
+      `SELECT count(*) AS n, any_value(b.tootajate_arv) AS example
+       FROM (SELECT unnest(yldandmed.info_majandusaasta_aruannetest) AS b FROM ee_general)
+       WHERE nullif(trim(b.tootajate_arv), '') IS NOT NULL AND TRY_CAST(trim(b.tootajate_arv) AS DOUBLE) IS NULL`,
+    );
 }
 
 /** EMTA tax debtors (ee_debtors). */
@@ -351,6 +380,7 @@ const stageEstonia = stageSteps({ register: 'RIK e-Business Register, EMTA', rea
   readGeneral,
   readPeople,
   readTaxes,
+  readReportEmployees,
   readDebtors,
   readAnnualReports,
   buildAnnual,
