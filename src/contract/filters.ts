@@ -232,7 +232,7 @@ export const FILTERS: readonly FilterDef[] = [
     multi: true,
     countries: POSTCODE_COUNTRIES,
     note:
-      'Prefix match on the postcode\'s digits: `101` matches 10115 and 10101. Spaces and hyphens are ignored ' +
+      "Prefix match on the postcode's digits: `101` matches 10115 and 10101. Spaces and hyphens are ignored " +
       '(`291 80` is `29180`, `61-6` is `616`); several values match any of them.',
     countryNotes: { LV: 'The `LV-` prefix may be sent or left out (`LV-10` is `10`).' },
     checkValue: (value, country) => {

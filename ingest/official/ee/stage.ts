@@ -217,14 +217,12 @@ async function readReportEmployees(ctx: StageContext): Promise<void> {
     )
     WHERE employees IS NOT NULL AND code IN (SELECT code FROM ingest_register)
       AND code NOT IN (SELECT registrikood FROM stage_history WHERE employees IS NOT NULL)`);
-  await ctx
-    .source('yldandmed')
-    .nulled(
-      'annual-report employee count is not a number (left out)',
-      `SELECT count(*) AS n, any_value(b.tootajate_arv) AS example
+  await ctx.source('yldandmed').nulled(
+    'annual-report employee count is not a number (left out)',
+    `SELECT count(*) AS n, any_value(b.tootajate_arv) AS example
        FROM (SELECT unnest(yldandmed.info_majandusaasta_aruannetest) AS b FROM ee_general)
        WHERE nullif(trim(b.tootajate_arv), '') IS NOT NULL AND TRY_CAST(trim(b.tootajate_arv) AS DOUBLE) IS NULL`,
-    );
+  );
 }
 
 /** EMTA tax debtors (ee_debtors). */
@@ -332,7 +330,10 @@ const buildEstoniaCompanies = buildCompanies({
     ehak_kood: 'loc.kood',
     ehak_nimetus: `coalesce(loc.name, nullif(split_part(r.asukoha_ehak_tekstina, ', ', 1), ''))`,
     asukoht: 'r.asukoht_ettevotja_aadressis',
-    aadress_text: addressWithPostcodeSql('coalesce(r.ads_normaliseeritud_taisaadress, r.ettevotja_aadress)', POSTCODE),
+    aadress_text: addressWithPostcodeSql(
+      'coalesce(r.ads_normaliseeritud_taisaadress, r.ettevotja_aadress)',
+      POSTCODE,
+    ),
     postcode: POSTCODE,
     kmkr_nr: "nullif(trim(r.kmkr_nr), '')",
     // RIK blanks a sole trader's (FIE) number, so a blank there is unknown, not "not registered".
