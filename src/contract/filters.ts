@@ -233,8 +233,8 @@ export const FILTERS: readonly FilterDef[] = [
     countries: POSTCODE_COUNTRIES,
     note:
       "Prefix match on the postcode's digits: `101` matches 10115 and 10101. Spaces and hyphens are ignored " +
-      '(`291 80` is `29180`, `61-6` is `616`); several values match any of them.',
-    countryNotes: { LV: 'The `LV-` prefix may be sent or left out (`LV-10` is `10`).' },
+      '(`291 80` is `29180`, `61-6` is `616`), and LV takes its `LV-` prefix (`LV-10` is `10`); several ' +
+      'values match any of them.',
     checkValue: (value, country) => {
       const digits = postcodeDigits(value, country);
       return digits === null

@@ -334,6 +334,11 @@ export interface components {
       ehak_nimetus: string | null;
       /** @example Tallinn, Harju maakond */
       asukoht: string | null;
+      /**
+       * @description The postcode as the country writes it (`10115`, `LV-1010`, `0150`, `00100`, `61-626`, `291 80`); always null in LT, whose register publishes none
+       * @example 10115
+       */
+      postcode: string | null;
       /** @example 125000 */
       last_quarter_turnover: number | null;
       /** @example 12 */
@@ -416,6 +421,11 @@ export interface components {
       ehak_nimetus: string | null;
       /** @example Tallinn, Harju maakond */
       asukoht: string | null;
+      /**
+       * @description The postcode as the country writes it (`10115`, `LV-1010`, `0150`, `00100`, `61-626`, `291 80`); always null in LT, whose register publishes none
+       * @example 10115
+       */
+      postcode: string | null;
       /** @example 125000 */
       last_quarter_turnover: number | null;
       /** @example 12 */
@@ -1273,6 +1283,13 @@ export interface operations {
          */
         lt_locations?: string[];
         /**
+         * @description Postcode starts with. Prefix match on the postcode's digits: `101` matches 10115 and 10101. Spaces and hyphens are ignored (`291 80` is `29180`, `61-6` is `616`), and LV takes its `LV-` prefix (`LV-10` is `10`); several values match any of them. Countries: EE, LV, NO, FI, PL, SE.
+         * @example [
+         *       "10115"
+         *     ]
+         */
+        postcode?: string[];
+        /**
          * @description VAT-registered. Countries: all countries.
          * @example true
          */
@@ -1647,6 +1664,13 @@ export interface operations {
          *     ]
          */
         lt_locations?: string[];
+        /**
+         * @description Postcode starts with. Prefix match on the postcode's digits: `101` matches 10115 and 10101. Spaces and hyphens are ignored (`291 80` is `29180`, `61-6` is `616`), and LV takes its `LV-` prefix (`LV-10` is `10`); several values match any of them. Countries: EE, LV, NO, FI, PL, SE.
+         * @example [
+         *       "10115"
+         *     ]
+         */
+        postcode?: string[];
         /**
          * @description VAT-registered. Countries: all countries.
          * @example true
@@ -2551,6 +2575,13 @@ export interface operations {
          *     ]
          */
         lt_locations?: string[];
+        /**
+         * @description Postcode starts with. Prefix match on the postcode's digits: `101` matches 10115 and 10101. Spaces and hyphens are ignored (`291 80` is `29180`, `61-6` is `616`), and LV takes its `LV-` prefix (`LV-10` is `10`); several values match any of them. Countries: EE, LV, NO, FI, PL, SE.
+         * @example [
+         *       "10115"
+         *     ]
+         */
+        postcode?: string[];
         /**
          * @description VAT-registered. Countries: all countries.
          * @example true
