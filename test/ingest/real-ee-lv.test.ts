@@ -363,7 +363,7 @@ describe('a malformed row in real bytes is rejected with file, line and reason; 
  * `Valmiera` names no unit of the served tree (Valmiera is a town of Valmieras novads since 2021), so the
  * row stays without a location and the summary counts it.
  */
-describe('LV: a row with no ATVK code whose address names no unit is counted', () => {
+describe('LV: locations from the address', () => {
   it('counts it under its own reason, and not as an unmapped code', async () => {
     const lines = fs.readFileSync(path.join(REAL, 'LV', 'principal', 'register.csv'), 'utf8').split('\n');
     expect(lines[3]).toContain(';"Valmiera";4201;103045133;100015821;0;0885162;');
@@ -385,6 +385,27 @@ describe('LV: a row with no ATVK code whose address names no unit is counted', (
       // The two rows whose address names a unit are placed there.
       const riga = (await readBack(app, 'LV', '40008234596')).data;
       expect([riga.ehak_kood, riga.ehak_nimetus]).toEqual(['0001000', 'Rīga']);
+    } finally {
+      await app.close();
+    }
+  }, 120_000);
+
+  it('takes the unit from a later part of the address, and writes a postcode the address holds once', async () => {
+    // 40008234596's address in the order `street, city, postcode` (one documented change, SOURCES.md).
+    const lines = fs.readFileSync(path.join(REAL, 'LV', 'principal', 'register.csv'), 'utf8').split('\n');
+    expect(lines[1]).toContain(';Rīga, Latgales iela 180 - 5;1019;');
+    lines[1] = lines[1]!.replace(';Rīga, Latgales iela 180 - 5;', ';Latgales iela 180 - 5, Rīga, LV-1019;');
+    const from = fs.mkdtempSync(path.join(tmp, 'LV-order-src-'));
+    fs.writeFileSync(path.join(from, 'register.csv'), lines.join('\n'));
+    const { app } = await ingestAndServe('LV', from);
+    try {
+      const { data } = await readBack(app, 'LV', '40008234596');
+      expect([data.ehak_kood, data.ehak_nimetus, data.postcode, data.aadress_text]).toEqual([
+        '0001000',
+        'Rīga',
+        'LV-1019',
+        'Latgales iela 180 - 5, Rīga, LV-1019',
+      ]);
     } finally {
       await app.close();
     }
