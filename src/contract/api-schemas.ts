@@ -458,7 +458,7 @@ export const CompanyRowSchema = z
     ehak_nimetus: rstr(),
     asukoht: rstr(),
     postcode: rstr().describe(
-      'The postcode as the country writes it (`10115`, `LV-1010`, `0150`, `00100`, `61-626`, `291 80`); always null in LT, whose register publishes none',
+      'As the country writes it (`10115`, `LV-1010`, `61-626`, `291 80`); null in LT',
     ),
     last_quarter_turnover: rnum(),
     last_quarter_employees_number: rnum(),

@@ -231,10 +231,7 @@ export const FILTERS: readonly FilterDef[] = [
     valueType: 'string',
     multi: true,
     countries: POSTCODE_COUNTRIES,
-    note:
-      "Prefix match on the postcode's digits: `101` matches 10115 and 10101. Spaces and hyphens are ignored " +
-      '(`291 80` is `29180`, `61-6` is `616`), and LV takes its `LV-` prefix (`LV-10` is `10`); several ' +
-      'values match any of them.',
+    note: 'Prefix of the digits: `101` matches 10115; `291 8`, `61-6`, `LV-10` mean 2918, 616, 10. Any of several.',
     checkValue: (value, country) => {
       const digits = postcodeDigits(value, country);
       return digits === null

@@ -335,7 +335,7 @@ export interface components {
       /** @example Tallinn, Harju maakond */
       asukoht: string | null;
       /**
-       * @description The postcode as the country writes it (`10115`, `LV-1010`, `0150`, `00100`, `61-626`, `291 80`); always null in LT, whose register publishes none
+       * @description As the country writes it (`10115`, `LV-1010`, `61-626`, `291 80`); null in LT
        * @example 10115
        */
       postcode: string | null;
@@ -422,7 +422,7 @@ export interface components {
       /** @example Tallinn, Harju maakond */
       asukoht: string | null;
       /**
-       * @description The postcode as the country writes it (`10115`, `LV-1010`, `0150`, `00100`, `61-626`, `291 80`); always null in LT, whose register publishes none
+       * @description As the country writes it (`10115`, `LV-1010`, `61-626`, `291 80`); null in LT
        * @example 10115
        */
       postcode: string | null;
@@ -1283,7 +1283,7 @@ export interface operations {
          */
         lt_locations?: string[];
         /**
-         * @description Postcode starts with. Prefix match on the postcode's digits: `101` matches 10115 and 10101. Spaces and hyphens are ignored (`291 80` is `29180`, `61-6` is `616`), and LV takes its `LV-` prefix (`LV-10` is `10`); several values match any of them. Countries: EE, LV, NO, FI, PL, SE.
+         * @description Postcode starts with. Prefix of the digits: `101` matches 10115; `291 8`, `61-6`, `LV-10` mean 2918, 616, 10. Any of several. Countries: EE, LV, NO, FI, PL, SE.
          * @example [
          *       "10115"
          *     ]
@@ -1665,7 +1665,7 @@ export interface operations {
          */
         lt_locations?: string[];
         /**
-         * @description Postcode starts with. Prefix match on the postcode's digits: `101` matches 10115 and 10101. Spaces and hyphens are ignored (`291 80` is `29180`, `61-6` is `616`), and LV takes its `LV-` prefix (`LV-10` is `10`); several values match any of them. Countries: EE, LV, NO, FI, PL, SE.
+         * @description Postcode starts with. Prefix of the digits: `101` matches 10115; `291 8`, `61-6`, `LV-10` mean 2918, 616, 10. Any of several. Countries: EE, LV, NO, FI, PL, SE.
          * @example [
          *       "10115"
          *     ]
@@ -2576,7 +2576,7 @@ export interface operations {
          */
         lt_locations?: string[];
         /**
-         * @description Postcode starts with. Prefix match on the postcode's digits: `101` matches 10115 and 10101. Spaces and hyphens are ignored (`291 80` is `29180`, `61-6` is `616`), and LV takes its `LV-` prefix (`LV-10` is `10`); several values match any of them. Countries: EE, LV, NO, FI, PL, SE.
+         * @description Postcode starts with. Prefix of the digits: `101` matches 10115; `291 8`, `61-6`, `LV-10` mean 2918, 616, 10. Any of several. Countries: EE, LV, NO, FI, PL, SE.
          * @example [
          *       "10115"
          *     ]
