@@ -87,3 +87,17 @@ export const postcodeSql = (expr: string, head: number, sep: string): string =>
   `CASE WHEN regexp_full_match(trim(${expr}), '\\d{5}')
     THEN substr(trim(${expr}), 1, ${head}) || ${sqlString(sep)} || substr(trim(${expr}), ${head + 1})
     ELSE ${blankSql(expr)} END`;
+
+/** SQL: `expr` as the postcode's tokens, ` LV 1010 ` for `LV-1010`: letters and digits, one space between runs. */
+const tokensSql = (expr: string): string =>
+  `(' ' || trim(regexp_replace(upper(${expr}), '[^0-9A-Z]+', ' ', 'g')) || ' ')`;
+
+/**
+ * SQL: the address text with `, <postcode>` appended where the register's own text lacks the postcode, so
+ * it is never written twice (LV's text already ends with `LV-1010`, NO's and FI's carry `0150 OSLO`). The
+ * test compares runs of letters and digits, so separators (`LV-1010`, `291 80`) do not matter and `110115`
+ * does not hold `10115`. No address, no text: a postcode alone is not an address.
+ */
+export const addressWithPostcodeSql = (address: string, postcode: string): string =>
+  `CASE WHEN ${postcode} IS NULL OR contains(${tokensSql(address)}, ${tokensSql(postcode)}) THEN ${address}
+    ELSE ${address} || ', ' || ${postcode} END`;

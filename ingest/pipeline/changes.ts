@@ -52,7 +52,6 @@ export interface ChangeInput {
  */
 export async function writeChanges(conn: DuckDBConnection, input: ChangeInput): Promise<ChangeSummary> {
   const fields = CHANGE_FIELDS.map(quoteIdent);
-  const forSale = (file: string) => `(SELECT * FROM read_parquet(${sqlPath(file)}) WHERE NOT not_for_sale)`;
   const prev = input.previous;
   let since = input.asOf;
   let history = `SELECT ${columnList(CHANGE_COLUMNS)} FROM (SELECT NULL::VARCHAR AS registrikood, NULL::VARCHAR AS change,
@@ -77,6 +76,18 @@ export async function writeChanges(conn: DuckDBConnection, input: ChangeInput): 
     since,
   });
   if (prev) {
+    // A live snapshot of an older contract lacks the columns added since (postcode, 1.2.0): null there, so
+    // a company that gained a value is `changed` in that field.
+    const present = new Set(
+      (await queryRows(conn, `DESCRIBE SELECT * FROM read_parquet(${sqlPath(prev.companies)})`)).map((r) =>
+        String(r['column_name']),
+      ),
+    );
+    const absent = COMPANY_COLUMNS.filter((c) => !present.has(c.name))
+      .map((c) => `, NULL::${c.type} AS ${quoteIdent(c.name)}`)
+      .join('');
+    const forSale = (file: string) =>
+      `(SELECT *${file === prev.companies ? absent : ''} FROM read_parquet(${sqlPath(file)}) WHERE NOT not_for_sale)`;
     const hashed = (file: string) =>
       `SELECT registrikood, hash(${fields.join(', ')}) AS h FROM ${forSale(file)}`;
     await conn.run(`CREATE OR REPLACE TEMP TABLE change_keys AS

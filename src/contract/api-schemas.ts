@@ -267,6 +267,15 @@ export function filterIssues(raw: RawQuery, wire: Wire = 'query'): ValidationIss
         type: 'filter_not_available',
       });
     }
+    const check = p.filter.kind === 'single' ? p.filter.checkValue : undefined;
+    if (check && (sentEnglish || sentAlias) && p.filter.countries.includes(raw.country)) {
+      const param = sentEnglish ? p.english : (p.alias as string);
+      const sent = raw[param];
+      for (const value of Array.isArray(sent) ? sent : [sent]) {
+        const msg = check(String(value), raw.country);
+        if (msg) issues.push({ loc: ['query', param], param, msg, type: 'invalid_value' });
+      }
+    }
   }
   return issues;
 }
@@ -284,7 +293,12 @@ export function toFilterValues(raw: RawQuery): FilterValues {
       out[f.id] =
         p.slot === 0 ? { ...range, min: v as number | string } : { ...range, max: v as number | string };
     } else if (Array.isArray(v)) {
-      out[f.id] = { kind: 'list', values: v as (string | number)[] };
+      const norm = f.normalize;
+      const values = v as (string | number)[];
+      out[f.id] = {
+        kind: 'list',
+        values: norm ? values.map((x) => norm(String(x), raw.country)) : values,
+      };
     } else {
       out[f.id] = { kind: 'scalar', value: v as string | number | boolean };
     }
@@ -443,6 +457,9 @@ export const CompanyRowSchema = z
     ehak_kood: rstr(),
     ehak_nimetus: rstr(),
     asukoht: rstr(),
+    postcode: rstr().describe(
+      'As the country writes it (`10115`, `LV-1010`, `61-626`, `291 80`); null in LT',
+    ),
     last_quarter_turnover: rnum(),
     last_quarter_employees_number: rnum(),
     last_4_quarters_turnover_sum: rnum(),

@@ -8,7 +8,7 @@ import type { CountryCode } from './countries.ts';
  *
  * Bump CONTRACT_VERSION on any change a reader could notice; manifests record it.
  */
-export const CONTRACT_VERSION = '1.1.0';
+export const CONTRACT_VERSION = '1.2.0';
 
 export interface ColumnSpec {
   name: string;
@@ -36,6 +36,12 @@ export const SE_REGISTER_TYPE =
   `sme_class ${LABELLED_CODE_TYPE}, listing ${LABELLED_CODE_TYPE}, turnover_class ${LABELLED_CODE_TYPE}, ` +
   `activity_start_date DATE, trade_names VARCHAR[], "source" VARCHAR)`;
 
+/**
+ * Countries whose register files publish a postcode (issue 28): LT's JAR file has no postcode column. The
+ * `postcode` column and filter exist for these only.
+ */
+export const POSTCODE_COUNTRIES: readonly CountryCode[] = ['EE', 'LV', 'NO', 'FI', 'PL', 'SE'];
+
 /** companies.parquet: one row per register entity, every field of the search row (2.2) and detail (2.3). */
 export const COMPANY_COLUMNS: readonly ColumnSpec[] = [
   col('registrikood', 'VARCHAR', false),
@@ -51,6 +57,7 @@ export const COMPANY_COLUMNS: readonly ColumnSpec[] = [
   col('ehak_nimetus', 'VARCHAR'),
   col('asukoht', 'VARCHAR'),
   col('aadress_text', 'VARCHAR'),
+  col('postcode', 'VARCHAR', true, POSTCODE_COUNTRIES),
   col('last_quarter_turnover', 'DOUBLE', true, ['EE', 'LV', 'LT']),
   col('last_quarter_employees_number', 'DOUBLE', true, ['EE', 'LV', 'LT', 'NO']),
   col('last_4_quarters_turnover_sum', 'DOUBLE', true, ['EE', 'LV', 'LT']),

@@ -1,4 +1,5 @@
 import { COUNTRY_CODES, type CountryCode } from './countries.ts';
+import { POSTCODE_COUNTRIES } from './data-contract.ts';
 
 /**
  * Every search/count filter of spec 4.3, declared once: parameter names (English, plus the deprecated
@@ -31,6 +32,7 @@ export const FILTER_IDS = [
   'location',
   'ehak_kood',
   'lt_locations',
+  'postcode',
   'vat_active',
   'has_email',
   'has_website',
@@ -77,6 +79,10 @@ export interface SingleParamFilter extends FilterBase {
   options?: OptionsSource;
   /** `activities` or `locations`: the tree endpoint clients pick codes from. */
   optionsEndpoint?: 'activities' | 'locations';
+  /** Checks one value for the country: why it is not a value of this filter, or null (a 422 says why). */
+  checkValue?: (value: string, country: CountryCode) => string | null;
+  /** The value as the engine matches it, after checkValue passed (the postcode's digits). */
+  normalize?: (value: string, country: CountryCode) => string;
 }
 
 export interface RangeFilter extends FilterBase {
@@ -216,6 +222,25 @@ export const FILTERS: readonly FilterDef[] = [
     countries: ['LT'],
     optionsEndpoint: 'locations',
     note: "Send a node's `locations` array (repeat the parameter); the node's `kood` does not match.",
+  }),
+  single({
+    id: 'postcode',
+    param: 'postcode',
+    label: 'Postcode starts with',
+    type: 'text',
+    valueType: 'string',
+    multi: true,
+    countries: POSTCODE_COUNTRIES,
+    note: 'Prefix of the digits: `101` matches 10115; `291 8`, `61-6`, `LV-10` mean 2918, 616, 10. Any of several.',
+    checkValue: (value, country) => {
+      const digits = postcodeDigits(value, country);
+      return digits === null
+        ? `\`${value}\` is not the start of a postcode: send digits, with spaces or hyphens as the country writes them${
+            country === 'LV' ? ' (and the `LV-` prefix if you like)' : ''
+          }`
+        : null;
+    },
+    normalize: (value, country) => postcodeDigits(value, country) ?? value,
   }),
   single({
     id: 'vat_active',
@@ -378,6 +403,20 @@ export const FILTERS: readonly FilterDef[] = [
 // Each id is declared exactly once (the union above cannot say so by itself).
 if (FILTERS.map((f) => f.id).join() !== FILTER_IDS.join()) {
   throw new Error('FILTERS must declare each of FILTER_IDS once, in that order');
+}
+
+/** Postcodes are at most 10 characters in the served countries (`LV-1010`, `291 80`). */
+const POSTCODE_PREFIX = /^[0-9][0-9 -]{0,9}$/;
+
+/**
+ * The digits a postcode filter value matches on (`LV-10` → `10`, `291 8` → `2918`), or null when the value
+ * is not the start of a postcode: the postcode filter's one normalisation, used by request validation, the
+ * planner and the SQL alike, against the served postcode's digits (`f_postcode`, serving-build.ts).
+ */
+export function postcodeDigits(value: string, country: CountryCode): string | null {
+  const v = value.trim();
+  const rest = country === 'LV' ? v.replace(/^LV-?/i, '') : v;
+  return POSTCODE_PREFIX.test(rest) ? rest.replace(/[^0-9]/g, '') : null;
 }
 
 export function filtersFor(country: CountryCode): FilterDef[] {

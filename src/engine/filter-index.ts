@@ -17,6 +17,8 @@ import type { DictionaryColumn } from './tables.ts';
  * - `range`: the column's rids in (value, rid) order with ranks and bucket bitmaps; inclusive bounds.
  * - `text`: trigram posting lists of a folded text, verified against the text; in SQL `contains` behind
  *   the bigram signature `sig`.
+ * - `prefix`: one bitmap per leading substring of a short column's values (the postcode's digits, at most
+ *   ten: ~5 bitmaps a row), so a prefix is one lookup; in SQL `starts_with`.
  * - `code`: the registration code, one row by the lookup store's unique index.
  */
 export type IndexSpec =
@@ -27,6 +29,7 @@ export type IndexSpec =
   | { kind: 'exclude'; column: string }
   | { kind: 'range'; column: string; valueType: 'number' | 'date' }
   | { kind: 'text'; column: string; sig: string }
+  | { kind: 'prefix'; column: string }
   | { kind: 'code' };
 
 const dictionary = (column: DictionaryColumn): IndexSpec => ({
@@ -58,6 +61,8 @@ export const FILTER_INDEX: Record<FilterId, IndexSpec> = {
   ehak_kood: dictionary('ehak_kood'),
   // LT rows carry location names, not codes; the tree's `locations` arrays list those names.
   lt_locations: dictionary('ehak_nimetus'),
+  // f_postcode is the postcode's digits, as postcodeDigits (filters.ts) makes of a sent value.
+  postcode: { kind: 'prefix', column: 'f_postcode' },
   vat_active: flag('vat_active'),
   has_email: flag('f_email'),
   has_website: flag('f_website'),

@@ -71,6 +71,10 @@ export function plan(params: CountParams, inputs: PlanInputs): Plan {
         if (id === 'status' && values.includes(ALL_STATUSES)) break;
         sets.push({ name: id, rows: postings.values(valuesKey(spec), values.map(String)) });
         break;
+      case 'prefix':
+        // One bitmap per prefix (postings-build.ts writePrefixes): any of the sent prefixes.
+        sets.push({ name: id, rows: postings.values(valuesKey(spec), values.map(String)) });
+        break;
       case 'exclude':
         if (values[0] === true) excluded.push(postings.values(valuesKey(spec), ['true']));
         break;

@@ -100,6 +100,25 @@ async function writeValues(
   return out;
 }
 
+/** One bitmap per leading substring of the column's values (filter-index.ts `prefix`). */
+async function writePrefixes(
+  conn: DuckDBConnection,
+  w: PostingsWriter,
+  column: string,
+): Promise<Record<string, Ref>> {
+  const col = q(column);
+  const out: Record<string, Ref> = {};
+  await groupedBitmaps(
+    conn,
+    `SELECT rid, substr(t, 1, n::INTEGER) AS v
+     FROM (SELECT rid, ${col} AS t, unnest(range(1, length(${col}) + 1)) AS n FROM co WHERE length(${col}) > 0)`,
+    (value, b) => {
+      out[value] = w.add(serialize(b));
+    },
+  );
+  return out;
+}
+
 /**
  * The order of one column: rids by (value, rid) — the order of its `o_<key>` rank in `co`, so a sort
  * here and a sort in SQL agree — their ranks, the values (for range bounds) and bucket bitmaps.
@@ -235,6 +254,10 @@ export async function writePostings(
     const specs = countrySpecs(country);
     await step('postings values', async () => {
       for (const spec of specs) {
+        if (spec.kind === 'prefix') {
+          body.values[valuesKey(spec)] = await writePrefixes(conn, w, spec.column);
+          continue;
+        }
         if (
           spec.kind !== 'values' &&
           spec.kind !== 'codes' &&

@@ -128,6 +128,15 @@ const containsFolded =
     return { sql: values.length > 1 ? `(${sql})` : sql, params: values.flatMap((v) => [v, v, v]) };
   };
 
+/** Any of the prefixes: the values arrive as the column holds them (FilterDef.normalize). */
+const startsWith =
+  (column: string): FilterSql =>
+  (input) => {
+    const values = listOf(input).map(String);
+    const sql = values.map(() => `starts_with(${column}, ?)`).join(' OR ');
+    return { sql: values.length > 1 ? `(${sql})` : sql, params: values };
+  };
+
 /** `true` keeps rows where the flag is true, `false` rows where it is false (unknown matches neither). */
 const flag =
   (column: string): FilterSql =>
@@ -155,6 +164,8 @@ function sqlOf(spec: IndexSpec): FilterSql {
       return range(spec.column, spec.valueType === 'date' ? 'DATE' : '');
     case 'text':
       return containsFolded(spec.column, spec.sig);
+    case 'prefix':
+      return startsWith(spec.column);
     case 'code':
       return equals('registrikood');
   }

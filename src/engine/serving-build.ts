@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import type { CountryCode } from '../contract/countries.ts';
-import { ACTIVE_STATUS, SNAPSHOT_FILES } from '../contract/data-contract.ts';
+import { ACTIVE_STATUS, COMPANY_COLUMNS, SNAPSHOT_FILES } from '../contract/data-contract.ts';
 import { FILTERS } from '../contract/filters.ts';
 import {
   COMPANY_ROW_COLUMNS,
@@ -100,7 +100,17 @@ async function buildTables(
     );
   // File paths are built by this process from the snapshot folder, never from a request.
   const file = (name: string) => sqlString(path.join(dir, name));
-  const companies = `(SELECT * FROM read_parquet(${file('companies.parquet')}) WHERE NOT not_for_sale)`;
+  // A snapshot written under an older contract lacks the columns added since (postcode, contract 1.2.0):
+  // they are served as null, as the register had given none.
+  const present = new Set(
+    (await conn.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${file('companies.parquet')})`))
+      .getRowObjectsJson()
+      .map((r) => String(r['column_name'])),
+  );
+  const absent = COMPANY_COLUMNS.filter((c) => !present.has(c.name))
+    .map((c) => `, NULL::${c.type} AS ${q(c.name)}`)
+    .join('');
+  const companies = `(SELECT *${absent} FROM read_parquet(${file('companies.parquet')}) WHERE NOT not_for_sale)`;
   const withLocation = hasFilter(country, 'location');
   const withPeople = hasFilter(country, 'person_name');
   const folded = `lower(strip_accents(concat_ws(' | ', ehak_nimetus, aadress_text)))`;
@@ -122,6 +132,7 @@ async function buildTables(
       len(registered_domains) > 0 AS f_domain,
       coalesce(se_employees_band, 0) AS f_employees_band,
       ${withLocation ? folded : 'NULL::VARCHAR'} AS f_location,
+      ${hasFilter(country, 'postcode') ? "nullif(regexp_replace(postcode, '[^0-9]', '', 'g'), '')" : 'NULL::VARCHAR'} AS f_postcode,
       code_sig([a.kood FOR a IN emtak]) AS sig_activities
     FROM ${companies}`);
   const unsorted = await conn.runAndReadAll(`

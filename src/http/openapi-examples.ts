@@ -37,6 +37,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, unknown>> = {
   ehak_nimetus: 'Tallinn',
   asukoht: 'Tallinn, Harju maakond',
   aadress_text: 'Narva mnt 5, Tallinn',
+  postcode: '10115',
   location: '0176',
   lt_locations: '13',
   visit_address: 'Storgatan 1',

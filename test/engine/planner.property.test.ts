@@ -65,6 +65,9 @@ async function pools(country: CountryCode) {
       );
     } else if (spec.kind === 'text') {
       out.texts.set(f.id, await texts(spec.column));
+    } else if (spec.kind === 'prefix') {
+      // The served postcodes, as written (`LV-1019`, `291 80`), to cut the sent prefixes from.
+      out.texts.set(f.id, await texts('postcode'));
     }
   }
   return out;
@@ -120,6 +123,16 @@ function filterArb(f: FilterDef, p: Pools): fc.Arbitrary<Raw> {
       return f.kind === 'single' && f.multi
         ? fc.array(term, { minLength: 1, maxLength: 2 }).map((v) => ({ [param]: v }))
         : term.map((v) => ({ [param]: v }));
+    }
+    case 'prefix': {
+      // Leading pieces of real postcodes as written (separators and LV's prefix kept), and one no postcode has.
+      const pool = p.texts.get(f.id) ?? ['9'];
+      const prefix = fc
+        .tuple(fc.constantFrom(...pool), fc.integer({ min: 1, max: 8 }))
+        .map(([pc, len]) => pc.slice(0, len))
+        .filter((v) => /[0-9]/.test(v) && !/[ -]$/.test(v));
+      const term = fc.oneof({ weight: 9, arbitrary: prefix }, { weight: 1, arbitrary: fc.constant('99999') });
+      return fc.array(term, { minLength: 1, maxLength: 2 }).map((v) => ({ [param]: v }));
     }
     case 'code':
       return fc.constantFrom(...p.codes).map((v) => ({ [param]: v }));

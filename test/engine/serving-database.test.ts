@@ -114,4 +114,37 @@ describe('serving databases', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('serve a snapshot written under contract 1.1.0, without postcode, with postcode null', async () => {
+    const { store, id, dir } = copyWithoutServing();
+    try {
+      const file = store.file(id, 'EE', 'companies');
+      const db = await DuckDBInstance.create(':memory:');
+      const conn = await db.connect();
+      try {
+        await conn.run(
+          `COPY (SELECT * EXCLUDE (postcode) FROM read_parquet($f)) TO '${file}.old' (FORMAT parquet)`,
+          { f: file },
+        );
+      } finally {
+        conn.closeSync();
+        db.closeSync();
+      }
+      fs.renameSync(`${file}.old`, file);
+      const engine = await Engine.open(store, { connections: 1 });
+      try {
+        expect(engine.lastLoadError).toBeFalsy();
+        const rows = await engine.snapshot!.query(
+          'test',
+          `SELECT count(*)::INTEGER AS n, count(postcode)::INTEGER AS with_postcode FROM ${tables('EE').companies}`,
+        );
+        expect(Number(rows[0]?.['n'])).toBeGreaterThan(0);
+        expect(Number(rows[0]?.['with_postcode'])).toBe(0);
+      } finally {
+        engine.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

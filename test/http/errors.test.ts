@@ -165,6 +165,31 @@ describe('errors on a live snapshot', () => {
     expect(detail[0]!.type).toBe('filter_not_available');
   });
 
+  it('422 invalid_value for a postcode value that is not the start of a postcode, and nothing is charged', async () => {
+    const email = 'postcode@test.local';
+    const { key } = await t.wallet.createKey({ email, kind: 'standard', plan: 'payg', credits: 10 });
+    const before = (await t.wallet.balance({ email })).balance;
+    for (const [country, value] of [
+      ['EE', 'abc'],
+      ['EE', 'LV-10'], // the LV- prefix is Latvia's alone
+      ['SE', '111_22'],
+      ['PL', ' '],
+      ['NO', '12345678901'],
+    ] as const) {
+      const url = `/api/v1/data/companies?country=${country}&postcode=${encodeURIComponent(value)}`;
+      const detail = expectValidation(await t.get(url, { key }));
+      expect(
+        detail.map((d) => [d.param, d.type]),
+        url,
+      ).toEqual([['postcode', 'invalid_value']]);
+    }
+    // LV takes its prefix; LT has no postcodes at all.
+    expect((await t.get('/api/v1/data/count?country=LV&postcode=LV-10')).statusCode).toBe(200);
+    const lt = expectValidation(await t.get('/api/v1/data/count?country=LT&postcode=01', { key }));
+    expect(lt.map((d) => [d.param, d.type])).toEqual([['postcode', 'filter_not_available']]);
+    expect((await t.wallet.balance({ email })).balance).toBe(before);
+  });
+
   it('422 when both spellings of one parameter are sent', async () => {
     const detail = expectValidation(await t.get('/api/v1/data/count?country=EE&company_name=a&arinimi=b'));
     expect(detail[0]!.type).toBe('duplicate_parameter');

@@ -270,6 +270,91 @@ const CASES: Record<string, { country: CountryCode; build: () => Promise<FilterC
       },
     },
   ],
+  postcode: [
+    {
+      country: 'EE',
+      build: async () => {
+        // The two most common two-digit starts, sent together: any of them.
+        const [a, b] = (
+          await oracle.rows(
+            `SELECT left(postcode, 2) AS p FROM ${oracle.file('EE', 'companies')}
+             WHERE NOT not_for_sale AND ${ACTIVE} AND postcode IS NOT NULL GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 2`,
+          )
+        ).map((r) => String(r['p']));
+        return {
+          query: { postcode: [a!, b!] },
+          where: `starts_with(postcode, ?) OR starts_with(postcode, ?)`,
+          params: [a!, b!],
+        };
+      },
+    },
+    {
+      country: 'LV',
+      // The LV- prefix as Latvians write it; the oracle compares the served text.
+      build: async () => {
+        const p = await pick(
+          'LV',
+          `SELECT min(postcode) FROM $companies WHERE NOT not_for_sale AND ${ACTIVE}`,
+        );
+        const sent = p.slice(0, 5);
+        return { query: { postcode: [sent] }, where: `starts_with(postcode, ?)`, params: [sent] };
+      },
+    },
+    {
+      country: 'SE',
+      // A whole postcode without its space, and the oracle on the served `ddd dd`.
+      build: async () => {
+        const p = await pick(
+          'SE',
+          `SELECT max(postcode) FROM $companies WHERE NOT not_for_sale AND ${ACTIVE}`,
+        );
+        return { query: { postcode: [p.replace(' ', '')] }, where: `postcode = ?`, params: [p] };
+      },
+    },
+    {
+      country: 'PL',
+      // Three digits across the dash: `00-9` written `009`.
+      build: async () => {
+        const p = await pick(
+          'PL',
+          `SELECT min(postcode) FROM $companies WHERE NOT not_for_sale AND ${ACTIVE}`,
+        );
+        return {
+          query: { postcode: [p.slice(0, 2) + p.slice(3, 4)] },
+          where: `starts_with(postcode, ?)`,
+          params: [p.slice(0, 4)],
+        };
+      },
+    },
+    {
+      country: 'NO',
+      build: async () => {
+        const p = await pick(
+          'NO',
+          `SELECT min(postcode) FROM $companies WHERE NOT not_for_sale AND ${ACTIVE}`,
+        );
+        return {
+          query: { postcode: [p.slice(0, 3)] },
+          where: `starts_with(postcode, ?)`,
+          params: [p.slice(0, 3)],
+        };
+      },
+    },
+    {
+      country: 'FI',
+      build: async () => {
+        const p = await pick(
+          'FI',
+          `SELECT max(postcode) FROM $companies WHERE NOT not_for_sale AND ${ACTIVE}`,
+        );
+        return {
+          query: { postcode: [p.slice(0, 2)] },
+          where: `starts_with(postcode, ?)`,
+          params: [p.slice(0, 2)],
+        };
+      },
+    },
+  ],
   vat_active: [
     { country: 'EE', build: async () => ({ query: { vat_active: true }, where: `vat_active` }) },
     { country: 'PL', build: async () => ({ query: { vat_active: false }, where: `vat_active = false` }) },

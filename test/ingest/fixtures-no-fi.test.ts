@@ -123,7 +123,9 @@ describe('NO fixtures', () => {
       ehak_kood: null,
       asukoht: 'c/o Nordmann, Postboks 12, 9999 UKJENT',
       contacts: [{ liik: 'MOB', sisu: '+47 912 34 567', source: null }],
-      last_quarter_employees_number: null,
+      // harRegistrertAntallAnsatte false beside antallAnsatte 0: "no registered employees" (issue 28).
+      last_quarter_employees_number: 0,
+      postcode: '9999',
     });
   });
 
@@ -183,7 +185,8 @@ describe('NO fixtures', () => {
       'regnskap: accounts in a currency other than NOK or without a period end (left out) (1, USD)',
     );
     const history = await rows(
-      `SELECT registrikood, period, granularity, employees, as_of FROM read_parquet('${path.join(dir, 'history.parquet')}')`,
+      `SELECT registrikood, period, granularity, employees, as_of FROM read_parquet('${path.join(dir, 'history.parquet')}')
+       ORDER BY registrikood`,
     );
     expect(history).toEqual([
       {
@@ -193,6 +196,8 @@ describe('NO fixtures', () => {
         employees: 8,
         as_of: '2025-10-15',
       },
+      // A zero without registration dates is dated the run's day.
+      expect.objectContaining({ registrikood: '923609016', granularity: 'snapshot', employees: 0 }),
     ]);
   });
 });
@@ -224,8 +229,8 @@ describe('NO from the units file alone', () => {
   }, 60_000);
 });
 
-describe('NO employee counts: a registered zero is zero, an unregistered count is unknown', () => {
-  it('keeps antallAnsatte 0 when harRegistrertAntallAnsatte is true, and null when it is false', async () => {
+describe('NO employee counts: a zero is zero whatever the flag, an absent count is unknown', () => {
+  it('keeps antallAnsatte 0 beside harRegistrertAntallAnsatte true and beside false (issue 28)', async () => {
     const from = copy('NO', (d) => {
       const file = path.join(d, 'enheter_alle.json');
       const text = fs
@@ -247,12 +252,18 @@ describe('NO employee counts: a registered zero is zero, an unregistered count i
     const dir = store.countryDir(result.snapshotId, 'NO');
     const c = await companies(dir);
     expect(c.get('810034882')!['last_quarter_employees_number']).toBe(0);
-    // 923609016 has harRegistrertAntallAnsatte false beside antallAnsatte 0: no count, not a zero.
-    expect(c.get('923609016')!['last_quarter_employees_number']).toBeNull();
+    // 923609016 has harRegistrertAntallAnsatte false beside antallAnsatte 0: "no registered employees", 0.
+    expect(c.get('923609016')!['last_quarter_employees_number']).toBe(0);
+    // 914778271 has no antallAnsatte key: unknown.
+    expect(c.get('914778271')!['last_quarter_employees_number']).toBeNull();
     const history = await rows(
-      `SELECT registrikood, employees, as_of FROM read_parquet('${path.join(dir, 'history.parquet')}')`,
+      `SELECT registrikood, employees, as_of FROM read_parquet('${path.join(dir, 'history.parquet')}')
+       ORDER BY registrikood`,
     );
-    expect(history).toEqual([{ registrikood: '810034882', employees: 0, as_of: '2026-11-01' }]);
+    expect(history).toEqual([
+      { registrikood: '810034882', employees: 0, as_of: '2026-11-01' },
+      { registrikood: '923609016', employees: 0, as_of: '2026-11-01' },
+    ]);
   }, 60_000);
 });
 

@@ -47,7 +47,9 @@ describe('EE fixtures', () => {
   it('reads a BOM file with a quoted ";" in a name and a newline inside a quoted address', async () => {
     const c = (await companies(dir)).get('10000001')!;
     expect(c['arinimi']).toBe('Kala; Liha OÜ');
-    expect(c['aadress_text']).toBe('Harju maakond, Tallinn, Kesklinna linnaosa, Tartu mnt 1');
+    // RIK's address text carries no postcode: lihtandmed's is appended (issue 28).
+    expect(c['aadress_text']).toBe('Harju maakond, Tallinn, Kesklinna linnaosa, Tartu mnt 1, 10111');
+    expect(c['postcode']).toBe('10111');
     expect(c['esmaregistreerimise_kpv']).toBe('2015-01-02');
     expect(c['ehak_kood']).toBe('0298');
     expect(c['ehak_nimetus']).toBe('Kesklinna linnaosa');
@@ -170,22 +172,24 @@ describe('LV fixtures', () => {
     ]);
   });
 
-  it('keeps ATVK codes the tree knows and counts pre-2021 ones', async () => {
+  it('keeps ATVK codes the tree knows, takes the unit from the address, counts what stays unmapped', async () => {
     const all = await companies(dir);
     expect([all.get('40003000001')?.['ehak_kood'], all.get('40003000001')?.['ehak_nimetus']]).toEqual([
       '0001000',
       'Rīga',
     ]);
-    expect(all.get('41502039692')?.['ehak_kood']).toBeNull();
-    // No ATVK transition table was found in public material: each pre-2021 code is nulled and counted.
+    // A pre-2021 code (0050000) whose address names a unit of the tree (`Daugavpils, …`): placed there.
+    expect([all.get('41502039692')?.['ehak_kood'], all.get('41502039692')?.['ehak_nimetus']]).toEqual([
+      '0002000',
+      'Daugavpils',
+    ]);
+    // No ATVK transition table was found in public material: a pre-2021 code whose address names no unit
+    // is nulled and counted.
     const atvk = report
       .rejectsOf('LV')
       .filter((r) => r.reason.startsWith('unmapped ATVK code'))
       .map((r) => [r.reason, r.rows, r.action]);
-    expect(atvk).toEqual([
-      ['unmapped ATVK code 0050000', 1, 'value nulled'],
-      ['unmapped ATVK code 0885162', 1, 'value nulled'],
-    ]);
+    expect(atvk).toEqual([['unmapped ATVK code 0885162', 1, 'value nulled']]);
   });
 
   it('keeps a quoted ";" and a newline inside an address', async () => {

@@ -355,3 +355,112 @@ describe('a malformed row in real bytes is rejected with file, line and reason; 
     expect(got.rows).toEqual(oracle);
   });
 });
+
+/*
+ * Issue 28: LV locations from the address. The real rows above already show it (40008234596 has an empty
+ * atvk and `Rīga, …`; 41502039692 the pre-2021 code 0050000 and `Daugavpils, …`). Here the real
+ * 40103550818 row is changed in one documented way (SOURCES.md): its atvk `0885162` emptied. Its address
+ * `Valmiera` names no unit of the served tree (Valmiera is a town of Valmieras novads since 2021), so the
+ * row stays without a location and the summary counts it.
+ */
+describe('LV: locations from the address', () => {
+  it('counts it under its own reason, and not as an unmapped code', async () => {
+    const lines = fs.readFileSync(path.join(REAL, 'LV', 'principal', 'register.csv'), 'utf8').split('\n');
+    expect(lines[3]).toContain(';"Valmiera";4201;103045133;100015821;0;0885162;');
+    lines[3] = lines[3]!.replace(';0885162;', ';;');
+    const from = fs.mkdtempSync(path.join(tmp, 'LV-noatvk-src-'));
+    fs.writeFileSync(path.join(from, 'register.csv'), lines.join('\n'));
+    const { report, app } = await ingestAndServe('LV', from);
+    try {
+      const lv = report.rejectsOf('LV').map((r) => [r.reason, r.rows, r.action, r.example]);
+      expect(lv).toContainEqual([
+        'no ATVK code and the address names no unit of the served tree (location left empty)',
+        1,
+        'value nulled',
+        'Valmiera',
+      ]);
+      expect(unmapped(report, 'LV')).toEqual({ ATVK: { '0885162': 1 } });
+      const { data } = await readBack(app, 'LV', '40103550818');
+      expect([data.ehak_kood, data.ehak_nimetus]).toEqual([null, null]);
+      // The two rows whose address names a unit are placed there.
+      const riga = (await readBack(app, 'LV', '40008234596')).data;
+      expect([riga.ehak_kood, riga.ehak_nimetus]).toEqual(['0001000', 'Rīga']);
+    } finally {
+      await app.close();
+    }
+  }, 120_000);
+
+  it('takes the unit from a later part of the address, and writes a postcode the address holds once', async () => {
+    // 40008234596's address in the order `street, city, postcode` (one documented change, SOURCES.md).
+    const lines = fs.readFileSync(path.join(REAL, 'LV', 'principal', 'register.csv'), 'utf8').split('\n');
+    expect(lines[1]).toContain(';Rīga, Latgales iela 180 - 5;1019;');
+    lines[1] = lines[1]!.replace(';Rīga, Latgales iela 180 - 5;', ';Latgales iela 180 - 5, Rīga, LV-1019;');
+    const from = fs.mkdtempSync(path.join(tmp, 'LV-order-src-'));
+    fs.writeFileSync(path.join(from, 'register.csv'), lines.join('\n'));
+    const { app } = await ingestAndServe('LV', from);
+    try {
+      const { data } = await readBack(app, 'LV', '40008234596');
+      expect([data.ehak_kood, data.ehak_nimetus, data.postcode, data.aadress_text]).toEqual([
+        '0001000',
+        'Rīga',
+        'LV-1019',
+        'Latgales iela 180 - 5, Rīga, LV-1019',
+      ]);
+    } finally {
+      await app.close();
+    }
+  }, 120_000);
+});
+
+/*
+ * Issue 28: EE real zeros. The one public record with yldandmed's annual-report block (annual-block/,
+ * SOURCES.md) says 16752073 had "0" employees in 2024; EMTA's files are absent, so that is the latest
+ * count: 0, not null. The same record with the count left empty (one documented change) is unknown.
+ */
+describe('EE: the annual-report employee count', () => {
+  const annual = (text: string) => {
+    const from = fs.mkdtempSync(path.join(tmp, 'EE-annual-src-'));
+    for (const name of fs.readdirSync(path.join(REAL, 'EE', 'principal'))) {
+      fs.copyFileSync(path.join(REAL, 'EE', 'principal', name), path.join(from, name));
+    }
+    fs.writeFileSync(path.join(from, 'ettevotja_rekvisiidid__yldandmed.json'), text);
+    return from;
+  };
+  const real = fs.readFileSync(
+    path.join(REAL, 'EE', 'annual-block', 'ettevotja_rekvisiidid__yldandmed.json'),
+    'utf8',
+  );
+
+  it('serves a real 0 as 0, dated at the end of the financial year', async () => {
+    const { app } = await ingestAndServe('EE', annual(real));
+    try {
+      const { data } = await readBack(app, 'EE', '16752073');
+      expect(data.last_quarter_employees_number).toBe(0);
+      expect(data.latest_metrics).toMatchObject({
+        employees: 0,
+        employees_period: { year: 2024, quarter: 0, month: 0, as_of: '2024-12-31' },
+      });
+      const history = await app.get('/api/v1/data/companies/16752073/history?country=EE');
+      expect(history.json().data.periods).toEqual([
+        expect.objectContaining({ period: '2024', granularity: 'annual', employees: 0 }),
+      ]);
+    } finally {
+      await app.close();
+    }
+  }, 120_000);
+
+  it('serves null where the report gives no count', async () => {
+    expect(real.split('"tootajate_arv": "0"')).toHaveLength(2);
+    const { app } = await ingestAndServe(
+      'EE',
+      annual(real.replace('"tootajate_arv": "0"', '"tootajate_arv": ""')),
+    );
+    try {
+      const { data } = await readBack(app, 'EE', '16752073');
+      expect(data.last_quarter_employees_number).toBeNull();
+      expect(data.latest_metrics).toBeNull();
+    } finally {
+      await app.close();
+    }
+  }, 120_000);
+});

@@ -5,7 +5,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { CountryManifest } from '../../src/contract/data-contract.ts';
 import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
-import { CHANGE_RETENTION_DAYS } from '../../ingest/pipeline/changes.ts';
+import { CHANGE_RETENTION_DAYS, writeChanges } from '../../ingest/pipeline/changes.ts';
 import { publishSnapshot } from '../../ingest/pipeline/publish.ts';
 import { sqlPath } from '../../ingest/pipeline/sql.ts';
 
@@ -154,4 +154,41 @@ describe('the change feed written at publish', () => {
     expect(later.manifest.changes!.since).toBe(cutoff);
     expect(await feed(later.id)).toEqual([]);
   }, 120_000);
+});
+
+describe('a live snapshot written under an older contract', () => {
+  it('publishes against one without postcode (contract 1.1.0): each company with a postcode changed in it', async () => {
+    // The world's EE companies as a 1.1.0 snapshot wrote them: without the postcode column.
+    const old = path.join(tmp, 'companies-1.1.0.parquet');
+    const conn = await db.connect();
+    try {
+      await conn.run(
+        `COPY (SELECT * EXCLUDE (postcode) FROM read_parquet(${sqlPath(baseCompanies)})) TO ${sqlPath(old)} (FORMAT parquet)`,
+      );
+      const out = path.join(tmp, 'changes-1.1.0.parquet');
+      const summary = await writeChanges(conn, {
+        companies: baseCompanies,
+        previous: { companies: old, changes: null, since: null },
+        out,
+        snapshotId: 'contract-upgrade',
+        asOf: dayAfterWorld(1),
+      });
+      const want = Number(
+        (
+          await rows(
+            `SELECT count(*)::INTEGER AS n FROM read_parquet(${sqlPath(baseCompanies)})
+             WHERE NOT not_for_sale AND postcode IS NOT NULL`,
+          )
+        )[0]?.['n'],
+      );
+      expect(want).toBeGreaterThan(0);
+      expect(summary).toMatchObject({ added: 0, removed: 0, changed: want });
+      const fields = await rows(
+        `SELECT DISTINCT array_to_string(fields, ',') AS f FROM read_parquet(${sqlPath(out)})`,
+      );
+      expect(fields).toEqual([{ f: 'postcode' }]);
+    } finally {
+      conn.closeSync();
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { queryRows, sqlPath } from '../../pipeline/sql.ts';
-import { ANNUAL_VALUES, createEmptyHistory, varchars } from '../stage-sql.ts';
+import { addressWithPostcodeSql, ANNUAL_VALUES, createEmptyHistory, varchars } from '../stage-sql.ts';
 import { buildCompanies, emtakCorrespondence, stageSteps } from '../stage-steps.ts';
 import type { CountryAdapter, StageContext } from '../types.ts';
 import {
@@ -90,7 +90,8 @@ const GENERAL_TYPE = `STRUCT(oiguslik_vorm VARCHAR,
   sidevahendid STRUCT(liik VARCHAR, sisu VARCHAR, lopp_kpv VARCHAR)[],
   teatatud_tegevusalad STRUCT(emtak_kood VARCHAR, emtak_versioon VARCHAR, on_pohitegevusala VARCHAR,
     lopp_kpv VARCHAR)[],
-  kapitalid STRUCT(kapitali_suurus VARCHAR, kapitali_valuuta VARCHAR, lopp_kpv VARCHAR)[])`;
+  kapitalid STRUCT(kapitali_suurus VARCHAR, kapitali_valuuta VARCHAR, lopp_kpv VARCHAR)[],
+  info_majandusaasta_aruannetest STRUCT(majandusaasta_perioodi_lopp_kpv VARCHAR, tootajate_arv VARCHAR)[])`;
 
 /** yldandmed: legal form code, contacts, capital and the activities (ee_general, ee_emtak). */
 async function readGeneral(ctx: StageContext): Promise<void> {
@@ -198,6 +199,32 @@ async function readTaxes(ctx: StageContext): Promise<void> {
       AND (turnover IS NOT NULL OR employees IS NOT NULL OR state_taxes IS NOT NULL OR labour_taxes IS NOT NULL)`);
 }
 
+/**
+ * The annual-report block of yldandmed (`info_majandusaasta_aruannetest`): the latest financial year's
+ * employee count, as an `annual` history period ending on that year's last day, for a company EMTA's
+ * quarters give no employee count (EMTA's are newer wherever both exist). A `"0"` is a real 0; an empty or
+ * absent count is unknown and adds nothing (issue 28).
+ */
+async function readReportEmployees(ctx: StageContext): Promise<void> {
+  await ctx.conn.run(`INSERT INTO stage_history
+    SELECT code, year(d)::VARCHAR, 'annual', year(d), 0, 0, NULL, employees, NULL, NULL, d
+    FROM (
+      SELECT code, try_strptime(trim(b.majandusaasta_perioodi_lopp_kpv), '${ET_DATE}')::DATE AS d,
+        TRY_CAST(nullif(trim(b.tootajate_arv), '') AS DOUBLE) AS employees
+      FROM (SELECT code, unnest(yldandmed.info_majandusaasta_aruannetest) AS b FROM ee_general)
+      WHERE try_strptime(trim(b.majandusaasta_perioodi_lopp_kpv), '${ET_DATE}') IS NOT NULL
+      QUALIFY row_number() OVER (PARTITION BY code ORDER BY d DESC) = 1
+    )
+    WHERE employees IS NOT NULL AND code IN (SELECT code FROM ingest_register)
+      AND code NOT IN (SELECT registrikood FROM stage_history WHERE employees IS NOT NULL)`);
+  await ctx.source('yldandmed').nulled(
+    'annual-report employee count is not a number (left out)',
+    `SELECT count(*) AS n, any_value(b.tootajate_arv) AS example
+       FROM (SELECT unnest(yldandmed.info_majandusaasta_aruannetest) AS b FROM ee_general)
+       WHERE nullif(trim(b.tootajate_arv), '') IS NOT NULL AND TRY_CAST(trim(b.tootajate_arv) AS DOUBLE) IS NULL`,
+  );
+}
+
 /** EMTA tax debtors (ee_debtors). */
 async function readDebtors(ctx: StageContext): Promise<void> {
   const raw = await ctx.read('csv', {
@@ -284,6 +311,8 @@ async function buildAnnual(ctx: StageContext): Promise<void> {
 
 /** The legal form code: yldandmed carries it; without a record there, lihtandmed's text form is mapped. */
 const FORM = "coalesce(nullif(trim(g.yldandmed.oiguslik_vorm), ''), lf.kood)";
+/** lihtandmed's postcode; the register's address texts do not carry it. */
+const POSTCODE = "nullif(trim(r.indeks_ettevotja_aadressis), '')";
 const current = (list: string) => `list_filter(${list}, x -> nullif(trim(x.lopp_kpv), '') IS NULL)`;
 
 /** stage_companies: the contract's columns over the tables above. */
@@ -301,7 +330,11 @@ const buildEstoniaCompanies = buildCompanies({
     ehak_kood: 'loc.kood',
     ehak_nimetus: `coalesce(loc.name, nullif(split_part(r.asukoha_ehak_tekstina, ', ', 1), ''))`,
     asukoht: 'r.asukoht_ettevotja_aadressis',
-    aadress_text: 'coalesce(r.ads_normaliseeritud_taisaadress, r.ettevotja_aadress)',
+    aadress_text: addressWithPostcodeSql(
+      'coalesce(r.ads_normaliseeritud_taisaadress, r.ettevotja_aadress)',
+      POSTCODE,
+    ),
+    postcode: POSTCODE,
     kmkr_nr: "nullif(trim(r.kmkr_nr), '')",
     // RIK blanks a sole trader's (FIE) number, so a blank there is unknown, not "not registered".
     vat_active: `CASE WHEN nullif(trim(r.kmkr_nr), '') IS NOT NULL THEN true WHEN ${FORM} = 'FIE' THEN NULL ELSE false END`,
@@ -348,6 +381,7 @@ const stageEstonia = stageSteps({ register: 'RIK e-Business Register, EMTA', rea
   readGeneral,
   readPeople,
   readTaxes,
+  readReportEmployees,
   readDebtors,
   readAnnualReports,
   buildAnnual,

@@ -25,9 +25,15 @@ import {
 const h = (salt: string, n: number): string => `(hash(registrikood, '${salt}') % ${n})`;
 const ddmmyyyy = (expr: string): string => `strftime(${expr}, '%d.%m.%Y')`;
 
-/** `Harju maakond, Tallinn, Kesklinna linnaosa` from aadress_text minus the street part (asukoht). */
+/**
+ * The ADS normalised address, `Harju maakond, Tallinn, Kesklinna linnaosa, Tartu mnt 1`: aadress_text
+ * without the postcode the ingest appends (RIK's address texts carry none; lihtandmed has it apart).
+ */
+const ADS = `CASE WHEN postcode IS NOT NULL AND aadress_text LIKE '%, ' || postcode
+  THEN left(aadress_text, length(aadress_text) - length(postcode) - 2) ELSE aadress_text END`;
+/** `Harju maakond, Tallinn, Kesklinna linnaosa` from the ADS address minus the street part (asukoht). */
 const PATH = `CASE WHEN aadress_text IS NOT NULL AND asukoht IS NOT NULL
-  THEN left(aadress_text, length(aadress_text) - length(asukoht) - 2) END`;
+  THEN left(${ADS}, length(${ADS}) - length(asukoht) - 2) END`;
 
 export async function writeEeOfficial(ctx: WriterContext): Promise<string[]> {
   const { conn, outDir, asOf } = ctx;
@@ -49,9 +55,8 @@ export async function writeEeOfficial(ctx: WriterContext): Promise<string[]> {
     `SELECT arinimi, registrikood, oiguslik_vorm_tekstina, oigusliku_vormi_alaliik, kmkr_nr, source_status,
        staatus_tekstina, ${ddmmyyyy('esmaregistreerimise_kpv')}, NULL,
        asukoht, ehak_kood, array_to_string(list_reverse(string_split(${PATH}, ', ')), ', '),
-       lpad((10000 + ${h('pc', 89999)})::VARCHAR, 5, '0'),
-       (2000000 + ${h('adr', 7000000)})::VARCHAR, NULL,
-       aadress_text, 'https://ariregister.rik.ee/est/company/' || registrikood
+       postcode, (2000000 + ${h('adr', 7000000)})::VARCHAR, NULL,
+       ${ADS}, 'https://ariregister.rik.ee/est/company/' || registrikood
      FROM w_companies ORDER BY registrikood`,
     lihtandmed,
     { delimiter: ';', header: LIHTANDMED_HEADER, bom: true },
@@ -90,7 +95,7 @@ export async function writeEeOfficial(ctx: WriterContext): Promise<string[]> {
        oigusliku_vormi_alaliik: oigusliku_vormi_alaliik, tegutseb: staatus = 'R',
        tegutseb_tekstina: CASE WHEN staatus = 'R' THEN 'Jah' ELSE 'Ei' END,
        aadressid: [{riik: 'EST', riik_tekstina: 'Eesti', ehak: ehak_kood, ehak_nimetus: ehak_nimetus,
-         tanav_maja_korter: asukoht, aadress_ads__ads_normaliseeritud_taisaadress: aadress_text,
+         tanav_maja_korter: asukoht, aadress_ads__ads_normaliseeritud_taisaadress: ${ADS}, postiindeks: postcode,
          algus_kpv: ${ddmmyyyy('esmaregistreerimise_kpv')}, lopp_kpv: NULL::VARCHAR}],
        sidevahendid: list_transform(list_filter(contacts, x -> x."source" IS NULL), x -> {
            liik: x.liik,

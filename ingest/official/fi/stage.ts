@@ -99,6 +99,8 @@ const buildFinlandCompanies = buildCompanies({
     ehak_nimetus: 'loc.name',
     asukoht: ASUKOHT,
     aadress_text: `${ASUKOHT} || coalesce(', ' || loc.county, '')`,
+    // The address text above already holds it (`00100 HELSINKI`).
+    postcode: "nullif(trim(pl.addr.postCode), '')",
     vat_active: `len(list_filter(${current('r.registeredEntries')}, x -> trim(x.register) = '${FI_VAT_REGISTER}')) > 0`,
     // PRH publishes the VAT registration, not a VAT number: none is built from the business ID.
     vat_number: 'NULL::VARCHAR',

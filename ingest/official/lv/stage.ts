@@ -1,5 +1,13 @@
+import { queryRows } from '../../pipeline/sql.ts';
 import { naceClassSql } from '../activity-codes.ts';
-import { ANNUAL_VALUES, caseSql, createEmptyHistory, createValuesTable, varchars } from '../stage-sql.ts';
+import {
+  addressWithPostcodeSql,
+  ANNUAL_VALUES,
+  caseSql,
+  createEmptyHistory,
+  createValuesTable,
+  varchars,
+} from '../stage-sql.ts';
 import { buildCompanies, naceCorrespondence, stageSteps } from '../stage-steps.ts';
 import type { CountryAdapter, StageContext } from '../types.ts';
 import {
@@ -44,7 +52,7 @@ const FIRST_HISTORY_YEAR = 2006;
 /** VID publishes with ',' by one source and ';' by another: the reader takes whichever splits the header. */
 const VID_DELIMITERS = [',', ';'] as const;
 
-async function readRegister(ctx: StageContext): Promise<void> {
+async function readRegister(ctx: StageContext): Promise<{ locations_from_address: number }> {
   const raw = await ctx.read('csv', {
     key: 'register',
     table: 'raw_register',
@@ -55,15 +63,40 @@ async function readRegister(ctx: StageContext): Promise<void> {
     ),
   });
   const register = await raw.keyRows('ingest_register', 'regcode', { checkRule: true });
-  // Pre-2021 ATVK codes need the CSP transition table, which was not found in public material (see
-  // docs/ingest.md); such a code is nulled and counted per code.
+  // Where `atvk` is empty or a pre-2021 code (the CSP transition table was not found in public material,
+  // docs/ingest.md), the address may still name the unit: a part of it between commas that is exactly the
+  // name of one unit of the served tree (`Rīga, Latgales iela 180 - 5`, `…, Rīga, LV-1010`; the republic
+  // cities kept their names across the 2021 reform). A part naming two units, or none, gives nothing.
+  await ctx.conn.run(`CREATE OR REPLACE TEMP TABLE lv_place AS
+    WITH coded AS (
+      SELECT r.code, l.kood FROM ingest_register r JOIN location_leaves l ON l.kood = trim(r.atvk)
+    ),
+    named AS (
+      SELECT p.code, l.kood
+      FROM (SELECT code, unnest(string_split(address, ',')) AS part FROM ingest_register
+            WHERE code NOT IN (SELECT code FROM coded)) p
+        JOIN location_leaves l ON lower(l.name) = lower(trim(p.part))
+    )
+    SELECT code, kood, false AS from_address FROM coded
+    UNION ALL
+    SELECT code, min(kood), true FROM named GROUP BY code HAVING count(DISTINCT kood) = 1`);
+  // What stays without a location is counted: per unmapped code, and the rows with no code at all.
+  const unplaced = `code NOT IN (SELECT code FROM lv_place)`;
   await register.perCode(
     'ATVK',
-    `SELECT trim(atvk) AS code, count(*) AS n FROM ingest_register r
-     WHERE nullif(trim(atvk), '') IS NOT NULL
-       AND NOT EXISTS (SELECT 1 FROM location_leaves l WHERE l.kood = trim(r.atvk))
-     GROUP BY ALL`,
+    `SELECT trim(atvk) AS code, count(*) AS n FROM ingest_register
+     WHERE nullif(trim(atvk), '') IS NOT NULL AND ${unplaced} GROUP BY ALL`,
   );
+  await register.nulled(
+    'no ATVK code and the address names no unit of the served tree (location left empty)',
+    `SELECT count(*) AS n, any_value(address) AS example FROM ingest_register
+     WHERE nullif(trim(atvk), '') IS NULL AND ${unplaced}`,
+  );
+  const [fromAddress] = await queryRows(
+    ctx.conn,
+    'SELECT count(*)::INTEGER AS n FROM lv_place WHERE from_address',
+  );
+  return { locations_from_address: Number(fromAddress?.['n'] ?? 0) };
 }
 
 /** officers.csv: the people of each company in file order (lv_people). */
@@ -259,6 +292,9 @@ async function readProceedings(ctx: StageContext): Promise<void> {
     WHERE trim(legal_entity_registration_number) NOT IN (SELECT code FROM lv_proceedings)`);
 }
 
+/** The register's `index` is the postcode's digits (`1019`); Latvian postcodes are written `LV-1019`. */
+const POSTCODE = `CASE WHEN regexp_full_match(trim(r."index"), '\\d{4}') THEN 'LV-' || trim(r."index")
+  ELSE nullif(trim(r."index"), '') END`;
 const CLOSED = `(r.terminated IS NOT NULL OR nullif(trim(r.closed), '') IS NOT NULL)`;
 const STAATUS = `CASE WHEN ${CLOSED} THEN 'K' ELSE coalesce(pr.staatus, 'R') END`;
 
@@ -276,7 +312,8 @@ const buildLatviaCompanies = buildCompanies({
     ehak_kood: 'loc.kood',
     ehak_nimetus: 'loc.name',
     asukoht: "nullif(trim(r.address), '')",
-    aadress_text: `nullif(trim(r.address), '') || coalesce(', LV-' || nullif(trim(r."index"), ''), '')`,
+    aadress_text: addressWithPostcodeSql("nullif(trim(r.address), '')", POSTCODE),
+    postcode: POSTCODE,
     vat_active: 'coalesce(v.active, false)',
     // An IK's number would identify a private person (spec 2.2), so it is left blank.
     vat_number: `CASE WHEN coalesce(v.active, false) AND coalesce(r.type, '') <> 'IK' THEN v.numurs END`,
@@ -294,7 +331,8 @@ const buildLatviaCompanies = buildCompanies({
     LEFT JOIN lv_vat v USING (code)
     LEFT JOIN lv_proceedings pr USING (code)
     LEFT JOIN stage_latest_metrics m ON m.registrikood = r.code
-    LEFT JOIN location_leaves loc ON loc.kood = trim(r.atvk)`,
+    LEFT JOIN lv_place pl USING (code)
+    LEFT JOIN location_leaves loc ON loc.kood = pl.kood`,
   latestMetrics: true,
   // Without VID's VAT file a company's VAT state is unknown, not "not registered".
   unknownWithout: { vat: ['vat_active'] },

@@ -170,9 +170,10 @@ async function buildActivities(ctx: StageContext): Promise<void> {
 
 /**
  * The employee count is the one history period: a snapshot dated when the count was last registered, else
- * the run's date (real units carry the count without those dates). harRegistrertAntallAnsatte false means
- * the register holds no count: unknown, not zero (a 0 beside it is not a count); a count of 0 the register
- * holds stays 0.
+ * the run's date (real units carry the count without those dates). antallAnsatte is taken as BRREG writes
+ * it, whatever harRegistrertAntallAnsatte says: BRREG defines that flag as "the unit has registered
+ * employees", so `false` beside `"antallAnsatte": 0` is the register saying "no registered employees", a
+ * real 0 (issue 28). Only a unit without the key (the JSON) or with an empty cell (the CSV) is unknown.
  */
 async function buildEmployeeHistory({ conn, now }: StageContext): Promise<void> {
   await createEmptyHistory(conn);
@@ -183,7 +184,7 @@ async function buildEmployeeHistory({ conn, now }: StageContext): Promise<void> 
         coalesce(TRY_CAST(registreringsdatoAntallAnsatteEnhetsregisteret AS DATE),
                  TRY_CAST(registreringsdatoantallansatteNAVAaregisteret AS DATE),
                  DATE '${now.toISOString().slice(0, 10)}') AS as_of
-      FROM ingest_register WHERE ${isTrue('harRegistrertAntallAnsatte')}
+      FROM ingest_register
     ) WHERE employees IS NOT NULL`);
 }
 
@@ -338,6 +339,8 @@ const buildNorwayCompanies = buildCompanies({
     ehak_nimetus: 'loc.name',
     asukoht: ASUKOHT,
     aadress_text: `${ASUKOHT} || coalesce(', ' || loc.county, '')`,
+    // The address text above already holds it (`8900 BRØNNØYSUND`).
+    postcode: `nullif(trim(${ADDR}.postnummer), '')`,
     // The flag as the register gives it; a unit without it is unknown, not "not registered".
     vat_active: `CASE WHEN nullif(trim(r.registrertIMvaregisteret), '') IS NOT NULL THEN ${isTrue('r.registrertIMvaregisteret')} END`,
     // Enhetsregisteret publishes the VAT registration, not a VAT number: none is built from the orgnr.

@@ -17,7 +17,7 @@ import { createSn2025Codes } from './sn2025.ts';
  * quirks the reference lists or implies: SN2025 activity codes (the world is on SN2007), kommunenummer of
  * earlier structures on some business addresses, the CSV download beside the JSON one, addresses as
  * arrays of lines with upper-case poststed and kommune, booleans as JSON booleans, a bankrupt estate that is
- * also flagged underAvvikling, a zero employee count without harRegistrertAntallAnsatte, roles grouped by
+ * also flagged underAvvikling, a zero employee count beside harRegistrertAntallAnsatte false, roles grouped by
  * rollegruppe with resigned members and auditors (companies) to leave out, closed and orphaned sub-units,
  * group (KONSERN) and older-year accounts beside the latest company accounts.
  */
@@ -65,9 +65,9 @@ export async function writeNoOfficial(ctx: WriterContext): Promise<string[]> {
        ${iso('esmaregistreerimise_kpv')} AS registreringsdatoEnhetsregisteret,
        coalesce(vat_active, false) AS registrertIMvaregisteret,
        acts.k[1] AS naeringskode1, acts.k[2] AS naeringskode2, acts.k[3] AS naeringskode3,
-       emp.employees IS NOT NULL AS harRegistrertAntallAnsatte,
-       CASE WHEN emp.employees IS NOT NULL THEN CAST(emp.employees AS BIGINT)
-         WHEN ${h('zero', 5)} = 0 THEN 0 END AS antallAnsatte,
+       -- BRREG's flag means "has registered employees": a count of 0 is written false beside 0, as BRREG does.
+       coalesce(emp.employees > 0, false) AS harRegistrertAntallAnsatte,
+       CAST(emp.employees AS BIGINT) AS antallAnsatte,
        ${iso('emp.as_of')} AS registreringsdatoAntallAnsatteEnhetsregisteret,
        ${iso('emp.as_of - 3')} AS registreringsdatoantallansatteNAVAaregisteret,
        CASE WHEN asukoht IS NOT NULL THEN ${place} END AS forretningsadresse,

@@ -402,6 +402,8 @@ const buildPolandCompanies = buildCompanies({
     ehak_nimetus: 'loc.name',
     asukoht: ASUKOHT,
     aadress_text: `${ASUKOHT} || coalesce(', woj. ' || ${WOJ}, '')`,
+    postcode: `CASE WHEN u.sole AND c.code IS NOT NULL THEN coalesce(${blank('c.adres.kodPocztowy')}, ${blank('c.adres.kod')})
+      ELSE ${postcode('u.adSiedzKodPocztowy')} END`,
     kapital: `CASE WHEN k.capital IS NOT NULL THEN printf('%.2f', k.capital) || coalesce(' ' || k.currency, '') END`,
     kapital_amount: 'k.capital',
     kapital_currency: 'CASE WHEN k.capital IS NOT NULL THEN k.currency END',

@@ -313,6 +313,7 @@ const buildSwedenCompanies = buildCompanies({
     ehak_nimetus: 'loc.name',
     asukoht: ASUKOHT,
     aadress_text: `${ASUKOHT} || coalesce(', ' || ${blank(k('lan'))}, '')`,
+    postcode: `coalesce(${postcode(k('postCode'))}, ${postcode('u.PostNr')})`,
     vat_active: `${k('vatCode')} = ${str(SE_VAT_REGISTERED)}`,
     // SCB publishes the VAT registration (Momsstatus), not a VAT number: none is built from the code.
     vat_number: 'NULL::VARCHAR',

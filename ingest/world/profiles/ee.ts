@@ -251,7 +251,8 @@ Vabaduse pst, Ringtee, Männi tn, Kase tn, Tallinna mnt, Lossi tn
     landline: [{ format: '+372 6%s %s', groups: [2, 4], weight: 1 }],
   },
   address: {
-    full: '{path}, {street}',
+    // RIK's address texts carry no postcode; the ingest appends lihtandmed's (indeks_ettevotja_aadressis).
+    full: '{path}, {street}, {pc}',
     short: '{street}',
     postcode: { format: '%s', groups: [5], weight: 1 },
   },

@@ -227,9 +227,10 @@ Stacijas iela, Jelgavas iela, Brīvības gatve, Lielā iela, Parka iela, Liepu i
     landline: [{ format: '+371 67%s %s', groups: [2, 4], weight: 1 }],
   },
   address: {
-    full: '{town}, {street}, LV-{pc}',
+    full: '{town}, {street}, {pc}',
     short: '{town}, {street}',
-    postcode: { format: '%s', groups: [4], weight: 1 },
+    // Latvian postcodes are written with the country prefix: `LV-1019` (the register's `index` is `1019`).
+    postcode: { format: 'LV-%s', groups: [4], weight: 1 },
   },
   clusters: [
     { names: ['Rīga'], share: 0.45 },

@@ -4,6 +4,7 @@ import {
   CONTACT_TYPE,
   LATEST_METRICS_TYPE,
   PERSON_TYPE,
+  POSTCODE_COUNTRIES,
   SE_REGISTER_TYPE,
 } from '../../../src/contract/data-contract.ts';
 import { WORLD_DATE } from '../profiles/index.ts';
@@ -264,6 +265,7 @@ SELECT
   L.loc_name[loc] AS ehak_nimetus,
   ${compileTemplate(plan.address.short, addressTokens, pieces)} AS asukoht,
   ${compileTemplate(plan.address.full, addressTokens, pieces)} AS aadress_text,
+  ${POSTCODE_COUNTRIES.includes(country) ? 'postcode' : 'NULL::VARCHAR'} AS postcode,
   ${hasHistory ? 'last_quarter_turnover' : 'NULL::DOUBLE'} AS last_quarter_turnover,
   ${hasHistory ? 'last_quarter_employees_number' : 'NULL::DOUBLE'} AS last_quarter_employees_number,
   ${hasHistory ? 'last_4_quarters_turnover_sum' : 'NULL::DOUBLE'} AS last_4_quarters_turnover_sum,

@@ -95,14 +95,16 @@ ytd AS (
 )
 SELECT * FROM monthly UNION ALL SELECT * FROM annual UNION ALL SELECT * FROM ytd`,
 
-  // Enhetsregisteret antallAnsatte: one snapshot per employer, dated when the count was last registered.
+  // Enhetsregisteret antallAnsatte: one snapshot per employer, dated when the count was last registered,
+  // and a count of 0 for some units without employees (BRREG writes `0` beside harRegistrertAntallAnsatte
+  // false: a real zero, issue 28); the other units have no count.
   NO: `
 SELECT registrikood, year(as_of)::VARCHAR AS period, 'snapshot' AS granularity, year(as_of) AS "year",
   0 AS quarter, 0 AS "month", NULL::DOUBLE AS turnover, emp::DOUBLE AS employees,
   NULL::DOUBLE AS state_taxes, NULL::DOUBLE AS labour_taxes, as_of
 FROM (
   SELECT registrikood, emp, greatest(reg_date, DATE '2025-01-01' + floor(w_u(i, 'nosnap') * 668)::INTEGER) AS as_of
-  FROM w_base WHERE operating AND emp > 0
+  FROM w_base WHERE operating AND (emp > 0 OR w_u(i, 'nozero') < 0.3)
 )`,
 };
 

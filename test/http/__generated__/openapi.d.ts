@@ -334,6 +334,11 @@ export interface components {
       ehak_nimetus: string | null;
       /** @example Tallinn, Harju maakond */
       asukoht: string | null;
+      /**
+       * @description As the country writes it (`10115`, `LV-1010`, `61-626`, `291 80`); null in LT
+       * @example 10115
+       */
+      postcode: string | null;
       /** @example 125000 */
       last_quarter_turnover: number | null;
       /** @example 12 */
@@ -416,6 +421,11 @@ export interface components {
       ehak_nimetus: string | null;
       /** @example Tallinn, Harju maakond */
       asukoht: string | null;
+      /**
+       * @description As the country writes it (`10115`, `LV-1010`, `61-626`, `291 80`); null in LT
+       * @example 10115
+       */
+      postcode: string | null;
       /** @example 125000 */
       last_quarter_turnover: number | null;
       /** @example 12 */
@@ -1273,6 +1283,13 @@ export interface operations {
          */
         lt_locations?: string[];
         /**
+         * @description Postcode starts with. Prefix of the digits: `101` matches 10115; `291 8`, `61-6`, `LV-10` mean 2918, 616, 10. Any of several. Countries: EE, LV, NO, FI, PL, SE.
+         * @example [
+         *       "10115"
+         *     ]
+         */
+        postcode?: string[];
+        /**
          * @description VAT-registered. Countries: all countries.
          * @example true
          */
@@ -1647,6 +1664,13 @@ export interface operations {
          *     ]
          */
         lt_locations?: string[];
+        /**
+         * @description Postcode starts with. Prefix of the digits: `101` matches 10115; `291 8`, `61-6`, `LV-10` mean 2918, 616, 10. Any of several. Countries: EE, LV, NO, FI, PL, SE.
+         * @example [
+         *       "10115"
+         *     ]
+         */
+        postcode?: string[];
         /**
          * @description VAT-registered. Countries: all countries.
          * @example true
@@ -2551,6 +2575,13 @@ export interface operations {
          *     ]
          */
         lt_locations?: string[];
+        /**
+         * @description Postcode starts with. Prefix of the digits: `101` matches 10115; `291 8`, `61-6`, `LV-10` mean 2918, 616, 10. Any of several. Countries: EE, LV, NO, FI, PL, SE.
+         * @example [
+         *       "10115"
+         *     ]
+         */
+        postcode?: string[];
         /**
          * @description VAT-registered. Countries: all countries.
          * @example true
