@@ -120,6 +120,34 @@ describe('SE fixtures', () => {
     expect(JSON.stringify(sole)).not.toMatch(/197001011234/);
   });
 
+  it('holds a sole trader only Bolagsverket lists (PERSON-IDORG), not for sale, SCB fields NULL', async () => {
+    const scbName = 'scb_bulkfil_JE_20260605T055245_1.txt';
+    const lines = fs
+      .readFileSync(path.join(FIXTURES, 'SE', scbName))
+      .toString('latin1')
+      .split('\n');
+    const kept = lines.filter((l) => !l.includes('\t197001011234\t'));
+    expect(kept).toHaveLength(lines.length - 1);
+    const { dir: d } = await ingest(
+      'SE',
+      damaged('SE', { [scbName]: Buffer.from(kept.join('\n'), 'latin1') }),
+    );
+    const sole = await rows(
+      `SELECT * FROM read_parquet('${path.join(d, 'companies.parquet')}') WHERE registrikood = ''`,
+    );
+    expect(
+      sole.map((r) => [
+        r['arinimi'],
+        r['is_sole_trader'],
+        r['not_for_sale'],
+        r['oiguslik_vorm'],
+        r['marketing_optout'],
+        r['asukoht'],
+      ]),
+    ).toEqual([['Anna Svensson Frisör', true, true, null, null, 'Kyrkogatan 3, 753 10 UPPSALA']]);
+    expect(JSON.stringify(sole)).not.toMatch(/197001011234/);
+  });
+
   it('reads workplaces by name: postcodes spaced, one main per company, orphans and bad numbers counted', async () => {
     const w = await rows(
       `SELECT registrikood, cfar_nr, is_main, is_active, visit_postcode, visit_town, marketing_optout
