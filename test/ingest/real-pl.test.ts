@@ -178,6 +178,13 @@ describe('PL from the KRS answers saved one per file (curl -o OdpisAktualny_<KRS
   it('serves each saved extract with its activities, address, REGON and NIP; a saved 404 is no company', async () => {
     const root = path.join(tmp, 'saved');
     saved(root, Object.keys(KRS_EXTRACTS));
+    // More saved answers than one batch reads (captures.ts): the recorded 404 answer under 1,000 more numbers.
+    for (let n = 0; n < 1000; n++) {
+      fs.copyFileSync(
+        path.join(REAL_PL, 'krs', 'not-found-404.json'),
+        path.join(root, 'PL', `OdpisAktualny_${2_000_000 + n}.json`),
+      );
+    }
     const { dataDir, report } = await ingest(root);
     await expectCompanies(dataDir, expected['krsOnly']!);
     expect(krsReasons(report)).toEqual(expect.arrayContaining(KRS_PKD_COUNTS));
