@@ -256,6 +256,15 @@ async function joinRegisters(ctx: StageContext): Promise<void> {
     "organisation not in the SCB JE file (served without SCB's fields)",
     `SELECT count(*) AS n, any_value(code) AS example FROM se_units WHERE NOT in_scb AND NOT sole`,
   );
+  // A deregistration cause without a wording in SE_DEREGISTRATION_TEXT: staatus K, its text NULL, per code.
+  await bv.perCode(
+    'avregistreringsorsak',
+    `SELECT avreg_cause AS code, count(*) AS n, min(ident) AS example FROM se_bv
+     WHERE avreg_date IS NOT NULL AND avreg_cause IS NOT NULL
+       AND avreg_cause NOT IN (${Object.keys(SE_DEREGISTRATION_TEXT).map(str).join(', ')})
+     GROUP BY 1`,
+    { listAll: true },
+  );
   await bv.perCode(
     'organisationsform',
     `SELECT b.form AS code, count(*) AS n, min(b.ident) AS example FROM se_units u JOIN se_bv b ON b.ident = u.code
