@@ -388,6 +388,8 @@ async function buildActivities(ctx: StageContext): Promise<void> {
   );
   await ctx.conn.run(`INSERT INTO pl_emtak BY NAME SELECT code, emtak FROM pl_emtak_krs`);
   await ctx.conn.run('DROP TABLE pl_emtak_krs');
+  // Not held through the final join: some 9 million rows at national scale.
+  await ctx.conn.run('ALTER TABLE pl_krs DROP COLUMN krs_pkd');
   const regon = ctx.file(REGON_FILE);
   await regon.nulled(
     `PKD rows of another version than ${PL_PKD_VERSION} (skipped: no correspondence to the served PKD 2007 tree)`,
