@@ -569,6 +569,37 @@ describe('ingest SE from a harvested folder, read back through the HTTP API', ()
     }
   });
 
+  /*
+   * An identity type other than ORGNR-IDORG and PERSON-IDORG: the real line 2 with one change, its type made
+   * `DODSBO-IDORG` (a type a public parser of the real file names: [id:71230530923] in the code index).
+   */
+  it('counts an organisation of another identity type and leaves it out; SCB still has its unit', async () => {
+    const from = path.join(tmp, 'other-identity');
+    fs.mkdirSync(from);
+    const bv = fs.readFileSync(path.join(REAL, BV_TXT), 'utf8').split('\n');
+    expect(bv[1]).toMatch(/^"5566778899\$ORGNR-IDORG";/);
+    bv[1] = bv[1]!.replace('$ORGNR-IDORG', '$DODSBO-IDORG');
+    fs.writeFileSync(path.join(from, BV_TXT), bv.join('\n'));
+    fs.copyFileSync(path.join(REAL, SCB_TXT), path.join(from, SCB_TXT));
+    const { report, app } = await ingestAndServe(from);
+    try {
+      expect(reasons(report)).toContain(
+        'bolagsverket_bulkfil.txt: identity type neither ORGNR-IDORG nor PERSON-IDORG (left out) (1)',
+      );
+      const res = await app.get('/api/v1/data/companies/5566778899?country=SE');
+      expect(res.statusCode, res.body).toBe(200);
+      const c = res.json().data as Record<string, unknown>;
+      // Nothing of the left-out row: SCB's name and address, no liquidation.
+      expect([c['arinimi'], c['asukoht'], c['staatus']]).toEqual([
+        'EXEMPEL SVERIGE AB',
+        'STORGATAN 1, 111 22 STOCKHOLM',
+        'R',
+      ]);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('from the two bulk files alone: every company field by field, FDB fields NULL', async () => {
     const { report, app } = await ingestAndServe(path.join(tmp, 'bulk-only'));
     try {

@@ -230,7 +230,7 @@ async function joinRegisters(ctx: StageContext): Promise<void> {
   const bv = ctx.source('bolagsverket', 'se_bv');
   const other = await queryRows(
     conn,
-    `SELECT count(*)::INTEGER AS n, any_value(idtype) AS example FROM se_bv WHERE NOT (${IS_ORG} OR ${IS_PERSON})`,
+    `SELECT count(*)::INTEGER AS n, any_value(idtype) AS example FROM se_bv WHERE NOT coalesce(${IS_ORG} OR ${IS_PERSON}, false)`,
   );
   bv.reject(
     `identity type neither ${SE_IDENTITY_TYPES.org} nor ${SE_IDENTITY_TYPES.person} (left out)`,
@@ -238,6 +238,7 @@ async function joinRegisters(ctx: StageContext): Promise<void> {
     'row dropped',
     (other[0]?.['example'] as string | null) ?? null,
   );
+  await conn.run(`DELETE FROM se_bv WHERE NOT coalesce(${IS_ORG} OR ${IS_PERSON}, false)`);
   await conn.run(`CREATE OR REPLACE TEMP TABLE bv_org_raw AS
     SELECT ident FROM se_bv b WHERE ${IS_ORG} AND NOT EXISTS (SELECT 1 FROM se_scb u WHERE NOT u.sole AND u.code = b.ident)`);
   await ctx.file(bv.name, 'bv_org_raw').keyRows('bv_org', 'ident', { checkRule: true });
