@@ -40,7 +40,13 @@ describe('SE fixtures', () => {
 
   it('joins Bolagsverket, the ISO-8859-1 SCB files and the FDB extract: names, trade names, states, seat', async () => {
     const all = await byCode(dir);
-    expect([...all.keys()].sort()).toEqual(['5560123456', '5566778899', '8024005673', '9697001239']);
+    expect([...all.keys()].sort()).toEqual([
+      '5560123456',
+      '5566778899',
+      '5569998882',
+      '8024005673',
+      '9697001239',
+    ]);
     const a = all.get('5566778899')!;
     expect([a['arinimi'], a['staatus'], a['source_status'], a['staatus_tekstina']]).toEqual([
       'Exempel Sverige AB',
@@ -49,9 +55,10 @@ describe('SE fixtures', () => {
       'Likvidation pågår',
     ]);
     expect((a['se_register'] as Row)['trade_names']).toEqual(['Exempel Konsult']);
+    // Bolagsverket's address as it publishes it (its town in capitals), not the FDB answer's.
     expect([a['asukoht'], a['aadress_text'], a['ehak_kood']]).toEqual([
-      'Box 1, 111 22 Stockholm',
-      'Box 1, 111 22 Stockholm, Stockholms län',
+      'Box 1, 111 22 STOCKHOLM',
+      'Box 1, 111 22 STOCKHOLM, Stockholms län',
       '0180',
     ]);
     expect([a['se_employees_band'], a['se_turnover_band'], a['vat_number']]).toEqual([5, 6, null]);
@@ -65,12 +72,42 @@ describe('SE fixtures', () => {
       ['Öbergs Bygg'],
     ]);
     expect(b['emtak']).toEqual([{ kood: '43341', label: 'Måleriarbeten', is_main: true }]);
+    // The c/o line Bolagsverket publishes is kept, first, as a Swedish address is written.
+    expect(b['asukoht']).toBe('c/o Åkesson, Storgatan 1, 411 01 GÖTEBORG');
     expect([all.get('5560123456')!['staatus'], all.get('5560123456')!['source_status']]).toEqual([
       'K',
       'KKAV-AVORG',
     ]);
     // Only in SCB: the name as SCB writes it, in capitals.
     expect(all.get('8024005673')!['arinimi']).toBe('IDROTTSFÖRENINGEN SKOGEN');
+  });
+
+  it("serves the organisation only Bolagsverket lists, SCB's fields unknown (NULL), never false or zero", async () => {
+    const c = (await byCode(dir)).get('5569998882')!;
+    expect({
+      name: c['arinimi'],
+      form: [c['oiguslik_vorm'], c['oiguslik_vorm_tekstina']],
+      state: [c['staatus'], c['staatus_tekstina'], c['source_status']],
+      scb: [
+        c['marketing_optout'],
+        c['phone_optout'],
+        c['se_employees_band'],
+        c['se_turnover_band'],
+        c['vat_active'],
+        c['ehak_kood'],
+        (c['se_register'] as Row)['activity_start_date'],
+        (c['se_register'] as Row)['source'],
+      ],
+      emtak: c['emtak'],
+      sale: [c['is_sole_trader'], c['not_for_sale']],
+    }).toEqual({
+      name: 'Bara Hos Bolagsverket AB',
+      form: ['AB-ORGFO', 'Aktiebolag'],
+      state: ['R', 'Registrerad', null],
+      scb: [null, null, null, null, null, null, null, null],
+      emtak: [],
+      sale: [false, false],
+    });
   });
 
   it('holds the sole trader with an empty code, not for sale, and without the personal number', async () => {
@@ -80,6 +117,34 @@ describe('SE fixtures', () => {
     expect(
       sole.map((r) => [r['arinimi'], r['is_sole_trader'], r['not_for_sale'], r['phone_optout']]),
     ).toEqual([['Anna Svensson Frisör', true, true, true]]);
+    expect(JSON.stringify(sole)).not.toMatch(/197001011234/);
+  });
+
+  it('holds a sole trader only Bolagsverket lists (PERSON-IDORG), not for sale, SCB fields NULL', async () => {
+    const scbName = 'scb_bulkfil_JE_20260605T055245_1.txt';
+    const lines = fs
+      .readFileSync(path.join(FIXTURES, 'SE', scbName))
+      .toString('latin1')
+      .split('\n');
+    const kept = lines.filter((l) => !l.includes('\t197001011234\t'));
+    expect(kept).toHaveLength(lines.length - 1);
+    const { dir: d } = await ingest(
+      'SE',
+      damaged('SE', { [scbName]: Buffer.from(kept.join('\n'), 'latin1') }),
+    );
+    const sole = await rows(
+      `SELECT * FROM read_parquet('${path.join(d, 'companies.parquet')}') WHERE registrikood = ''`,
+    );
+    expect(
+      sole.map((r) => [
+        r['arinimi'],
+        r['is_sole_trader'],
+        r['not_for_sale'],
+        r['oiguslik_vorm'],
+        r['marketing_optout'],
+        r['asukoht'],
+      ]),
+    ).toEqual([['Anna Svensson Frisör', true, true, null, null, 'Kyrkogatan 3, 753 10 UPPSALA']]);
     expect(JSON.stringify(sole)).not.toMatch(/197001011234/);
   });
 
@@ -116,6 +181,16 @@ describe('SE fixtures', () => {
         visit_town: 'GÖTEBORG',
         marketing_optout: false,
       },
+      // The workplace of the organisation only Bolagsverket lists is its company's.
+      {
+        registrikood: '5569998882',
+        cfar_nr: 32345678,
+        is_main: true,
+        is_active: true,
+        visit_postcode: null,
+        visit_town: null,
+        marketing_optout: false,
+      },
     ]);
   });
 
@@ -126,7 +201,7 @@ describe('SE fixtures', () => {
       'scb_bulkfil_JE_20260605T055245_1.txt: Reklamsparrtyp not a known code (marketing blocks left empty) (1)',
       'scb_bulkfil_JE_20260605T055245_1.txt: SNI code not in the SNI tree (left out of emtak) (1)',
       'bolagsverket_bulkfil.txt: registreringsdatum or avregistreringsdatum not a date (left empty) (1)',
-      'bolagsverket_bulkfil.txt: organisation not in the SCB JE file (left out) (1)',
+      "bolagsverket_bulkfil.txt: organisation not in the SCB JE file (served without SCB's fields) (1)",
       'scb_fdb_je_20260605_*.json: size class (Stkl, kod) not 0-16 (left empty) (1)',
       'scb_fdb_je_20260605_*.json: Säteskommun code not a Swedish kommun (ehak_kood left empty) (1)',
       'scb_arbetsstallen_20260605.txt: workplaces for a code not in the register file (1)',

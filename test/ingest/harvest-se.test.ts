@@ -518,6 +518,88 @@ describe("Bolagsverket's quoting", () => {
 });
 
 describe('ingest SE from a harvested folder, read back through the HTTP API', () => {
+  /*
+   * A handelsbolag only Bolagsverket lists: no public Bolagsverket row of one was found, so the real
+   * `5566778899` row (line 2, SOURCES.md) is taken with one change, its organisationsform `AB-ORGFO` made
+   * `HB-ORGFO`; the real SCB file is given without that unit's row (a row left out, none changed).
+   */
+  it('serves a handelsbolag SCB does not hold, with its Bolagsverket form and address, SCB fields NULL', async () => {
+    const from = path.join(tmp, 'handelsbolag');
+    fs.mkdirSync(from);
+    const bv = fs.readFileSync(path.join(REAL, BV_TXT), 'utf8').split('\n');
+    expect(bv[1]).toContain('";"AB-ORGFO";"');
+    bv[1] = bv[1]!.replace('";"AB-ORGFO";"', '";"HB-ORGFO";"');
+    fs.writeFileSync(path.join(from, BV_TXT), bv.join('\n'));
+    const scb = fs.readFileSync(path.join(REAL, SCB_TXT)).toString('latin1').split('\r\n');
+    fs.writeFileSync(
+      path.join(from, SCB_TXT),
+      Buffer.from(scb.filter((l) => !l.includes('\t165566778899\t')).join('\r\n'), 'latin1'),
+    );
+    const { report, app } = await ingestAndServe(from);
+    try {
+      const res = await app.get('/api/v1/data/companies/5566778899?country=SE');
+      expect(res.statusCode, res.body).toBe(200);
+      const c = res.json().data as Record<string, unknown>;
+      expect({
+        name: c['arinimi'],
+        form: [c['oiguslik_vorm'], c['oiguslik_vorm_tekstina']],
+        state: [c['staatus'], c['source_status']],
+        address: c['asukoht'],
+        scb: [c['emtak'], c['marketing_optout'], c['phone_optout'], c['se_employees_band']],
+        sale: [c['is_sole_trader']],
+      }).toEqual({
+        name: 'Exempel Sverige AB',
+        form: ['HB-ORGFO', 'Handelsbolag'],
+        // The ongoing liquidation Bolagsverket records decides the state without SCB.
+        state: ['L', 'LI-AVOMFO'],
+        address: 'Box 1, 111 22 STOCKHOLM',
+        scb: [[], null, null, null],
+        sale: [false],
+      });
+      expect(reasons(report)).toContain(
+        "bolagsverket_bulkfil.txt: organisation not in the SCB JE file (served without SCB's fields) (2)",
+      );
+      const search = await app.get('/api/v1/data/companies?country=SE&legal_form=HB-ORGFO&status=__all__');
+      expect(search.statusCode, search.body).toBe(200);
+      expect((search.json().data.items as { registrikood: string }[]).map((r) => r.registrikood)).toEqual([
+        '5566778899',
+      ]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  /*
+   * An identity type other than ORGNR-IDORG and PERSON-IDORG: the real line 2 with one change, its type made
+   * `DODSBO-IDORG` (a type a public parser of the real file names: [id:71230530923] in the code index).
+   */
+  it('counts an organisation of another identity type and leaves it out; SCB still has its unit', async () => {
+    const from = path.join(tmp, 'other-identity');
+    fs.mkdirSync(from);
+    const bv = fs.readFileSync(path.join(REAL, BV_TXT), 'utf8').split('\n');
+    expect(bv[1]).toMatch(/^"5566778899\$ORGNR-IDORG";/);
+    bv[1] = bv[1]!.replace('$ORGNR-IDORG', '$DODSBO-IDORG');
+    fs.writeFileSync(path.join(from, BV_TXT), bv.join('\n'));
+    fs.copyFileSync(path.join(REAL, SCB_TXT), path.join(from, SCB_TXT));
+    const { report, app } = await ingestAndServe(from);
+    try {
+      expect(reasons(report)).toContain(
+        'bolagsverket_bulkfil.txt: identity type neither ORGNR-IDORG nor PERSON-IDORG (left out) (1)',
+      );
+      const res = await app.get('/api/v1/data/companies/5566778899?country=SE');
+      expect(res.statusCode, res.body).toBe(200);
+      const c = res.json().data as Record<string, unknown>;
+      // Nothing of the left-out row: SCB's name and address, no liquidation.
+      expect([c['arinimi'], c['asukoht'], c['staatus']]).toEqual([
+        'EXEMPEL SVERIGE AB',
+        'STORGATAN 1, 111 22 STOCKHOLM',
+        'R',
+      ]);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('from the two bulk files alone: every company field by field, FDB fields NULL', async () => {
     const { report, app } = await ingestAndServe(path.join(tmp, 'bulk-only'));
     try {
@@ -552,8 +634,10 @@ describe('ingest SE from a harvested folder, read back through the HTTP API', ()
   it('a non-empty SE input with 0 sellable companies exits 1 and promotes nothing', async () => {
     const from = path.join(tmp, 'no-sellable');
     fs.mkdirSync(from);
-    fs.copyFileSync(path.join(REAL, BV_TXT), path.join(from, BV_TXT));
-    // Only the SCB row whose organisation number fails its check digit.
+    // Only the rows whose organisation number fails its check digit, in both files (every organisation
+    // Bolagsverket lists is served, so its other rows would be sellable).
+    const bv = fs.readFileSync(path.join(REAL, BV_TXT), 'utf8').split('\n');
+    fs.writeFileSync(path.join(from, BV_TXT), `${bv[0]}\n${bv[3]}\n`);
     const scb = fs.readFileSync(path.join(REAL, SCB_TXT)).toString('latin1').split('\r\n');
     fs.writeFileSync(path.join(from, SCB_TXT), Buffer.from(`${scb[0]}\r\n${scb[2]}\r\n`, 'latin1'));
     const store = new SnapshotStore(path.join(tmp, 'data-no-sellable'));

@@ -13,7 +13,7 @@ import { IngestReport } from '../../ingest/official/report.ts';
 import { runIngest } from '../../ingest/official/run-ingest.ts';
 import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
 import { buildTestApp } from '../helpers/app.ts';
-import { REAL_PL, startPlFakes } from './helpers/pl-fakes.ts';
+import { composeBirAnswer, KRS_EXTRACTS, REAL_PL, startPlFakes } from './helpers/pl-fakes.ts';
 
 /*
  * Poland from the services' real answers: a harvest against the loopback fakes (recorded KRS extracts,
@@ -121,20 +121,145 @@ async function readBack(dataDir: string, codes: string[]): Promise<Record<string
 
 const pick = (row: Row, keys: string[]): Row => Object.fromEntries(keys.map((k) => [k, row[k]]));
 
+/** Each company of `want` read back through the API, field by field. */
+async function expectCompanies(dataDir: string, want: Record<string, Row>): Promise<void> {
+  const got = await readBack(dataDir, Object.keys(want));
+  for (const [code, fields] of Object.entries(want)) {
+    expect(pick(got[code]!, Object.keys(fields)), code).toEqual(fields);
+  }
+}
+
 describe('PL from the KRS answers alone', () => {
   it('serves every extract as a company; the REGON and CEIDG fields are null and the summary names them', async () => {
     const { dataDir, report } = await ingest(subset('krs-only', ['pl_krs_']));
-    const want = expected['krsOnly']!;
-    const got = await readBack(dataDir, Object.keys(want));
-    for (const [code, fields] of Object.entries(want)) {
-      expect(pick(got[code]!, Object.keys(fields)), code).toEqual(fields);
-    }
+    await expectCompanies(dataDir, expected['krsOnly']!);
     expect(
       report.missing
         .filter((m) => m.country === 'PL')
         .map((m) => m.key)
         .sort(),
     ).toEqual(['ceidg', 'regon']);
+    expect(krsReasons(report)).toEqual(expect.arrayContaining(KRS_PKD_COUNTS));
+  }, 120_000);
+});
+
+const krsReasons = (report: IngestReport) =>
+  report
+    .rejectsOf('PL')
+    .filter((r) => r.file === 'pl_krs_*.jsonl')
+    .map((r) => `${r.reason} (${r.rows})`);
+/*
+ * GYM CENTER 8.0 (0001268296, registered 2026-09-22) carries PKD 2025 codes: two the PKD 2007 tree lacks
+ * (86.95.Z, 86.99.B) and four it has under other descriptions (93.13.Z, 85.51.Z, 93.19.Z, 47.63.Z).
+ */
+const KRS_PKD_COUNTS = [
+  'PKD code not in the PKD tree (left out of emtak) (2)',
+  "PKD row whose KRS description is not the served tree's label of its code (another PKD edition: left out of emtak) (4)",
+];
+
+describe('PL from the KRS answers saved one per file (curl -o OdpisAktualny_<KRS>.json)', () => {
+  /** The recorded extracts under the names `curl -o` would give them, and the recorded 404 answer. */
+  function saved(root: string, codes: string[]): void {
+    fs.mkdirSync(path.join(root, 'PL'), { recursive: true });
+    for (const code of codes) {
+      // One unpadded number: the file name's number is read as a KRS number either way.
+      const name = code === '0000413516' ? '413516' : code;
+      fs.copyFileSync(
+        path.join(REAL_PL, 'krs', KRS_EXTRACTS[code]!),
+        path.join(root, 'PL', `OdpisAktualny_${name}.json`),
+      );
+    }
+    fs.copyFileSync(
+      path.join(REAL_PL, 'krs', 'not-found-404.json'),
+      path.join(root, 'PL', 'OdpisAktualny_0000000001.json'),
+    );
+  }
+
+  it('serves each saved extract with its activities, address, REGON and NIP; a saved 404 is no company', async () => {
+    const root = path.join(tmp, 'saved');
+    saved(root, Object.keys(KRS_EXTRACTS));
+    // More saved answers than one batch reads (captures.ts): the recorded 404 answer under 1,000 more numbers.
+    for (let n = 0; n < 1000; n++) {
+      fs.copyFileSync(
+        path.join(REAL_PL, 'krs', 'not-found-404.json'),
+        path.join(root, 'PL', `OdpisAktualny_${2_000_000 + n}.json`),
+      );
+    }
+    const { dataDir, report } = await ingest(root);
+    await expectCompanies(dataDir, expected['krsOnly']!);
+    expect(krsReasons(report)).toEqual(expect.arrayContaining(KRS_PKD_COUNTS));
+    expect(krsReasons(report).filter((r) => r.startsWith('answer is not'))).toEqual([]);
+    const t = await buildTestApp(dataDir);
+    try {
+      expect((await t.get('/api/v1/data/companies/0000000001?country=PL')).statusCode).toBe(404);
+    } finally {
+      await t.close();
+    }
+  }, 120_000);
+
+  it("reads saved answers beside the harvest's capture files, each extract once", async () => {
+    const root = subset('saved-beside', ['pl_krs_']);
+    // The captures without GYM CENTER's answer; its extract saved as a file instead.
+    let removed = 0;
+    for (const name of fs.readdirSync(path.join(root, 'PL'))) {
+      const file = path.join(root, 'PL', name);
+      const lines = fs.readFileSync(file, 'utf8').split('\n');
+      const kept = lines.filter((l) => !l.includes('"key":"0001268296'));
+      removed += lines.length - kept.length;
+      fs.writeFileSync(file, kept.join('\n'));
+    }
+    expect(removed).toBeGreaterThan(0);
+    saved(root, ['0001268296']);
+    const { dataDir, report } = await ingest(root);
+    await expectCompanies(dataDir, expected['krsOnly']!);
+    expect(krsReasons(report)).toEqual(expect.arrayContaining(KRS_PKD_COUNTS));
+  }, 120_000);
+});
+
+describe('PL where KRS and REGON both list activities', () => {
+  /*
+   * SWLEX's real extract (ten PKD 2007 rows) beside a REGON unit that points at it: the recorded PZU report
+   * with one change, its KRS number 0000009831 made 0000413516, and the recorded PKD report document
+   * (GusApi's three praw_pkd rows) in that answer's envelope, as the fakes compose answers.
+   */
+  it("serves REGON's PKD rows, not the extract's", async () => {
+    const root = subset('both-pkd', ['pl_krs_']);
+    const pzu = fs.readFileSync(path.join(REAL_PL, 'bir', 'BIR11OsPrawna-010001345-pzu.mtom'), 'utf8');
+    expect(pzu.split('0000009831')).toHaveLength(2);
+    const pkd = fs
+      .readFileSync(path.join(REAL_PL, 'bir', 'BIR11OsPrawnaPkd-inner-gusapi.xml'), 'utf8')
+      .replaceAll('&', '&amp;')
+      .replaceAll('<', '&lt;')
+      .replaceAll('>', '&gt;');
+    const answer = (body: Buffer, kind: string) =>
+      captureOf(
+        {
+          url: 'https://wyszukiwarkaregon.stat.gov.pl/wsBIR/UslugaBIRzewnPubl.svc',
+          status: 200,
+          headers: new Headers({ 'content-type': 'multipart/related; type="application/xop+xml"' }),
+          body,
+          at: '2026-11-22T01:00:00.000Z',
+        },
+        '010001345',
+        kind,
+        'DanePobierzPelnyRaport',
+      );
+    fs.writeFileSync(
+      path.join(root, 'PL', 'pl_regon_20261122T010000Z_0001.jsonl'),
+      [
+        answer(Buffer.from(pzu.replace('0000009831', '0000413516'), 'utf8'), 'BIR11OsPrawna'),
+        answer(composeBirAnswer('DanePobierzPelnyRaport', pkd), 'BIR11OsPrawnaPkd'),
+      ]
+        .map((c) => `${JSON.stringify(c)}\n`)
+        .join(''),
+    );
+    const { dataDir } = await ingest(root);
+    const got = await readBack(dataDir, ['0000413516']);
+    expect(got['0000413516']!['emtak']).toEqual([
+      { kood: '74.10.Z', label: 'Działalność w zakresie specjalistycznego projektowania', is_main: true },
+      { kood: '74.30.Z', label: 'Działalność związana z tłumaczeniami', is_main: false },
+      { kood: '74.20.Z', label: 'Działalność fotograficzna', is_main: false },
+    ]);
   }, 120_000);
 });
 
@@ -143,11 +268,7 @@ describe('PL from every service', () => {
   beforeAll(async () => ({ dataDir } = await ingest(subset('all', ['pl_']))), 120_000);
 
   it('reads every company back as expected, the REGON-only KRS entity included', async () => {
-    const want = { ...expected['krsOnly']!, ...expected['allExtra']! };
-    const got = await readBack(dataDir, Object.keys(want));
-    for (const [code, fields] of Object.entries(want)) {
-      expect(pick(got[code]!, Object.keys(fields)), code).toEqual(fields);
-    }
+    await expectCompanies(dataDir, { ...expected['krsOnly']!, ...expected['allExtra']! });
   }, 120_000);
 
   it('holds the CEIDG sole trader under its REGON, never for sale', async () => {

@@ -18,7 +18,7 @@ const capture = (prefix: string): RegExp => new RegExp(`^${prefix}_\\d{8}T\\d{6}
 
 /** The extract keys the adapter reads (registry-formats.md 6.1). */
 const NAME = 'STRUCT(nazwisko STRUCT(nazwiskoICzlon VARCHAR), imiona STRUCT(imie VARCHAR))';
-const PKD_ROW = 'STRUCT(kodDzial VARCHAR, kodKlasa VARCHAR, kodPodklasa VARCHAR)[]';
+const PKD_ROW = 'STRUCT(opis VARCHAR, kodDzial VARCHAR, kodKlasa VARCHAR, kodPodklasa VARCHAR)[]';
 export const KRS_ODPIS_TYPE = `STRUCT(
   rodzaj VARCHAR,
   naglowekA STRUCT(rejestr VARCHAR, numerKRS VARCHAR, stanZDnia VARCHAR, dataRejestracjiWKRS VARCHAR),
@@ -102,11 +102,20 @@ export const CEIDG_FIRMA_TYPE = `STRUCT(
 
 const harvested = async () => [];
 
+/**
+ * A KRS answer saved one per file exactly as the service returns it, as `curl -o OdpisAktualny_<KRS>.json
+ * 'https://api-krs.ms.gov.pl/api/krs/OdpisAktualny/<KRS>?rejestr=P&format=json'` writes it (the body only,
+ * no envelope): read beside the harvest's capture files (stage.ts, captures.ts).
+ */
+export const KRS_SAVED_ANSWER = /^OdpisAktualny_(\d{1,10})\.json$/;
+const KRS_CAPTURE = capture(PL_CAPTURE_PREFIX.krs);
+
 export const PL_FILES: readonly OfficialFile[] = [
   {
     key: 'krs',
-    title: 'KRS OdpisAktualny answers (regdata harvest PL: pl_krs_*.jsonl)',
-    match: capture(PL_CAPTURE_PREFIX.krs),
+    title:
+      'KRS OdpisAktualny answers (regdata harvest PL: pl_krs_*.jsonl; or saved one per file: OdpisAktualny_<KRS>.json)',
+    match: new RegExp(`${KRS_CAPTURE.source}|${KRS_SAVED_ANSWER.source}`),
     many: true,
     required: true,
     downloads: harvested,

@@ -11,7 +11,7 @@ import {
   birRecords,
   createBirMacros,
 } from './bir-sql.ts';
-import { family, loadCaptures } from './captures.ts';
+import { family, loadCaptures, type SavedAnswers } from './captures.ts';
 import {
   PL_CEIDG_STATES,
   PL_DZIAL6_STEMS,
@@ -26,6 +26,7 @@ import {
   BIR_READ,
   CEIDG_FIRMA_TYPE,
   KRS_ODPIS_TYPE,
+  KRS_SAVED_ANSWER,
   PKD_KEYS,
   PL_CAPTURE_PREFIX,
   PL_FILES,
@@ -52,6 +53,15 @@ const CLOSED_YEAR = `year(${krsDate('o.naglowekA.stanZDnia')}) - 1`;
 const forClosedYear = (list: string) =>
   `len(list_filter(${list}, f -> ends_with(trim(f.zaOkresOdDo), '.' || CAST(${CLOSED_YEAR} AS VARCHAR)))) > 0`;
 const dzial6Has = (s: string) => `len(list_filter(json_keys(${D}.dzial6), x -> lower(x) LIKE '%${s}%')) > 0`;
+/** A label compared across registers, as a hash: upper case, one space between words. */
+const labelKey = (e: string) => `hash(upper(regexp_replace(trim(${e}), '\\s+', ' ', 'g')))`;
+/**
+ * A KRS activity list as PKD rows: the code as the PKD tree writes it, the key of KRS's description of it
+ * (a hash: the descriptions of 1.15 million extracts' ~9 million rows are not held), main or not.
+ */
+const krsActivities = (list: string, main: boolean) =>
+  `list_transform(coalesce(${list}, []), x -> {kod: ${pkdCode("coalesce(x.kodDzial, '') || coalesce(x.kodKlasa, '') || coalesce(x.kodPodklasa, '')")},
+    raw: concat_ws('.', x.kodDzial, x.kodKlasa, x.kodPodklasa), opis_key: CASE WHEN ${blank('x.opis')} IS NOT NULL THEN ${labelKey('x.opis')} END, main: ${main}})`;
 const krsPerson = (p: string, roll: string, text: string) =>
   `{nimi: trim(${p}.imiona.imie || ' ' || ${p}.nazwisko.nazwiskoICzlon), isiku_tyyp: 'F', roll: ${roll},
     roll_tekstina: ${text}, algus_kpv: NULL::DATE}`;
@@ -73,6 +83,9 @@ const KRS_COLUMNS: Record<string, string> = {
   ),
   audited: `CASE WHEN ${D}.dzial3.wzmiankiOZlozonychDokumentach.wzmiankaOZlozeniuOpiniiBieglegoRewidentaSprawozdaniaZBadania IS NULL THEN NULL
       ELSE ${forClosedYear(`${D}.dzial3.wzmiankiOZlozonychDokumentach.wzmiankaOZlozeniuOpiniiBieglegoRewidentaSprawozdaniaZBadania`)} END`,
+  // The activities the extract registers (dzial3): the main one (przewazajaca), then the others.
+  krs_pkd: `list_concat(${krsActivities(`${D}.dzial3.przedmiotDzialalnosci.przedmiotPrzewazajacejDzialalnosci`, true)},
+    ${krsActivities(`${D}.dzial3.przedmiotDzialalnosci.przedmiotPozostalejDzialalnosci`, false)})`,
   proceeding: `CASE ${PL_DZIAL6_STEMS.map(([s, state]) => `WHEN ${dzial6Has(s)} THEN ${str(state)}`).join(' ')} END`,
   // The unit's own fields, for an extract that has no REGON report.
   regon9: `left(${blank(`${A}.danePodmiotu.identyfikatory.regon`)}, 9)`,
@@ -83,6 +96,25 @@ const KRS_COLUMNS: Record<string, string> = {
   house: `${A}.siedzibaIAdres.adres.nrDomu`,
   flat: `${A}.siedzibaIAdres.adres.nrLokalu`,
   voivodeship: `${A}.siedzibaIAdres.siedziba.wojewodztwo`,
+};
+
+/**
+ * KRS answers saved one per file (`OdpisAktualny_<KRS>.json`, files.ts KRS_SAVED_ANSWER) as capture rows: the
+ * KRS number is the extract's own (else the file name's), the time the file's modification time (so the newer
+ * of a saved answer and a harvested one wins), the status 200 for an extract, else the problem+json body's own
+ * `status` (the API's 404 for a number without an extract, as `curl -o` saves it); bytes that are not UTF-8
+ * are kept as base64, counted and left out like a harvested answer.
+ */
+const SAVED_KRS: SavedAnswers = {
+  match: KRS_SAVED_ANSWER,
+  lines: (files) => `SELECT coalesce(json_extract_string(body, '$.odpis.naglowekA.numerKRS'),
+      regexp_extract(filename, '${KRS_SAVED_ANSWER.source.slice(1)}', 1)) AS key,
+    'OdpisAktualny' AS kind,
+    CASE WHEN json_exists(body, '$.odpis') THEN 200
+      ELSE coalesce(TRY_CAST(json_extract_string(body, '$.status') AS INTEGER), 200) END AS status,
+    strftime(last_modified AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%S.%gZ') AS fetched_at, body,
+    CASE WHEN body IS NULL THEN base64(content) END AS body_base64
+  FROM (SELECT *, TRY(decode(content)) AS body FROM read_blob(${files}))`,
 };
 
 /**
@@ -107,6 +139,7 @@ async function readKrs(ctx: StageContext): Promise<void> {
           CASE WHEN status = 200 AND kind = 'OdpisAktualny'
             THEN TRY_CAST(TRY_CAST(body AS JSON) AS STRUCT(odpis ${KRS_ODPIS_TYPE})).odpis END AS o
         FROM ${from})`,
+    SAVED_KRS,
   );
   const number = `lpad(trim(split_part(key, '/', 1)), 10, '0')`;
   await conn.run(`CREATE OR REPLACE TEMP TABLE pl_krs_all AS
@@ -311,11 +344,52 @@ const emtakPart = (part: number) => `
     any_value(raw) FILTER (WHERE r.version = ${str(PL_PKD_VERSION)} AND l.kood IS NULL) AS example
   FROM rows r LEFT JOIN activity_leaves l USING (kood) GROUP BY code`;
 
-/** The PKD codes of REGON's PKD reports onto the served PKD 2007 tree (pl_emtak). */
+/**
+ * The KRS extract's activities of the units whose REGON PKD report gave no rows (pl_emtak_krs). An extract
+ * names no PKD edition, but gives each code KRS's description of it: a row is taken in the served tree's
+ * edition when that description is the tree's label of its code, and counted otherwise (KRS registers the
+ * codes of PKD 2025 since 2025 beside the PKD 2007 codes of older entries: `86.95.Z`, or `93.13.Z` described
+ * as "DZIAŁALNOŚĆ KLUBÓW FITNESS", not PKD 2007's "Działalność obiektów służących poprawie kondycji fizycznej").
+ */
+const KRS_EMTAK = `CREATE OR REPLACE TEMP TABLE pl_emtak_krs AS
+  WITH rows AS (
+    SELECT code, k, x.raw AS raw, x.kod AS kood, x.main AS is_main, x.opis_key AS opis_key
+    FROM (SELECT e.code, unnest(e.krs_pkd) AS x, generate_subscripts(e.krs_pkd, 1) AS k FROM pl_krs e
+      WHERE len(e.krs_pkd) > 0 AND e.code IN (SELECT code FROM ingest_register)
+        AND e.code NOT IN (SELECT code FROM pl_emtak))
+  ), matched AS (
+    SELECT r.*, l.kood IS NOT NULL AS in_tree, ${labelKey('l.label')} = r.opis_key AS same_label, l.label
+    FROM rows r LEFT JOIN activity_leaves l USING (kood)
+  )
+  SELECT code,
+    ${sortedList('{kood: kood, label: label, is_main: is_main}', ['NOT is_main', 'k'], 'in_tree AND same_label')} AS emtak,
+    count(*) FILTER (WHERE NOT in_tree) AS unknown, any_value(raw) FILTER (WHERE NOT in_tree) AS unknown_example,
+    count(*) FILTER (WHERE in_tree AND NOT coalesce(same_label, false)) AS other_edition,
+    any_value(raw) FILTER (WHERE in_tree AND NOT coalesce(same_label, false)) AS other_example
+  FROM matched GROUP BY code`;
+
+/**
+ * Activities (pl_emtak): REGON's PKD report where it gives rows (GUS's statistical register, each row tagged
+ * with its PKD version), else the KRS extract's list (the registration); docs/ingest.md says why.
+ */
 async function buildActivities(ctx: StageContext): Promise<void> {
   await ctx.conn.run(`CREATE OR REPLACE TEMP TABLE pl_emtak AS ${emtakPart(0)}`);
   for (let part = 1; part < EMTAK_PARTS; part++)
     await ctx.conn.run(`INSERT INTO pl_emtak ${emtakPart(part)}`);
+  await ctx.conn.run(KRS_EMTAK);
+  const krs = ctx.file(KRS_FILE);
+  await krs.nulled(
+    'PKD code not in the PKD tree (left out of emtak)',
+    `SELECT sum(unknown) AS n, any_value(unknown_example) FILTER (WHERE unknown > 0) AS example FROM pl_emtak_krs`,
+  );
+  await krs.nulled(
+    "PKD row whose KRS description is not the served tree's label of its code (another PKD edition: left out of emtak)",
+    `SELECT sum(other_edition) AS n, any_value(other_example) FILTER (WHERE other_edition > 0) AS example FROM pl_emtak_krs`,
+  );
+  await ctx.conn.run(`INSERT INTO pl_emtak BY NAME SELECT code, emtak FROM pl_emtak_krs`);
+  await ctx.conn.run('DROP TABLE pl_emtak_krs');
+  // Not held through the final join: some 9 million rows at national scale.
+  await ctx.conn.run('ALTER TABLE pl_krs DROP COLUMN krs_pkd');
   const regon = ctx.file(REGON_FILE);
   await regon.nulled(
     `PKD rows of another version than ${PL_PKD_VERSION} (skipped: no correspondence to the served PKD 2007 tree)`,
@@ -413,7 +487,7 @@ const buildPolandCompanies = buildCompanies({
       ${phone('TEL')},
       ${phone('MOB')}
     ], x -> x IS NOT NULL)`,
-    // Activity codes are REGON's; the contract's list is never NULL, so a unit without a PKD answer has [].
+    // Activity codes are REGON's, else the KRS extract's; the contract's list is never NULL, so a unit neither gives has [].
     emtak: 'coalesce(e.emtak, [])',
     people: 'coalesce(k.people, [])',
     annual_report_filed: `CASE WHEN ${IN_KRS} THEN k.filed END`,

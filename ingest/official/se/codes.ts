@@ -8,7 +8,63 @@
  * (7.1); the type of a secondary trade name (särskilt företagsnamn) is UNCONFIRMED: Bolagsverket's code
  * list is only on its HTML page.
  */
-export const SE_NAME_TYPES = { main: 'FORETAGSNAMN', trade: 'SARSKILTFORETAGSNAMN' } as const;
+export const SE_NAME_TYPES = { main: 'FORETAGSNAMN', trade: 'SARSKILTFORETAGSNAMN', plain: 'NAMN' } as const;
+// `plain` (`NAMN-ORGNAM`, "Namn") is the name type of an organisation without a företagsnamn, from a public
+// parser's label table (a NestJS `BolagsverketBulkParser`, [id:53620439367] in the code index): the name
+// taken where an organisation has no FORETAGSNAMN row.
+
+/**
+ * Identity types in `organisationsidentitet` (`number$TYPE`): an organisation number, or a person's number
+ * (a sole trader, held and never sold; the number only joins the files). Several independent public
+ * parsers of the real file read these two (registry-formats.md 7.1; [id:53620439367], [id:62594470631]:
+ * `196406253432$PERSON-IDORG`); any other type is counted and left out.
+ */
+export const SE_IDENTITY_TYPES = { org: 'ORGNR-IDORG', person: 'PERSON-IDORG' } as const;
+
+/**
+ * Bolagsverket's legal-form codes (`organisationsform`) with their labels, as a public client lists them
+ * ([id:68957711941] in the code index, `ORGANIZATION_FORM_ICON_BY_CODE`; `AB-ORGFO` is in registry-formats.md
+ * 7.1; `HB-ORGFO`, `E-ORGFO` are also in [id:53620439367] and [id:63356492737]). Served as `oiguslik_vorm` only
+ * for an organisation SCB's JE file does not hold (SCB's JurForm otherwise); a code not listed keeps its
+ * code, its label NULL, counted per code.
+ */
+export const SE_BV_FORMS: Readonly<Record<string, string>> = {
+  'AB-ORGFO': 'Aktiebolag',
+  'BAB-ORGFO': 'Bankaktiebolag',
+  'BF-ORGFO': 'Bostadsförening',
+  'BFL-ORGFO': 'Utländsk banks filial',
+  'BRF-ORGFO': 'Bostadsrättsförening',
+  'E-ORGFO': 'Enskild näringsverksamhet',
+  'EB-ORGFO': 'Enkla bolag',
+  'EEIG-ORGFO': 'Europeisk ekonomisk intressegruppering',
+  'EGTS-ORGFO': 'Europeisk gruppering för territoriellt samarbete',
+  'EK-ORGFO': 'Ekonomisk förening',
+  'FAB-ORGFO': 'Försäkringsaktiebolag',
+  'FF-ORGFO': 'Försäkringsförmedlare',
+  'FL-ORGFO': 'Filial',
+  'FOF-ORGFO': 'Försäkringsförening',
+  'HB-ORGFO': 'Handelsbolag',
+  'I-ORGFO': 'Ideell förening som bedriver näringsverksamhet',
+  'KB-ORGFO': 'Kommanditbolag',
+  'KHF-ORGFO': 'Kooperativ hyresrättsförening',
+  'MB-ORGFO': 'Medlemsbank',
+  'OFB-ORGFO': 'Ömsesidigt försäkringsbolag',
+  'OTPB-ORGFO': 'Ömsesidigt tjänstepensionsbolag',
+  'S-ORGFO': 'Stiftelse som bedriver näringsverksamhet',
+  'SB-ORGFO': 'Sparbank',
+  'SCE-ORGFO': 'Europakooperativ',
+  'SE-ORGFO': 'Europabolag',
+  'SF-ORGFO': 'Sambruksförening',
+  'TPAB-ORGFO': 'Tjänstepensionsaktiebolag',
+  'TPF-ORGFO': 'Tjänstepensionsförening',
+  'TSF-ORGFO': 'Trossamfund som bedriver näringsverksamhet',
+};
+
+/**
+ * The state of an organisation Bolagsverket lists, neither deregistered nor in a proceeding, that SCB's JE
+ * file does not hold (so no FtgStat says whether it is active): registered. `source_status` stays NULL.
+ */
+export const SE_BV_REGISTERED = { staatus: 'R', text: 'Registrerad' } as const;
 
 /**
  * Ongoing proceedings in `pagandeAvvecklingsEllerOmstruktureringsforfarande` (`|CODE$date` repeats):

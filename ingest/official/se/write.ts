@@ -121,7 +121,8 @@ export async function writeSeOfficial(ctx: WriterContext): Promise<string[]> {
        strftime(esmaregistreerimise_kpv, '%Y-%m-%d'),
        CASE WHEN ${h('desc', 50)} = 0 THEN 'Verksamhet: "' || coalesce(emtak[1].label, '') || '";' || chr(10) || 'samt därmed förenlig verksamhet'
          ELSE coalesce(emtak[1].label, '') END,
-       coalesce(a.street, '') || '$$' || upper(coalesce(a.town, '')) || '$' || coalesce(a.pc1 || a.pc2, '') || '$SE-LAND'
+       -- The town as the world writes it: the ingest serves Bolagsverket's address with its own casing.
+       coalesce(a.street, '') || '$$' || coalesce(a.town, '') || '$' || coalesce(a.pc1 || a.pc2, '') || '$SE-LAND'
      FROM base
      UNION ALL
      SELECT ident, '', 'SE-LAND', ${trade('t')}, '', '', '', '', strftime(esmaregistreerimise_kpv, '%Y-%m-%d'), '', ''
