@@ -1,6 +1,10 @@
 import net from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ProtocolErrorCode,
+  WebStandardStreamableHTTPServerTransport,
+  createMcpHandler,
+  isLegacyRequest,
+} from '@modelcontextprotocol/server';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { COUNTRIES, COUNTRY_CODES } from '../contract/countries.ts';
 import { isAppError } from '../errors/app-error.ts';
@@ -12,6 +16,7 @@ import { McpToolServer } from './mcp-server.ts';
 import { refuseMessage } from './message-guard.ts';
 import { refusal, type RequestGuardOptions } from './request-guard.ts';
 import { buildTools } from './tools/index.ts';
+import type { ToolContext } from './tool.ts';
 
 export const MCP_PATH = '/mcp';
 
@@ -42,16 +47,62 @@ function rpcError(message: string, code: number = -32000) {
   return { jsonrpc: '2.0', error: { code, message }, id: null };
 }
 
+/** The request as the SDK's web-standard face takes it; the body goes beside it, parsed by fastify. */
+function webRequest(request: FastifyRequest): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  }
+  return new Request(`http://${request.host}${request.url}`, { method: request.method, headers });
+}
+
 /**
- * `POST /mcp`: the MCP Streamable HTTP transport in stateless mode, beside the REST routes in the same app.
- * The request is checked (Origin/Host 403, bearer key 401) by fastify, then handed raw to the SDK
- * transport with the body fastify already parsed. GET (a server-to-client stream) and DELETE (ending a
- * session) have nothing to serve without sessions: 405, as the transport spec allows.
+ * `POST /mcp`: MCP over Streamable HTTP, stateless, beside the REST routes in the same app, on the SDK's
+ * web-standard serving entries. A request of the 2026-07-28 revision (its `_meta` envelope names the
+ * version; `server/discover` instead of `initialize`) goes to `createMcpHandler`; a 2025-era request
+ * (`initialize`, then calls) to a fresh stateless transport, with plain JSON answers. Both build the same
+ * per-request Server bound to the caller (mcp-server.ts). The request is checked first (Origin/Host 403,
+ * bearer key 401) by fastify; the SDK's Response is sent back through fastify, so its hooks (request id,
+ * security headers) run as on REST. GET (a server-to-client stream) and DELETE (ending a session) have
+ * nothing to serve without sessions: 405, as the transport spec allows.
  */
 export const mcpRoutes: FastifyPluginAsync<McpPluginOptions> = async (app, opts) => {
   const prices = opts.prices ?? defaultPrices();
   const tools = new McpToolServer(buildTools(prices), prices);
+  // The caller of each request in flight, for the factory the SDK calls with that request.
+  const contexts = new WeakMap<
+    Request,
+    { ctx: Omit<ToolContext, 'prices'>; logError: (e: unknown) => void }
+  >();
+  const serverOf = (request: Request | undefined) => {
+    const bound = request && contexts.get(request);
+    if (!bound) throw new Error('MCP request without a caller');
+    return tools.serverFor(bound.ctx, bound.logError);
+  };
+  const modern = createMcpHandler(({ requestInfo }) => serverOf(requestInfo), {
+    legacy: 'reject',
+    responseMode: 'json',
+    onerror: (err) => app.log.error({ err }, 'mcp request failed'),
+  });
+  app.addHook('onClose', async () => modern.close());
 
+  /** A 2025-era request: one Server and transport for it, closed once the answer is read. */
+  const legacy = async (request: Request, parsedBody: unknown): Promise<Response> => {
+    const server = serverOf(request);
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    try {
+      await server.connect(transport);
+      const response = await transport.handleRequest(request, { parsedBody });
+      return new Response(await response.arrayBuffer(), response);
+    } finally {
+      await transport.close();
+      await server.close();
+    }
+  };
   // Failures of fastify's body parsing on /mcp are JSON-RPC errors, as the transport would answer them:
   // a body that is not JSON is a Parse error (-32700). Everything else goes on to the app's handler.
   app.setErrorHandler((err: FastifyError, _request, reply) => {
@@ -61,7 +112,9 @@ export const mcpRoutes: FastifyPluginAsync<McpPluginOptions> = async (app, opts)
     const message = frameworkClientDetail(err, status);
     return reply
       .code(status)
-      .send(rpcError(parse ? `Parse error: ${message}` : message, parse ? ErrorCode.ParseError : -32000));
+      .send(
+        rpcError(parse ? `Parse error: ${message}` : message, parse ? ProtocolErrorCode.ParseError : -32000),
+      );
   });
 
   const guard = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -88,10 +141,6 @@ export const mcpRoutes: FastifyPluginAsync<McpPluginOptions> = async (app, opts)
     const refused = refuseMessage(request.body);
     if (refused) return reply.code(refused.status).send(refused.body);
 
-    // From here the SDK writes the response; fastify's onSend hooks no longer run, so copy the request id.
-    reply.hijack();
-    const res = reply.raw;
-    res.setHeader('x-request-id', request.id);
     const logError = (err: unknown) => request.log.error({ err }, 'mcp tool call failed');
     const { links, publicUrl, path } = opts.exportLinks;
     const origin = linkOrigin(publicUrl, request);
@@ -99,26 +148,13 @@ export const mcpRoutes: FastifyPluginAsync<McpPluginOptions> = async (app, opts)
       const signed = links.sign(caller.principal.keyId, params, Date.now());
       return { url: `${origin}${path}?${signed.query}`, expiresAt: signed.expiresAt };
     };
-    const server = tools.serverFor({ ops: opts.ops, caller, exportLink }, logError);
-    // No sessions, and plain JSON answers: nothing here streams, and nothing is kept after the response.
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    try {
-      await server.connect(transport);
-      await transport.handleRequest(request.raw, res, request.body);
-    } catch (err) {
-      request.log.error({ err }, 'mcp request failed');
-      if (!res.headersSent) {
-        res
-          .writeHead(500, { 'content-type': 'application/json' })
-          .end(JSON.stringify(rpcError('internal server error')));
-      }
-    }
+    const web = webRequest(request);
+    contexts.set(web, { ctx: { ops: opts.ops, caller, exportLink }, logError });
+    const response = (await isLegacyRequest(web, request.body))
+      ? await legacy(web, request.body)
+      : await modern.fetch(web, { parsedBody: request.body });
+    reply.code(response.status);
+    response.headers.forEach((value, name) => void reply.header(name, value));
+    return reply.send(Buffer.from(await response.arrayBuffer()));
   });
 };

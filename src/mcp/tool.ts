@@ -1,4 +1,4 @@
-import type { CallToolResult, ResourceLink, Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ResourceLink, Tool, ToolAnnotations } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { AppError, isAppError, validationError } from '../errors/app-error.ts';
 import { clientDetail, toValidationIssues } from '../http/error-handler.ts';
