@@ -7,7 +7,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { COUNTRIES, COUNTRY_CODES } from '../contract/countries.ts';
-import { isAppError } from '../errors/app-error.ts';
+import { AppError, isAppError } from '../errors/app-error.ts';
 import { frameworkClientDetail } from '../http/error-handler.ts';
 import type { ExportLinks } from '../services/export-link.ts';
 import type { Caller, Operations } from '../services/operations.ts';
@@ -17,10 +17,14 @@ import { refuseMessage } from './message-guard.ts';
 import { refusal, type RequestGuardOptions } from './request-guard.ts';
 import { buildTools } from './tools/index.ts';
 import type { ToolContext } from './tool.ts';
+import { SCOPES, type AuthorizationServer } from '../oauth/authorization-server.ts';
+import { resourceMetadataUrl } from '../oauth/routes.ts';
 
 export const MCP_PATH = '/mcp';
 
 export interface McpPluginOptions extends RequestGuardOptions {
+  /** OAuth sign-in (issue 29): tokens of this authorization server are taken beside API keys. */
+  oauth?: { server: AuthorizationServer; origin: (request: FastifyRequest) => string };
   ops: Operations;
   authenticator: Authenticator;
   /** Row prices in credits per country, quoted in the tool descriptions; spec 8.2 defaults when absent. */
@@ -117,6 +121,37 @@ export const mcpRoutes: FastifyPluginAsync<McpPluginOptions> = async (app, opts)
       );
   });
 
+  /**
+   * An API key, as on REST; else an access token of the authorization server for this resource. A token
+   * without the `mcp:data` scope may use the free tools only.
+   */
+  const authenticate = async (request: FastifyRequest) => {
+    const header = request.headers.authorization;
+    try {
+      return { principal: await opts.authenticator.authenticate(header), freeOnly: false };
+    } catch (err) {
+      const token = /^Bearer +(\S+)$/i.exec(header ?? '')?.[1];
+      if (!opts.oauth || !token || !isAppError(err) || err.code !== 'unauthorized') throw err;
+      const found = await opts.oauth.server.caller(opts.oauth.origin(request), token);
+      if (!found) throw new AppError('unauthorized', 'invalid or revoked API key or access token');
+      return { principal: found.principal, freeOnly: !found.scopes.includes(SCOPES.data) };
+    }
+  };
+
+  // Where a client that has no key learns how to sign in (RFC 9728), beside the usual challenge.
+  if (opts.oauth) {
+    const oauth = opts.oauth;
+    app.addHook('onSend', async (request, reply) => {
+      if (reply.statusCode !== 401) return;
+      const challenge = reply.getHeader('www-authenticate');
+      const metadata = `resource_metadata="${resourceMetadataUrl(oauth.origin(request))}"`;
+      reply.header(
+        'www-authenticate',
+        challenge ? `${String(challenge)}, ${metadata}` : `Bearer ${metadata}`,
+      );
+    });
+  }
+
   const guard = async (request: FastifyRequest, reply: FastifyReply) => {
     const why = refusal(request, opts);
     if (why) return reply.code(403).send({ detail: why });
@@ -132,11 +167,9 @@ export const mcpRoutes: FastifyPluginAsync<McpPluginOptions> = async (app, opts)
   app.delete(MCP_PATH, { schema: { hide: true }, onRequest: guard }, methodNotAllowed);
 
   app.post(MCP_PATH, { schema: { hide: true }, onRequest: guard }, async (request, reply) => {
-    // A refused key is a 401 with WWW-Authenticate from the app's error handler, as on REST.
-    const caller: Caller = {
-      principal: await opts.authenticator.authenticate(request.headers.authorization),
-      channel: 'mcp',
-    };
+    // A refused key or token is a 401 with WWW-Authenticate from the app's error handler, as on REST.
+    const { principal, freeOnly } = await authenticate(request);
+    const caller: Caller = { principal, channel: 'mcp' };
 
     const refused = refuseMessage(request.body);
     if (refused) return reply.code(refused.status).send(refused.body);
@@ -149,7 +182,7 @@ export const mcpRoutes: FastifyPluginAsync<McpPluginOptions> = async (app, opts)
       return { url: `${origin}${path}?${signed.query}`, expiresAt: signed.expiresAt };
     };
     const web = webRequest(request);
-    contexts.set(web, { ctx: { ops: opts.ops, caller, exportLink }, logError });
+    contexts.set(web, { ctx: { ops: opts.ops, caller, exportLink, freeOnly }, logError });
     const response = (await isLegacyRequest(web, request.body))
       ? await legacy(web, request.body)
       : await modern.fetch(web, { parsedBody: request.body });
