@@ -30,7 +30,9 @@ import {
   maskLinkSignature,
 } from './services/export-link.ts';
 import { Operations, type ExportOptions } from './services/operations.ts';
-import type { WebDeps } from './web/context.ts';
+import { AuthorizationServer } from './oauth/authorization-server.ts';
+import { oauthRoutes } from './oauth/routes.ts';
+import { baseUrl, type WebDeps } from './web/context.ts';
 import { webPlugin } from './web/plugin.ts';
 
 export interface AppDeps {
@@ -176,16 +178,26 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.exports && { exports: deps.exports }),
   });
   const routeDeps = { prefix: API_PREFIX, ops, authenticator: deps.wallet.authenticator };
+  const secret = deps.exportLinks?.secret ?? randomBytes(LINK_SECRET_BYTES);
   const links = new ExportLinks({
-    secret: deps.exportLinks?.secret ?? randomBytes(LINK_SECRET_BYTES),
+    secret,
     ttlSeconds: deps.exportLinks?.ttlSeconds ?? DEFAULT_LINK_TTL_SECONDS,
   });
   await app.register(discoveryRoutes, routeDeps);
   await app.register(companyRoutes, routeDeps);
   await app.register(changeRoutes, routeDeps);
   await app.register(exportRoutes, { ...routeDeps, links });
-  if (deps.web) await app.register(webPlugin, { ...deps.web, ops });
+  // MCP clients sign in with OAuth where there are accounts to sign in to (the dashboard); keys work always.
+  const oauth = deps.web
+    ? {
+        server: new AuthorizationServer({ wallet: deps.web.wallet, secret, proxy: Boolean(deps.trustProxy) }),
+        origin: (request: FastifyRequest) => baseUrl(deps.web!, request),
+      }
+    : undefined;
+  if (oauth) await app.register(oauthRoutes, { oauth: oauth.server, origin: oauth.origin });
+  if (deps.web) await app.register(webPlugin, { ...deps.web, ops, ...(oauth && { oauth: oauth.server }) });
   await app.register(mcpRoutes, {
+    ...(oauth && { oauth }),
     ops,
     authenticator: deps.wallet.authenticator,
     ...(deps.wallet.prices && { prices: deps.wallet.prices }),

@@ -1,11 +1,5 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import { Server, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { Tool } from '@modelcontextprotocol/server';
 import { API_VERSION } from '../http/openapi.ts';
 import { callTool, toolListing, type ToolContext, type ToolDef } from './tool.ts';
 import { priceList } from './tools/common.ts';
@@ -68,13 +62,16 @@ export class McpToolServer {
       { capabilities: { tools: { listChanged: false } }, instructions: this.instructions },
     );
     const context: ToolContext = { ...ctx, prices: this.prices };
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.listing }));
-    server.setRequestHandler(CallToolRequestSchema, (request) => {
+    server.setRequestHandler('tools/list', () => ({ tools: this.listing }));
+    server.setRequestHandler('tools/call', (request) => {
       const def = this.byName.get(request.params.name);
       if (!def) {
         // MCP: an unknown tool is a protocol error, not a tool result.
         const known = [...this.byName.keys()].join(', ');
-        throw new McpError(ErrorCode.InvalidParams, `no tool ${request.params.name}; tools: ${known}`);
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `no tool ${request.params.name}; tools: ${known}`,
+        );
       }
       return callTool(def, request.params.arguments, context, logError, request.params._meta);
     });

@@ -1,11 +1,10 @@
+import { isJSONRPCRequest, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import {
   CallToolRequestSchema,
-  ErrorCode,
   InitializeRequestSchema,
-  isJSONRPCRequest,
   ListToolsRequestSchema,
   PingRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/core';
 
 /**
  * What the SDK's transport and server would answer badly, answered here first with the JSON-RPC codes the
@@ -59,7 +58,11 @@ export function refuseMessage(body: unknown): Refused | null {
   if (Array.isArray(body)) {
     return {
       status: 400,
-      body: { jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest, message: BATCH_REFUSAL } },
+      body: {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: ProtocolErrorCode.InvalidRequest, message: BATCH_REFUSAL },
+      },
     };
   }
   if (!isJSONRPCRequest(body)) return null;
@@ -73,7 +76,10 @@ export function refuseMessage(body: unknown): Refused | null {
     body: {
       jsonrpc: '2.0',
       id: body.id,
-      error: { code: ErrorCode.InvalidParams, message: `invalid params for ${body.method}: ${issues}` },
+      error: {
+        code: ProtocolErrorCode.InvalidParams,
+        message: `invalid params for ${body.method}: ${issues}`,
+      },
     },
   };
 }

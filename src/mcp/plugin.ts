@@ -1,9 +1,13 @@
 import net from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ProtocolErrorCode,
+  WebStandardStreamableHTTPServerTransport,
+  createMcpHandler,
+  isLegacyRequest,
+} from '@modelcontextprotocol/server';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { COUNTRIES, COUNTRY_CODES } from '../contract/countries.ts';
-import { isAppError } from '../errors/app-error.ts';
+import { AppError, isAppError } from '../errors/app-error.ts';
 import { frameworkClientDetail } from '../http/error-handler.ts';
 import type { ExportLinks } from '../services/export-link.ts';
 import type { Caller, Operations } from '../services/operations.ts';
@@ -12,10 +16,15 @@ import { McpToolServer } from './mcp-server.ts';
 import { refuseMessage } from './message-guard.ts';
 import { refusal, type RequestGuardOptions } from './request-guard.ts';
 import { buildTools } from './tools/index.ts';
+import type { ToolContext } from './tool.ts';
+import { SCOPES, type AuthorizationServer } from '../oauth/authorization-server.ts';
+import { resourceMetadataUrl } from '../oauth/routes.ts';
 
 export const MCP_PATH = '/mcp';
 
 export interface McpPluginOptions extends RequestGuardOptions {
+  /** OAuth sign-in (issue 29): tokens of this authorization server are taken beside API keys. */
+  oauth?: { server: AuthorizationServer; origin: (request: FastifyRequest) => string };
   ops: Operations;
   authenticator: Authenticator;
   /** Row prices in credits per country, quoted in the tool descriptions; spec 8.2 defaults when absent. */
@@ -42,16 +51,62 @@ function rpcError(message: string, code: number = -32000) {
   return { jsonrpc: '2.0', error: { code, message }, id: null };
 }
 
+/** The request as the SDK's web-standard face takes it; the body goes beside it, parsed by fastify. */
+function webRequest(request: FastifyRequest): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  }
+  return new Request(`http://${request.host}${request.url}`, { method: request.method, headers });
+}
+
 /**
- * `POST /mcp`: the MCP Streamable HTTP transport in stateless mode, beside the REST routes in the same app.
- * The request is checked (Origin/Host 403, bearer key 401) by fastify, then handed raw to the SDK
- * transport with the body fastify already parsed. GET (a server-to-client stream) and DELETE (ending a
- * session) have nothing to serve without sessions: 405, as the transport spec allows.
+ * `POST /mcp`: MCP over Streamable HTTP, stateless, beside the REST routes in the same app, on the SDK's
+ * web-standard serving entries. A request of the 2026-07-28 revision (its `_meta` envelope names the
+ * version; `server/discover` instead of `initialize`) goes to `createMcpHandler`; a 2025-era request
+ * (`initialize`, then calls) to a fresh stateless transport, with plain JSON answers. Both build the same
+ * per-request Server bound to the caller (mcp-server.ts). The request is checked first (Origin/Host 403,
+ * bearer key 401) by fastify; the SDK's Response is sent back through fastify, so its hooks (request id,
+ * security headers) run as on REST. GET (a server-to-client stream) and DELETE (ending a session) have
+ * nothing to serve without sessions: 405, as the transport spec allows.
  */
 export const mcpRoutes: FastifyPluginAsync<McpPluginOptions> = async (app, opts) => {
   const prices = opts.prices ?? defaultPrices();
   const tools = new McpToolServer(buildTools(prices), prices);
+  // The caller of each request in flight, for the factory the SDK calls with that request.
+  const contexts = new WeakMap<
+    Request,
+    { ctx: Omit<ToolContext, 'prices'>; logError: (e: unknown) => void }
+  >();
+  const serverOf = (request: Request | undefined) => {
+    const bound = request && contexts.get(request);
+    if (!bound) throw new Error('MCP request without a caller');
+    return tools.serverFor(bound.ctx, bound.logError);
+  };
+  const modern = createMcpHandler(({ requestInfo }) => serverOf(requestInfo), {
+    legacy: 'reject',
+    responseMode: 'json',
+    onerror: (err) => app.log.error({ err }, 'mcp request failed'),
+  });
+  app.addHook('onClose', async () => modern.close());
 
+  /** A 2025-era request: one Server and transport for it, closed once the answer is read. */
+  const legacy = async (request: Request, parsedBody: unknown): Promise<Response> => {
+    const server = serverOf(request);
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    try {
+      await server.connect(transport);
+      const response = await transport.handleRequest(request, { parsedBody });
+      return new Response(await response.arrayBuffer(), response);
+    } finally {
+      await transport.close();
+      await server.close();
+    }
+  };
   // Failures of fastify's body parsing on /mcp are JSON-RPC errors, as the transport would answer them:
   // a body that is not JSON is a Parse error (-32700). Everything else goes on to the app's handler.
   app.setErrorHandler((err: FastifyError, _request, reply) => {
@@ -61,8 +116,41 @@ export const mcpRoutes: FastifyPluginAsync<McpPluginOptions> = async (app, opts)
     const message = frameworkClientDetail(err, status);
     return reply
       .code(status)
-      .send(rpcError(parse ? `Parse error: ${message}` : message, parse ? ErrorCode.ParseError : -32000));
+      .send(
+        rpcError(parse ? `Parse error: ${message}` : message, parse ? ProtocolErrorCode.ParseError : -32000),
+      );
   });
+
+  /**
+   * An API key, as on REST; else an access token of the authorization server for this resource. A token
+   * without the `mcp:data` scope may use the free tools only.
+   */
+  const authenticate = async (request: FastifyRequest) => {
+    const header = request.headers.authorization;
+    try {
+      return { principal: await opts.authenticator.authenticate(header), freeOnly: false };
+    } catch (err) {
+      const token = /^Bearer +(\S+)$/i.exec(header ?? '')?.[1];
+      if (!opts.oauth || !token || !isAppError(err) || err.code !== 'unauthorized') throw err;
+      const found = await opts.oauth.server.caller(opts.oauth.origin(request), token);
+      if (!found) throw new AppError('unauthorized', 'invalid or revoked API key or access token');
+      return { principal: found.principal, freeOnly: !found.scopes.includes(SCOPES.data) };
+    }
+  };
+
+  // Where a client that has no key learns how to sign in (RFC 9728), beside the usual challenge.
+  if (opts.oauth) {
+    const oauth = opts.oauth;
+    app.addHook('onSend', async (request, reply) => {
+      if (reply.statusCode !== 401) return;
+      const challenge = reply.getHeader('www-authenticate');
+      const metadata = `resource_metadata="${resourceMetadataUrl(oauth.origin(request))}"`;
+      reply.header(
+        'www-authenticate',
+        challenge ? `${String(challenge)}, ${metadata}` : `Bearer ${metadata}`,
+      );
+    });
+  }
 
   const guard = async (request: FastifyRequest, reply: FastifyReply) => {
     const why = refusal(request, opts);
@@ -79,19 +167,13 @@ export const mcpRoutes: FastifyPluginAsync<McpPluginOptions> = async (app, opts)
   app.delete(MCP_PATH, { schema: { hide: true }, onRequest: guard }, methodNotAllowed);
 
   app.post(MCP_PATH, { schema: { hide: true }, onRequest: guard }, async (request, reply) => {
-    // A refused key is a 401 with WWW-Authenticate from the app's error handler, as on REST.
-    const caller: Caller = {
-      principal: await opts.authenticator.authenticate(request.headers.authorization),
-      channel: 'mcp',
-    };
+    // A refused key or token is a 401 with WWW-Authenticate from the app's error handler, as on REST.
+    const { principal, freeOnly } = await authenticate(request);
+    const caller: Caller = { principal, channel: 'mcp' };
 
     const refused = refuseMessage(request.body);
     if (refused) return reply.code(refused.status).send(refused.body);
 
-    // From here the SDK writes the response; fastify's onSend hooks no longer run, so copy the request id.
-    reply.hijack();
-    const res = reply.raw;
-    res.setHeader('x-request-id', request.id);
     const logError = (err: unknown) => request.log.error({ err }, 'mcp tool call failed');
     const { links, publicUrl, path } = opts.exportLinks;
     const origin = linkOrigin(publicUrl, request);
@@ -99,26 +181,13 @@ export const mcpRoutes: FastifyPluginAsync<McpPluginOptions> = async (app, opts)
       const signed = links.sign(caller.principal.keyId, params, Date.now());
       return { url: `${origin}${path}?${signed.query}`, expiresAt: signed.expiresAt };
     };
-    const server = tools.serverFor({ ops: opts.ops, caller, exportLink }, logError);
-    // No sessions, and plain JSON answers: nothing here streams, and nothing is kept after the response.
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    try {
-      await server.connect(transport);
-      await transport.handleRequest(request.raw, res, request.body);
-    } catch (err) {
-      request.log.error({ err }, 'mcp request failed');
-      if (!res.headersSent) {
-        res
-          .writeHead(500, { 'content-type': 'application/json' })
-          .end(JSON.stringify(rpcError('internal server error')));
-      }
-    }
+    const web = webRequest(request);
+    contexts.set(web, { ctx: { ops: opts.ops, caller, exportLink, freeOnly }, logError });
+    const response = (await isLegacyRequest(web, request.body))
+      ? await legacy(web, request.body)
+      : await modern.fetch(web, { parsedBody: request.body });
+    reply.code(response.status);
+    response.headers.forEach((value, name) => void reply.header(name, value));
+    return reply.send(Buffer.from(await response.arrayBuffer()));
   });
 };

@@ -1,4 +1,4 @@
-import type { CallToolResult, ResourceLink, Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ResourceLink, Tool, ToolAnnotations } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { AppError, isAppError, validationError } from '../errors/app-error.ts';
 import { clientDetail, toValidationIssues } from '../http/error-handler.ts';
@@ -20,6 +20,8 @@ export interface ToolContext {
    * (export_companies; src/services/export-link.ts).
    */
   exportLink(params: readonly (readonly [string, string])[]): { url: string; expiresAt: Date };
+  /** A client the account allowed free tools only (OAuth scope `mcp:free`): metered tools answer 403. */
+  freeOnly?: boolean;
 }
 
 export interface ToolAnswer {
@@ -230,6 +232,12 @@ export async function callTool(
   meta?: Record<string, unknown>,
 ): Promise<CallToolResult> {
   try {
+    if (def.metered && ctx.freeOnly) {
+      throw new AppError(
+        'forbidden',
+        'this connection may use the free tools only (OAuth scope mcp:free); connect with mcp:data for metered tools',
+      );
+    }
     const parsed = await def.input.safeParseAsync(args ?? {});
     if (!parsed.success) throw validationError(argumentIssues(parsed.error));
     const callCtx = def.metered ? withIdempotencyKey(ctx, meta) : ctx;

@@ -41,6 +41,8 @@ export const COPY_ORDER = [
   'form_tokens',
   'mail_sends',
   'mail_queue',
+  'oauth_records',
+  'oauth_grants',
 ] as const;
 
 /**

@@ -331,6 +331,40 @@ CREATE INDEX mail_queue_due ON mail_queue(next_at) WHERE state <> 'failed';
 CREATE INDEX mail_queue_failed ON mail_queue(failed_at) WHERE state = 'failed';
 `,
   },
+  {
+    version: 6,
+    name: 'OAuth authorization server records and grants',
+    sql: `
+-- OAuth for MCP clients (src/oauth/): what the authorization server keeps (oidc-provider's models: clients,
+-- grants, codes, tokens, interactions, sessions), one row per item. The item's id is stored as its SHA-256
+-- only, and left out of the stored payload, so a copy of the database holds no usable token or code.
+-- A consented grant speaks for its account through a key of that account (oauth_grants.key_id): metering,
+-- rate limits and revocation are the key's, on every replica.
+CREATE TABLE oauth_records (
+  model TEXT NOT NULL,
+  id_hash TEXT NOT NULL,
+  payload TEXT NOT NULL,
+  grant_id TEXT,
+  uid TEXT,
+  user_code TEXT,
+  expires_at BIGINT,
+  consumed_at BIGINT,
+  PRIMARY KEY (model, id_hash)
+);
+CREATE INDEX oauth_records_grant ON oauth_records(grant_id) WHERE grant_id IS NOT NULL;
+CREATE INDEX oauth_records_uid ON oauth_records(model, uid) WHERE uid IS NOT NULL;
+CREATE INDEX oauth_records_expiry ON oauth_records(expires_at) WHERE expires_at IS NOT NULL;
+CREATE TABLE oauth_grants (
+  grant_id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts(id),
+  key_id TEXT NOT NULL UNIQUE REFERENCES api_keys(id),
+  client_id TEXT NOT NULL,
+  client_name TEXT,
+  scope TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+`,
+  },
 ];
 
 /** Any constant: the advisory lock that makes replicas starting at once apply migrations one at a time. */

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import net from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Identity, Session } from '../identity/identity.ts';
+import type { AuthorizationServer } from '../oauth/authorization-server.ts';
 import type { MailWorker } from '../identity/mail-worker.ts';
 import type { PaymentProvider } from '../identity/payments.ts';
 import type { Operations } from '../services/operations.ts';
@@ -27,6 +28,8 @@ export interface WebDeps {
 
 export interface WebPluginOptions extends WebDeps {
   ops: Operations;
+  /** The MCP authorization server, whose sign-in and consent pages are the dashboard's (oauth-pages.ts). */
+  oauth?: AuthorizationServer;
 }
 
 export const SESSION_COOKIE = 'rd_session';

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { authPages } from './auth-pages.ts';
 import { CSRF_HEADER, csrfOk, loadContext, type WebContext, type WebPluginOptions } from './context.ts';
 import { dashboardPages } from './dashboard-pages.ts';
+import { oauthPages } from './oauth-pages.ts';
 import { landingPage } from './landing-page.ts';
 import { searchPages } from './search.ts';
 import { staticAsset } from './static-assets.ts';
@@ -74,4 +75,5 @@ export const webPlugin: FastifyPluginAsync<WebPluginOptions> = async (app, deps)
   authPages(app, deps);
   dashboardPages(app, deps);
   searchPages(app, deps);
+  if (deps.oauth) oauthPages(app, deps, deps.oauth);
 };

@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client, CallToolResult } from '@modelcontextprotocol/client';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openWallet, type Wallet } from '../../src/wallet/wallet.ts';
@@ -232,8 +231,8 @@ async function restCall(url: string, key: string, op: Op, idempotencyKey: string
 }
 
 async function mcpCall(client: Client, op: Op) {
-  const result = (await client.callTool(op.mcp(), undefined, { timeout: 30_000 })) as CallToolResult;
-  if (!result.isError) return classify(200, result.structuredContent ?? {});
+  const result = (await client.callTool(op.mcp(), { timeout: 30_000 })) as CallToolResult;
+  if (!result.isError) return classify(200, (result.structuredContent ?? {}) as Record<string, unknown>);
   const first = result.content[0];
   const failure =
     first?.type === 'text' ? (JSON.parse(first.text) as { status: number; detail: unknown }) : null;

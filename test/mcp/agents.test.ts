@@ -1,5 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client, CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { TreeNode } from '../../src/contract/api-schemas.ts';
 import { startRealServerWithAdmin, type RealServer } from '../http/helpers/real-server.ts';

@@ -1,7 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { FastifyInstance } from 'fastify';
 
 /** Listens on an ephemeral loopback port; the MCP client talks real HTTP to it. */
@@ -11,9 +10,16 @@ export async function listen(app: FastifyInstance): Promise<URL> {
   return new URL(`http://127.0.0.1:${port}/mcp`);
 }
 
-/** The SDK's own client over Streamable HTTP, sending the key as an agent's MCP configuration would. */
-export async function connectClient(url: URL, key: string): Promise<Client> {
-  const client = new Client({ name: 'regdata-test', version: '1.0.0' });
+/**
+ * The SDK's own client over Streamable HTTP, sending the key as an agent's MCP configuration would. `auto`
+ * negotiates as a current client does (`server/discover`, the 2026-07-28 revision); `legacy` opens with the
+ * 2025 `initialize` handshake, as most clients in use still do.
+ */
+export async function connectClient(url: URL, key: string, era: 'auto' | 'legacy' = 'auto'): Promise<Client> {
+  const client = new Client(
+    { name: 'regdata-test', version: '1.0.0' },
+    { versionNegotiation: { mode: era } },
+  );
   const transport = new StreamableHTTPClientTransport(url, {
     requestInit: { headers: { authorization: `Bearer ${key}` } },
   });

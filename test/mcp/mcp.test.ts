@@ -1,5 +1,5 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError } from '@modelcontextprotocol/client';
+import type { Client, CallToolResult, Tool } from '@modelcontextprotocol/client';
 import http from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -290,6 +290,49 @@ describe('one wallet for REST and MCP', () => {
   });
 });
 
+describe('protocol revisions: the 2026-07-28 revision and the 2025 handshake', () => {
+  it('negotiates the newest revision with a current client, and the 2025 handshake with an older one', async () => {
+    expect(admin.getProtocolEra()).toBe('modern');
+    const legacy = await connectClient(url, t.adminKey, 'legacy');
+    try {
+      expect(legacy.getProtocolEra()).toBe('legacy');
+      expect((await legacy.listTools()).tools).toEqual((await admin.listTools()).tools);
+    } finally {
+      await legacy.close();
+    }
+  });
+
+  it('answers and charges the same on both: the same page, the price of its rows each time', async () => {
+    const created = await t.wallet.createKey({
+      email: 'mcp-eras@test.local',
+      kind: 'standard',
+      plan: 'payg',
+      credits: 10,
+    });
+    const balance = async () => (await t.wallet.balance({ accountId: created.accountId })).balance;
+    const price = t.wallet.prices.EE;
+    const args = { country: 'EE', page_size: 4, sort_by: 'registrikood' };
+    const pages = [];
+    for (const era of ['auto', 'legacy'] as const) {
+      const client = await connectClient(url, created.key, era);
+      try {
+        const before = await balance();
+        const page = (await callOk(client, 'search_companies', args)).structuredContent as {
+          data: unknown;
+          meta: { credits_charged: number };
+        };
+        expect(page.meta.credits_charged, era).toBeCloseTo(4 * price, 9);
+        expect(before - (await balance()), era).toBeCloseTo(4 * price, 9);
+        pages.push(page.data);
+      } finally {
+        await client.close();
+      }
+    }
+    expect(pages[1]).toEqual(pages[0]);
+    expect(pages[0]).toEqual((await restOk(`/companies?${toQuery(args)}`))['data']);
+  });
+});
+
 describe('errors are tool errors with the REST detail', () => {
   it('402 when the balance cannot cover the reserve; nothing is run or charged', async () => {
     const broke = await t.wallet.createKey({ email: 'mcp-broke@test.local', kind: 'standard', plan: 'payg' });
@@ -352,7 +395,9 @@ describe('errors are tool errors with the REST detail', () => {
   });
 
   it('an unknown tool is a protocol error', async () => {
-    await expect(admin.callTool({ name: 'drop_tables', arguments: {} })).rejects.toBeInstanceOf(McpError);
+    await expect(admin.callTool({ name: 'drop_tables', arguments: {} })).rejects.toBeInstanceOf(
+      ProtocolError,
+    );
   });
 
   it('429 once the key is out of rate-limit tokens', async () => {
@@ -417,7 +462,7 @@ describe('HTTP: authentication, origin, methods, statelessness', () => {
     expect(bad.status).toBe(401);
     expect(bad.headers.get('www-authenticate')).toBe('Bearer realm="regdata", error="invalid_token"');
 
-    await expect(connectClient(url, 'rd_live_not_a_key')).rejects.toMatchObject({ code: 401 });
+    await expect(connectClient(url, 'rd_live_not_a_key')).rejects.toMatchObject({ data: { status: 401 } });
   });
 
   it('answers initialize without a session id: nothing is kept between requests', async () => {

@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
+import { AuthorizationServer } from '../../src/oauth/authorization-server.ts';
 import { Identity } from '../../src/identity/identity.ts';
 import { FormOnce } from '../../src/web/form-once.ts';
 import { walletOptions } from '../../src/wallet/from-config.ts';
@@ -171,6 +172,17 @@ async function busyWallet(file: string) {
     await identity.verifyEmail(verifyToken!);
     const { accountId } = await wallet.completeRegistration('user@test.local');
     await identity.linkAccount(userId, accountId);
+    // An MCP client the user connected (src/oauth): its grant record and the key it acts through.
+    const oauth = new AuthorizationServer({ wallet, secret: Buffer.alloc(32, 7), proxy: false });
+    const origin = 'http://127.0.0.1:8080';
+    await oauth.consent(oauth.provider(origin), {
+      accountId,
+      clientId: 'agent-client',
+      clientName: 'Test agent',
+      missingScope: ['offline_access'],
+      missingResourceScopes: { [oauth.resource(origin)]: ['mcp:data', 'mcp:free'] },
+      metered: true,
+    });
     const { token: sessionToken } = await identity.signIn(
       'user@test.local',
       'correct horse battery',

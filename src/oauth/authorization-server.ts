@@ -1,0 +1,243 @@
+import { createHmac, generateKeyPairSync } from 'node:crypto';
+import Provider, { errors, type KoaContextWithOIDC } from 'oidc-provider';
+import type { Principal } from '../wallet/types.ts';
+import type { Wallet } from '../wallet/wallet.ts';
+import { oauthAdapter } from './oauth-store.ts';
+
+/**
+ * The authorization server of the MCP endpoint (issue 29; the MCP authorization spec): OAuth 2.1 with
+ * oidc-provider, the certified reference implementation for Node, doing every protocol part (metadata,
+ * dynamic client registration, authorization code with PKCE S256, resource indicators, rotating refresh
+ * tokens, revocation). Ours are the storage (the wallet database, oauth-store.ts), the sign-in and consent
+ * pages (oauth-pages.ts) and what a grant means: a consented grant gets a key of the signed-in account,
+ * and a token speaks for its account through that key, so a call is metered, rate-limited and revocable
+ * exactly like an API-key call.
+ */
+
+/** `mcp:data`: every tool, metered ones charged to the account; `mcp:free`: the free tools only. */
+export const SCOPES = { data: 'mcp:data', free: 'mcp:free' } as const;
+export const SCOPE_TEXT: Record<string, string> = {
+  [SCOPES.data]: 'search and read company data, charged to the account’s credits',
+  [SCOPES.free]: 'use the free tools (countries, filters, activity and location trees, counts, estimates)',
+  offline_access: 'stay connected until you revoke it (refresh tokens)',
+};
+const ACCESS_TOKEN_TTL_S = 10 * 60;
+const LAST_USED_RESOLUTION_MS = 60_000;
+const REFRESH_TOKEN_TTL_S = 30 * 86_400;
+/** Where the provider's own endpoints live; everything under it but the interaction pages is the provider's. */
+export const OAUTH_PREFIX = '/oauth';
+export const INTERACTION_PREFIX = `${OAUTH_PREFIX}/interaction`;
+export const MCP_RESOURCE_PATH = '/mcp';
+
+export interface AuthorizationServerOptions {
+  wallet: Pick<Wallet, 'store' | 'authenticator' | 'createAccountKey'>;
+  /** Signs the interaction cookies: shared by every replica (config, or the data folder's secret). */
+  secret: Buffer;
+  /** Behind a proxy that sets X-Forwarded-*: the issuer is then the public origin (config.trustProxy). */
+  proxy: boolean;
+  clock?: () => number;
+}
+
+interface GrantRow {
+  key_id: string;
+  scope: string;
+}
+
+export interface TokenCaller {
+  principal: Principal;
+  scopes: string[];
+}
+
+/**
+ * One provider per issuer origin: the configured public URL, or on a loopback server the address the
+ * request came in on (as e-mailed links are made), known only once a request arrives.
+ */
+export class AuthorizationServer {
+  private readonly providers = new Map<string, Provider>();
+  // The signing key of the (unused) ID tokens: tokens here are opaque, checked against the database.
+  private readonly jwk = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({
+    format: 'jwk',
+  });
+
+  constructor(private readonly opts: AuthorizationServerOptions) {}
+
+  provider(origin: string): Provider {
+    let provider = this.providers.get(origin);
+    if (!provider) {
+      provider = this.create(origin);
+      this.providers.set(origin, provider);
+    }
+    return provider;
+  }
+
+  resource(origin: string): string {
+    return `${origin}${MCP_RESOURCE_PATH}`;
+  }
+
+  /** The Protected Resource Metadata of /mcp (RFC 9728). */
+  resourceMetadata(origin: string) {
+    return {
+      resource: this.resource(origin),
+      authorization_servers: [origin],
+      scopes_supported: [SCOPES.data, SCOPES.free],
+      bearer_methods_supported: ['header'],
+      resource_name: 'regdata company registers (MCP)',
+      resource_documentation: `${origin}/docs`,
+    };
+  }
+
+  /**
+   * The caller of an access token for /mcp at `origin`: the token must be live, issued for this resource
+   * (RFC 8707: a token for another resource is refused), and its grant's key not revoked. Null otherwise.
+   */
+  async caller(origin: string, token: string): Promise<TokenCaller | null> {
+    const provider = this.provider(origin);
+    const at = await provider.AccessToken.find(token);
+    if (!at || at.isExpired || at.aud !== this.resource(origin) || !at.grantId) return null;
+    const grant = await this.opts.wallet.store.get<GrantRow>(
+      'SELECT key_id, scope FROM oauth_grants WHERE grant_id = ?',
+      [at.grantId],
+    );
+    if (!grant) return null;
+    try {
+      const principal = await this.opts.wallet.authenticator.principalOf(grant.key_id);
+      // The dashboard lists the client with its last use; refreshed at the keys' own resolution (a minute).
+      const now = (this.opts.clock ?? Date.now)();
+      await this.opts.wallet.store.run(
+        'UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at <= ?)',
+        [now, grant.key_id, now - LAST_USED_RESOLUTION_MS],
+      );
+      return { principal, scopes: (at.scope ?? '').split(' ').filter(Boolean) };
+    } catch {
+      // The key was revoked on the dashboard (on any replica): the grant no longer speaks for anyone.
+      return null;
+    }
+  }
+
+  /**
+   * The consented grant: oidc-provider's Grant with what the client asked for, and a key of the account
+   * that the grant's tokens act through, named after the client so the dashboard lists and revokes it.
+   */
+  async consent(
+    provider: Provider,
+    input: {
+      accountId: string;
+      clientId: string;
+      clientName: string;
+      grantId?: string;
+      missingScope: string[];
+      missingResourceScopes: Record<string, string[]>;
+      /** Unticked on the consent page: the client may use the free tools only. */
+      metered: boolean;
+    },
+  ): Promise<string> {
+    const grant =
+      (input.grantId ? await provider.Grant.find(input.grantId) : undefined) ??
+      new provider.Grant({ accountId: input.accountId, clientId: input.clientId });
+    if (input.missingScope.length > 0) grant.addOIDCScope(input.missingScope.join(' '));
+    for (const [resource, scopes] of Object.entries(input.missingResourceScopes)) {
+      const allowed = input.metered ? scopes : scopes.filter((s) => s !== SCOPES.data);
+      if (allowed.length > 0) grant.addResourceScope(resource, allowed.join(' '));
+      // Refused, not just left out: otherwise the next sign-in would ask again.
+      if (allowed.length < scopes.length) grant.rejectResourceScope(resource, SCOPES.data);
+    }
+    const grantId = await grant.save();
+    const known = await this.opts.wallet.store.get<GrantRow>(
+      'SELECT key_id, scope FROM oauth_grants WHERE grant_id = ?',
+      [grantId],
+    );
+    if (!known) {
+      const key = await this.opts.wallet.createAccountKey({
+        accountId: input.accountId,
+        name: `MCP client: ${input.clientName}`.slice(0, 100),
+      });
+      const scope = [...new Set(Object.values(input.missingResourceScopes).flat())]
+        .filter((s) => input.metered || s !== SCOPES.data)
+        .join(' ');
+      await this.opts.wallet.store.run(
+        `INSERT INTO oauth_grants (grant_id, account_id, key_id, client_id, client_name, scope, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        [
+          grantId,
+          input.accountId,
+          key.keyId,
+          input.clientId,
+          input.clientName,
+          scope,
+          new Date().toISOString(),
+        ],
+      );
+    }
+    return grantId;
+  }
+
+  private create(origin: string): Provider {
+    const resource = this.resource(origin);
+    const cookieKey = createHmac('sha256', this.opts.secret)
+      .update('regdata oauth cookies')
+      .digest('base64url');
+    const provider = new Provider(origin, {
+      adapter: oauthAdapter(this.opts.wallet.store, this.opts.clock),
+      jwks: { keys: [{ ...this.jwk, alg: 'ES256', use: 'sig', kid: 'regdata-1' } as never] },
+      cookies: { keys: [cookieKey], long: { signed: true }, short: { signed: true } },
+      routes: {
+        authorization: `${OAUTH_PREFIX}/authorize`,
+        token: `${OAUTH_PREFIX}/token`,
+        registration: `${OAUTH_PREFIX}/register`,
+        revocation: `${OAUTH_PREFIX}/revoke`,
+        jwks: `${OAUTH_PREFIX}/jwks`,
+        end_session: `${OAUTH_PREFIX}/end-session`,
+        userinfo: `${OAUTH_PREFIX}/userinfo`,
+        introspection: `${OAUTH_PREFIX}/introspect`,
+        pushed_authorization_request: `${OAUTH_PREFIX}/par`,
+        code_verification: `${OAUTH_PREFIX}/device`,
+        device_authorization: `${OAUTH_PREFIX}/device/auth`,
+        backchannel_authentication: `${OAUTH_PREFIX}/backchannel`,
+        challenge: `${OAUTH_PREFIX}/challenge`,
+      },
+      scopes: [SCOPES.data, SCOPES.free, 'offline_access'],
+      claims: { openid: ['sub'] },
+      features: {
+        devInteractions: { enabled: false },
+        registration: { enabled: true },
+        revocation: { enabled: true },
+        resourceIndicators: {
+          enabled: true,
+          defaultResource: () => resource,
+          useGrantedResource: () => true,
+          getResourceServerInfo: (_ctx: KoaContextWithOIDC, indicator: string) => {
+            if (indicator !== resource) throw new errors.InvalidTarget();
+            return {
+              scope: `${SCOPES.data} ${SCOPES.free}`,
+              audience: resource,
+              accessTokenTTL: ACCESS_TOKEN_TTL_S,
+              accessTokenFormat: 'opaque',
+            };
+          },
+        },
+      },
+      pkce: { required: () => true },
+      interactions: { url: (_ctx, interaction) => `${INTERACTION_PREFIX}/${interaction.uid}` },
+      findAccount: async (_ctx, accountId) => ({ accountId, claims: async () => ({ sub: accountId }) }),
+      issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+      rotateRefreshToken: true,
+      ttl: {
+        AccessToken: ACCESS_TOKEN_TTL_S,
+        AuthorizationCode: 60,
+        RefreshToken: REFRESH_TOKEN_TTL_S,
+        Grant: REFRESH_TOKEN_TTL_S,
+        Interaction: 30 * 60,
+        Session: 86_400,
+        ClientCredentials: ACCESS_TOKEN_TTL_S,
+      },
+      clientDefaults: {
+        grant_types: ['authorization_code', 'refresh_token'],
+        token_endpoint_auth_method: 'none',
+        // The one signing key is ES256 (no ID tokens are issued: the scopes are not OpenID's).
+        id_token_signed_response_alg: 'ES256',
+      },
+    });
+    provider.proxy = this.opts.proxy;
+    return provider;
+  }
+}
