@@ -86,7 +86,8 @@ export const mcpRoutes: FastifyPluginAsync<McpPluginOptions> = async (app, opts)
   };
   const modern = createMcpHandler(({ requestInfo }) => serverOf(requestInfo), {
     legacy: 'reject',
-    responseMode: 'json',
+    // The default 'auto' answers plain JSON unless a handler emits a message before its result, which no
+    // tool here does; 'json' would say the same and print a warning at every start.
     onerror: (err) => app.log.error({ err }, 'mcp request failed'),
   });
   app.addHook('onClose', async () => modern.close());
