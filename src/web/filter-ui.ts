@@ -25,7 +25,7 @@ export const FILTER_GROUPS: FilterGroup[] = [
     id: 'place',
     title: 'Location',
     open: true,
-    params: ['ehak_kood', 'lt_locations', 'location', 'se_workplace_kommun'],
+    params: ['ehak_kood', 'lt_locations', 'location', 'postcode', 'se_workplace_kommun'],
   },
   {
     id: 'status',
@@ -87,6 +87,7 @@ const HINTS: Record<string, string> = {
   ehak_kood: 'Type part of a place name, then pick it. A region includes every place in it.',
   lt_locations: 'Type part of a place name, then pick it. A region includes every place in it.',
   location: 'Any part of the municipality, county or street.',
+  postcode: 'The first digits are enough: 10 finds every postcode that starts with 10.',
   se_workplace_kommun: 'Companies with an active workplace in the kommun, wherever their head office is.',
   status: 'Nothing chosen: active companies only.',
   registered_from: 'Both days included.',
@@ -101,6 +102,7 @@ const LABELS: Record<string, string> = {
   ehak_kood: 'Town or region',
   lt_locations: 'Town or region',
   location: 'Place',
+  postcode: 'Postcode (start)',
   has_tax_debt: 'On the tax-debtor list',
   registration_code: 'Registration code (exact)',
 };
