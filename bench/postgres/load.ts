@@ -73,6 +73,7 @@ function companiesSelect(dir: string, c: CountryCode): string {
     SELECT ${ROW_COLUMNS.map(q).join(', ')}, kapital_amount, search_name,
       ${has.has('person_name') ? 'search_people' : 'NULL::VARCHAR AS search_people'},
       ${has.has('location') ? `lower(strip_accents(concat_ws(' | ', ehak_nimetus, aadress_text)))` : 'NULL::VARCHAR'} AS f_location,
+      ${has.has('postcode') ? "nullif(regexp_replace(postcode, '[^0-9]', '', 'g'), '')" : 'NULL::VARCHAR'} AS f_postcode,
       list_bool_or([x.liik = 'EMAIL' FOR x IN contacts]) IS TRUE AS f_email,
       list_bool_or([x.liik = 'WWW' FOR x IN contacts]) IS TRUE AS f_website,
       list_bool_or([x.liik IN ('TEL', 'MOB') FOR x IN contacts]) IS TRUE AS f_phone,
@@ -156,6 +157,7 @@ export function indexStatements(c: CountryCode): string[] {
   if (has.has('person_name'))
     out.push(`CREATE INDEX ON ${t.companies} USING gin (search_people gin_trgm_ops)`);
   if (has.has('location')) out.push(`CREATE INDEX ON ${t.companies} USING gin (f_location gin_trgm_ops)`);
+  if (has.has('postcode')) out.push(`CREATE INDEX ON ${t.companies} (f_postcode text_pattern_ops)`);
   if (has.has('ehak_kood')) out.push(`CREATE INDEX ON ${t.companies} (ehak_kood)`);
   if (has.has('lt_locations')) out.push(`CREATE INDEX ON ${t.companies} (ehak_nimetus)`);
   if (has.has('se_workplace_kommun')) out.push(`CREATE INDEX ON ${t.companies} USING gin (wp_kommun)`);

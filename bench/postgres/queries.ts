@@ -84,6 +84,19 @@ const FILTER_SQL: Record<string, Sql> = {
   share_capital: range('kapital_amount'),
   registered: range('esmaregistreerimise_kpv', '::date'),
   location: contains('f_location'),
+  // The served postcode's digits start with the sent value's (postcodeDigits: `LV-10` and `291 8` as digits).
+  postcode: (input, p) => {
+    const parts = list(input).map(
+      (v) =>
+        `f_postcode LIKE ${p.add(
+          `${String(v)
+            .trim()
+            .replace(/^LV-?/i, '')
+            .replace(/[^0-9]/g, '')}%`,
+        )}`,
+    );
+    return parts.length > 1 ? `(${parts.join(' OR ')})` : (parts[0] as string);
+  },
   ehak_kood: anyOf('ehak_kood', 'text'),
   lt_locations: anyOf('ehak_nimetus', 'text'),
   vat_active: flag('vat_active'),
