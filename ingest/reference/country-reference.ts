@@ -4,7 +4,9 @@ import { readEmtak2025 } from './classifiers/emtak.ts';
 import { dotNaceCode, readNaceRev2, readNaceRev21, type NaceEntry } from './classifiers/nace.ts';
 import { readPkd2007 } from './classifiers/pkd.ts';
 import { readSn2007 } from './classifiers/sn2007.ts';
+import { readSn2025 } from './classifiers/sn2025.ts';
 import { readSni2007 } from './classifiers/sni.ts';
+import { forwardCodes, readNaceRev2ToRev21 } from './activity-forward.ts';
 import { sourceOf, type DataFileKey } from './data-files.ts';
 import { buildLocationTables } from './location-tree.ts';
 import { readAtvkTopLevel } from './regions/atvk.ts';
@@ -44,34 +46,57 @@ function naceRev21Items(dotted: boolean): ClassItem[] {
   }));
 }
 
-function activities(country: CountryCode): { tables: ActivityTables; files: DataFileKey[] } {
+interface Activities {
+  tables: ActivityTables;
+  edition: string;
+  files: DataFileKey[];
+  /** The retired edition's leaf codes, mapped forward onto the served leaves. */
+  retired?: () => string[];
+}
+
+const leafCodes = (items: readonly ClassItem[]): string[] => {
+  const parents = new Set(items.map((i) => i.parent));
+  return items.filter((i) => !parents.has(i.code)).map((i) => i.code);
+};
+
+function activities(country: CountryCode): Activities {
   switch (country) {
     case 'EE':
       return {
         tables: buildActivityTables(readEmtak2025(shared.naceRev21), 'et', 'EMTAK 2025'),
+        edition: 'EMTAK 2025',
         files: ['emtak2025', 'naceRev21'],
       };
     case 'LV':
     case 'FI':
       return {
         tables: buildActivityTables(naceRev21Items(false), null, 'NACE Rev. 2.1'),
+        edition: 'NACE Rev. 2.1',
         files: ['naceRev21'],
       };
     case 'LT':
-      return { tables: buildActivityTables(naceRev21Items(true), null, 'EVRK 2.1'), files: ['naceRev21'] };
+      return {
+        tables: buildActivityTables(naceRev21Items(true), null, 'EVRK 2.1'),
+        edition: 'EVRK 2.1',
+        files: ['naceRev21'],
+      };
     case 'NO':
       return {
-        tables: buildActivityTables(readSn2007(shared.naceRev2), 'nb', 'SN2007'),
-        files: ['sn2007', 'naceRev2'],
+        tables: buildActivityTables(readSn2025(shared.naceRev21), null, 'SN2025'),
+        edition: 'SN2025',
+        files: ['naceRev21', 'sn2025Brreg', 'sn2007', 'naceRev2', 'naceRev2toRev21'],
+        retired: () => leafCodes(readSn2007(shared.naceRev2)),
       };
     case 'PL':
       return {
         tables: buildActivityTables(readPkd2007(shared.naceRev2), 'pl', 'PKD 2007'),
+        edition: 'PKD 2007',
         files: ['pkd2007', 'naceRev2'],
       };
     case 'SE':
       return {
         tables: buildActivityTables(readSni2007(shared.naceRev2), 'sv', 'SNI 2007'),
+        edition: 'SNI 2007',
         files: ['sni2007', 'naceRev2'],
       };
   }
@@ -110,11 +135,16 @@ function locations(country: CountryCode): { tables: Locations; files: DataFileKe
 export function buildCountryReference(country: CountryCode): CountryReference {
   const a = activities(country);
   const l = locations(country);
+  const forward = a.retired
+    ? forwardCodes(a.retired(), a.tables.activityLeaves, readNaceRev2ToRev21())
+    : new Map<string, string>();
   return {
     country,
     industrySystem: COUNTRIES[country].industrySystem,
     activityTrees: a.tables.activityTrees,
     activityLeaves: a.tables.activityLeaves,
+    activityEdition: a.edition,
+    activityForward: forward,
     locationTree: l.tables.locationTree,
     locationLeaves: l.tables.locationLeaves,
     sources: [...a.files, ...l.files].map(sourceOf),

@@ -7,7 +7,8 @@ const NATIVE: Record<string, string | null> = {
   EE: 'et',
   LV: null,
   LT: null,
-  NO: 'nb',
+  // SN2025 has no Bokmål file: its levels 1-4 are NACE Rev. 2.1 in English (docs/reference-data.md).
+  NO: null,
   FI: null,
   PL: 'pl',
   SE: 'sv',
@@ -74,10 +75,12 @@ describe('activity classifier counts match the source files', () => {
     expect(countByDepth(ref.activityTrees['en'] ?? [])).toEqual([22, 87, 287, 651]);
   });
 
-  it('NO: SN2007 has 21 sections, 87 divisions (no 98), 270 groups, 613 classes, 817 five-digit codes', () => {
+  it('NO: SN2025 is NACE Rev. 2.1 in SSB spelling down to 651 classes, plus the national leaves BRREG names', () => {
     const ref = loadReference('NO');
-    expect(countByDepth(ref.activityTrees['nb'] ?? [])).toEqual([21, 87, 270, 613, 817]);
-    expect(ref.activityLeaves.every((l) => /^\d\d\.\d{3}$/.test(l.kood))).toBe(true);
+    expect(ref.activityEdition).toBe('SN2025');
+    expect(countByDepth(ref.activityTrees['en'] ?? [])).toEqual([22, 87, 287, 651, 1]);
+    expect(ref.activityLeaves.every((l) => /^\d\d\.\d\d\d?$/.test(l.kood))).toBe(true);
+    expect(ref.activityLeaves).toHaveLength(651);
   });
 
   it('PL: PKD 2007 has 21 sekcje, 88 działy, 272 grupy, 615 klasy and 655 podklasy', () => {
@@ -126,13 +129,20 @@ describe('activity codes and labels from the real classifiers', () => {
     expect(find(lt, '62.1').children.map((c) => c.kood)).toEqual(['62.10']);
   });
 
-  it('NO: SN2007 43.221 is Rørlegger- og ventilasjonsarbeid under NACE 43.22', () => {
+  it("NO: SN2025 84.110 is BRREG's Generell offentlig administrasjon, the only child of NACE 84.11", () => {
     const ref = loadReference('NO');
-    expect(find(ref.activityTrees['nb'] ?? [], '43.221').label).toBe('Rørlegger- og ventilasjonsarbeid');
-    expect(find(ref.activityTrees['en'] ?? [], '43.22').label).toBe(
-      'Plumbing, heat and air-conditioning installation',
-    );
-    expect(find(ref.activityTrees['en'] ?? [], '43.210').label).toBe('Electrical installation');
+    const en = ref.activityTrees['en'] ?? [];
+    expect(find(en, '84.11').children.map((c) => c.kood)).toEqual(['84.110']);
+    // Its English label is its class's, which it alone makes up; companies carry BRREG's Bokmål text.
+    expect(find(en, '84.110').label).toBe(find(en, '84.11').label);
+    expect(ref.activityLeaves.find((l) => l.kood === '84.110')).toEqual({
+      kood: '84.110',
+      label: 'Generell offentlig administrasjon',
+      section: 'P',
+    });
+    // Rev. 2.1 classes, not SN2007's: 62.10 replaces 62.01, and SN2007's five-digit codes are gone.
+    expect(find(en, '62.10').label).toBe('Computer programming activities');
+    expect(ref.activityLeaves.some((l) => l.kood === '62.01' || l.kood === '43.221')).toBe(false);
   });
 
   it('PL: PKD 62.01.Z is Działalność związana z oprogramowaniem', () => {

@@ -1,0 +1,53 @@
+import { field, parseCsvRecords } from './csv.ts';
+import { DATA_FILES, readDataFile } from './data-files.ts';
+import type { ActivityLeaf } from './types.ts';
+
+/** NACE Rev. 2 class (4 digits) → its Rev. 2.1 successors, in the correspondence table's order. */
+export function readNaceRev2ToRev21(): Map<string, string[]> {
+  const file = DATA_FILES.naceRev2toRev21.file;
+  const out = new Map<string, string[]>();
+  for (const r of parseCsvRecords(readDataFile('naceRev2toRev21'), ',', file)) {
+    const old = field(r, 'rev2', file);
+    out.set(old, [...(out.get(old) ?? []), field(r, 'rev21', file)]);
+  }
+  return out;
+}
+
+/** `62.01.Z` → `6201` and `Z`; `62.010` → `6201` and `0`; `62100` → `6210` and `0`; `62.10` → `6210`, ''. */
+function split(code: string): { klass: string; national: string } {
+  const plain = code.replace(/[^0-9A-Za-z]/g, '');
+  return { klass: plain.slice(0, 4), national: plain.slice(4) };
+}
+
+/**
+ * Codes of a retired national edition (SN2007, PKD 2007, SNI 2007) → leaves of the edition served today,
+ * through the NACE Rev. 2 → Rev. 2.1 table: the old code's class goes to its successor with the same code
+ * if it has served leaves (the class kept its main content), else to the first successor in the table that
+ * has; within that class, the leaf with the old code's national part (`Z`, the fifth digit) if the class
+ * has one, else its first leaf in tree order. A code that is itself a served leaf is never mapped.
+ */
+export function forwardCodes(
+  oldCodes: readonly string[],
+  served: readonly ActivityLeaf[],
+  table: ReadonlyMap<string, readonly string[]>,
+): Map<string, string> {
+  const leavesByClass = new Map<string, string[]>();
+  for (const leaf of served) {
+    const { klass } = split(leaf.kood);
+    leavesByClass.set(klass, [...(leavesByClass.get(klass) ?? []), leaf.kood]);
+  }
+  const servedCodes = new Set(served.map((l) => l.kood));
+  const out = new Map<string, string>();
+  for (const old of oldCodes) {
+    if (servedCodes.has(old)) continue;
+    const { klass, national } = split(old);
+    const successors = table.get(klass) ?? [];
+    const ordered = [...successors.filter((s) => s === klass), ...successors.filter((s) => s !== klass)];
+    const target = ordered.find((s) => leavesByClass.has(s));
+    const leaves = target === undefined ? undefined : leavesByClass.get(target);
+    if (!leaves) continue;
+    const same = leaves.find((l) => split(l).national === national);
+    out.set(old, same ?? leaves[0] ?? '');
+  }
+  return out;
+}

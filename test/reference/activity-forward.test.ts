@@ -1,0 +1,85 @@
+import { fileURLToPath } from 'node:url';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadReference } from '../../ingest/reference/index.ts';
+
+const data = (file: string): string =>
+  `'${fileURLToPath(new URL(`../../ingest/reference/data/${file}`, import.meta.url))}'`;
+
+let instance: DuckDBInstance;
+let conn: DuckDBConnection;
+
+beforeAll(async () => {
+  instance = await DuckDBInstance.create(':memory:');
+  conn = await instance.connect();
+});
+afterAll(() => {
+  conn.closeSync();
+  instance.closeSync();
+});
+
+/** The served leaves of a country as a DuckDB table `served(kood, klass, national, ord)`. */
+async function servedTable(codes: readonly string[]): Promise<void> {
+  await conn.run('CREATE OR REPLACE TABLE served (kood VARCHAR, ord INTEGER)');
+  const appender = await conn.createAppender('served');
+  codes.forEach((kood, i) => {
+    appender.appendVarchar(kood);
+    appender.appendInteger(i);
+    appender.endRow();
+  });
+  appender.closeSync();
+}
+
+/**
+ * The forward map computed independently in SQL over the real files: old code → its 4-digit class →
+ * the correspondence rows of that class (the same-code successor first, then table order) → the first
+ * successor with served leaves → the leaf with the old code's national part, else the class's first leaf.
+ */
+async function expectedForward(oldCodesSql: string): Promise<Map<string, string>> {
+  const rows = await conn.runAndReadAll(`
+    WITH old AS (${oldCodesSql}),
+    o AS (
+      SELECT code, left(regexp_replace(code, '[^0-9A-Za-z]', '', 'g'), 4) AS klass,
+        substr(regexp_replace(code, '[^0-9A-Za-z]', '', 'g'), 5) AS national FROM old
+      WHERE code NOT IN (SELECT kood FROM served)
+    ),
+    s AS (
+      SELECT kood, ord, left(regexp_replace(kood, '[^0-9A-Za-z]', '', 'g'), 4) AS klass,
+        substr(regexp_replace(kood, '[^0-9A-Za-z]', '', 'g'), 5) AS national FROM served
+    ),
+    pairs AS (
+      SELECT rev2, rev21, row_number() OVER () AS n FROM read_csv(${data('nace_rev2_to_rev21.csv')},
+        header = true, columns = {'rev2': 'VARCHAR', 'rev21': 'VARCHAR', 'partial': 'VARCHAR'})
+    ),
+    target AS (
+      SELECT o.code, o.national, arg_min(p.rev21, (p.rev21 <> p.rev2, p.n)) AS klass
+      FROM o JOIN pairs p ON p.rev2 = o.klass WHERE p.rev21 IN (SELECT klass FROM s) GROUP BY ALL
+    )
+    SELECT t.code, arg_min(s.kood, (s.national <> t.national, s.ord)) AS kood
+    FROM target t JOIN s ON s.klass = t.klass GROUP BY t.code`);
+  return new Map(rows.getRowObjectsJson().map((r) => [String(r.code), String(r.kood)]));
+}
+
+describe('retired editions map forward onto the served leaves', () => {
+  it('NO: every SN2007 five-digit code maps as an independent DuckDB computation over the real files says', async () => {
+    const ref = loadReference('NO');
+    await servedTable(ref.activityLeaves.map((l) => l.kood));
+    const expected = await expectedForward(
+      `SELECT i.code FROM (SELECT unnest(classificationItems) AS i
+         FROM read_json(${data('no_sn2007_ssb_klass_version501.json')})) WHERE i.level = '5'`,
+    );
+    expect(expected.size).toBeGreaterThan(800);
+    expect(new Map([...ref.activityForward].sort())).toEqual(new Map([...expected].sort()));
+  });
+
+  it("NO: SN2007 62.010 (NACE Rev. 2 62.01) is SN2025 62.10; today's 84.110 is never mapped", () => {
+    const ref = loadReference('NO');
+    expect(ref.activityForward.get('62.010')).toBe('62.10');
+    // SN2007 43.221 (plumbing) stays in class 43.22, which NACE Rev. 2.1 kept.
+    expect(ref.activityForward.get('43.221')).toBe('43.22');
+    expect(ref.activityForward.has('84.110')).toBe(false);
+    for (const kood of ref.activityForward.values()) {
+      expect(ref.activityLeaves.some((l) => l.kood === kood)).toBe(true);
+    }
+  });
+});
