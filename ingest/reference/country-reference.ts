@@ -6,6 +6,7 @@ import { readPkd2007 } from './classifiers/pkd.ts';
 import { readSn2007 } from './classifiers/sn2007.ts';
 import { readSn2025 } from './classifiers/sn2025.ts';
 import { readSni2007 } from './classifiers/sni.ts';
+import { readSni2025 } from './classifiers/sni2025.ts';
 import { forwardCodes, readNaceRev2ToRev21 } from './activity-forward.ts';
 import { sourceOf, type DataFileKey } from './data-files.ts';
 import { buildLocationTables } from './location-tree.ts';
@@ -95,9 +96,10 @@ function activities(country: CountryCode): Activities {
       };
     case 'SE':
       return {
-        tables: buildActivityTables(readSni2007(shared.naceRev2), 'sv', 'SNI 2007'),
-        edition: 'SNI 2007',
-        files: ['sni2007', 'naceRev2'],
+        tables: buildActivityTables(readSni2025(shared.naceRev21), 'sv', 'SNI 2025'),
+        edition: 'SNI 2025',
+        files: ['sni2025', 'naceRev21', 'sni2007', 'naceRev2', 'naceRev2toRev21'],
+        retired: () => leafCodes(readSni2007(shared.naceRev2)),
       };
   }
 }

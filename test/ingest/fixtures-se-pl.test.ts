@@ -124,7 +124,7 @@ describe('SE fixtures', () => {
     for (const expected of [
       'scb_bulkfil_JE_20260605T055245_1.txt: duplicate registration code (one row kept) (1)',
       'scb_bulkfil_JE_20260605T055245_1.txt: Reklamsparrtyp not a known code (marketing blocks left empty) (1)',
-      'scb_bulkfil_JE_20260605T055245_1.txt: SNI code not in the SNI tree (left out of emtak) (1)',
+      'scb_bulkfil_JE_20260605T055245_1.txt: SNI code not in the SNI 2025 tree nor mapped forward from SNI 2007 (left out of emtak) (1)',
       'bolagsverket_bulkfil.txt: registreringsdatum or avregistreringsdatum not a date (left empty) (1)',
       'bolagsverket_bulkfil.txt: organisation not in the SCB JE file (left out) (1)',
       'scb_fdb_je_20260605_*.json: size class (Stkl, kod) not 0-16 (left empty) (1)',

@@ -89,9 +89,10 @@ describe('activity classifier counts match the source files', () => {
     expect(ref.activityLeaves.every((l) => /^\d\d\.\d\d\.[A-Z]$/.test(l.kood))).toBe(true);
   });
 
-  it('SE: 821 SNI 2007 detaljgrupper under the NACE Rev. 2 levels they belong to', () => {
+  it('SE: SNI 2025 has 22 avdelningar, 87 huvudgrupper and 835 detaljgrupper under NACE Rev. 2.1 levels', () => {
     const ref = loadReference('SE');
-    expect(countByDepth(ref.activityTrees['sv'] ?? [])).toEqual([21, 88, 272, 615, 821]);
+    expect(ref.activityEdition).toBe('SNI 2025');
+    expect(countByDepth(ref.activityTrees['sv'] ?? [])).toEqual([22, 87, 287, 651, 835]);
     expect(ref.activityLeaves.every((l) => /^\d{5}$/.test(l.kood))).toBe(true);
   });
 });
@@ -155,13 +156,19 @@ describe('activity codes and labels from the real classifiers', () => {
     expect(find(ref.activityTrees['en'] ?? [], '62.01').label).toBe('Computer programming activities');
   });
 
-  it('SE: SNI 62010 is Dataprogrammering, read from the ISO-8859-1 file', () => {
+  it('SE: SNI 2025 62100 is Dataprogrammering, under section K with its Swedish name', () => {
     const ref = loadReference('SE');
-    expect(find(ref.activityTrees['sv'] ?? [], '62010').label).toBe('Dataprogrammering');
-    expect(find(ref.activityTrees['sv'] ?? [], '6201').label).toBe('Computer programming activities');
-    // A label that the SCB file quotes because it contains the delimiter.
-    expect(ref.activityLeaves.find((l) => l.kood === '08120')?.label).toBe(
-      'Utvinning av sand, grus och berg; utvinning av lera och kaolin',
-    );
+    const sv = ref.activityTrees['sv'] ?? [];
+    expect(find(sv, '62100').label).toBe('Dataprogrammering');
+    expect(find(sv, '6210').label).toBe('Computer programming activities');
+    expect(find(sv, '62').label).toBe('Dataprogrammering, datakonsultverksamhet o.d.');
+    expect(find(sv, 'K').label).toMatch(/^TELEKOMMUNIKATION, DATAPROGRAMMERING/);
+    expect(ref.activityLeaves.find((l) => l.kood === '62100')).toEqual({
+      kood: '62100',
+      label: 'Dataprogrammering',
+      section: 'K',
+    });
+    // SNI 2007's 62010 is retired: not a leaf, mapped forward.
+    expect(ref.activityLeaves.some((l) => l.kood === '62010')).toBe(false);
   });
 });

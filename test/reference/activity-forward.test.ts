@@ -1,6 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COUNTRY_CODES } from '../../src/contract/countries.ts';
+import { INDUSTRY_EDITION_NOTES } from '../../src/contract/filters.ts';
 import { loadReference } from '../../ingest/reference/index.ts';
 
 const data = (file: string): string =>
@@ -82,4 +84,32 @@ describe('retired editions map forward onto the served leaves', () => {
       expect(ref.activityLeaves.some((l) => l.kood === kood)).toBe(true);
     }
   });
+
+  it('SE: every SNI 2007 detaljgrupp maps as the independent DuckDB computation says', async () => {
+    const ref = loadReference('SE');
+    await servedTable(ref.activityLeaves.map((l) => l.kood));
+    const expected = await expectedForward(
+      `SELECT column1 AS code FROM read_csv(${data('se_sni2007_detaljgrupp_scb.csv')}, delim = ';', header = false,
+         skip = 3, all_varchar = true, encoding = 'latin-1') WHERE regexp_full_match(column1, '\\d{5}')`,
+    );
+    expect(expected.size).toBeGreaterThan(200);
+    expect(new Map([...ref.activityForward].sort())).toEqual(new Map([...expected].sort()));
+  });
+
+  it('SE: SNI 2007 62010 is SNI 2025 62100, 70220 is 70200; a code of both editions is not mapped', () => {
+    const ref = loadReference('SE');
+    expect(ref.activityForward.get('62010')).toBe('62100');
+    expect(ref.activityForward.get('70220')).toBe('70200');
+    expect(ref.activityForward.has('01110')).toBe(false);
+  });
+
+  it.each(COUNTRY_CODES)(
+    '%s: /filters names the served edition, and says so where older codes map forward',
+    (c) => {
+      const ref = loadReference(c);
+      const note = INDUSTRY_EDITION_NOTES[c];
+      expect(note.startsWith(`Edition: ${ref.activityEdition}`)).toBe(true);
+      expect(note.includes('mapped forward')).toBe(ref.activityForward.size > 0);
+    },
+  );
 });

@@ -81,7 +81,7 @@ async function readScb(ctx: StageContext): Promise<void> {
   await conn.run('DROP TABLE se_sole');
 }
 
-/** SCB's codes checked: marketing block, state, legal form; the SNI codes onto the tree (se_activity). */
+/** SCB's codes checked: marketing block, state, legal form; the SNI codes onto the SNI 2025 tree, SNI 2007 ones mapped forward (se_activity). */
 async function checkScbCodes(ctx: StageContext): Promise<void> {
   const scb = ctx.source('scb');
   await scb.nulled(
@@ -108,11 +108,12 @@ async function checkScbCodes(ctx: StageContext): Promise<void> {
       FROM (SELECT pe, unnest([Ng1, Ng2, Ng3, Ng4, Ng5]) AS ng, unnest(range(1, 6)) AS k FROM se_units)
       WHERE ${blank('ng')} IS NOT NULL
     )
-    SELECT c.pe, list({kood: c.kood, label: l.label, is_main: c.k = 1} ORDER BY c.k) FILTER (WHERE l.kood IS NOT NULL) AS emtak,
+    SELECT c.pe, list({kood: l.kood, label: l.label, is_main: c.k = 1} ORDER BY c.k) FILTER (WHERE l.kood IS NOT NULL) AS emtak,
       count(*) FILTER (WHERE l.kood IS NULL) AS unknown, any_value(c.kood) FILTER (WHERE l.kood IS NULL) AS example
-    FROM codes c LEFT JOIN activity_leaves l USING (kood) GROUP BY c.pe`);
+    FROM codes c LEFT JOIN activity_forward f ON f.old = c.kood
+      LEFT JOIN activity_leaves l ON l.kood = coalesce(f.kood, c.kood) GROUP BY c.pe`);
   await scb.nulled(
-    'SNI code not in the SNI tree (left out of emtak)',
+    'SNI code not in the SNI 2025 tree nor mapped forward from SNI 2007 (left out of emtak)',
     `SELECT sum(unknown) AS n, any_value(example) FILTER (WHERE unknown > 0) AS example FROM se_activity`,
   );
 }
