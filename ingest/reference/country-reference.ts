@@ -3,6 +3,7 @@ import { buildActivityTables, type ActivityTables, type ClassItem } from './acti
 import { readEmtak2025 } from './classifiers/emtak.ts';
 import { dotNaceCode, readNaceRev2, readNaceRev21, type NaceEntry } from './classifiers/nace.ts';
 import { readPkd2007 } from './classifiers/pkd.ts';
+import { readPkd2025 } from './classifiers/pkd2025.ts';
 import { readSn2007 } from './classifiers/sn2007.ts';
 import { readSn2025 } from './classifiers/sn2025.ts';
 import { readSni2007 } from './classifiers/sni.ts';
@@ -90,9 +91,10 @@ function activities(country: CountryCode): Activities {
       };
     case 'PL':
       return {
-        tables: buildActivityTables(readPkd2007(shared.naceRev2), 'pl', 'PKD 2007'),
-        edition: 'PKD 2007',
-        files: ['pkd2007', 'naceRev2'],
+        tables: buildActivityTables(readPkd2025(shared.naceRev21), 'pl', 'PKD 2025'),
+        edition: 'PKD 2025',
+        files: ['pkd2025', 'naceRev21', 'pkd2007', 'naceRev2', 'naceRev2toRev21'],
+        retired: () => leafCodes(readPkd2007(shared.naceRev2)),
       };
     case 'SE':
       return {

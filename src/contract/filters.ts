@@ -104,7 +104,7 @@ export const INDUSTRY_EDITION_NOTES: Readonly<Record<CountryCode, string>> = {
   LT: 'Edition: EVRK 2.1.',
   NO: 'Edition: SN2025; SN2007 codes are mapped forward to SN2025.',
   FI: 'Edition: NACE Rev. 2.1.',
-  PL: 'Edition: PKD 2007.',
+  PL: 'Edition: PKD 2025; PKD 2007 codes are mapped forward to PKD 2025.',
   SE: 'Edition: SNI 2025; SNI 2007 codes are mapped forward to SNI 2025.',
 };
 

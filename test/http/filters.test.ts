@@ -149,7 +149,7 @@ const CASES: Record<string, { country: CountryCode; build: () => Promise<FilterC
         };
       },
     },
-    ...(['NO', 'SE'] as const).map((country) => ({
+    ...(['NO', 'SE', 'PL'] as const).map((country) => ({
       country,
       build: async (): Promise<FilterCase> => {
         // A saved query in the retired edition (SN2007, SNI 2007): the code is mapped forward onto the

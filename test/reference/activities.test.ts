@@ -83,9 +83,10 @@ describe('activity classifier counts match the source files', () => {
     expect(ref.activityLeaves).toHaveLength(651);
   });
 
-  it('PL: PKD 2007 has 21 sekcje, 88 działy, 272 grupy, 615 klasy and 655 podklasy', () => {
+  it('PL: PKD 2025 has 22 sekcje, 87 działy, 287 grupy, 651 klasy and 728 podklasy', () => {
     const ref = loadReference('PL');
-    expect(countByDepth(ref.activityTrees['pl'] ?? [])).toEqual([21, 88, 272, 615, 655]);
+    expect(ref.activityEdition).toBe('PKD 2025');
+    expect(countByDepth(ref.activityTrees['pl'] ?? [])).toEqual([22, 87, 287, 651, 728]);
     expect(ref.activityLeaves.every((l) => /^\d\d\.\d\d\.[A-Z]$/.test(l.kood))).toBe(true);
   });
 
@@ -146,14 +147,23 @@ describe('activity codes and labels from the real classifiers', () => {
     expect(ref.activityLeaves.some((l) => l.kood === '62.01' || l.kood === '43.221')).toBe(false);
   });
 
-  it('PL: PKD 62.01.Z is Działalność związana z oprogramowaniem', () => {
+  it('PL: PKD 2025 splits 62.10 into 62.10.A (games) and 62.10.B, with GUS names and Rev. 2.1 English', () => {
     const ref = loadReference('PL');
-    expect(ref.activityLeaves.find((l) => l.kood === '62.01.Z')).toEqual({
-      kood: '62.01.Z',
-      label: 'Działalność związana z oprogramowaniem',
-      section: 'J',
+    const pl = ref.activityTrees['pl'] ?? [];
+    expect(find(pl, '62.10').children.map((c) => [c.kood, c.label])).toEqual([
+      ['62.10.A', 'Działalność w zakresie programowania gier komputerowych'],
+      ['62.10.B', 'Pozostała działalność w zakresie programowania'],
+    ]);
+    expect(find(pl, 'K').label).toMatch(/^DZIAŁALNOŚĆ USŁUGOWA W ZAKRESIE TELEKOMUNIKACJI/);
+    expect(find(ref.activityTrees['en'] ?? [], '62.10').label).toBe('Computer programming activities');
+    // A division GUS puts on one row with its group, class and podklasa (31 Produkcja mebli).
+    expect(find(pl, '31.00.Z').label).toBe('Produkcja mebli');
+    expect(ref.activityLeaves.find((l) => l.kood === '62.10.B')).toEqual({
+      kood: '62.10.B',
+      label: 'Pozostała działalność w zakresie programowania',
+      section: 'K',
     });
-    expect(find(ref.activityTrees['en'] ?? [], '62.01').label).toBe('Computer programming activities');
+    expect(ref.activityLeaves.some((l) => l.kood === '62.01.Z')).toBe(false);
   });
 
   it('SE: SNI 2025 62100 is Dataprogrammering, under section K with its Swedish name', () => {

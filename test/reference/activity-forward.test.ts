@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -101,6 +102,52 @@ describe('retired editions map forward onto the served leaves', () => {
     expect(ref.activityForward.get('62010')).toBe('62100');
     expect(ref.activityForward.get('70220')).toBe('70200');
     expect(ref.activityForward.has('01110')).toBe(false);
+  });
+
+  it('PL: every PKD 2007 podklasa maps as the independent DuckDB computation says', async () => {
+    const ref = loadReference('PL');
+    await servedTable(ref.activityLeaves.map((l) => l.kood));
+    const expected = await expectedForward(
+      `SELECT symbol AS code FROM read_csv(${data('pl_pkd2007_gus.csv')}, delim = ';', header = true,
+         all_varchar = true) WHERE regexp_full_match(symbol, '\\d\\d\\.\\d\\d\\.[A-Z]')`,
+    );
+    expect(expected.size).toBeGreaterThan(100);
+    expect(new Map([...ref.activityForward].sort())).toEqual(new Map([...expected].sort()));
+  });
+
+  it('PL: PKD 2007 62.01.Z is PKD 2025 62.10.A (the first podklasa of 62.10, no Z there); 01.11.Z is kept', () => {
+    const ref = loadReference('PL');
+    expect(ref.activityForward.get('62.01.Z')).toBe('62.10.A');
+    expect(ref.activityForward.get('70.22.Z')).toBe('70.20.Z');
+    expect(ref.activityForward.has('01.11.Z')).toBe(false);
+  });
+
+  it('PL: the PKD 2007 rows of a real REGON report resolve onto PKD 2025 leaves', () => {
+    // test/fixtures/real/PL/bir/BIR11OsPrawnaPkd-inner-gusapi.xml (provenance in that folder's SOURCES.md).
+    const xml = readFileSync(
+      new URL('../fixtures/real/PL/bir/BIR11OsPrawnaPkd-inner-gusapi.xml', import.meta.url),
+      'utf8',
+    );
+    const record =
+      /<praw_pkdWersja>(\d+)<\/praw_pkdWersja>\s*<praw_pkdKod>(\w+)<\/praw_pkdKod>\s*<praw_pkdNazwa>([^<]*)</g;
+    const rows = [...xml.matchAll(record)].map((m) => {
+      const raw = m[2] ?? '';
+      return { version: m[1], code: `${raw.slice(0, 2)}.${raw.slice(2, 4)}.${raw.slice(4)}`, name: m[3] };
+    });
+    expect(rows.map((r) => [r.version, r.code])).toEqual([
+      ['2007', '74.30.Z'],
+      ['2007', '74.20.Z'],
+      ['2007', '74.10.Z'],
+    ]);
+    const ref = loadReference('PL');
+    const leaf = (code: string) => ref.activityLeaves.find((l) => l.kood === code);
+    const served = rows.map((r) => ref.activityForward.get(r.code) ?? leaf(r.code)?.kood);
+    // 74.30 and 74.20 kept their codes and activity in PKD 2025 (REGON's name is GUS's, in capitals);
+    // PKD 2007 74.10.Z was split by NACE Rev. 2.1 into 74.11-74.14: the first, by the documented rule.
+    expect(served).toEqual(['74.30.Z', '74.20.Z', '74.11.Z']);
+    expect(rows.slice(0, 2).map((r) => leaf(r.code)?.label.toUpperCase())).toEqual(
+      rows.slice(0, 2).map((r) => r.name),
+    );
   });
 
   it.each(COUNTRY_CODES)(

@@ -17,7 +17,6 @@ import {
   PL_DZIAL6_STEMS,
   PL_KRS_STATES,
   PL_MOBILE_PATTERN,
-  PL_PKD_VERSION,
   PL_REGON_STATES,
   PL_ROLE_TEXT,
   type PlState,
@@ -296,33 +295,36 @@ async function addUnitsWithoutRegon({ conn }: StageContext): Promise<void> {
  * staging: the units are taken in four parts by hash of their code.
  */
 const EMTAK_PARTS = 4;
-const SERVED = `r.version = ${str(PL_PKD_VERSION)} AND l.kood IS NOT NULL`;
+/*
+ * A code is read in PKD 2025 where it is a PKD 2025 podklasa, else as PKD 2007 mapped forward
+ * (activity_forward): REGON's `pkdWersja` is not needed for that, and KRS and CEIDG write no version. A
+ * unit listing one activity in both editions (REGON during the transition) keeps it once, main first.
+ */
 const emtakPart = (part: number) => `
   WITH rows AS (
-    SELECT code, k, r.kod AS raw, ${pkdCode('r.kod')} AS kood, r.main = '1' AS is_main,
-      coalesce(${blank('r.version')}, ${str(PL_PKD_VERSION)}) AS version
-    FROM (SELECT code, unnest(pkd) AS r, generate_subscripts(pkd, 1) AS k FROM ingest_register
-      WHERE pkd IS NOT NULL AND hash(code) % ${EMTAK_PARTS} = ${part})
+    SELECT code, k, raw, coalesce(l.kood, f.kood) AS kood, is_main
+    FROM (
+      SELECT code, k, r.kod AS raw, ${pkdCode('r.kod')} AS pkd, r.main = '1' AS is_main
+      FROM (SELECT code, unnest(pkd) AS r, generate_subscripts(pkd, 1) AS k FROM ingest_register
+        WHERE pkd IS NOT NULL AND hash(code) % ${EMTAK_PARTS} = ${part})
+    ) LEFT JOIN activity_leaves l ON l.kood = pkd LEFT JOIN activity_forward f ON f.old = pkd
+    QUALIFY coalesce(l.kood, f.kood) IS NULL
+      OR row_number() OVER (PARTITION BY code, coalesce(l.kood, f.kood) ORDER BY NOT is_main, k) = 1
   )
   SELECT code,
-    ${sortedList('{kood: r.kood, label: l.label, is_main: r.is_main}', ['NOT r.is_main', 'r.k'], SERVED)} AS emtak,
-    count(*) FILTER (WHERE r.version <> ${str(PL_PKD_VERSION)}) AS other_version,
-    count(*) FILTER (WHERE r.version = ${str(PL_PKD_VERSION)} AND l.kood IS NULL) AS unknown,
-    any_value(raw) FILTER (WHERE r.version = ${str(PL_PKD_VERSION)} AND l.kood IS NULL) AS example
+    ${sortedList('{kood: r.kood, label: l.label, is_main: r.is_main}', ['NOT r.is_main', 'r.k'], 'l.kood IS NOT NULL')} AS emtak,
+    count(*) FILTER (WHERE l.kood IS NULL) AS unknown,
+    any_value(raw) FILTER (WHERE l.kood IS NULL) AS example
   FROM rows r LEFT JOIN activity_leaves l USING (kood) GROUP BY code`;
 
-/** The PKD codes of REGON's PKD reports onto the served PKD 2007 tree (pl_emtak). */
+/** The PKD codes of REGON's PKD reports, KRS and CEIDG onto the served PKD 2025 tree (pl_emtak). */
 async function buildActivities(ctx: StageContext): Promise<void> {
   await ctx.conn.run(`CREATE OR REPLACE TEMP TABLE pl_emtak AS ${emtakPart(0)}`);
   for (let part = 1; part < EMTAK_PARTS; part++)
     await ctx.conn.run(`INSERT INTO pl_emtak ${emtakPart(part)}`);
   const regon = ctx.file(REGON_FILE);
   await regon.nulled(
-    `PKD rows of another version than ${PL_PKD_VERSION} (skipped: no correspondence to the served PKD 2007 tree)`,
-    `SELECT sum(other_version) AS n, NULL AS example FROM pl_emtak`,
-  );
-  await regon.nulled(
-    'PKD code not in the PKD tree (left out of emtak)',
+    'PKD code neither in PKD 2025 nor mapped forward from PKD 2007 (left out of emtak)',
     `SELECT sum(unknown) AS n, any_value(example) FILTER (WHERE unknown > 0) AS example FROM pl_emtak`,
   );
 }
