@@ -5,7 +5,7 @@ import type { CountryReference } from '../reference/types.ts';
 
 /** The real correspondence tables (data/SOURCES.md). */
 export const CORRESPONDENCE_FILES = {
-  emtak2008to2025: fileURLToPath(new URL('./data/emtak_2008_to_2025.csv', import.meta.url)),
+  emtak2008to2025: fileURLToPath(new URL('../reference/data/emtak_2008_to_2025.csv', import.meta.url)),
   naceRev2toRev21: fileURLToPath(new URL('../reference/data/nace_rev2_to_rev21.csv', import.meta.url)),
 } as const;
 

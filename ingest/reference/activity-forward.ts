@@ -51,3 +51,38 @@ export function forwardCodes(
   }
   return out;
 }
+
+/** A correspondence of whole codes (old → new codes, in the table's order), as EMTAK 2008 → 2025. */
+export function readCodeTable(
+  key: 'emtak2008to2025',
+  oldColumn: string,
+  newColumn: string,
+): Map<string, string[]> {
+  const file = DATA_FILES[key].file;
+  const out = new Map<string, string[]>();
+  for (const r of parseCsvRecords(readDataFile(key), ',', file)) {
+    const old = field(r, oldColumn, file);
+    out.set(old, [...(out.get(old) ?? []), field(r, newColumn, file)]);
+  }
+  return out;
+}
+
+/**
+ * Old codes → served leaves through a table of whole codes: the first successor in the table that is a
+ * served leaf (the EE ingest's rule for EMTAK 2008 rows, activity-codes.ts, whose same-code preference
+ * cannot apply here: a code that is itself a served leaf is never mapped).
+ */
+export function forwardByTable(
+  table: ReadonlyMap<string, readonly string[]>,
+  served: readonly ActivityLeaf[],
+): Map<string, string> {
+  const servedCodes = new Set(served.map((l) => l.kood));
+  const out = new Map<string, string>();
+  for (const [old, successors] of table) {
+    if (servedCodes.has(old)) continue;
+    const target =
+      successors.includes(old) && servedCodes.has(old) ? old : successors.find((s) => servedCodes.has(s));
+    if (target !== undefined) out.set(old, target);
+  }
+  return out;
+}

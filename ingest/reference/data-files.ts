@@ -70,6 +70,13 @@ export const DATA_FILES = {
     sha256: '499099909587a6bcf5fdb76fb724db0c58bc898aee00b95106b5ae400cde59de',
     encoding: 'utf8',
   },
+  emtak2008to2025: {
+    file: 'emtak_2008_to_2025.csv',
+    source: `${COLT}emtak_2008_to_2025.csv (Statistics Estonia EMTAK 2008 -> EMTAK 2025 correspondence)`,
+    licence: 'Statistics Estonia classification, public; repository licence not stated',
+    sha256: 'd42e2c0cd4aaecba9d6fa8de3a032516d1efbffa3be51cbae55be6b533d149c9',
+    encoding: 'utf8',
+  },
   sn2025Brreg: {
     file: 'no_sn2025_brreg_texts.csv',
     source:

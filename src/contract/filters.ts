@@ -99,11 +99,11 @@ const WITH_PEOPLE: readonly CountryCode[] = ['EE', 'LV', 'NO', 'FI', 'PL'];
  * retired edition (docs/api-decisions.md): it is mapped forward, never matched against nothing.
  */
 export const INDUSTRY_EDITION_NOTES: Readonly<Record<CountryCode, string>> = {
-  EE: 'Edition: EMTAK 2025.',
-  LV: 'Edition: NACE Rev. 2.1.',
-  LT: 'Edition: EVRK 2.1.',
+  EE: 'Edition: EMTAK 2025; EMTAK 2008 codes are mapped forward to EMTAK 2025.',
+  LV: 'Edition: NACE Rev. 2.1; NACE Rev. 2 codes are mapped forward to Rev. 2.1.',
+  LT: 'Edition: EVRK 2.1; EVRK 2 (NACE Rev. 2) codes are mapped forward to EVRK 2.1.',
   NO: 'Edition: SN2025; SN2007 codes are mapped forward to SN2025.',
-  FI: 'Edition: NACE Rev. 2.1.',
+  FI: 'Edition: NACE Rev. 2.1; NACE Rev. 2 codes are mapped forward to Rev. 2.1.',
   PL: 'Edition: PKD 2025; PKD 2007 codes are mapped forward to PKD 2025.',
   SE: 'Edition: SNI 2025; SNI 2007 codes are mapped forward to SNI 2025.',
 };

@@ -2,7 +2,7 @@ import type { CountParams } from '../contract/api-schemas.ts';
 import type { LoadedSnapshot } from '../engine/loaded-snapshot.ts';
 
 /**
- * `industry_codes` of a retired edition (SN2007, SNI 2007, PKD 2007: a customer's saved query) mapped
+ * `industry_codes` of a retired edition (SN2007, SNI 2007, PKD 2007, EMTAK 2008, NACE Rev. 2: a saved query) mapped
  * forward onto the leaves the country serves today, through the same map the ingest applies to the data
  * (activities.json `forward`, docs/api-decisions.md). A code of today's edition is never in the map, so it
  * is left as sent; a code neither served nor mapped still matches nothing, as any unknown code does.

@@ -149,10 +149,10 @@ const CASES: Record<string, { country: CountryCode; build: () => Promise<FilterC
         };
       },
     },
-    ...(['NO', 'SE', 'PL'] as const).map((country) => ({
+    ...(['NO', 'SE', 'PL', 'EE', 'LV'] as const).map((country) => ({
       country,
       build: async (): Promise<FilterCase> => {
-        // A saved query in the retired edition (SN2007, SNI 2007): the code is mapped forward onto the
+        // A saved query in the retired edition (SN2007, SNI 2007, PKD 2007, EMTAK 2008, NACE Rev. 2): the code is mapped forward onto the
         // leaf it names today and matches the companies carrying that leaf, not nothing.
         const forward = oracle.json<{ forward: Record<string, string> }>(country, 'activities').forward;
         const leaves = await oracle.rows(

@@ -150,6 +150,39 @@ describe('retired editions map forward onto the served leaves', () => {
     );
   });
 
+  it.each([
+    ['LV', false],
+    ['LT', true],
+    ['FI', false],
+  ] as const)(
+    '%s: every NACE Rev. 2 class maps as the independent DuckDB computation says',
+    async (c, dotted) => {
+      const ref = loadReference(c);
+      await servedTable(ref.activityLeaves.map((l) => l.kood));
+      const code = dotted ? 'Code' : `replace(Code, '.', '')`;
+      const expected = await expectedForward(
+        `SELECT ${code} AS code FROM read_csv(${data('nace_rev2_en_eurostat.csv')}, delim = ';', header = true,
+         quote = '"', all_varchar = true) WHERE regexp_full_match(Code, '\\d\\d\\.\\d\\d')`,
+      );
+      expect(expected.size).toBeGreaterThan(100);
+      expect(new Map([...ref.activityForward].sort())).toEqual(new Map([...expected].sort()));
+      expect(ref.activityForward.get(dotted ? '62.01' : '6201')).toBe(dotted ? '62.10' : '6210');
+    },
+  );
+
+  it("EE: every EMTAK 2008 code maps through Statistics Estonia's table as DuckDB computes it", async () => {
+    const ref = loadReference('EE');
+    await servedTable(ref.activityLeaves.map((l) => l.kood));
+    const rows = await conn.runAndReadAll(`
+      WITH t AS (SELECT emtak2008 AS old, emtak2025 AS new, row_number() OVER () AS n
+        FROM read_csv(${data('emtak_2008_to_2025.csv')}, header = true, all_varchar = true))
+      SELECT old, arg_min(new, n) AS kood FROM t
+      WHERE new IN (SELECT kood FROM served) AND old NOT IN (SELECT kood FROM served) GROUP BY old`);
+    const expected = new Map(rows.getRowObjectsJson().map((r) => [String(r.old), String(r.kood)]));
+    expect(expected.size).toBeGreaterThan(100);
+    expect(new Map([...ref.activityForward].sort())).toEqual(new Map([...expected].sort()));
+  });
+
   it.each(COUNTRY_CODES)(
     '%s: /filters names the served edition, and says so where older codes map forward',
     (c) => {
