@@ -119,6 +119,17 @@ describe('SE fixtures', () => {
     ]);
   });
 
+  it('serves workplace activity codes in SNI 2025: SNI 2007 62010 mapped forward, 43341 of both editions kept', async () => {
+    const w = await rows(
+      `SELECT cfar_nr, activity_codes FROM read_parquet('${path.join(dir, 'workplaces.parquet')}') ORDER BY cfar_nr`,
+    );
+    expect(w.map((r) => [r['cfar_nr'], r['activity_codes']])).toEqual([
+      [12345678, ['62100']],
+      [12345679, ['62100']],
+      [22345678, ['43341']],
+    ]);
+  });
+
   it('counts every awkward row by reason', () => {
     const reasons = report.rejectsOf('SE').map((r) => `${r.file}: ${r.reason} (${r.rows})`);
     for (const expected of [

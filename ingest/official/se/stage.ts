@@ -246,13 +246,16 @@ const WORKPLACE_SQL = `CREATE OR REPLACE TEMP TABLE stage_workplaces AS
     ${blank('BesPostOrt')} AS visit_town, ${blank('w.Gatuadress')} AS postal_address,
     ${postcode('w.PostNr')} AS postal_code, ${blank('w.PostOrt')} AS postal_town,
     coalesce(${blank('Kommun')}, '') AS kommun_code, ${blank('KommunNamn')} AS kommun_name,
-    list_filter([w.Ng1, w.Ng2, w.Ng3, w.Ng4, w.Ng5], x -> ${blank('x')} IS NOT NULL) AS activity_codes,
+    list_transform(list_filter([w.Ng1, w.Ng2, w.Ng3, w.Ng4, w.Ng5], x -> ${blank('x')} IS NOT NULL),
+      x -> coalesce(fwd.m[x], x)) AS activity_codes,
     coalesce(TRY_CAST(Stkl AS INTEGER), 0) AS employees_band_code,
     ${blank('Telefon')} AS phone, ${blank('EPost')} AS email,
     TRY_CAST(SWEREF99TM_N AS DOUBLE) AS sweref99tm_n, TRY_CAST(SWEREF99TM_E AS DOUBLE) AS sweref99tm_e,
     coalesce(${reklamMarketingSql('w.Reklamsparrtyp')}, false) AS marketing_optout,
     coalesce(${reklamPhoneSql('w.Reklamsparrtyp')}, false) AS phone_optout
   FROM se_cfar w JOIN ingest_register r ON r.code = w.code
+    -- SNI 2007 codes mapped forward to SNI 2025, as the company's own (se_activity).
+    CROSS JOIN (SELECT map_from_entries(list({k: old, v: kood})) AS m FROM activity_forward) fwd
   WHERE w.cfar_nr IS NOT NULL`;
 
 /** Workplaces (CFAR), read by name, their column list being unconfirmed; without the file, none. */
