@@ -5,14 +5,16 @@ import type { CountryReference } from '../reference/types.ts';
 
 /** The real correspondence tables (data/SOURCES.md). */
 export const CORRESPONDENCE_FILES = {
-  emtak2008to2025: fileURLToPath(new URL('./data/emtak_2008_to_2025.csv', import.meta.url)),
-  naceRev2toRev21: fileURLToPath(new URL('./data/nace_rev2_to_rev21.csv', import.meta.url)),
+  emtak2008to2025: fileURLToPath(new URL('../reference/data/emtak_2008_to_2025.csv', import.meta.url)),
+  naceRev2toRev21: fileURLToPath(new URL('../reference/data/nace_rev2_to_rev21.csv', import.meta.url)),
 } as const;
 
 /**
  * Creates `activity_leaves(kood, label)`: the leaves of the tree the API serves for this country, with the
  * label in the register's language (what companies.emtak carries), so every adapter resolves codes and
- * labels against exactly what the audit checks.
+ * labels against exactly what the audit checks; and `activity_forward(old, kood)`: codes of the retired
+ * national edition mapped forward onto those leaves (ingest/reference/activity-forward.ts), the same map
+ * the API applies to `industry_codes`.
  */
 export async function createActivityLeaves(
   conn: DuckDBConnection,
@@ -26,6 +28,14 @@ export async function createActivityLeaves(
     appender.endRow();
   }
   appender.closeSync();
+  await conn.run('CREATE OR REPLACE TEMP TABLE activity_forward (old VARCHAR PRIMARY KEY, kood VARCHAR)');
+  const forward = await conn.createAppender('activity_forward');
+  for (const [old, kood] of reference.activityForward) {
+    forward.appendVarchar(old);
+    forward.appendVarchar(kood);
+    forward.endRow();
+  }
+  forward.closeSync();
 }
 
 /**

@@ -175,7 +175,10 @@ export async function writeCountry(
 
   writeJson(file('activities'), {
     industry_system: reference.industrySystem,
+    edition: reference.activityEdition,
     trees: reference.activityTrees,
+    // Retired-edition codes onto served leaves: the API maps `industry_codes` through it.
+    forward: Object.fromEntries(reference.activityForward),
   });
   writeJson(file('locations'), {
     has_tree: reference.locationTree !== null,

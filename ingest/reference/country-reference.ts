@@ -1,10 +1,20 @@
 import { COUNTRIES, type CountryCode } from '../../src/contract/countries.ts';
 import { buildActivityTables, type ActivityTables, type ClassItem } from './activity-tree.ts';
 import { readEmtak2025 } from './classifiers/emtak.ts';
-import { dotNaceCode, readNaceRev2, readNaceRev21, type NaceEntry } from './classifiers/nace.ts';
+import {
+  dotNaceCode,
+  readNaceRev2,
+  readNaceRev21,
+  undotNaceCode,
+  type NaceEntry,
+} from './classifiers/nace.ts';
 import { readPkd2007 } from './classifiers/pkd.ts';
+import { readPkd2025 } from './classifiers/pkd2025.ts';
 import { readSn2007 } from './classifiers/sn2007.ts';
+import { readSn2025 } from './classifiers/sn2025.ts';
 import { readSni2007 } from './classifiers/sni.ts';
+import { readSni2025 } from './classifiers/sni2025.ts';
+import { forwardByTable, forwardCodes, readCodeTable, readNaceRev2ToRev21 } from './activity-forward.ts';
 import { sourceOf, type DataFileKey } from './data-files.ts';
 import { buildLocationTables } from './location-tree.ts';
 import { readAtvkTopLevel } from './regions/atvk.ts';
@@ -44,35 +54,71 @@ function naceRev21Items(dotted: boolean): ClassItem[] {
   }));
 }
 
-function activities(country: CountryCode): { tables: ActivityTables; files: DataFileKey[] } {
+interface Activities {
+  tables: ActivityTables;
+  edition: string;
+  files: DataFileKey[];
+  /** The retired edition's leaf codes, mapped forward onto the served leaves through the NACE table. */
+  retired?: () => string[];
+  /** Or the retired edition's own correspondence of whole codes (EE). */
+  table?: () => Map<string, string[]>;
+}
+
+const leafCodes = (items: readonly ClassItem[]): string[] => {
+  const parents = new Set(items.map((i) => i.parent));
+  return items.filter((i) => !parents.has(i.code)).map((i) => i.code);
+};
+
+/** NACE Rev. 2 classes (LV, LT and FI codes before Rev. 2.1), dotted as LT writes them or undotted. */
+const naceRev2Classes = (dotted: boolean): string[] =>
+  [...shared.naceRev2.keys()]
+    .filter((c) => /^\d\d\.\d\d$/.test(c))
+    .map((c) => (dotted ? c : undotNaceCode(c)));
+
+function activities(country: CountryCode): Activities {
   switch (country) {
     case 'EE':
       return {
         tables: buildActivityTables(readEmtak2025(shared.naceRev21), 'et', 'EMTAK 2025'),
-        files: ['emtak2025', 'naceRev21'],
+        edition: 'EMTAK 2025',
+        files: ['emtak2025', 'naceRev21', 'emtak2008to2025'],
+        table: () => readCodeTable('emtak2008to2025', 'emtak2008', 'emtak2025'),
       };
     case 'LV':
     case 'FI':
       return {
         tables: buildActivityTables(naceRev21Items(false), null, 'NACE Rev. 2.1'),
-        files: ['naceRev21'],
+        edition: 'NACE Rev. 2.1',
+        files: ['naceRev21', 'naceRev2', 'naceRev2toRev21'],
+        retired: () => naceRev2Classes(false),
       };
     case 'LT':
-      return { tables: buildActivityTables(naceRev21Items(true), null, 'EVRK 2.1'), files: ['naceRev21'] };
+      return {
+        tables: buildActivityTables(naceRev21Items(true), null, 'EVRK 2.1'),
+        edition: 'EVRK 2.1',
+        files: ['naceRev21', 'naceRev2', 'naceRev2toRev21'],
+        retired: () => naceRev2Classes(true),
+      };
     case 'NO':
       return {
-        tables: buildActivityTables(readSn2007(shared.naceRev2), 'nb', 'SN2007'),
-        files: ['sn2007', 'naceRev2'],
+        tables: buildActivityTables(readSn2025(shared.naceRev21), null, 'SN2025'),
+        edition: 'SN2025',
+        files: ['naceRev21', 'sn2025Brreg', 'sn2007', 'naceRev2', 'naceRev2toRev21'],
+        retired: () => leafCodes(readSn2007(shared.naceRev2)),
       };
     case 'PL':
       return {
-        tables: buildActivityTables(readPkd2007(shared.naceRev2), 'pl', 'PKD 2007'),
-        files: ['pkd2007', 'naceRev2'],
+        tables: buildActivityTables(readPkd2025(shared.naceRev21), 'pl', 'PKD 2025'),
+        edition: 'PKD 2025',
+        files: ['pkd2025', 'naceRev21', 'pkd2007', 'naceRev2', 'naceRev2toRev21'],
+        retired: () => leafCodes(readPkd2007(shared.naceRev2)),
       };
     case 'SE':
       return {
-        tables: buildActivityTables(readSni2007(shared.naceRev2), 'sv', 'SNI 2007'),
-        files: ['sni2007', 'naceRev2'],
+        tables: buildActivityTables(readSni2025(shared.naceRev21), 'sv', 'SNI 2025'),
+        edition: 'SNI 2025',
+        files: ['sni2025', 'naceRev21', 'sni2007', 'naceRev2', 'naceRev2toRev21'],
+        retired: () => leafCodes(readSni2007(shared.naceRev2)),
       };
   }
 }
@@ -110,11 +156,18 @@ function locations(country: CountryCode): { tables: Locations; files: DataFileKe
 export function buildCountryReference(country: CountryCode): CountryReference {
   const a = activities(country);
   const l = locations(country);
+  const forward = a.table
+    ? forwardByTable(a.table(), a.tables.activityLeaves)
+    : a.retired
+      ? forwardCodes(a.retired(), a.tables.activityLeaves, readNaceRev2ToRev21())
+      : new Map<string, string>();
   return {
     country,
     industrySystem: COUNTRIES[country].industrySystem,
     activityTrees: a.tables.activityTrees,
     activityLeaves: a.tables.activityLeaves,
+    activityEdition: a.edition,
+    activityForward: forward,
     locationTree: l.tables.locationTree,
     locationLeaves: l.tables.locationLeaves,
     sources: [...a.files, ...l.files].map(sourceOf),

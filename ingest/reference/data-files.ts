@@ -63,6 +63,48 @@ export const DATA_FILES = {
     sha256: '2859f8bed411596c9cf1fc77050e21fb6b948f9087625e0d481d01adbb82b80c',
     encoding: 'latin1',
   },
+  naceRev2toRev21: {
+    file: 'nace_rev2_to_rev21.csv',
+    source: `${COLT}nace_rev2_to_rev21.csv (Eurostat NACE Rev. 2 -> Rev. 2.1 correspondence, 4-digit classes)`,
+    licence: 'Eurostat classification, reuse with acknowledgement; repository licence not stated',
+    sha256: '499099909587a6bcf5fdb76fb724db0c58bc898aee00b95106b5ae400cde59de',
+    encoding: 'utf8',
+  },
+  emtak2008to2025: {
+    file: 'emtak_2008_to_2025.csv',
+    source: `${COLT}emtak_2008_to_2025.csv (Statistics Estonia EMTAK 2008 -> EMTAK 2025 correspondence)`,
+    licence: 'Statistics Estonia classification, public; repository licence not stated',
+    sha256: 'd42e2c0cd4aaecba9d6fa8de3a032516d1efbffa3be51cbae55be6b533d149c9',
+    encoding: 'utf8',
+  },
+  sn2025Brreg: {
+    file: 'no_sn2025_brreg_texts.csv',
+    source:
+      "BRREG's own naeringskode texts (kode, beskrivelse) of the real units in test/fixtures/real/NO " +
+      '(see its SOURCES.md), one row per code',
+    licence: 'BRREG Enhetsregisteret open data, NLOD',
+    sha256: '9d6d423197793d5051d0be0766bab8946349eed2c8020bbdf797edee4537e492',
+    encoding: 'utf8',
+  },
+  pkd2025: {
+    file: 'pl_pkd2025_struktura_gus.csv',
+    source:
+      'GitHub Radzi000/Hacknation2025@9884b078e74f995e44970ef2b020260b32124ee1 data/StrukturaPKD2025.xls ' +
+      '(GUS "Struktura PKD 2025", sheet PKD 2025, cells as CSV)',
+    licence: 'Official GUS classification (Dz.U. 2024 poz. 1936); repository licence not stated',
+    sha256: '4728ace9512fe1f2a7788ed4df6820252d5569898dc062c485c548d20fb55578',
+    encoding: 'utf8',
+  },
+  sni2025: {
+    file: 'se_sni2025_scb.json',
+    source:
+      'GitHub klasolsson81/jobbliggaren@55bb85e6091d5aea5a029a549923ba15e36420a9 ' +
+      'src/Jobbliggaren.Infrastructure/CompanyRegister/Reference/sni-2025.v1.json ' +
+      '(SCB sni-2025-struktur.xlsx: avdelningar, huvudgrupper, detaljgrupper)',
+    licence: 'SCB data CC0 (as the file states); repository PolyForm Noncommercial 1.0.0',
+    sha256: 'cfab2c0b862621125c30cfe049e4387ff9d239e227d2b3bfc7444439edd33b6b',
+    encoding: 'utf8',
+  },
   eeMaakond: {
     file: 'ee_ehak_maakond_20180901.csv',
     source:

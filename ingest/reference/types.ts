@@ -38,6 +38,13 @@ export interface CountryReference {
   /** Activity tree per offered language; always has 'en', plus the native language where labels exist. */
   activityTrees: Record<string, TreeNode[]>;
   activityLeaves: ActivityLeaf[];
+  /** The classification edition the tree is (`SN2025`, `PKD 2025`, ...): what the register codes in today. */
+  activityEdition: string;
+  /**
+   * Codes of the retired edition (SN2007, PKD 2007, SNI 2007) → the served leaf they map forward to
+   * (activity-forward.ts); empty where the register never used another edition here.
+   */
+  activityForward: ReadonlyMap<string, string>;
   /** Null for NO and SE (spec 4.2: no tree). */
   locationTree: TreeNode[] | null;
   locationLeaves: LocationLeaf[];

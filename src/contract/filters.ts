@@ -100,6 +100,20 @@ const QUARTERLY: readonly CountryCode[] = ['EE', 'LV', 'LT'];
 const TREE_LOCATIONS: readonly CountryCode[] = ['EE', 'LV', 'FI', 'PL'];
 const WITH_PEOPLE: readonly CountryCode[] = ['EE', 'LV', 'NO', 'FI', 'PL'];
 
+/**
+ * `industry_codes` per country: the classification edition served, and what happens to a code of the
+ * retired edition (docs/api-decisions.md): it is mapped forward, never matched against nothing.
+ */
+export const INDUSTRY_EDITION_NOTES: Readonly<Record<CountryCode, string>> = {
+  EE: 'Edition: EMTAK 2025; EMTAK 2008 codes are mapped forward to EMTAK 2025.',
+  LV: 'Edition: NACE Rev. 2.1; NACE Rev. 2 codes are mapped forward to Rev. 2.1.',
+  LT: 'Edition: EVRK 2.1; EVRK 2 (NACE Rev. 2) codes are mapped forward to EVRK 2.1.',
+  NO: 'Edition: SN2025; SN2007 codes are mapped forward to SN2025.',
+  FI: 'Edition: NACE Rev. 2.1; NACE Rev. 2 codes are mapped forward to Rev. 2.1.',
+  PL: 'Edition: PKD 2025; PKD 2007 codes are mapped forward to PKD 2025.',
+  SE: 'Edition: SNI 2025; SNI 2007 codes are mapped forward to SNI 2025.',
+};
+
 const single = (d: Omit<SingleParamFilter, 'kind'>): SingleParamFilter => ({ kind: 'single', ...d });
 const numberRange = (
   id: FilterId,
@@ -151,6 +165,8 @@ export const FILTERS: readonly FilterDef[] = [
     countries: ALL,
     optionsEndpoint: 'activities',
     note: 'Leaf codes from /activities; a company matches when any of its activity codes is sent.',
+    // The edition each tree serves (ingest/reference; a test holds the two together).
+    countryNotes: INDUSTRY_EDITION_NOTES,
   }),
   single({
     id: 'legal_form',

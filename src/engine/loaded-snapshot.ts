@@ -26,6 +26,8 @@ export interface CountryData {
   filters: FiltersResponse;
   /** Activity trees per label language. */
   activityTrees: Record<string, TreeNode[]>;
+  /** Codes of the retired activity edition → the served leaf (activities.json `forward`; services/industry-codes.ts). */
+  activityForward: Readonly<Record<string, string>>;
   /** Null for NO and SE. */
   tree: TreeNode[] | null;
   locationIndex: IndexedLocation[];

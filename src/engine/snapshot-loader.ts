@@ -150,6 +150,8 @@ interface LocationsJson {
 interface ActivitiesJson {
   industry_system: string;
   trees: Record<string, TreeNode[]>;
+  /** Absent in snapshots written before editions were mapped forward. */
+  forward?: Record<string, string>;
 }
 
 function readCountryFiles(
@@ -163,6 +165,7 @@ function readCountryFiles(
     manifest,
     filters,
     activityTrees: activities.trees,
+    activityForward: activities.forward ?? {},
     tree: locations.has_tree ? locations.tree : null,
   };
 }

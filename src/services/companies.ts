@@ -12,6 +12,7 @@ import { REGISTRATION_CODE_RULES } from '../contract/registration-codes.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { Engine } from '../engine/engine.ts';
 import { assertUpdatedSince } from './changes.ts';
+import { withForwardIndustryCodes } from './industry-codes.ts';
 
 /**
  * Company operations of spec 4.3-4.6, shared by the REST routes and the MCP tools. They take parsed
@@ -41,7 +42,7 @@ function notFound(ref: CompanyRef): AppError {
 export async function countCompanies(engine: Engine, params: CountParams) {
   const count = await engine.use(async (snap) => {
     assertUpdatedSince(snap, params);
-    return snap.planCount(params);
+    return snap.planCount(withForwardIndustryCodes(snap, params));
   });
   return { country: params.country, count, count_mode: 'exact' };
 }
@@ -53,7 +54,7 @@ export async function countCompanies(engine: Engine, params: CountParams) {
 export async function searchCompanies(engine: Engine, params: SearchParams): Promise<SearchData> {
   const [items, counted] = await engine.use(async (snap) => {
     assertUpdatedSince(snap, params);
-    const { total, rids } = await snap.planSearch(params);
+    const { total, rids } = await snap.planSearch(withForwardIndustryCodes(snap, params));
     return [snap.lookup('search_rows', () => snap.lookups(params.country).rows(rids)), total] as const;
   });
   return {

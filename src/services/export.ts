@@ -8,6 +8,7 @@ import { COMPANY_ROW_COLUMNS } from '../engine/tables.ts';
 import { QUERY_PRIORITY, type LoadedSnapshot } from '../engine/loaded-snapshot.ts';
 import type { RateLimitDecision } from '../wallet/types.ts';
 import { assertUpdatedSince } from './changes.ts';
+import { withForwardIndustryCodes } from './industry-codes.ts';
 
 /**
  * The export of issue 19: every matching search row, in search order, written by DuckDB's own CSV, JSON
@@ -138,13 +139,10 @@ async function exportContext(
  * Runs the export's COPY on the live snapshot: at most `limit` rows into a new folder of the engine's
  * export folder (the only one its DuckDB may write to). The caller streams the file and removes the folder.
  */
-export async function writeExport(
-  engine: Engine,
-  params: ExportParams,
-  limit: number,
-): Promise<WrittenExport> {
+export async function writeExport(engine: Engine, sent: ExportParams, limit: number): Promise<WrittenExport> {
   return engine.use(async (snap) => {
-    assertUpdatedSince(snap, params);
+    assertUpdatedSince(snap, sent);
+    const params = withForwardIndustryCodes(snap, sent);
     const fresh = {
       data_as_of: snap.country(params.country).manifest.generated_at.slice(0, 10),
       snapshot_id: snap.id,

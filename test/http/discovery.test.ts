@@ -49,10 +49,13 @@ describe('discovery endpoints', () => {
         param: string | null;
         options: unknown;
         options_url: string | null;
+        note: string | null;
       }[];
-      expect(filters.find((f) => f.param === 'industry_codes')?.options_url).toBe(
-        `/api/v1/data/activities?country=${country}`,
-      );
+      const industry = filters.find((f) => f.param === 'industry_codes');
+      expect(industry?.options_url).toBe(`/api/v1/data/activities?country=${country}`);
+      // The note names the edition the snapshot's tree is (activities.json `edition`).
+      const edition = oracle.json<{ edition: string }>(country, 'activities').edition;
+      expect(industry?.note).toContain(`Edition: ${edition}`);
       expect(Array.isArray(filters.find((f) => f.param === 'legal_form')?.options)).toBe(true);
     }
   });

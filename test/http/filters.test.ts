@@ -149,6 +149,29 @@ const CASES: Record<string, { country: CountryCode; build: () => Promise<FilterC
         };
       },
     },
+    ...(['NO', 'SE', 'PL', 'EE', 'LV'] as const).map((country) => ({
+      country,
+      build: async (): Promise<FilterCase> => {
+        // A saved query in the retired edition (SN2007, SNI 2007, PKD 2007, EMTAK 2008, NACE Rev. 2): the code is mapped forward onto the
+        // leaf it names today and matches the companies carrying that leaf, not nothing.
+        const forward = oracle.json<{ forward: Record<string, string> }>(country, 'activities').forward;
+        const leaves = await oracle.rows(
+          `SELECT e.kood AS k, count(*) AS n FROM (SELECT unnest(emtak) AS e FROM ${oracle.file(country, 'companies')}
+           WHERE NOT not_for_sale AND ${ACTIVE}) GROUP BY 1 ORDER BY n DESC, k`,
+        );
+        const old = leaves
+          .map((r) => String(r['k']))
+          .flatMap((k) => Object.keys(forward).filter((o) => forward[o] === k))[0];
+        if (old === undefined) throw new Error(`${country}: no retired code maps onto a leaf in use`);
+        const today = forward[old] ?? '';
+        expect(old).not.toBe(today);
+        return {
+          query: { industry_codes: [old] },
+          where: `len(list_filter(emtak, e -> e.kood = ?)) > 0`,
+          params: [today],
+        };
+      },
+    })),
   ],
   legal_form: [
     {

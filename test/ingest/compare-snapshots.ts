@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { CountryCode } from '../../src/contract/countries.ts';
@@ -25,29 +24,6 @@ export interface FieldRule {
 
 export type CountryRules = Record<string, FieldRule | 'not carried'>;
 
-/**
- * NACE Rev. 2 classes an SN2025 code can name again. BRREG publishes SN2025 (Rev. 2.1 classes) while the
- * NO tree is SN2007 (Rev. 2): a Rev. 2.1 class is read as its predecessor with the same code, else its first
- * predecessor in the real correspondence table (docs/ingest.md). A Rev. 2 class that no successor reads
- * back as itself (merged into another) comes back as another class, so rows carrying one are not compared.
- */
-function sn2025SafeClasses(): string[] {
-  const file = new URL('../../ingest/official/data/nace_rev2_to_rev21.csv', import.meta.url);
-  const pairs = readFileSync(file, 'utf8')
-    .split('\n')
-    .slice(1)
-    .map((l) => l.split(','))
-    .filter((f): f is [string, string, ...string[]] => f.length >= 2 && f[0] !== '');
-  const readAs = new Map<string, string>();
-  for (const [rev2, rev21] of pairs) {
-    if (!readAs.has(rev21) || rev2 === rev21) readAs.set(rev21, rev2);
-  }
-  return [...new Set(readAs.values())];
-}
-const NO_SAFE_CLASSES = sn2025SafeClasses()
-  .map((c) => `'${c}'`)
-  .join(', ');
-
 export const CARRIED: Partial<Record<CountryCode, CountryRules>> = {
   EE: {
     // Role mailboxes read from the company's own website (source own_site) are not in any register file.
@@ -71,11 +47,8 @@ export const CARRIED: Partial<Record<CountryCode, CountryRules>> = {
     asukoht: { expr: 'upper(x.asukoht)' },
     aadress_text: { expr: 'upper(x.aadress_text)' },
     contacts: { expr: `list_filter(x.contacts, c -> c."source" IS DISTINCT FROM 'own_site')` },
-    // Three næringskoder at most, published in SN2025 (see NO_SAFE_CLASSES).
-    emtak: {
-      expr: 'x.emtak[1:3]',
-      where: `len(list_filter(w.emtak[1:3], e -> NOT list_contains([${NO_SAFE_CLASSES}], replace(left(e.kood, 5), '.', '')))) = 0`,
-    },
+    // Three næringskoder at most, published in SN2025, the edition the tree serves.
+    emtak: { expr: 'x.emtak[1:3]' },
     // The roles file groups people by role group and has no start date.
     people: {
       expr: `list_sort(list_transform(x.people, p -> {nimi: p.nimi, isiku_tyyp: p.isiku_tyyp, roll: p.roll, roll_tekstina: p.roll_tekstina}))`,

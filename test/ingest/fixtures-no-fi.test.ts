@@ -87,18 +87,18 @@ describe('NO fixtures', () => {
     ]);
   });
 
-  it('maps SN2025 codes onto SN2007 leaves, and counts a code it cannot map', () => {
-    // 43.210 is the same class; 62.100 (Rev. 2.1 6210) is read as Rev. 2 6201; 56.110 (5611, from 5610) has
-    // no 56.100 leaf, so the class's first leaf.
+  it('serves SN2025 codes in SN2025 (never mapped back to SN2007), and counts a code the tree lacks', () => {
+    // No national leaf of 43.21, 62.10 or 56.11 is known, so each code is served as its NACE Rev. 2.1 class:
+    // 62.100 stays 62.10 (Rev. 2's 62.01 is gone), 56.110 stays 56.11 (Rev. 2.1 split 56.10).
     expect(c.get('810034882')!['emtak']).toEqual([
-      { kood: '43.210', label: 'Elektrisk installasjonsarbeid', is_main: true },
-      { kood: '62.010', label: 'Programmeringstjenester', is_main: false },
+      { kood: '43.21', label: 'Electrical installation', is_main: true },
+      { kood: '62.10', label: 'Computer programming activities', is_main: false },
     ]);
     expect(c.get('923609016')!['emtak']).toEqual([
-      { kood: '56.101', label: 'Drift av restauranter og kafeer', is_main: true },
+      { kood: '56.11', label: 'Restaurant activities', is_main: true },
     ]);
     expect(rejects(report)).toContain(
-      'enheter_alle.json.gz: næringskode not mapped from SN2025 onto SN2007 (activity left out) (1, 00.000)',
+      'enheter_alle.json.gz: næringskode not in the SN2025 tree (activity left out) (1, 00.000)',
     );
   });
 

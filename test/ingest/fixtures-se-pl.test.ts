@@ -194,12 +194,25 @@ describe('SE fixtures', () => {
     ]);
   });
 
+  it('serves workplace activity codes in SNI 2025: SNI 2007 62010 mapped forward, 43341 of both editions kept', async () => {
+    const w = await rows(
+      `SELECT cfar_nr, activity_codes FROM read_parquet('${path.join(dir, 'workplaces.parquet')}') ORDER BY cfar_nr`,
+    );
+    expect(w.map((r) => [r['cfar_nr'], r['activity_codes']])).toEqual([
+      [12345678, ['62100']],
+      [12345679, ['62100']],
+      [22345678, ['43341']],
+      // The workplace of the organisation only Bolagsverket lists: no SNI code in SCB's file.
+      [32345678, []],
+    ]);
+  });
+
   it('counts every awkward row by reason', () => {
     const reasons = report.rejectsOf('SE').map((r) => `${r.file}: ${r.reason} (${r.rows})`);
     for (const expected of [
       'scb_bulkfil_JE_20260605T055245_1.txt: duplicate registration code (one row kept) (1)',
       'scb_bulkfil_JE_20260605T055245_1.txt: Reklamsparrtyp not a known code (marketing blocks left empty) (1)',
-      'scb_bulkfil_JE_20260605T055245_1.txt: SNI code not in the SNI tree (left out of emtak) (1)',
+      'scb_bulkfil_JE_20260605T055245_1.txt: SNI code not in the SNI 2025 tree nor mapped forward from SNI 2007 (left out of emtak) (1)',
       'bolagsverket_bulkfil.txt: registreringsdatum or avregistreringsdatum not a date (left empty) (1)',
       "bolagsverket_bulkfil.txt: organisation not in the SCB JE file (served without SCB's fields) (1)",
       'scb_fdb_je_20260605_*.json: size class (Stkl, kod) not 0-16 (left empty) (1)',
@@ -248,10 +261,11 @@ describe('PL fixtures', () => {
       { liik: 'TEL', sisu: '+48 61 123 45 67', source: 'pl_regon' },
       { liik: 'MOB', sisu: '+48 601 234 567', source: 'pl_regon' },
     ]);
-    // Undotted PKD 2007 codes dotted, main first, the PKD 2025 row skipped.
+    // Served in PKD 2025: undotted PKD 2007 codes dotted and mapped forward (70.22.Z -> 70.20.Z), the main
+    // activity listed in both editions (6910Z of 2007, 69.10.Z of 2025) kept once, main first.
     expect((c['emtak'] as Row[]).map((e) => [e['kood'], e['is_main']])).toEqual([
       ['69.10.Z', true],
-      ['70.22.Z', false],
+      ['70.20.Z', false],
     ]);
     // Filed for 2025 (the extract is of 2026), no auditor section: audited unknown.
     expect([c['annual_report_filed'], c['annual_report_audited']]).toEqual([true, null]);
@@ -287,15 +301,15 @@ describe('PL fixtures', () => {
     ]);
   });
 
-  it('counts extracts without a REGON report, unknown PKD codes and PKD 2025 rows', () => {
+  it('counts extracts without a REGON report and PKD codes of neither edition', () => {
     const reasons = report.rejectsOf('PL').map((r) => `${r.file}: ${r.reason} (${r.rows})`);
     for (const expected of [
       'pl_regon_*.jsonl: KRS extract without a REGON report (REGON fields left empty) (1)',
-      'pl_regon_*.jsonl: PKD code not in the PKD tree (left out of emtak) (1)',
-      'pl_regon_*.jsonl: PKD rows of another version than 2007 (skipped: no correspondence to the served PKD 2007 tree) (1)',
+      'pl_regon_*.jsonl: PKD code neither in PKD 2025 nor mapped forward from PKD 2007 (left out of emtak) (1)',
     ]) {
       expect(reasons).toContain(expected);
     }
+    expect(reasons.some((r) => r.includes('another version'))).toBe(false);
   });
 
   it('takes a company from an extract REGON does not list, and a sole trader from CEIDG alone (held)', async () => {

@@ -99,9 +99,16 @@ describe('SE specifics', () => {
 });
 
 describe('PL specifics', () => {
-  it('skips the PKD 2025 rows the writer planted and counts them', () => {
-    const skipped = rt.report.rejectsOf('PL').find((r) => r.reason.startsWith('PKD rows of another version'));
-    expect(skipped?.rows).toBeGreaterThan(0);
+  it('maps the PKD 2007 rows the writer planted forward onto the world PKD 2025 leaves, leaving none out', async () => {
+    const dir = path.join(rt.tmp, 'official', 'PL');
+    const files = fs.readdirSync(dir).filter((f) => f.startsWith('pl_regon_'));
+    const planted =
+      files
+        .map((f) => fs.readFileSync(path.join(dir, f), 'utf8'))
+        .join('')
+        .split('&lt;praw_pkdWersja&gt;2007&lt;').length - 1;
+    expect(planted).toBeGreaterThan(0);
+    expect(rt.report.rejectsOf('PL').filter((r) => r.reason.startsWith('PKD code'))).toEqual([]);
   });
 
   it('holds sole traders (CEIDG) under their REGON, never for sale, and KRS entities with the annual-report flags', async () => {

@@ -7,7 +7,8 @@ const NATIVE: Record<string, string | null> = {
   EE: 'et',
   LV: null,
   LT: null,
-  NO: 'nb',
+  // SN2025 has no Bokmål file: its levels 1-4 are NACE Rev. 2.1 in English (docs/reference-data.md).
+  NO: null,
   FI: null,
   PL: 'pl',
   SE: 'sv',
@@ -74,21 +75,25 @@ describe('activity classifier counts match the source files', () => {
     expect(countByDepth(ref.activityTrees['en'] ?? [])).toEqual([22, 87, 287, 651]);
   });
 
-  it('NO: SN2007 has 21 sections, 87 divisions (no 98), 270 groups, 613 classes, 817 five-digit codes', () => {
+  it('NO: SN2025 is NACE Rev. 2.1 in SSB spelling down to 651 classes, plus the national leaves BRREG names', () => {
     const ref = loadReference('NO');
-    expect(countByDepth(ref.activityTrees['nb'] ?? [])).toEqual([21, 87, 270, 613, 817]);
-    expect(ref.activityLeaves.every((l) => /^\d\d\.\d{3}$/.test(l.kood))).toBe(true);
+    expect(ref.activityEdition).toBe('SN2025');
+    expect(countByDepth(ref.activityTrees['en'] ?? [])).toEqual([22, 87, 287, 651, 1]);
+    expect(ref.activityLeaves.every((l) => /^\d\d\.\d\d\d?$/.test(l.kood))).toBe(true);
+    expect(ref.activityLeaves).toHaveLength(651);
   });
 
-  it('PL: PKD 2007 has 21 sekcje, 88 działy, 272 grupy, 615 klasy and 655 podklasy', () => {
+  it('PL: PKD 2025 has 22 sekcje, 87 działy, 287 grupy, 651 klasy and 728 podklasy', () => {
     const ref = loadReference('PL');
-    expect(countByDepth(ref.activityTrees['pl'] ?? [])).toEqual([21, 88, 272, 615, 655]);
+    expect(ref.activityEdition).toBe('PKD 2025');
+    expect(countByDepth(ref.activityTrees['pl'] ?? [])).toEqual([22, 87, 287, 651, 728]);
     expect(ref.activityLeaves.every((l) => /^\d\d\.\d\d\.[A-Z]$/.test(l.kood))).toBe(true);
   });
 
-  it('SE: 821 SNI 2007 detaljgrupper under the NACE Rev. 2 levels they belong to', () => {
+  it('SE: SNI 2025 has 22 avdelningar, 87 huvudgrupper and 835 detaljgrupper under NACE Rev. 2.1 levels', () => {
     const ref = loadReference('SE');
-    expect(countByDepth(ref.activityTrees['sv'] ?? [])).toEqual([21, 88, 272, 615, 821]);
+    expect(ref.activityEdition).toBe('SNI 2025');
+    expect(countByDepth(ref.activityTrees['sv'] ?? [])).toEqual([22, 87, 287, 651, 835]);
     expect(ref.activityLeaves.every((l) => /^\d{5}$/.test(l.kood))).toBe(true);
   });
 });
@@ -126,32 +131,54 @@ describe('activity codes and labels from the real classifiers', () => {
     expect(find(lt, '62.1').children.map((c) => c.kood)).toEqual(['62.10']);
   });
 
-  it('NO: SN2007 43.221 is Rørlegger- og ventilasjonsarbeid under NACE 43.22', () => {
+  it("NO: SN2025 84.110 is BRREG's Generell offentlig administrasjon, the only child of NACE 84.11", () => {
     const ref = loadReference('NO');
-    expect(find(ref.activityTrees['nb'] ?? [], '43.221').label).toBe('Rørlegger- og ventilasjonsarbeid');
-    expect(find(ref.activityTrees['en'] ?? [], '43.22').label).toBe(
-      'Plumbing, heat and air-conditioning installation',
-    );
-    expect(find(ref.activityTrees['en'] ?? [], '43.210').label).toBe('Electrical installation');
-  });
-
-  it('PL: PKD 62.01.Z is Działalność związana z oprogramowaniem', () => {
-    const ref = loadReference('PL');
-    expect(ref.activityLeaves.find((l) => l.kood === '62.01.Z')).toEqual({
-      kood: '62.01.Z',
-      label: 'Działalność związana z oprogramowaniem',
-      section: 'J',
+    const en = ref.activityTrees['en'] ?? [];
+    expect(find(en, '84.11').children.map((c) => c.kood)).toEqual(['84.110']);
+    // Its English label is its class's, which it alone makes up; companies carry BRREG's Bokmål text.
+    expect(find(en, '84.110').label).toBe(find(en, '84.11').label);
+    expect(ref.activityLeaves.find((l) => l.kood === '84.110')).toEqual({
+      kood: '84.110',
+      label: 'Generell offentlig administrasjon',
+      section: 'P',
     });
-    expect(find(ref.activityTrees['en'] ?? [], '62.01').label).toBe('Computer programming activities');
+    // Rev. 2.1 classes, not SN2007's: 62.10 replaces 62.01, and SN2007's five-digit codes are gone.
+    expect(find(en, '62.10').label).toBe('Computer programming activities');
+    expect(ref.activityLeaves.some((l) => l.kood === '62.01' || l.kood === '43.221')).toBe(false);
   });
 
-  it('SE: SNI 62010 is Dataprogrammering, read from the ISO-8859-1 file', () => {
+  it('PL: PKD 2025 splits 62.10 into 62.10.A (games) and 62.10.B, with GUS names and Rev. 2.1 English', () => {
+    const ref = loadReference('PL');
+    const pl = ref.activityTrees['pl'] ?? [];
+    expect(find(pl, '62.10').children.map((c) => [c.kood, c.label])).toEqual([
+      ['62.10.A', 'Działalność w zakresie programowania gier komputerowych'],
+      ['62.10.B', 'Pozostała działalność w zakresie programowania'],
+    ]);
+    expect(find(pl, 'K').label).toMatch(/^DZIAŁALNOŚĆ USŁUGOWA W ZAKRESIE TELEKOMUNIKACJI/);
+    expect(find(ref.activityTrees['en'] ?? [], '62.10').label).toBe('Computer programming activities');
+    // A division GUS puts on one row with its group, class and podklasa (31 Produkcja mebli).
+    expect(find(pl, '31.00.Z').label).toBe('Produkcja mebli');
+    expect(ref.activityLeaves.find((l) => l.kood === '62.10.B')).toEqual({
+      kood: '62.10.B',
+      label: 'Pozostała działalność w zakresie programowania',
+      section: 'K',
+    });
+    expect(ref.activityLeaves.some((l) => l.kood === '62.01.Z')).toBe(false);
+  });
+
+  it('SE: SNI 2025 62100 is Dataprogrammering, under section K with its Swedish name', () => {
     const ref = loadReference('SE');
-    expect(find(ref.activityTrees['sv'] ?? [], '62010').label).toBe('Dataprogrammering');
-    expect(find(ref.activityTrees['sv'] ?? [], '6201').label).toBe('Computer programming activities');
-    // A label that the SCB file quotes because it contains the delimiter.
-    expect(ref.activityLeaves.find((l) => l.kood === '08120')?.label).toBe(
-      'Utvinning av sand, grus och berg; utvinning av lera och kaolin',
-    );
+    const sv = ref.activityTrees['sv'] ?? [];
+    expect(find(sv, '62100').label).toBe('Dataprogrammering');
+    expect(find(sv, '6210').label).toBe('Computer programming activities');
+    expect(find(sv, '62').label).toBe('Dataprogrammering, datakonsultverksamhet o.d.');
+    expect(find(sv, 'K').label).toMatch(/^TELEKOMMUNIKATION, DATAPROGRAMMERING/);
+    expect(ref.activityLeaves.find((l) => l.kood === '62100')).toEqual({
+      kood: '62100',
+      label: 'Dataprogrammering',
+      section: 'K',
+    });
+    // SNI 2007's 62010 is retired: not a leaf, mapped forward.
+    expect(ref.activityLeaves.some((l) => l.kood === '62010')).toBe(false);
   });
 });

@@ -1,11 +1,11 @@
 import { queryRows } from '../../pipeline/sql.ts';
 import { ANNUAL_VALUES, createEmptyHistory } from '../stage-sql.ts';
-import { buildCompanies, stageSteps, type StageStep } from '../stage-steps.ts';
+import { buildCompanies, stageSteps } from '../stage-steps.ts';
 import { readHeaderFields } from '../text-file.ts';
 import type { CountryAdapter, StageContext } from '../types.ts';
 import { isEnheterCsv, NO_ENHETER_CSV_HEADER, NO_FILES, NO_PERSON_ROLES } from './files.ts';
 import { createKommuneTable } from './kommune.ts';
-import { createSn2025Tables, SN2025_LEAF_SQL, sn2025JoinSql } from './sn2025.ts';
+import { SN2025_LEAF_SQL, sn2025JoinSql } from './sn2025.ts';
 
 /**
  * Enhetsregisteret has no status code: a unit is normal unless a flag is set. The flag decides the state,
@@ -145,7 +145,7 @@ async function buildPlaces(ctx: StageContext): Promise<void> {
   );
 }
 
-/** Activities: naeringskode1..3 (SN2025) onto the served SN2007 leaves; the first is the main one (no_emtak). */
+/** Activities: naeringskode1..3 onto the served SN2025 leaves; the first is the main one (no_emtak). */
 async function buildActivities(ctx: StageContext): Promise<void> {
   await ctx.conn.run(`CREATE OR REPLACE TEMP TABLE no_acts AS
     SELECT src.code, src.ord, src.raw, ${SN2025_LEAF_SQL} AS kood
@@ -158,7 +158,7 @@ async function buildActivities(ctx: StageContext): Promise<void> {
   await ctx
     .source('enheter')
     .nulled(
-      'næringskode not mapped from SN2025 onto SN2007 (activity left out)',
+      'næringskode not in the SN2025 tree (activity left out)',
       `SELECT count(*) AS n, any_value(raw) AS example FROM no_acts WHERE kood IS NULL`,
     );
   await ctx.conn.run(`CREATE OR REPLACE TEMP TABLE no_emtak AS
@@ -370,12 +370,9 @@ const buildNorwayCompanies = buildCompanies({
   latestMetrics: true,
 });
 
-const sn2025Tables: StageStep = ({ conn }) => createSn2025Tables(conn);
-
 const stageNorway = stageSteps(
   { register: 'Brønnøysundregistrene: Enhetsregisteret, Regnskapsregisteret', reader: 'ingest/official/no' },
   [
-    sn2025Tables,
     readUnits,
     buildPlaces,
     buildActivities,

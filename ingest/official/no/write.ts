@@ -10,11 +10,11 @@ import { outputFiles, pickSql, writeCsv, writeJsonArray } from '../write-helpers
 import type { WriterContext } from '../writer-context.ts';
 import { NO_ENHETER_CSV_HEADER, NO_FILE_NAMES } from './files.ts';
 import { createKommuneTable } from './kommune.ts';
-import { createSn2025Codes } from './sn2025.ts';
+import { sn2025CodeSql } from './sn2025.ts';
 
 /*
  * Norway's official files from a canonical snapshot: gzipped JSON arrays as BRREG ships them, with the
- * quirks the reference lists or implies: SN2025 activity codes (the world is on SN2007), kommunenummer of
+ * quirks the reference lists or implies: SN2025 activity codes written with five digits, kommunenummer of
  * earlier structures on some business addresses, the CSV download beside the JSON one, addresses as
  * arrays of lines with upper-case poststed and kommune, booleans as JSON booleans, a bankrupt estate that is
  * also flagged underAvvikling, a zero employee count beside harRegistrertAntallAnsatte false, roles grouped by
@@ -31,7 +31,6 @@ export async function writeNoOfficial(ctx: WriterContext): Promise<string[]> {
   const { conn, outDir } = ctx;
   const { written, out } = outputFiles(outDir);
   await createActivityLeaves(conn, ctx.reference);
-  await createSn2025Codes(conn);
   // A unit whose business address still carries a kommunenummer of an earlier structure (the ingest maps
   // it through SSB's change table): the lowest old code that leads to exactly this kommune.
   await createLocationLeaves(conn, ctx.reference);
@@ -49,9 +48,8 @@ export async function writeNoOfficial(ctx: WriterContext): Promise<string[]> {
     conn,
     `WITH emp AS (SELECT registrikood, employees, as_of FROM w_history WHERE granularity = 'snapshot'),
      acts AS (
-       SELECT a.registrikood, list({kode: s.code, beskrivelse: a.e.label} ORDER BY a.ord) AS k
+       SELECT a.registrikood, list({kode: ${sn2025CodeSql('a.e.kood')}, beskrivelse: a.e.label} ORDER BY a.ord) AS k
        FROM (SELECT registrikood, generate_subscripts(emtak, 1) AS ord, unnest(emtak) AS e FROM w_companies) a
-         LEFT JOIN w_sn2025 s ON s.kood = a.e.kood
        WHERE a.ord <= 3 GROUP BY a.registrikood
      )
      SELECT registrikood AS organisasjonsnummer, arinimi AS navn,

@@ -60,9 +60,6 @@ export const PL_ROLE_TEXT: Readonly<Record<string, string>> = {
   WSPÓLNIK: 'Wspólnik',
 };
 
-/** PKD rows of this version are read; PKD 2025 rows are skipped (no PKD 2007↔2025 table in the reference). */
-export const PL_PKD_VERSION = '2007';
-
 /**
  * A phone field (REGON `praw_numerTelefonu`, CEIDG `telefon`) holds one or more numbers separated by `,`;
  * a number written in the mobile grouping (`+48 ddd ddd ddd`) is a MOB contact, any other a TEL.

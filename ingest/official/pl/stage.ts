@@ -17,7 +17,6 @@ import {
   PL_DZIAL6_STEMS,
   PL_KRS_STATES,
   PL_MOBILE_PATTERN,
-  PL_PKD_VERSION,
   PL_REGON_STATES,
   PL_ROLE_TEXT,
   type PlState,
@@ -329,48 +328,58 @@ async function addUnitsWithoutRegon({ conn }: StageContext): Promise<void> {
  * staging: the units are taken in four parts by hash of their code.
  */
 const EMTAK_PARTS = 4;
-const SERVED = `r.version = ${str(PL_PKD_VERSION)} AND l.kood IS NOT NULL`;
+/*
+ * A code is read in PKD 2025 where it is a PKD 2025 podklasa, else as PKD 2007 mapped forward
+ * (activity_forward): REGON's `pkdWersja` is not needed for that, and KRS and CEIDG write no version. A
+ * unit listing one activity in both editions (REGON during the transition) keeps it once, main first.
+ */
 const emtakPart = (part: number) => `
   WITH rows AS (
-    SELECT code, k, r.kod AS raw, ${pkdCode('r.kod')} AS kood, r.main = '1' AS is_main,
-      coalesce(${blank('r.version')}, ${str(PL_PKD_VERSION)}) AS version
-    FROM (SELECT code, unnest(pkd) AS r, generate_subscripts(pkd, 1) AS k FROM ingest_register
-      WHERE pkd IS NOT NULL AND hash(code) % ${EMTAK_PARTS} = ${part})
+    SELECT code, k, raw, coalesce(l.kood, f.kood) AS kood, is_main
+    FROM (
+      SELECT code, k, r.kod AS raw, ${pkdCode('r.kod')} AS pkd, r.main = '1' AS is_main
+      FROM (SELECT code, unnest(pkd) AS r, generate_subscripts(pkd, 1) AS k FROM ingest_register
+        WHERE pkd IS NOT NULL AND hash(code) % ${EMTAK_PARTS} = ${part})
+    ) LEFT JOIN activity_leaves l ON l.kood = pkd LEFT JOIN activity_forward f ON f.old = pkd
+    QUALIFY coalesce(l.kood, f.kood) IS NULL
+      OR row_number() OVER (PARTITION BY code, coalesce(l.kood, f.kood) ORDER BY NOT is_main, k) = 1
   )
   SELECT code,
-    ${sortedList('{kood: r.kood, label: l.label, is_main: r.is_main}', ['NOT r.is_main', 'r.k'], SERVED)} AS emtak,
-    count(*) FILTER (WHERE r.version <> ${str(PL_PKD_VERSION)}) AS other_version,
-    count(*) FILTER (WHERE r.version = ${str(PL_PKD_VERSION)} AND l.kood IS NULL) AS unknown,
-    any_value(raw) FILTER (WHERE r.version = ${str(PL_PKD_VERSION)} AND l.kood IS NULL) AS example
+    ${sortedList('{kood: r.kood, label: l.label, is_main: r.is_main}', ['NOT r.is_main', 'r.k'], 'l.kood IS NOT NULL')} AS emtak,
+    count(*) FILTER (WHERE l.kood IS NULL) AS unknown,
+    any_value(raw) FILTER (WHERE l.kood IS NULL) AS example
   FROM rows r LEFT JOIN activity_leaves l USING (kood) GROUP BY code`;
 
 /**
  * The KRS extract's activities of the units whose REGON PKD report gave no rows (pl_emtak_krs). An extract
- * names no PKD edition, but gives each code KRS's description of it: a row is taken in the served tree's
- * edition when that description is the tree's label of its code, and counted otherwise (KRS registers the
- * codes of PKD 2025 since 2025 beside the PKD 2007 codes of older entries: `86.95.Z`, or `93.13.Z` described
- * as "DZIAŁALNOŚĆ KLUBÓW FITNESS", not PKD 2007's "Działalność obiektów służących poprawie kondycji fizycznej").
+ * names no PKD edition (entries made since 2025 carry PKD 2025 codes, older ones PKD 2007), so its codes are
+ * read as every PKD code is: a PKD 2025 podklasa as it is, else as PKD 2007 mapped forward
+ * (activity_forward). Its descriptions cannot tell the editions apart without PKD 2007's labels, which the
+ * served tree no longer has.
  */
 const KRS_EMTAK = `CREATE OR REPLACE TEMP TABLE pl_emtak_krs AS
   WITH rows AS (
-    SELECT code, k, x.raw AS raw, x.kod AS kood, x.main AS is_main, x.opis_key AS opis_key
+    SELECT code, k, x.raw AS raw, x.kod AS pkd, x.main AS is_main, x.opis_key AS opis_key
     FROM (SELECT e.code, unnest(e.krs_pkd) AS x, generate_subscripts(e.krs_pkd, 1) AS k FROM pl_krs e
       WHERE len(e.krs_pkd) > 0 AND e.code IN (SELECT code FROM ingest_register)
         AND e.code NOT IN (SELECT code FROM pl_emtak))
-  ), matched AS (
-    SELECT r.*, l.kood IS NOT NULL AS in_tree, ${labelKey('l.label')} = r.opis_key AS same_label, l.label
-    FROM rows r LEFT JOIN activity_leaves l USING (kood)
+  ), read AS (
+    SELECT r.code, r.k, r.raw, r.is_main,
+      coalesce(l.kood, f.kood) AS served
+    FROM rows r LEFT JOIN activity_leaves l ON l.kood = r.pkd LEFT JOIN activity_forward f ON f.old = r.pkd
+  ), chosen AS (
+    SELECT code, k, raw, is_main, served AS kood FROM read
+    QUALIFY served IS NULL OR row_number() OVER (PARTITION BY code, served ORDER BY NOT is_main, k) = 1
   )
   SELECT code,
-    ${sortedList('{kood: kood, label: label, is_main: is_main}', ['NOT is_main', 'k'], 'in_tree AND same_label')} AS emtak,
-    count(*) FILTER (WHERE NOT in_tree) AS unknown, any_value(raw) FILTER (WHERE NOT in_tree) AS unknown_example,
-    count(*) FILTER (WHERE in_tree AND NOT coalesce(same_label, false)) AS other_edition,
-    any_value(raw) FILTER (WHERE in_tree AND NOT coalesce(same_label, false)) AS other_example
-  FROM matched GROUP BY code`;
+    ${sortedList('{kood: c.kood, label: l.label, is_main: c.is_main}', ['NOT c.is_main', 'c.k'], 'l.kood IS NOT NULL')} AS emtak,
+    count(*) FILTER (WHERE l.kood IS NULL) AS unknown, any_value(c.raw) FILTER (WHERE l.kood IS NULL) AS unknown_example
+  FROM chosen c LEFT JOIN activity_leaves l USING (kood) GROUP BY code`;
 
 /**
  * Activities (pl_emtak): REGON's PKD report where it gives rows (GUS's statistical register, each row tagged
- * with its PKD version), else the KRS extract's list (the registration); docs/ingest.md says why.
+ * with its PKD version), else the KRS extract's list (the registration), onto the served PKD 2025 tree;
+ * docs/ingest.md says why.
  */
 async function buildActivities(ctx: StageContext): Promise<void> {
   await ctx.conn.run(`CREATE OR REPLACE TEMP TABLE pl_emtak AS ${emtakPart(0)}`);
@@ -379,12 +388,8 @@ async function buildActivities(ctx: StageContext): Promise<void> {
   await ctx.conn.run(KRS_EMTAK);
   const krs = ctx.file(KRS_FILE);
   await krs.nulled(
-    'PKD code not in the PKD tree (left out of emtak)',
+    'PKD code neither in PKD 2025 (by its KRS description) nor mapped forward from PKD 2007 (left out of emtak)',
     `SELECT sum(unknown) AS n, any_value(unknown_example) FILTER (WHERE unknown > 0) AS example FROM pl_emtak_krs`,
-  );
-  await krs.nulled(
-    "PKD row whose KRS description is not the served tree's label of its code (another PKD edition: left out of emtak)",
-    `SELECT sum(other_edition) AS n, any_value(other_example) FILTER (WHERE other_edition > 0) AS example FROM pl_emtak_krs`,
   );
   await ctx.conn.run(`INSERT INTO pl_emtak BY NAME SELECT code, emtak FROM pl_emtak_krs`);
   await ctx.conn.run('DROP TABLE pl_emtak_krs');
@@ -392,11 +397,7 @@ async function buildActivities(ctx: StageContext): Promise<void> {
   await ctx.conn.run('ALTER TABLE pl_krs DROP COLUMN krs_pkd');
   const regon = ctx.file(REGON_FILE);
   await regon.nulled(
-    `PKD rows of another version than ${PL_PKD_VERSION} (skipped: no correspondence to the served PKD 2007 tree)`,
-    `SELECT sum(other_version) AS n, NULL AS example FROM pl_emtak`,
-  );
-  await regon.nulled(
-    'PKD code not in the PKD tree (left out of emtak)',
+    'PKD code neither in PKD 2025 nor mapped forward from PKD 2007 (left out of emtak)',
     `SELECT sum(unknown) AS n, any_value(example) FILTER (WHERE unknown > 0) AS example FROM pl_emtak`,
   );
 }

@@ -4,6 +4,8 @@ import { sqlPath } from '../../pipeline/sql.ts';
 import { isoDate, type WriterContext } from '../writer-context.ts';
 import { CAPTURE_PART_LINES } from '../../harvest/capture.ts';
 import { PL_CAPTURE_PREFIX } from './files.ts';
+import { readNaceRev2 } from '../../reference/classifiers/nace.ts';
+import { readPkd2007 } from '../../reference/classifiers/pkd.ts';
 
 /*
  * Poland's sources from a canonical snapshot, in the form `regdata harvest PL` stores them: JSON-lines
@@ -14,7 +16,7 @@ import { PL_CAPTURE_PREFIX } from './files.ts';
  * amounts), board members split into `nazwisko` / `imiona`, prokurenci apart, dzial6 entries only where a
  * proceeding runs, an older year's financial-statement mention beside the latest one and no auditor
  * section at all in some extracts; REGON records with postcodes without their dash, voivodeship names in
- * capitals, PKD codes undotted (`7022Z`) or dotted, PKD 2025 rows beside PKD 2007 ones, a suspension
+ * capitals, PKD codes undotted (`7022Z`) or dotted, PKD 2025 codes with, for some units, the main activity also in PKD 2007 (the REGON transition), a suspension
  * followed by a resumption, several phone numbers in one field; CEIDG records with the old `adresDzialanosci`
  * spelling and `kod` instead of `kodPocztowy` in some, and `pkd` as strings or objects.
  */
@@ -57,8 +59,9 @@ export async function writePlOfficial(ctx: WriterContext): Promise<string[]> {
     SELECT registrikood, row_number() OVER (ORDER BY pl_regon) AS n,
       CASE WHEN length(registrikood) = 10 THEN row_number() OVER (PARTITION BY length(registrikood) = 10 ORDER BY registrikood) END AS krs_n
     FROM w_companies`);
+  await createPkd2007Main(ctx);
   await conn.run(`CREATE OR REPLACE TEMP TABLE w_pl AS
-    SELECT w.*, o.n, o.krs_n,
+    SELECT w.*, o.n, o.krs_n, p07.old AS pkd2007_main, p07.label AS pkd2007_label,
       length(registrikood) = 10 AS krs,
       regexp_extract(asukoht, '^(.*) (\\S+), (\\d{2})-(\\d{3}) (.*)$', ['street', 'nr', 'pc1', 'pc2', 'town']) AS a,
       regexp_extract(aadress_text, 'woj\\. (.*)$', 1) AS woj,
@@ -66,7 +69,8 @@ export async function writePlOfficial(ctx: WriterContext): Promise<string[]> {
       ${contact('EMAIL', "'pl_regon', 'pl_ceidg'")} AS email, ${contact('WWW', "'pl_regon', 'pl_ceidg'")} AS www,
       nullif(array_to_string(list_transform(list_filter(contacts, c -> c.liik IN ('TEL', 'MOB')
         AND c."source" IN ('pl_regon', 'pl_ceidg')), c -> c.sisu), ', '), '') AS phones
-    FROM w_companies w JOIN w_pl_order o USING (registrikood)`);
+    FROM w_companies w JOIN w_pl_order o USING (registrikood)
+      LEFT JOIN w_pkd2007_main p07 ON p07.kood = w.emtak[1].kood`);
   await conn.run('DROP TABLE w_pl_order');
 
   // KRS: one OdpisAktualny per entity.
@@ -205,7 +209,7 @@ export async function writePlOfficial(ctx: WriterContext): Promise<string[]> {
                ['praw_pkdKod', `CASE WHEN ${h('dots', 3)} = 0 THEN e.kood ELSE ${undotted} END`],
                ['praw_pkdNazwa', 'e.label'],
                ['praw_pkdPrzewazajace', `CASE WHEN e.is_main THEN '1' ELSE '0' END`],
-               ['praw_pkdWersja', `'2007'`],
+               ['praw_pkdWersja', `'2025'`],
              ]
            : [
                ['fiz_pkd_Kod', `CASE WHEN ${h('dots', 3)} = 0 THEN e.kood ELSE ${undotted} END`],
@@ -213,12 +217,12 @@ export async function writePlOfficial(ctx: WriterContext): Promise<string[]> {
                ['fiz_pkd_Przewazajace', `CASE WHEN e.is_main THEN '1' ELSE '0' END`],
              ],
        )}),
-       CASE WHEN ${p === 'praw'} AND ${h('pkd25', 8)} = 0 THEN list_transform(emtak[1:1], e -> ${birRecord([
-         ['praw_pkdKod', undotted],
-         ['praw_pkdNazwa', 'e.label'],
-         ['praw_pkdPrzewazajace', `CASE WHEN e.is_main THEN '1' ELSE '0' END`],
-         ['praw_pkdWersja', `'2025'`],
-       ])}) ELSE [] END)`;
+       CASE WHEN ${p === 'praw'} AND ${h('pkd07', 8)} = 0 AND pkd2007_main IS NOT NULL THEN [${birRecord([
+         ['praw_pkdKod', `replace(pkd2007_main, '.', '')`],
+         ['praw_pkdNazwa', 'pkd2007_label'],
+         ['praw_pkdPrzewazajace', `'1'`],
+         ['praw_pkdWersja', `'2007'`],
+       ])}] ELSE [] END)`;
   const reports = (p: 'praw' | 'fiz'): [string, string][] =>
     p === 'praw'
       ? [
@@ -342,4 +346,27 @@ function mtomSql(uuid: string, id: string, records: string): string {
     '&lt;root&gt;&#xD;\n  ', array_to_string(${records}, '&#xD;\n  '), '&#xD;\n&lt;/root&gt;',
     '</DanePobierzPelnyRaportResult></DanePobierzPelnyRaportResponse></s:Body></s:Envelope>',
     ${crlf}, ${boundary}, '--', ${crlf})`;
+}
+
+/**
+ * `w_pkd2007_main(kood, old, label)`: for a served PKD 2025 podklasa, the lowest PKD 2007 podklasa that the
+ * forward map (ingest/reference/activity-forward.ts) takes onto it, with its GUS name: what REGON lists
+ * beside the PKD 2025 row while a unit is in transition, and what the ingest maps back onto the same leaf.
+ */
+async function createPkd2007Main({ conn, reference }: WriterContext): Promise<void> {
+  const names = new Map(readPkd2007(readNaceRev2()).map((i) => [i.code, i.native ?? '']));
+  const lowest = new Map<string, string>();
+  for (const [old, kood] of reference.activityForward) {
+    const seen = lowest.get(kood);
+    if (seen === undefined || old < seen) lowest.set(kood, old);
+  }
+  await conn.run('CREATE OR REPLACE TEMP TABLE w_pkd2007_main (kood VARCHAR, old VARCHAR, label VARCHAR)');
+  const appender = await conn.createAppender('w_pkd2007_main');
+  for (const [kood, old] of lowest) {
+    appender.appendVarchar(kood);
+    appender.appendVarchar(old);
+    appender.appendVarchar(names.get(old) ?? '');
+    appender.endRow();
+  }
+  appender.closeSync();
 }

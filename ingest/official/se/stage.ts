@@ -86,7 +86,7 @@ async function readScb(ctx: StageContext): Promise<void> {
   await conn.run('DROP TABLE scb_legal');
 }
 
-/** SCB's codes checked: marketing block, state, legal form; the SNI codes onto the tree (se_activity). */
+/** SCB's codes checked: marketing block, state, legal form; the SNI codes onto the SNI 2025 tree, SNI 2007 ones mapped forward (se_activity). */
 async function checkScbCodes(ctx: StageContext): Promise<void> {
   const scb = ctx.source('scb');
   await scb.nulled(
@@ -113,11 +113,12 @@ async function checkScbCodes(ctx: StageContext): Promise<void> {
       FROM (SELECT pe, unnest([Ng1, Ng2, Ng3, Ng4, Ng5]) AS ng, unnest(range(1, 6)) AS k FROM se_scb)
       WHERE ${blank('ng')} IS NOT NULL
     )
-    SELECT c.pe, list({kood: c.kood, label: l.label, is_main: c.k = 1} ORDER BY c.k) FILTER (WHERE l.kood IS NOT NULL) AS emtak,
+    SELECT c.pe, list({kood: l.kood, label: l.label, is_main: c.k = 1} ORDER BY c.k) FILTER (WHERE l.kood IS NOT NULL) AS emtak,
       count(*) FILTER (WHERE l.kood IS NULL) AS unknown, any_value(c.kood) FILTER (WHERE l.kood IS NULL) AS example
-    FROM codes c LEFT JOIN activity_leaves l USING (kood) GROUP BY c.pe`);
+    FROM codes c LEFT JOIN activity_forward f ON f.old = c.kood
+      LEFT JOIN activity_leaves l ON l.kood = coalesce(f.kood, c.kood) GROUP BY c.pe`);
   await scb.nulled(
-    'SNI code not in the SNI tree (left out of emtak)',
+    'SNI code not in the SNI 2025 tree nor mapped forward from SNI 2007 (left out of emtak)',
     `SELECT sum(unknown) AS n, any_value(example) FILTER (WHERE unknown > 0) AS example FROM se_activity`,
   );
 }
@@ -328,13 +329,16 @@ const WORKPLACE_SQL = `CREATE OR REPLACE TEMP TABLE stage_workplaces AS
     ${blank('BesPostOrt')} AS visit_town, ${blank('w.Gatuadress')} AS postal_address,
     ${postcode('w.PostNr')} AS postal_code, ${blank('w.PostOrt')} AS postal_town,
     coalesce(${blank('Kommun')}, '') AS kommun_code, ${blank('KommunNamn')} AS kommun_name,
-    list_filter([w.Ng1, w.Ng2, w.Ng3, w.Ng4, w.Ng5], x -> ${blank('x')} IS NOT NULL) AS activity_codes,
+    list_transform(list_filter([w.Ng1, w.Ng2, w.Ng3, w.Ng4, w.Ng5], x -> ${blank('x')} IS NOT NULL),
+      x -> coalesce(fwd.m[x], x)) AS activity_codes,
     coalesce(TRY_CAST(Stkl AS INTEGER), 0) AS employees_band_code,
     ${blank('Telefon')} AS phone, ${blank('EPost')} AS email,
     TRY_CAST(SWEREF99TM_N AS DOUBLE) AS sweref99tm_n, TRY_CAST(SWEREF99TM_E AS DOUBLE) AS sweref99tm_e,
     coalesce(${reklamMarketingSql('w.Reklamsparrtyp')}, false) AS marketing_optout,
     coalesce(${reklamPhoneSql('w.Reklamsparrtyp')}, false) AS phone_optout
   FROM se_cfar w JOIN ingest_register r ON r.code = w.code
+    -- SNI 2007 codes mapped forward to SNI 2025, as the company's own (se_activity).
+    CROSS JOIN (SELECT map_from_entries(list({k: old, v: kood})) AS m FROM activity_forward) fwd
   WHERE w.cfar_nr IS NOT NULL`;
 
 /** Workplaces (CFAR), read by name, their column list being unconfirmed; without the file, none. */
