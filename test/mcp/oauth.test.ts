@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { Identity } from '../../src/identity/identity.ts';
 import { startServer, type StartedServer } from '../../src/server.ts';
+import { Browser, PASSWORD, REDIRECT, memoryProvider } from './oauth-helpers.ts';
 
 /**
  * Issue 29: an MCP client that knows only the URL signs the user in and calls the tools on the user's
@@ -21,8 +22,6 @@ import { startServer, type StartedServer } from '../../src/server.ts';
  */
 
 const PRICE = 0.05;
-const PASSWORD = 'a long enough password';
-const REDIRECT = 'http://127.0.0.1:9/callback';
 
 let tmp: string;
 let server: StartedServer;
@@ -66,96 +65,6 @@ async function user(email: string): Promise<string> {
     accountId,
   ]);
   return accountId;
-}
-
-/** What the SDK client keeps between runs (in memory here; an agent keeps it on disk). */
-function memoryProvider() {
-  const kept: Record<string, unknown> = {};
-  let authorizationUrl: URL | null = null;
-  const provider: OAuthClientProvider = {
-    get redirectUrl() {
-      return REDIRECT;
-    },
-    get clientMetadata() {
-      return {
-        client_name: 'Test agent',
-        redirect_uris: [REDIRECT],
-        grant_types: ['authorization_code', 'refresh_token'],
-        response_types: ['code'],
-        token_endpoint_auth_method: 'none',
-      };
-    },
-    clientInformation: () => kept['client'] as never,
-    saveClientInformation: (c) => void (kept['client'] = c),
-    tokens: () => kept['tokens'] as never,
-    saveTokens: (t) => void (kept['tokens'] = t),
-    redirectToAuthorization: (url) => void (authorizationUrl = url),
-    saveCodeVerifier: (v) => void (kept['verifier'] = v),
-    codeVerifier: () => kept['verifier'] as string,
-    saveDiscoveryState: (s) => void (kept['discovery'] = s),
-    discoveryState: () => kept['discovery'] as never,
-  };
-  return { provider, kept, authorizationUrl: () => authorizationUrl };
-}
-
-/** A browser: follows redirects by hand, keeps cookies by name, and submits the page's form. */
-class Browser {
-  readonly jar = new Map<string, string>();
-  requests = 0;
-
-  async go(url: string, form?: Record<string, string>) {
-    this.requests++;
-    const res = await fetch(url, {
-      method: form ? 'POST' : 'GET',
-      redirect: 'manual',
-      headers: {
-        cookie: [...this.jar].map(([k, v]) => `${k}=${v}`).join('; '),
-        ...(form && { 'content-type': 'application/x-www-form-urlencoded' }),
-      },
-      ...(form && { body: new URLSearchParams(form).toString() }),
-    });
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(';');
-      const at = pair!.indexOf('=');
-      this.jar.set(pair!.slice(0, at), pair!.slice(at + 1));
-    }
-    const location = res.headers.get('location');
-    return {
-      res,
-      next: location ? new URL(location, url).href : null,
-      body: location ? '' : await res.text(),
-    };
-  }
-
-  /** From the authorization URL to the client's callback: sign in, then answer the consent page. */
-  async authorize(start: URL, email: string, consent: Record<string, string> = { metered: 'yes' }) {
-    let url = start.href;
-    const pages: string[] = [];
-    for (let hop = 0; hop < 20; hop++) {
-      if (url.startsWith(REDIRECT)) return { callback: new URL(url), pages };
-      const { next, body, res } = await this.go(url);
-      if (next) {
-        url = next;
-        continue;
-      }
-      expect(res.status, body.slice(0, 300)).toBe(200);
-      pages.push(body);
-      // The page's own form (the header of a signed-in page has the sign-out form too).
-      const action = /<form method="post" action="(\/oauth\/interaction\/[^"]+)"/.exec(body)?.[1];
-      const csrf = /name="_csrf" value="([^"]+)"/.exec(body)?.[1];
-      expect(action, body.slice(0, 500)).toBeTruthy();
-      const form: Record<string, string> = action!.endsWith('/login')
-        ? { email, password: PASSWORD, _csrf: csrf! }
-        : { decision: 'approve', ...consent, _csrf: csrf! };
-      const posted = await this.go(new URL(action!, url).href, form);
-      expect(
-        posted.next,
-        /<main[\s\S]*<\/main>/.exec(posted.body)?.[0] ?? posted.body.slice(0, 300),
-      ).toBeTruthy();
-      url = posted.next!;
-    }
-    throw new Error('no callback after 20 hops');
-  }
 }
 
 async function connect(provider: OAuthClientProvider) {
