@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
-import type { Queryable, WalletStore } from '../wallet/store.ts';
+import type { WalletStore } from '../wallet/store.ts';
 
 /**
  * oidc-provider's storage (its `Adapter`) on the wallet database, so every replica on one PostgreSQL wallet
  * shares clients, grants, codes and tokens, and a grant revoked on one is gone on all. One table for every
- * model (oauth_records, migration 5/6). An item's id is a bearer secret for most models (an access token's
+ * model (oauth_records, migration 5/6; the wallet's sweeper deletes what expired). An item's id is a bearer secret for most models (an access token's
  * id is the token): it is stored as its SHA-256 only and taken out of the payload, and put back from the
  * id the caller presents.
  */
@@ -25,23 +25,22 @@ export function oauthAdapter(store: WalletStore, clock: () => number = Date.now)
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
       const { jti: _jti, ...rest } = payload;
       const expiresAt = expiresIn ? clock() + expiresIn * 1000 : null;
-      await store.tx(async (q) => {
-        await q.run('DELETE FROM oauth_records WHERE model = ? AND id_hash = ?', [this.model, hash(id)]);
-        await q.run(
-          `INSERT INTO oauth_records (model, id_hash, payload, grant_id, uid, user_code, expires_at, consumed_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-          [
-            this.model,
-            hash(id),
-            JSON.stringify(rest),
-            payload.grantId ?? null,
-            payload.uid ?? null,
-            payload.userCode ?? null,
-            expiresAt,
-            null,
-          ],
-        );
-      });
+      await store.run(
+        `INSERT INTO oauth_records (model, id_hash, payload, grant_id, uid, user_code, expires_at, consumed_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, NULL)
+         ON CONFLICT (model, id_hash) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id,
+           uid = excluded.uid, user_code = excluded.user_code, expires_at = excluded.expires_at,
+           consumed_at = NULL`,
+        [
+          this.model,
+          hash(id),
+          JSON.stringify(rest),
+          payload.grantId ?? null,
+          payload.uid ?? null,
+          payload.userCode ?? null,
+          expiresAt,
+        ],
+      );
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
@@ -55,11 +54,12 @@ export function oauthAdapter(store: WalletStore, clock: () => number = Date.now)
     }
 
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {
-      const row = await store.get<RecordRow & { id_hash: string }>(
+      const row = await store.get<RecordRow>(
         'SELECT payload, expires_at, consumed_at FROM oauth_records WHERE model = ? AND uid = ?',
         [this.model, uid],
       );
-      // Sessions are the only model found by uid; their payload keeps its own jti-less shape.
+      // Only sessions are found by uid, and only read (the account and grants an interaction or a token
+      // is checked against): their id, a cookie value, is not stored, so they come back without one.
       return this.read(row, undefined);
     }
 
@@ -98,10 +98,4 @@ export function oauthAdapter(store: WalletStore, clock: () => number = Date.now)
       return payload;
     }
   };
-}
-
-/** Drops what expired (the sweeper's job, with the wallet's own). */
-export async function sweepOAuth(q: Queryable, now: number): Promise<number> {
-  return (await q.run('DELETE FROM oauth_records WHERE expires_at IS NOT NULL AND expires_at <= ?', [now]))
-    .changes;
 }

@@ -115,18 +115,24 @@ export class ApiKeys implements Authenticator {
     const row = await lookup(this.store, key);
     if (!row) throw new AppError('unauthorized', 'invalid API key');
     if (row.revoked_at !== null) throw new AppError('unauthorized', 'API key has been revoked');
-    const now = this.clock();
-    if (row.last_used_at === null || now - row.last_used_at >= LAST_USED_RESOLUTION_MS) {
-      await this.store.tx((q) => q.run('UPDATE api_keys SET last_used_at = ? WHERE id = ?', [now, row.id]));
-    }
-    return { keyId: row.id, accountId: row.account_id, kind: row.kind };
+    return this.used(row);
   }
 
+  /** A key acting without its secret: a signed download link, or an OAuth grant's tokens (src/oauth). */
   async principalOf(keyId: string): Promise<Principal> {
     const row = await byId(this.store, keyId);
     if (!row) throw new AppError('forbidden', 'this download link names no API key');
     if (row.revoked_at !== null) {
       throw new AppError('forbidden', 'the API key this download link was issued to has been revoked');
+    }
+    return this.used(row);
+  }
+
+  /** The principal of a live key, its last use refreshed (at most once a minute). */
+  private async used(row: KeyRow): Promise<Principal> {
+    const now = this.clock();
+    if (row.last_used_at === null || now - row.last_used_at >= LAST_USED_RESOLUTION_MS) {
+      await this.store.tx((q) => q.run('UPDATE api_keys SET last_used_at = ? WHERE id = ?', [now, row.id]));
     }
     return { keyId: row.id, accountId: row.account_id, kind: row.kind };
   }

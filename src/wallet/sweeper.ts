@@ -83,6 +83,8 @@ export interface SweepReport {
   expiredMicro: Micro;
   purgedIdempotencyKeys: number;
   releasedIdempotencyKeys: number;
+  /** Expired records of the MCP authorization server (codes, tokens, interactions; src/oauth). */
+  purgedOAuthRecords: number;
   /** PostgreSQL: another replica was sweeping at that moment, so this one left it to that one. */
   skipped?: boolean;
 }
@@ -193,6 +195,7 @@ export class Sweeper {
         expiredMicro: 0,
         purgedIdempotencyKeys: 0,
         releasedIdempotencyKeys: 0,
+        purgedOAuthRecords: 0,
       };
       if (q.dialect === 'postgres') {
         const got = await q.get<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock(?) AS ok', [SWEEP_LOCK]);
@@ -247,6 +250,10 @@ export class Sweeper {
         if (await this.releaseIfAbandoned(q, row, now)) report.releasedIdempotencyKeys++;
       }
       report.purgedIdempotencyKeys = await this.idempotency.purgeExpired(q, now);
+      // Read as absent once expired (oauth-store.ts); removed here so they do not pile up.
+      report.purgedOAuthRecords = (
+        await q.run('DELETE FROM oauth_records WHERE expires_at IS NOT NULL AND expires_at <= ?', [now])
+      ).changes;
       for (const inst of await this.instances.list(q)) {
         if (!(await isAlive(inst.id))) await this.instances.unregister(q, inst.id);
       }

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { oauthAdapter } from '../../src/oauth/oauth-store.ts';
 import { GONE_OWNER_WAIT_MS, sessionName } from '../../src/wallet/sweeper.ts';
 import { rawExec } from './backends.ts';
 import {
@@ -147,6 +148,23 @@ describe.each(WALLET_BACKENDS)('%s: sweeper: nothing stays reserved forever', (b
       purgedIdempotencyKeys: 1,
     });
     expect(await rawCount(dbPath, 'SELECT count(*) FROM idempotency_keys')).toBe(0);
+  });
+
+  it('deletes the OAuth records that expired, and keeps the live ones', async () => {
+    const clock = new TestClock();
+    const { wallet, dbPath } = await testWallet({ now: clock.now });
+    const Adapter = oauthAdapter(wallet.store, () => clock.ms);
+    const codes = new Adapter('AuthorizationCode');
+    await codes.upsert('short-lived', { grantId: 'g1' }, 60);
+    await new Adapter('RefreshToken').upsert('long-lived', { grantId: 'g1' }, 86_400);
+    clock.advance(61_000);
+    expect(await codes.find('short-lived')).toBeUndefined();
+    expect(await wallet.sweep()).toMatchObject({ purgedOAuthRecords: 1 });
+    expect(await rawCount(dbPath, 'SELECT count(*) FROM oauth_records')).toBe(1);
+    expect(await new Adapter('RefreshToken').find('long-lived')).toMatchObject({
+      grantId: 'g1',
+      jti: 'long-lived',
+    });
   });
 
   it('runs periodically on its own timer', async () => {
