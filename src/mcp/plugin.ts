@@ -51,6 +51,21 @@ function rpcError(message: string, code: number = -32000) {
   return { jsonrpc: '2.0', error: { code, message }, id: null };
 }
 
+/** An SDK answer read whole: JSON, never a stream, as nothing here emits before its result. */
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+async function read(response: Response): Promise<Answer> {
+  return {
+    status: response.status,
+    headers: Object.fromEntries(response.headers),
+    body: Buffer.from(await response.arrayBuffer()),
+  };
+}
+
 /** The request as the SDK's web-standard face takes it; the body goes beside it, parsed by fastify. */
 function webRequest(request: FastifyRequest): Request {
   const headers = new Headers();
@@ -93,7 +108,7 @@ export const mcpRoutes: FastifyPluginAsync<McpPluginOptions> = async (app, opts)
   app.addHook('onClose', async () => modern.close());
 
   /** A 2025-era request: one Server and transport for it, closed once the answer is read. */
-  const legacy = async (request: Request, parsedBody: unknown): Promise<Response> => {
+  const legacy = async (request: Request, parsedBody: unknown): Promise<Answer> => {
     const server = serverOf(request);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
@@ -101,8 +116,7 @@ export const mcpRoutes: FastifyPluginAsync<McpPluginOptions> = async (app, opts)
     });
     try {
       await server.connect(transport);
-      const response = await transport.handleRequest(request, { parsedBody });
-      return new Response(await response.arrayBuffer(), response);
+      return await read(await transport.handleRequest(request, { parsedBody }));
     } finally {
       await transport.close();
       await server.close();
@@ -184,11 +198,9 @@ export const mcpRoutes: FastifyPluginAsync<McpPluginOptions> = async (app, opts)
     };
     const web = webRequest(request);
     contexts.set(web, { ctx: { ops: opts.ops, caller, exportLink, freeOnly }, logError });
-    const response = (await isLegacyRequest(web, request.body))
+    const answer = (await isLegacyRequest(web, request.body))
       ? await legacy(web, request.body)
-      : await modern.fetch(web, { parsedBody: request.body });
-    reply.code(response.status);
-    response.headers.forEach((value, name) => void reply.header(name, value));
-    return reply.send(Buffer.from(await response.arrayBuffer()));
+      : await read(await modern.fetch(web, { parsedBody: request.body }));
+    return reply.code(answer.status).headers(answer.headers).send(answer.body);
   });
 };

@@ -22,7 +22,6 @@ export const SCOPE_TEXT: Record<string, string> = {
   offline_access: 'stay connected until you revoke it (refresh tokens)',
 };
 const ACCESS_TOKEN_TTL_S = 10 * 60;
-const LAST_USED_RESOLUTION_MS = 60_000;
 const REFRESH_TOKEN_TTL_S = 30 * 86_400;
 /** Where the provider's own endpoints live; everything under it but the interaction pages is the provider's. */
 export const OAUTH_PREFIX = '/oauth';
@@ -53,7 +52,10 @@ export interface TokenCaller {
  * request came in on (as e-mailed links are made), known only once a request arrives.
  */
 export class AuthorizationServer {
-  private readonly providers = new Map<string, Provider>();
+  private readonly providers = new Map<
+    string,
+    { provider: Provider; handle: ReturnType<Provider['callback']> }
+  >();
   // The signing key of the (unused) ID tokens: tokens here are opaque, checked against the database.
   private readonly jwk = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({
     format: 'jwk',
@@ -62,12 +64,22 @@ export class AuthorizationServer {
   constructor(private readonly opts: AuthorizationServerOptions) {}
 
   provider(origin: string): Provider {
-    let provider = this.providers.get(origin);
-    if (!provider) {
-      provider = this.create(origin);
-      this.providers.set(origin, provider);
+    return this.entry(origin).provider;
+  }
+
+  /** The provider's own request handler (its endpoints), made once per issuer, not per request. */
+  handler(origin: string): ReturnType<Provider['callback']> {
+    return this.entry(origin).handle;
+  }
+
+  private entry(origin: string) {
+    let entry = this.providers.get(origin);
+    if (!entry) {
+      const provider = this.create(origin);
+      entry = { provider, handle: provider.callback() };
+      this.providers.set(origin, entry);
     }
-    return provider;
+    return entry;
   }
 
   resource(origin: string): string {
@@ -100,13 +112,8 @@ export class AuthorizationServer {
     );
     if (!grant) return null;
     try {
+      // Also refreshes the key's last use, which the dashboard lists for the client.
       const principal = await this.opts.wallet.authenticator.principalOf(grant.key_id);
-      // The dashboard lists the client with its last use; refreshed at the keys' own resolution (a minute).
-      const now = (this.opts.clock ?? Date.now)();
-      await this.opts.wallet.store.run(
-        'UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at <= ?)',
-        [now, grant.key_id, now - LAST_USED_RESOLUTION_MS],
-      );
       return { principal, scopes: (at.scope ?? '').split(' ').filter(Boolean) };
     } catch {
       // The key was revoked on the dashboard (on any replica): the grant no longer speaks for anyone.

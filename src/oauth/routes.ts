@@ -17,13 +17,13 @@ const PROTECTED_RESOURCE = '/.well-known/oauth-protected-resource';
  */
 export const oauthRoutes: FastifyPluginAsync<OAuthRoutesOptions> = async (app, opts) => {
   const handOver = async (request: FastifyRequest, reply: FastifyReply) => {
-    const provider = opts.oauth.provider(opts.origin(request));
+    const handle = opts.oauth.handler(opts.origin(request));
     // RFC 8414's path serves the OpenID discovery document, which carries every field it asks for.
     if (request.url.startsWith('/.well-known/oauth-authorization-server')) {
       request.raw.url = '/.well-known/openid-configuration';
     }
     reply.hijack();
-    provider.callback()(request.raw, reply.raw);
+    void handle(request.raw, reply.raw);
   };
   const provided = { onRequest: handOver, schema: { hide: true } };
   const notHere = async () => {
