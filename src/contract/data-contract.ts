@@ -8,7 +8,7 @@ import type { CountryCode } from './countries.ts';
  *
  * Bump CONTRACT_VERSION on any change a reader could notice; manifests record it.
  */
-export const CONTRACT_VERSION = '1.2.0';
+export const CONTRACT_VERSION = '1.3.0';
 
 export interface ColumnSpec {
   name: string;
@@ -30,6 +30,8 @@ export const PERIOD_TYPE = 'STRUCT("year" INTEGER, quarter INTEGER, "month" INTE
 export const LATEST_METRICS_TYPE =
   `STRUCT("year" INTEGER, quarter INTEGER, "month" INTEGER, turnover DOUBLE, employees DOUBLE, ` +
   `turnover_period ${PERIOD_TYPE}, employees_period ${PERIOD_TYPE})`;
+/** One changed field of a change row: its name and its value before and after, each as JSON text. */
+export const CHANGE_DIFF_TYPE = 'STRUCT(field VARCHAR, "before" VARCHAR, "after" VARCHAR)[]';
 export const LABELLED_CODE_TYPE = 'STRUCT(code VARCHAR, label VARCHAR)';
 export const SE_REGISTER_TYPE =
   `STRUCT(export_import ${LABELLED_CODE_TYPE}, owner_category ${LABELLED_CODE_TYPE}, ` +
@@ -144,6 +146,9 @@ export const CHANGE_COLUMNS: readonly ColumnSpec[] = [
   col('fields', 'VARCHAR[]', false),
   col('snapshot_id', 'VARCHAR', false),
   col('as_of', 'DATE', false),
+  // Before and after of each changed field, as JSON text (the field's types differ); null on rows recorded
+  // before contract 1.3.0, empty for `added` and `removed`.
+  col('diff', CHANGE_DIFF_TYPE),
 ];
 
 export const SNAPSHOT_FILES = {
