@@ -151,9 +151,26 @@ export const CHANGE_COLUMNS: readonly ColumnSpec[] = [
   col('diff', CHANGE_DIFF_TYPE),
 ];
 
+/**
+ * events.parquet (contract 1.3.0, issue 31): the watchlist events of the last 30 days, one row per account
+ * and company per publish, computed at publish (ingest/pipeline/events.ts). `diff` is the change row's.
+ */
+export const EVENT_COLUMNS: readonly ColumnSpec[] = [
+  col('id', 'VARCHAR', false),
+  col('account_id', 'VARCHAR', false),
+  col('registrikood', 'VARCHAR', false),
+  col('change', 'VARCHAR'),
+  col('fields', 'VARCHAR[]', false),
+  col('diff', CHANGE_DIFF_TYPE, false),
+  col('watchlists', 'STRUCT(id VARCHAR, membership VARCHAR)[]', false),
+  col('snapshot_id', 'VARCHAR', false),
+  col('as_of', 'DATE', false),
+];
+
 export const SNAPSHOT_FILES = {
   companies: 'companies.parquet',
   changes: 'changes.parquet',
+  events: 'events.parquet',
   history: 'history.parquet',
   workplaces: 'workplaces.parquet',
   activities: 'activities.json',

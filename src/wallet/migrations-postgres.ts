@@ -365,6 +365,39 @@ CREATE TABLE oauth_grants (
 );
 `,
   },
+  {
+    version: 7,
+    name: 'watchlists and the events charged',
+    sql: `
+-- Watchlists (issue 31, src/watchlists/): a list of companies or a saved search of one country, per
+-- account. Events are computed at publish and kept in the snapshot; the wallet keeps only which events an
+-- account has been charged for, so an event costs once however often it is pulled or delivered.
+CREATE TABLE watchlists (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts(id),
+  name TEXT NOT NULL,
+  country TEXT NOT NULL,
+  kind TEXT NOT NULL CHECK (kind IN ('companies', 'search')),
+  search TEXT,
+  created_at BIGINT NOT NULL,
+  CHECK ((kind = 'search') = (search IS NOT NULL))
+);
+CREATE INDEX watchlists_account ON watchlists(account_id);
+CREATE INDEX watchlists_country ON watchlists(country);
+CREATE TABLE watchlist_companies (
+  watchlist_id TEXT NOT NULL REFERENCES watchlists(id) ON DELETE CASCADE,
+  registrikood TEXT NOT NULL,
+  PRIMARY KEY (watchlist_id, registrikood)
+);
+CREATE TABLE event_charges (
+  account_id TEXT NOT NULL REFERENCES accounts(id),
+  event_id TEXT NOT NULL,
+  charged_at BIGINT NOT NULL,
+  PRIMARY KEY (account_id, event_id)
+);
+CREATE INDEX event_charges_at ON event_charges(charged_at);
+`,
+  },
 ];
 
 /** Any constant: the advisory lock that makes replicas starting at once apply migrations one at a time. */
