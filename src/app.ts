@@ -21,6 +21,7 @@ import { companyRoutes } from './http/routes/companies.ts';
 import { discoveryRoutes } from './http/routes/discovery.ts';
 import { exportRoutes } from './http/routes/export.ts';
 import { healthRoutes } from './http/routes/health.ts';
+import { ACCOUNT_PREFIX, eventRoutes, watchlistRoutes } from './http/routes/watchlists.ts';
 import { mcpRoutes } from './mcp/plugin.ts';
 import type { RequestGuardOptions } from './mcp/request-guard.ts';
 import {
@@ -34,6 +35,7 @@ import { AuthorizationServer } from './oauth/authorization-server.ts';
 import { oauthRoutes } from './oauth/routes.ts';
 import { baseUrl, type WebDeps } from './web/context.ts';
 import { webPlugin } from './web/plugin.ts';
+import type { Watchlists } from './watchlists/watchlists.ts';
 
 export interface AppDeps {
   engine: Engine;
@@ -62,6 +64,8 @@ export interface AppDeps {
   exportLinks?: { secret: Buffer; ttlSeconds: number; publicUrl: string | null };
   /** How responses are held to their schemas (config.responseChecks); default every response. */
   responseChecks?: ResponseChecks;
+  /** Watchlists and the charges of their events (issue 31); absent: neither is routed. */
+  watchlists?: Watchlists;
 }
 
 declare module 'fastify' {
@@ -176,6 +180,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     rateLimiter: deps.wallet.rateLimiter,
     metering: deps.wallet.metering,
     ...(deps.exports && { exports: deps.exports }),
+    ...(deps.watchlists && { eventCharges: deps.watchlists }),
   });
   const routeDeps = { prefix: API_PREFIX, ops, authenticator: deps.wallet.authenticator };
   const secret = deps.exportLinks?.secret ?? randomBytes(LINK_SECRET_BYTES);
@@ -187,6 +192,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(companyRoutes, routeDeps);
   await app.register(changeRoutes, routeDeps);
   await app.register(exportRoutes, { ...routeDeps, links });
+  if (deps.watchlists) {
+    await app.register(eventRoutes, routeDeps);
+    await app.register(watchlistRoutes, {
+      ...routeDeps,
+      prefix: ACCOUNT_PREFIX,
+      watchlists: deps.watchlists,
+    });
+  }
   // MCP clients sign in with OAuth where there are accounts to sign in to (the dashboard); keys work always.
   const oauth = deps.web
     ? {

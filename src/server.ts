@@ -1,3 +1,4 @@
+import { Watchlists } from './watchlists/watchlists.ts';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { serveSettings, type Config } from './config.ts';
@@ -72,6 +73,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
     metrics: config.metricsPort === null ? 'admin' : 'separate',
     exports: config.export,
     responseChecks: config.responseChecks,
+    watchlists: new Watchlists(wallet.store, Date.now),
     exportLinks: {
       secret: linkSecret(config.export.linkSecret, config.dataDir),
       ttlSeconds: config.export.linkTtlSeconds,

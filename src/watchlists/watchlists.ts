@@ -175,6 +175,28 @@ export class Watchlists {
     });
   }
 
+  /**
+   * Marks events as charged to the account; returns how many were not yet (the ones to charge now). An
+   * event costs once however often it is pulled or delivered; a mark whose charge then fails is an event
+   * given away, never one charged twice.
+   */
+  async claimCharges(accountId: string, eventIds: readonly string[]): Promise<number> {
+    if (eventIds.length === 0) return 0;
+    const now = this.clock();
+    return this.store.tx(async (q) => {
+      let fresh = 0;
+      for (const id of eventIds) {
+        fresh += (
+          await q.run(
+            'INSERT INTO event_charges (account_id, event_id, charged_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
+            [accountId, id, now],
+          )
+        ).changes;
+      }
+      return fresh;
+    });
+  }
+
   /** Every watchlist of these countries, for the events of a publish (ingest/pipeline/events.ts). */
   async forPublish(countries: readonly CountryCode[]): Promise<PublishWatchlist[]> {
     if (countries.length === 0) return [];

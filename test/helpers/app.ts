@@ -1,3 +1,4 @@
+import { Watchlists } from '../../src/watchlists/watchlists.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -35,7 +36,12 @@ export async function buildTestApp(
     sweepIntervalMs: 0,
     ...(opts.rateLimit && { rateLimit: opts.rateLimit }),
   });
-  const app = await buildApp({ engine, wallet, logger: false });
+  const app = await buildApp({
+    engine,
+    wallet,
+    logger: false,
+    watchlists: new Watchlists(wallet.store, Date.now),
+  });
   await app.ready();
   const { key: adminKey } = await wallet.createKey({ email: 'admin@test.local', kind: 'admin' });
   return {
