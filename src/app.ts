@@ -165,7 +165,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (closing) reply.header('connection', 'close');
   });
 
-  await installOpenApi(app, { publicPrefixes: [API_PREFIX, HEALTH_PATH] });
+  await installOpenApi(app, { publicPrefixes: [API_PREFIX, ACCOUNT_PREFIX, HEALTH_PATH] });
   const registry = installMetrics(
     app,
     deps.engine,

@@ -74,7 +74,10 @@ export const ChangesQuerySchema =
 
 export const FieldChangeSchema = z
   .object({
-    field: z.string().describe('An API field of the company'),
+    field: z
+      .string()
+      .describe('An API field of the company')
+      .meta({ examples: ['arinimi'] }),
     before: z.unknown().describe('Its value before, as the API writes it (null when it had none)'),
     after: z.unknown().describe('Its value after, as the API writes it (null when it has none)'),
   })

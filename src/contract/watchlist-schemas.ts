@@ -43,18 +43,22 @@ export type WatchlistCreateBody = z.output<typeof WatchlistCreateBodySchema>;
 export const WatchlistCompaniesBodySchema = z.strictObject({ companies: Codes });
 
 export const WatchlistPathSchema = z.strictObject({
-  id: z.string().regex(/^wl_[A-Za-z0-9_-]{16}$/, 'must be a watchlist id, e.g. wl_3q2PZ1x0aB9cD8eF'),
+  id: z
+    .string()
+    .regex(/^wl_[A-Za-z0-9_-]{16}$/, 'must be a watchlist id, e.g. wl_3q2PZ1x0aB9cD8eF')
+    .describe('The watchlist (`id` of a watchlist of this account)')
+    .meta({ examples: ['wl_3q2PZ1x0aB9cD8eF'] }),
 });
 
 export const WatchlistSchema = z
   .object({
-    id: z.string(),
-    name: z.string(),
+    id: z.string().meta({ examples: ['wl_3q2PZ1x0aB9cD8eF'] }),
+    name: z.string().meta({ examples: ['Suppliers'] }),
     country: CountrySchema,
     kind: z.enum(['companies', 'search']).describe('`companies`: a list; `search`: a saved search'),
     search: z.record(z.string(), z.unknown()).nullable().describe('The saved search; null for a list'),
     companies: z.number().int().describe('Companies on the list; 0 for a saved search'),
-    created_at: z.string(),
+    created_at: z.string().meta({ examples: ['2026-11-27T10:15:00.000Z'] }),
   })
   .meta({ id: 'Watchlist' });
 
@@ -67,7 +71,13 @@ export const WatchlistResponseSchema = z.object({
   }),
 });
 export const WatchlistRemovedResponseSchema = z.object({
-  data: z.object({ removed: z.number().int().describe('How many of the codes were on the list') }),
+  data: z.object({
+    removed: z
+      .number()
+      .int()
+      .describe('How many of the codes were on the list')
+      .meta({ examples: [1] }),
+  }),
 });
 
 // ---------------------------------------------------------------------------------------------------------
@@ -79,6 +89,7 @@ export const EventsQuerySchema = z.strictObject({
   country: CountrySchema,
   after: z
     .string()
+    .meta({ examples: ['20261127T030000Z.EE.3f9a0c1d2b4e5f60'] })
     .regex(EVENT_ID, 'must be an event id (the `id` of an earlier event)')
     .optional()
     .describe('The `id` of the last event you have: the events after it. Absent: from the oldest kept'),
@@ -87,7 +98,7 @@ export const EventsQuerySchema = z.strictObject({
 export type EventsParams = z.output<typeof EventsQuerySchema>;
 
 export const EventWatchlistSchema = z.object({
-  id: z.string(),
+  id: z.string().meta({ examples: ['wl_3q2PZ1x0aB9cD8eF'] }),
   membership: z
     .enum(['member', 'entered', 'left'])
     .describe('`member`: on the list or in the search before and after; `entered`/`left`: a saved search'),
@@ -95,7 +106,10 @@ export const EventWatchlistSchema = z.object({
 
 export const EventSchema = z
   .object({
-    id: z.string().describe('Stable: the same event always has this id (use it to drop repeats)'),
+    id: z
+      .string()
+      .describe('Stable: the same event always has this id (use it to drop repeats)')
+      .meta({ examples: ['20261127T030000Z.EE.3f9a0c1d2b4e5f60'] }),
     country: CountrySchema,
     registrikood: z.string(),
     change: z
@@ -116,8 +130,13 @@ export const EventsDataSchema = z.object({
   next_after: z
     .string()
     .nullable()
+    .meta({ examples: ['20261127T030000Z.EE.3f9a0c1d2b4e5f60'] })
     .describe('Send as `after` for the next page; null when this page is empty (keep your cursor)'),
-  oldest: z.string().nullable().describe('The oldest event kept for this account, or null'),
+  oldest: z
+    .string()
+    .nullable()
+    .describe('The oldest event kept for this account, or null')
+    .meta({ examples: ['20261101T030000Z.EE.0b1c2d3e4f5a6b7c'] }),
 });
 export type EventsData = z.output<typeof EventsDataSchema>;
 export const EventsResponseSchema = z.object({ data: EventsDataSchema, meta: UsageMetaSchema });

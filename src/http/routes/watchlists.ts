@@ -165,7 +165,12 @@ export const watchlistRoutes: FastifyPluginAsyncZod<Deps> = async (
         operationId: 'removeWatchlistCompany',
         tags,
         summary: 'Take a company off a list (free)',
-        params: WatchlistPathSchema.extend({ registrikood: registrationCodeString().min(1) }),
+        params: WatchlistPathSchema.extend({
+          registrikood: registrationCodeString()
+            .min(1)
+            .describe('The company to take off the list')
+            .meta({ examples: ['10000019'] }),
+        }),
         response: {
           200: okResponse(
             'How many were removed (0 when it was not on the list)',
