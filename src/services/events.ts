@@ -33,7 +33,7 @@ function tooOld(country: CountryCode, since: string, oldest: string | null) {
   ]);
 }
 
-interface EventRow {
+export interface EventRow {
   id: string;
   registrikood: string;
   change: WatchlistEvent['change'];
@@ -43,6 +43,23 @@ interface EventRow {
   snapshot_id: string;
   as_of: string;
 }
+
+/** A row of events.parquet as the API shows it: the pull and the webhook send the same object. */
+export function toEvent(r: EventRow, country: CountryCode): WatchlistEvent {
+  return {
+    id: r.id,
+    country,
+    registrikood: r.registrikood,
+    change: r.change,
+    fields: r.fields,
+    diff: parseDiff(r.diff) ?? [],
+    watchlists: r.watchlists,
+    snapshot_id: r.snapshot_id,
+    as_of: r.as_of,
+  };
+}
+
+export const EVENT_SELECT = 'SELECT id, registrikood, change, fields, diff, watchlists, snapshot_id, as_of';
 
 export async function listEvents(
   engine: Engine,
@@ -65,7 +82,7 @@ export async function listEvents(
     if (params.after !== undefined && snapshotDay(params.after) < since) throw tooOld(country, since, oldest);
     const rows = (await snap.query(
       'events',
-      `SELECT id, registrikood, change, fields, diff, watchlists, snapshot_id, as_of FROM read_parquet(?)
+      `${EVENT_SELECT} FROM read_parquet(?)
        WHERE account_id = ? AND id > ? ORDER BY id LIMIT ?`,
       [file, accountId, params.after ?? '', page_size],
     )) as unknown as EventRow[];

@@ -8,7 +8,7 @@ import type { CountryCode } from '../contract/countries.ts';
  */
 
 export type KeyKind = 'standard' | 'admin';
-export type Channel = 'rest' | 'mcp' | 'app';
+export type Channel = 'rest' | 'mcp' | 'app' | 'webhook';
 export type MeteredOperation =
   | 'search'
   | 'detail'

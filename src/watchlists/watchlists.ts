@@ -66,6 +66,25 @@ const SELECT = `SELECT w.id, w.account_id, w.name, w.country, w.kind, w.search, 
 
 const notFound = (id: string) => new AppError('not_found', `no watchlist ${id} in this account`);
 
+/** Inside the caller's transaction: the events not yet charged to the account are marked; how many. */
+export async function claimEventCharges(
+  q: Queryable,
+  accountId: string,
+  eventIds: readonly string[],
+  now: number,
+): Promise<number> {
+  let fresh = 0;
+  for (const id of eventIds) {
+    fresh += (
+      await q.run(
+        'INSERT INTO event_charges (account_id, event_id, charged_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
+        [accountId, id, now],
+      )
+    ).changes;
+  }
+  return fresh;
+}
+
 export class Watchlists {
   constructor(
     private readonly store: WalletStore,
@@ -183,18 +202,7 @@ export class Watchlists {
   async claimCharges(accountId: string, eventIds: readonly string[]): Promise<number> {
     if (eventIds.length === 0) return 0;
     const now = this.clock();
-    return this.store.tx(async (q) => {
-      let fresh = 0;
-      for (const id of eventIds) {
-        fresh += (
-          await q.run(
-            'INSERT INTO event_charges (account_id, event_id, charged_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
-            [accountId, id, now],
-          )
-        ).changes;
-      }
-      return fresh;
-    });
+    return this.store.tx((q) => claimEventCharges(q, accountId, eventIds, now));
   }
 
   /** Every watchlist of these countries, for the events of a publish (ingest/pipeline/events.ts). */
