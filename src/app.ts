@@ -22,6 +22,7 @@ import { discoveryRoutes } from './http/routes/discovery.ts';
 import { exportRoutes } from './http/routes/export.ts';
 import { healthRoutes } from './http/routes/health.ts';
 import { ACCOUNT_PREFIX, eventRoutes, watchlistRoutes } from './http/routes/watchlists.ts';
+import { webhookRoutes } from './http/routes/webhooks.ts';
 import { mcpRoutes } from './mcp/plugin.ts';
 import type { RequestGuardOptions } from './mcp/request-guard.ts';
 import {
@@ -36,6 +37,8 @@ import { oauthRoutes } from './oauth/routes.ts';
 import { baseUrl, type WebDeps } from './web/context.ts';
 import { webPlugin } from './web/plugin.ts';
 import type { Watchlists } from './watchlists/watchlists.ts';
+import type { Deliverer } from './webhooks/deliverer.ts';
+import type { Endpoints } from './webhooks/endpoints.ts';
 
 export interface AppDeps {
   engine: Engine;
@@ -66,6 +69,8 @@ export interface AppDeps {
   responseChecks?: ResponseChecks;
   /** Watchlists and the charges of their events (issue 31); absent: neither is routed. */
   watchlists?: Watchlists;
+  /** Webhook endpoints and their deliverer (issue 31); absent: not routed. */
+  webhooks?: { endpoints: Endpoints; deliverer: Deliverer };
 }
 
 declare module 'fastify' {
@@ -199,6 +204,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       prefix: ACCOUNT_PREFIX,
       watchlists: deps.watchlists,
     });
+  }
+  if (deps.webhooks) {
+    await app.register(webhookRoutes, { ...routeDeps, prefix: ACCOUNT_PREFIX, ...deps.webhooks });
   }
   // MCP clients sign in with OAuth where there are accounts to sign in to (the dashboard); keys work always.
   const oauth = deps.web

@@ -95,6 +95,8 @@ export const stampOf = (ms: number) =>
 
 export class Deliverer {
   private timer: NodeJS.Timeout | null = null;
+  /** The snapshot whose events this replica queued last (every replica queues them; a row is made once). */
+  private queuedFor: string | null = null;
   private running: Promise<unknown> = Promise.resolve();
   private readonly limits: SendLimits;
   private readonly leaseMs: number;
@@ -162,10 +164,20 @@ export class Deliverer {
     return claimed.length;
   }
 
+  /** One round: the events of a snapshot this replica has not queued yet, then what is due. */
+  async tick(): Promise<number> {
+    const live = this.deps.engine.snapshot?.id ?? null;
+    if (live !== null && live !== this.queuedFor) {
+      await this.enqueue();
+      this.queuedFor = live;
+    }
+    return this.runOnce();
+  }
+
   /** Delivers in the background every `intervalMs` until stop(). */
   start(intervalMs: number, onError: (err: unknown) => void): void {
     const tick = () => {
-      this.running = this.runOnce()
+      this.running = this.tick()
         .catch(onError)
         .finally(() => {
           if (this.timer) this.timer = setTimeout(tick, intervalMs);
@@ -376,15 +388,15 @@ export class Deliverer {
   }
 
   /** Sends a delivery again at once (a delivered one is free again: the event was charged already). */
-  async replay(accountId: string, deliveryId: number): Promise<boolean> {
+  async replay(accountId: string, endpointId: string, deliveryId: number): Promise<boolean> {
     const { store, clock } = this.deps;
     const now = clock();
     const { changes } = await store.tx((q) =>
       q.run(
         `UPDATE webhook_deliveries SET state = 'pending', attempts = 0, next_at = ?, done_at = NULL,
            expires_at = CASE WHEN expires_at < ? THEN ? ELSE expires_at END
-         WHERE id = ? AND account_id = ? AND state <> 'sending'`,
-        [now, now + DAY_MS, now + DAY_MS, deliveryId, accountId],
+         WHERE id = ? AND account_id = ? AND endpoint_id = ? AND state <> 'sending'`,
+        [now, now + DAY_MS, now + DAY_MS, deliveryId, accountId, endpointId],
       ),
     );
     return changes === 1;

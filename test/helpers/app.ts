@@ -1,3 +1,5 @@
+import { Deliverer } from '../../src/webhooks/deliverer.ts';
+import { Endpoints } from '../../src/webhooks/endpoints.ts';
 import { Watchlists } from '../../src/watchlists/watchlists.ts';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -41,6 +43,18 @@ export async function buildTestApp(
     wallet,
     logger: false,
     watchlists: new Watchlists(wallet.store, Date.now),
+    // Never started here: a test that delivers drives its own Deliverer (test/webhooks).
+    webhooks: {
+      endpoints: new Endpoints(wallet.store, Date.now, { allowPrivate: false }),
+      deliverer: new Deliverer({
+        store: wallet.store,
+        engine,
+        metering: wallet.metering,
+        principalOf: (accountId) => wallet.appPrincipal(accountId),
+        policy: { allowPrivate: false },
+        clock: Date.now,
+      }),
+    },
   });
   await app.ready();
   const { key: adminKey } = await wallet.createKey({ email: 'admin@test.local', kind: 'admin' });

@@ -68,6 +68,12 @@ describe('OpenAPI document', () => {
       '/api/v1/account/watchlists/{id}': ['get', 'delete'],
       '/api/v1/account/watchlists/{id}/companies': ['post'],
       '/api/v1/account/watchlists/{id}/companies/{registrikood}': ['delete'],
+      '/api/v1/account/webhooks': ['get', 'post'],
+      '/api/v1/account/webhooks/{id}': ['delete'],
+      '/api/v1/account/webhooks/{id}/rotate-secret': ['post'],
+      '/api/v1/account/webhooks/{id}/enable': ['post'],
+      '/api/v1/account/webhooks/{id}/deliveries': ['get'],
+      '/api/v1/account/webhooks/{id}/deliveries/{delivery}/replay': ['post'],
     } as Record<string, string[]>;
     expect(Object.keys(doc.paths).sort()).toEqual(
       [

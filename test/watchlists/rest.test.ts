@@ -82,6 +82,8 @@ beforeAll(async () => {
       LOG_LEVEL: 'silent',
       REGDATA_WALLET_SWEEP_INTERVAL_MS: '0',
       REGDATA_PRICES: `EE=${PRICE}`,
+      // Deliveries are driven by test/webhooks; this server only manages endpoints.
+      REGDATA_WEBHOOKS_POLL_MS: '0',
     }),
     { handleSignals: false, engine: { connections: 2 } },
   );
@@ -224,7 +226,8 @@ describe('GET /api/v1/data/events', () => {
     const first = await call('GET', '/api/v1/data/events?country=EE&page_size=10', key);
     expect(first.status).toBe(200);
     const items = first.body.data.items as { registrikood: string; change: string; fields: string[] }[];
-    expect(items.map((e) => [e.registrikood, e.change, e.fields])).toEqual(
+    // Events come in id order; compared here by company.
+    expect(items.map((e) => [e.registrikood, e.change, e.fields]).sort()).toEqual(
       [
         [a, 'removed', []],
         [c, 'changed', ['arinimi']],
@@ -265,5 +268,60 @@ describe('GET /api/v1/data/events', () => {
     const missing = await call('GET', '/api/v1/data/events', key);
     expect(missing.status).toBe(422);
     expect((await server.wallet.balance({ email })).balance).toBe(before);
+  });
+});
+
+describe('webhook endpoints over REST', () => {
+  it('makes an endpoint whose secret is shown once, rotates it, logs and deletes, all free', async () => {
+    const { key, email } = await newKey();
+    const before = (await server.wallet.balance({ email })).balance;
+    // Created, never called: nothing is published while it exists.
+    const made = await call('POST', '/api/v1/account/webhooks', key, { url: 'https://8.8.8.8/hooks' });
+    expect(made.status).toBe(201);
+    expect(made.body.data).toMatchObject({ url: 'https://8.8.8.8/hooks', disabled_at: null });
+    expect(made.body.data.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const id = made.body.data.id as string;
+    const listed = await call('GET', '/api/v1/account/webhooks', key);
+    expect(listed.body.data.items).toEqual([
+      {
+        id,
+        url: 'https://8.8.8.8/hooks',
+        created_at: made.body.data.created_at,
+        disabled_at: null,
+        disabled_reason: null,
+      },
+    ]);
+    const rotated = await call('POST', `/api/v1/account/webhooks/${id}/rotate-secret`, key);
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.data.secret).not.toBe(made.body.data.secret);
+    expect((await call('GET', `/api/v1/account/webhooks/${id}/deliveries`, key)).body.data.items).toEqual([]);
+    expect((await call('POST', `/api/v1/account/webhooks/${id}/deliveries/1/replay`, key)).status).toBe(404);
+    const other = await newKey();
+    expect((await call('GET', `/api/v1/account/webhooks/${id}/deliveries`, other.key)).status).toBe(404);
+    expect((await call('DELETE', `/api/v1/account/webhooks/${id}`, other.key)).status).toBe(404);
+    expect((await call('DELETE', `/api/v1/account/webhooks/${id}`, key)).status).toBe(204);
+    expect((await call('GET', '/api/v1/account/webhooks', key)).body.data.items).toEqual([]);
+    expect((await server.wallet.balance({ email })).balance).toBe(before);
+  });
+
+  it('refuses URLs that point into private networks, with the 422 detail', async () => {
+    const { key } = await newKey();
+    for (const url of [
+      'https://127.0.0.1/x',
+      'https://10.0.0.1/x',
+      'https://169.254.169.254/latest',
+      'http://8.8.8.8/x',
+      'https://[::1]/x',
+    ]) {
+      const res = await call('POST', '/api/v1/account/webhooks', key, { url });
+      expect(res.status, url).toBe(422);
+      expect(res.body.detail[0], url).toMatchObject({ loc: ['body', 'url'], type: 'invalid_webhook_url' });
+    }
+    const unknown = await call('POST', '/api/v1/account/webhooks', key, {
+      url: 'https://8.8.8.8/',
+      events: 'all',
+    });
+    expect(unknown.status).toBe(422);
+    expect((await call('GET', '/api/v1/account/webhooks', key)).body.data.items).toEqual([]);
   });
 });

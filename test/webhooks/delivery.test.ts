@@ -214,7 +214,9 @@ describe('webhook delivery', () => {
       .reduce((s, r) => s + micro(r.creditsCharged), 0);
     expect(webhookCredits).toBe(entries.reduce((s, e) => s + micro(e.charged), 0));
     // A replay goes out again and costs nothing: the event was charged already.
-    expect(await deliverer.replay(accounts['ok']!.accountId, entries[0]!.id)).toBe(true);
+    expect(
+      await deliverer.replay(accounts['ok']!.accountId, accounts['ok']!.endpointId, entries[0]!.id),
+    ).toBe(true);
     await drain();
     expect(ok.verified).toHaveLength(3);
     expect(micro(before - (await balance('ok')))).toBe(micro(2 * PRICE));

@@ -331,6 +331,112 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/account/webhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The account's webhook endpoints (free) */
+    get: operations['listWebhookEndpoints'];
+    put?: never;
+    /**
+     * Receive watchlist events at a URL, signed per Standard Webhooks (free)
+     * @description Every event of a publish after this moment is POSTed to the URL with `webhook-id`, `webhook-timestamp` and `webhook-signature` headers. Any 2xx acknowledges it; anything else is retried for about 27 hours. The secret is in this answer only.
+     */
+    post: operations['createWebhookEndpoint'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/account/webhooks/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Stop sending to an endpoint; its queued deliveries are dropped, unbilled (free) */
+    delete: operations['deleteWebhookEndpoint'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/account/webhooks/{id}/rotate-secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A new secret; the previous one also signs for 24 hours (free) */
+    post: operations['rotateWebhookSecret'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/account/webhooks/{id}/enable': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Switch an endpoint back on after it was switched off for failing (free) */
+    post: operations['enableWebhookEndpoint'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/account/webhooks/{id}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The delivery log of an endpoint, newest first: state, attempts, answers, credits (free) */
+    get: operations['listWebhookDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/account/webhooks/{id}/deliveries/{delivery}/replay': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Send a delivery again now (free; the event is charged once, however often it is sent) */
+    post: operations['replayWebhookDelivery'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -919,6 +1025,55 @@ export interface components {
        * @example 2026-11-02
        */
       as_of: string;
+    };
+    WebhookEndpoint: {
+      /** @example we_3q2PZ1x0aB9cD8eF */
+      id: string;
+      /** @example https://hooks.example.com/regdata */
+      url: string;
+      /** @example 2026-11-27T10:15:00.000Z */
+      created_at: string;
+      /**
+       * @description Null while it receives events; when it was switched off after a day of failures
+       * @example null
+       */
+      disabled_at: string | null;
+      /** @example null */
+      disabled_reason: string | null;
+    };
+    WebhookDelivery: {
+      /** @example 42 */
+      id: number;
+      /** @example 20261127T030000Z.EE.3f9a0c1d2b4e5f60 */
+      event_id: string;
+      country: components['schemas']['Country'];
+      /**
+       * @description `waiting`: held until the balance covers it; `failed`: every attempt failed
+       * @example pending
+       * @enum {string}
+       */
+      state: 'pending' | 'sending' | 'waiting' | 'delivered' | 'failed' | 'expired';
+      /** @example 1 */
+      attempts: number;
+      /**
+       * @description When it is tried next
+       * @example null
+       */
+      next_at: string | null;
+      /**
+       * @description HTTP status of the last answer
+       * @example 200
+       */
+      last_status: number | null;
+      /** @example null */
+      last_error: string | null;
+      /**
+       * @description Credits charged for it (an event costs once)
+       * @example 0.05
+       */
+      charged: number;
+      /** @example 2026-11-27T03:00:05.000Z */
+      created_at: string;
     };
   };
   responses: never;
@@ -3936,6 +4091,483 @@ export interface operations {
         };
       };
       /** @description No watchlist with that id in this account */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Invalid or unknown parameter (unsupported country, misspelt filter, out-of-bounds value); nothing run or charged */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded; slow down and retry */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listWebhookEndpoints: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Every endpoint */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              items: components['schemas']['WebhookEndpoint'][];
+            };
+          };
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Invalid or unknown parameter (unsupported country, misspelt filter, out-of-bounds value); nothing run or charged */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded; slow down and retry */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description Where events are POSTed: an https URL on a public address
+           * @example https://hooks.example.com/regdata
+           */
+          url: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The endpoint and its secret (shown once) */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @example we_3q2PZ1x0aB9cD8eF */
+              id: string;
+              /** @example https://hooks.example.com/regdata */
+              url: string;
+              /** @example 2026-11-27T10:15:00.000Z */
+              created_at: string;
+              /**
+               * @description Null while it receives events; when it was switched off after a day of failures
+               * @example null
+               */
+              disabled_at: string | null;
+              /** @example null */
+              disabled_reason: string | null;
+              /**
+               * @description The signing secret (Standard Webhooks `whsec_...`): shown this once, never again
+               * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+               */
+              secret: string;
+            };
+          };
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Invalid or unknown parameter (unsupported country, misspelt filter, out-of-bounds value); nothing run or charged */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded; slow down and retry */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The endpoint (`id` of a webhook endpoint of this account)
+         * @example we_3q2PZ1x0aB9cD8eF
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted; no body */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No webhook endpoint (or delivery) with that id in this account */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Invalid or unknown parameter (unsupported country, misspelt filter, out-of-bounds value); nothing run or charged */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded; slow down and retry */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  rotateWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The endpoint (`id` of a webhook endpoint of this account)
+         * @example we_3q2PZ1x0aB9cD8eF
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The endpoint and its new secret (shown once) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @example we_3q2PZ1x0aB9cD8eF */
+              id: string;
+              /** @example https://hooks.example.com/regdata */
+              url: string;
+              /** @example 2026-11-27T10:15:00.000Z */
+              created_at: string;
+              /**
+               * @description Null while it receives events; when it was switched off after a day of failures
+               * @example null
+               */
+              disabled_at: string | null;
+              /** @example null */
+              disabled_reason: string | null;
+              /**
+               * @description The signing secret (Standard Webhooks `whsec_...`): shown this once, never again
+               * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+               */
+              secret: string;
+            };
+          };
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No webhook endpoint (or delivery) with that id in this account */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Invalid or unknown parameter (unsupported country, misspelt filter, out-of-bounds value); nothing run or charged */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded; slow down and retry */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  enableWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The endpoint (`id` of a webhook endpoint of this account)
+         * @example we_3q2PZ1x0aB9cD8eF
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The endpoint */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['WebhookEndpoint'];
+          };
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No webhook endpoint (or delivery) with that id in this account */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Invalid or unknown parameter (unsupported country, misspelt filter, out-of-bounds value); nothing run or charged */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded; slow down and retry */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listWebhookDeliveries: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The endpoint (`id` of a webhook endpoint of this account)
+         * @example we_3q2PZ1x0aB9cD8eF
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The last 100 deliveries */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              items: components['schemas']['WebhookDelivery'][];
+            };
+          };
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No webhook endpoint (or delivery) with that id in this account */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Invalid or unknown parameter (unsupported country, misspelt filter, out-of-bounds value); nothing run or charged */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded; slow down and retry */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  replayWebhookDelivery: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The endpoint (`id` of a webhook endpoint of this account)
+         * @example we_3q2PZ1x0aB9cD8eF
+         */
+        id: string;
+        /**
+         * @description The delivery (`id` of an entry of the delivery log)
+         * @example 42
+         */
+        delivery: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Queued again */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /**
+               * @description Queued to be sent again at once
+               * @example true
+               */
+              replayed: boolean;
+            };
+          };
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No webhook endpoint (or delivery) with that id in this account */
       404: {
         headers: {
           [name: string]: unknown;
