@@ -7,6 +7,7 @@ import {
   COMPANY_COLUMNS,
   HISTORY_COLUMNS,
   HISTORY_GRANULARITIES,
+  normaliseType,
   SNAPSHOT_FILES,
   STATUS_CODES,
   WORKPLACE_COLUMNS,
@@ -28,11 +29,6 @@ export class AuditError extends Error {
   ) {
     super(`${country}: ${problems.join('; ')}`);
   }
-}
-
-/** DuckDB spells a few types differently in DESCRIBE than in CAST; compare in one normal form. */
-function normaliseType(t: string): string {
-  return t.replaceAll('"', '').replace(/\s+/g, ' ').toUpperCase();
 }
 
 async function checkSchema(

@@ -1,6 +1,11 @@
 import fs from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { CHANGE_COLUMNS, COMPANY_COLUMNS, columnList } from '../../src/contract/data-contract.ts';
+import {
+  CHANGE_COLUMNS,
+  COMPANY_COLUMNS,
+  columnList,
+  contractColumnsSql,
+} from '../../src/contract/data-contract.ts';
 import { queryRows, quoteIdent, sqlPath } from './sql.ts';
 
 /** Internal columns: they steer search and sale, and a customer never sees them as fields. */
@@ -76,18 +81,18 @@ export async function writeChanges(conn: DuckDBConnection, input: ChangeInput): 
     since,
   });
   if (prev) {
-    // A live snapshot of an older contract lacks the columns added since (postcode, 1.2.0): null there, so
-    // a company that gained a value is `changed` in that field.
-    const present = new Set(
-      (await queryRows(conn, `DESCRIBE SELECT * FROM read_parquet(${sqlPath(prev.companies)})`)).map((r) =>
+    // A live snapshot of an older contract is read as the current one: the columns added since (postcode,
+    // 1.2.0) are null there, so a company that gained a value is `changed` in that field, and employee
+    // counts (DOUBLE before 1.3.0) are INTEGER, so an unchanged count hashes and compares as unchanged.
+    const present = new Map(
+      (await queryRows(conn, `DESCRIBE SELECT * FROM read_parquet(${sqlPath(prev.companies)})`)).map((r) => [
         String(r['column_name']),
-      ),
+        String(r['column_type']),
+      ]),
     );
-    const absent = COMPANY_COLUMNS.filter((c) => !present.has(c.name))
-      .map((c) => `, NULL::${c.type} AS ${quoteIdent(c.name)}`)
-      .join('');
     const forSale = (file: string) =>
-      `(SELECT *${file === prev.companies ? absent : ''} FROM read_parquet(${sqlPath(file)}) WHERE NOT not_for_sale)`;
+      `(SELECT ${file === prev.companies ? contractColumnsSql(COMPANY_COLUMNS, present) : '*'}
+        FROM read_parquet(${sqlPath(file)}) WHERE NOT not_for_sale)`;
     const hashed = (file: string) =>
       `SELECT registrikood, hash(${fields.join(', ')}) AS h FROM ${forSale(file)}`;
     await conn.run(`CREATE OR REPLACE TEMP TABLE change_keys AS

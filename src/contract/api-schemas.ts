@@ -371,6 +371,7 @@ export const WorkplacesQuerySchema = z.strictObject({
 
 const nstr = () => z.string().nullish();
 const nnum = () => z.number().nullish();
+const nint = () => z.number().int().nullish();
 const nbool = () => z.boolean().nullish();
 const ndate = () => z.iso.date().nullish();
 // Search rows and details are built from every column of their schema (src/engine/lookup-store.ts), so each
@@ -461,7 +462,7 @@ export const CompanyRowSchema = z
       'As the country writes it (`10115`, `LV-1010`, `61-626`, `291 80`); null in LT',
     ),
     last_quarter_turnover: rnum(),
-    last_quarter_employees_number: rnum(),
+    last_quarter_employees_number: rint(),
     last_4_quarters_turnover_sum: rnum(),
     last_quarter_turnover_growth_pct: rnum(),
     kmkr_nr: rstr(),
@@ -550,7 +551,7 @@ export const CompanyDetailSchema = z
         quarter: z.number().int().nullish(),
         month: z.number().int().nullish(),
         turnover: nnum(),
-        employees: nnum(),
+        employees: nint(),
         turnover_period: PeriodSchema.nullish(),
         employees_period: PeriodSchema.nullish(),
       })
@@ -580,7 +581,7 @@ export const HistoryPeriodSchema = z
     quarter: z.number().int(),
     month: z.number().int(),
     turnover: nnum(),
-    employees: nnum(),
+    employees: nint(),
     state_taxes: nnum(),
     labour_taxes: nnum(),
     as_of: ndate(),

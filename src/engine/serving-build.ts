@@ -2,7 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import type { CountryCode } from '../contract/countries.ts';
-import { ACTIVE_STATUS, COMPANY_COLUMNS, SNAPSHOT_FILES } from '../contract/data-contract.ts';
+import {
+  ACTIVE_STATUS,
+  COMPANY_COLUMNS,
+  contractColumnsSql,
+  HISTORY_COLUMNS,
+  SNAPSHOT_FILES,
+  type ColumnSpec,
+} from '../contract/data-contract.ts';
 import { FILTERS } from '../contract/filters.ts';
 import {
   COMPANY_ROW_COLUMNS,
@@ -100,17 +107,18 @@ async function buildTables(
     );
   // File paths are built by this process from the snapshot folder, never from a request.
   const file = (name: string) => sqlString(path.join(dir, name));
-  // A snapshot written under an older contract lacks the columns added since (postcode, contract 1.2.0):
-  // they are served as null, as the register had given none.
-  const present = new Set(
-    (await conn.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${file('companies.parquet')})`))
-      .getRowObjectsJson()
-      .map((r) => String(r['column_name'])),
-  );
-  const absent = COMPANY_COLUMNS.filter((c) => !present.has(c.name))
-    .map((c) => `, NULL::${c.type} AS ${q(c.name)}`)
-    .join('');
-  const companies = `(SELECT *${absent} FROM read_parquet(${file('companies.parquet')}) WHERE NOT not_for_sale)`;
+  // A snapshot written under an older contract is served as the current one (contractColumnsSql): the
+  // columns added since (postcode, 1.2.0) as null, as the register had given none, and employee counts
+  // (DOUBLE before 1.3.0) as INTEGER.
+  const asContract = async (name: string, columns: readonly ColumnSpec[]) => {
+    const described = await conn.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${file(name)})`);
+    const present = new Map(
+      described.getRowObjectsJson().map((r) => [String(r['column_name']), String(r['column_type'])]),
+    );
+    return `(SELECT ${contractColumnsSql(columns, present)} FROM read_parquet(${file(name)}))`;
+  };
+  const companies = `(SELECT * FROM ${await asContract('companies.parquet', COMPANY_COLUMNS)} WHERE NOT not_for_sale)`;
+  const history = await asContract('history.parquet', HISTORY_COLUMNS);
   const withLocation = hasFilter(country, 'location');
   const withPeople = hasFilter(country, 'person_name');
   const folded = `lower(strip_accents(concat_ws(' | ', ehak_nimetus, aadress_text)))`;
@@ -204,7 +212,7 @@ async function buildTables(
          '"month"',
          'granularity',
        ])}
-       FROM read_parquet(${file('history.parquet')})
+       FROM ${history}
        WHERE ${range.sql}
        GROUP BY registrikood`,
       range.params,

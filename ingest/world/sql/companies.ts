@@ -267,7 +267,7 @@ SELECT
   ${compileTemplate(plan.address.full, addressTokens, pieces)} AS aadress_text,
   ${POSTCODE_COUNTRIES.includes(country) ? 'postcode' : 'NULL::VARCHAR'} AS postcode,
   ${hasHistory ? 'last_quarter_turnover' : 'NULL::DOUBLE'} AS last_quarter_turnover,
-  ${hasHistory ? 'last_quarter_employees_number' : 'NULL::DOUBLE'} AS last_quarter_employees_number,
+  ${hasHistory ? 'last_quarter_employees_number' : 'NULL::INTEGER'} AS last_quarter_employees_number,
   ${hasHistory ? 'last_4_quarters_turnover_sum' : 'NULL::DOUBLE'} AS last_4_quarters_turnover_sum,
   ${hasHistory ? 'last_quarter_turnover_growth_pct' : 'NULL::DOUBLE'} AS last_quarter_turnover_growth_pct,
   ${vat.kmkr} AS kmkr_nr,
