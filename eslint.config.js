@@ -51,12 +51,6 @@ export default tseslint.config(
     files: [
       'ingest/official/csv-salvage.ts',
       'ingest/official/download.ts',
-      'ingest/official/ee/write.ts',
-      'ingest/official/lt/write.ts',
-      'ingest/official/lv/write.ts',
-      'ingest/official/no/write.ts',
-      'ingest/official/pl/write.ts',
-      'ingest/official/se/write.ts',
       'ingest/official/read-csv.ts',
       'ingest/official/se/bolagsverket-file.ts',
       'ingest/pipeline/audit.ts',

@@ -36,17 +36,40 @@ const PATH = `CASE WHEN aadress_text IS NOT NULL AND asukoht IS NOT NULL
   THEN left(${ADS}, length(${ADS}) - length(asukoht) - 2) END`;
 
 export async function writeEeOfficial(ctx: WriterContext): Promise<string[]> {
-  const { conn, outDir, asOf } = ctx;
-  const asOfEt = estonianDate(asOf);
-  const stamp = asOfEt.replaceAll('.', '');
-  const written: string[] = [];
-  await createSectionTable(conn, ctx.reference);
-  await createActivityLeaves(conn, ctx.reference);
+  const asOfEt = estonianDate(ctx.asOf);
+  const w: EeWrite = { ...ctx, asOfEt, stamp: asOfEt.replaceAll('.', ''), written: [] };
+  await prepareEe(w);
+  await writeLihtandmed(w);
+  await writeYldandmed(w);
+  await writePersons(w);
+  await writeTaxes(w);
+  await writeDebtors(w);
+  await writeReports(w);
+  await writeElements(w);
+  return w.written;
+}
+
+/** What each file's step shares: the writer context, the file dates, and the files written so far. */
+interface EeWrite extends WriterContext {
+  /** dd.mm.yyyy of the as-of date. */
+  asOfEt: string;
+  /** ddmmyyyy, as in the annual-report file names. */
+  stamp: string;
+  written: string[];
+}
+
+async function prepareEe(w: EeWrite): Promise<void> {
+  const { conn, reference } = w;
+  await createSectionTable(conn, reference);
+  await createActivityLeaves(conn, reference);
   await createEmtakCorrespondence(conn);
   // An EMTAK 2008 code that the ingest maps back onto exactly this 2025 leaf, where one exists.
   await conn.run(`CREATE OR REPLACE TEMP TABLE w_old_emtak AS SELECT kood, min(old) AS old FROM ee_emtak2008
     WHERE length(old) = 5 GROUP BY kood`);
+}
 
+async function writeLihtandmed(w: EeWrite): Promise<void> {
+  const { conn, outDir, written } = w;
   // 1.1a basic data. As in the real rows (test/fixtures/real/EE), `ettevotja_aadress` and `ads_ads_oid` are
   // empty: the address is in `ads_normaliseeritud_taisaadress`.
   const lihtandmed = path.join(outDir, EE_FILE_NAMES.lihtandmed);
@@ -63,7 +86,10 @@ export async function writeEeOfficial(ctx: WriterContext): Promise<string[]> {
   );
   await zipInPlace(lihtandmed, `${lihtandmed}.zip`);
   written.push(`${lihtandmed}.zip`);
+}
 
+async function writeYldandmed(w: EeWrite): Promise<void> {
+  const { conn, outDir, written } = w;
   // 1.1b general data: contacts, EMTAK activities (some as EMTAK 2008, version 2), capital. Ended
   // entries (lopp_kpv set) are history the reader must skip.
   const yldandmed = path.join(outDir, EE_FILE_NAMES.yldandmed);
@@ -127,7 +153,10 @@ export async function writeEeOfficial(ctx: WriterContext): Promise<string[]> {
   );
   await zipInPlace(yldandmed, `${yldandmed}.zip`);
   written.push(`${yldandmed}.zip`);
+}
 
+async function writePersons(w: EeWrite): Promise<void> {
+  const { conn, outDir, written } = w;
   // 1.1c persons on the card: names split into first name and surname, a synthetic personal code the
   // ingest must drop, a former board member (ended) and a contact person (KISIK) it must leave out.
   const persons = path.join(outDir, EE_FILE_NAMES.persons);
@@ -155,7 +184,10 @@ export async function writeEeOfficial(ctx: WriterContext): Promise<string[]> {
   );
   await zipInPlace(persons, `${persons}.zip`);
   written.push(`${persons}.zip`);
+}
 
+async function writeTaxes(w: EeWrite): Promise<void> {
+  const { conn, outDir, asOfEt, written } = w;
   // 1.2 EMTA quarterly taxes, turnover and employees: the English-header twin, one row per company and
   // year, quarters side by side; a missing quarter is empty. Comma-separated with a BOM.
   const taxes = path.join(outDir, EE_FILE_NAMES.taxes);
@@ -177,7 +209,10 @@ export async function writeEeOfficial(ctx: WriterContext): Promise<string[]> {
     { delimiter: ',', header: EMTA_TAXES_HEADER, bom: true },
   );
   written.push(taxes);
+}
 
+async function writeDebtors(w: EeWrite): Promise<void> {
+  const { conn, outDir, asOfEt, written } = w;
   // 1.3 tax debtors: decimal commas with no-break-space thousands; one debtor listed twice and one code
   // that is not in the register (a foreign company's Estonian branch) for the reader to cope with.
   const debtors = path.join(outDir, EE_FILE_NAMES.debtors);
@@ -201,7 +236,10 @@ export async function writeEeOfficial(ctx: WriterContext): Promise<string[]> {
     { delimiter: ';', header: DEBTORS_HEADER, bom: true },
   );
   written.push(debtors);
+}
 
+async function writeReports(w: EeWrite): Promise<void> {
+  const { conn, outDir, stamp, written } = w;
   // 1.1d annual reports: general data (every text field quoted) and one elements file per fiscal year.
   // Some companies also filed the year before (older figures), a consolidated report (ignored), or their
   // figures under a second report id (taidetud_aruanne_report_id).
@@ -248,7 +286,10 @@ export async function writeEeOfficial(ctx: WriterContext): Promise<string[]> {
   );
   await zipInPlace(reports, reports.replace(/\.csv$/, '.zip'));
   written.push(reports.replace(/\.csv$/, '.zip'));
+}
 
+async function writeElements(w: EeWrite): Promise<void> {
+  const { conn, outDir, stamp, written } = w;
   const years = (await conn.runAndReadAll('SELECT DISTINCT yr FROM w_reports ORDER BY yr')).getRows();
   for (const [yr] of years) {
     const file = path.join(outDir, `4.${String(yr)}_aruannete_elemendid_kuni_${stamp}.csv`);
@@ -277,5 +318,4 @@ export async function writeEeOfficial(ctx: WriterContext): Promise<string[]> {
     await zipInPlace(file, file.replace(/\.csv$/, '.zip'));
     written.push(file.replace(/\.csv$/, '.zip'));
   }
-  return written;
 }

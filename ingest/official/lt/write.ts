@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { decimalCommaSql, outputFiles, writeCsv, zipInPlace } from '../write-helpers.ts';
-import { isoDate, type WriterContext } from '../writer-context.ts';
+import { decimalCommaSql, writeCsv, writerSteps, zipInPlace, type WriterSteps } from '../write-helpers.ts';
+import type { WriterContext } from '../writer-context.ts';
 import {
   JAR_HEADER,
   LT_FILE_NAMES,
@@ -23,10 +23,17 @@ const h = (salt: string, n: number, key = 'registrikood'): string => `(hash(${ke
 const evrk6 = (expr: string): string => `replace(${expr}, '.', '') || '00'`;
 
 export async function writeLtOfficial(ctx: WriterContext): Promise<string[]> {
-  const { conn, outDir, asOf } = ctx;
-  const today = isoDate(asOf);
-  const { written, out } = outputFiles(outDir);
+  const w = writerSteps(ctx);
+  await writeJar(w);
+  await writeSodra(w);
+  await writePlna(w);
+  await writeVmiRegister(w);
+  await writeVmiTaxes(w);
+  return w.written;
+}
 
+async function writeJar(w: WriterSteps): Promise<void> {
+  const { conn, today, out } = w;
   await writeCsv(
     conn,
     `WITH j AS (
@@ -41,7 +48,10 @@ export async function writeLtOfficial(ctx: WriterContext): Promise<string[]> {
     out(LT_FILE_NAMES.jar),
     { delimiter: '|', header: JAR_HEADER },
   );
+}
 
+async function writeSodra(w: WriterSteps): Promise<void> {
+  const { conn, outDir, written } = w;
   const sodraYears = (
     await conn.runAndReadAll(`SELECT DISTINCT "year" FROM w_history WHERE granularity = 'monthly' ORDER BY 1`)
   )
@@ -73,7 +83,10 @@ export async function writeLtOfficial(ctx: WriterContext): Promise<string[]> {
     await zipInPlace(file, `${file}.zip`);
     written.push(`${file}.zip`);
   }
+}
 
+async function writePlna(w: WriterSteps): Promise<void> {
+  const { conn, today, out } = w;
   // RC profit-and-loss statements, one file per year of the period end; amended filings repeat a row with
   // an earlier reg_date (the reader keeps the latest). template_name is the real one, commas included, so
   // the comma-delimited years quote it.
@@ -104,7 +117,10 @@ export async function writeLtOfficial(ctx: WriterContext): Promise<string[]> {
       { delimiter: year <= 2022 ? ',' : '|', header: PLNA_HEADER },
     );
   }
+}
 
+async function writeVmiRegister(w: WriterSteps): Promise<void> {
+  const { conn, out } = w;
   // VMI taxpayer register: one row per company and activity (main flagged), VAT registration; a former
   // VAT registration and an ended activity for the reader to skip.
   await writeCsv(
@@ -131,7 +147,10 @@ export async function writeLtOfficial(ctx: WriterContext): Promise<string[]> {
     out(LT_FILE_NAMES.vmiRegister),
     { delimiter: ',', header: VMI_REGISTER_HEADER },
   );
+}
 
+async function writeVmiTaxes(w: WriterSteps): Promise<void> {
+  const { conn, outDir, today, out } = w;
   // VMI taxes paid: cumulative to the month, per tax type; the annual total is the December figure of the
   // two types together, the current year is year-to-date.
   await writeCsv(
@@ -155,5 +174,4 @@ export async function writeLtOfficial(ctx: WriterContext): Promise<string[]> {
     { delimiter: ',', header: VMI_TAXES_HEADER },
   );
   if (!fs.existsSync(outDir)) throw new Error(`${outDir} was not written`);
-  return written;
 }

@@ -1,6 +1,6 @@
 import { createActivityLeaves, createNaceCorrespondence } from '../activity-codes.ts';
-import { outputFiles, writeCsv } from '../write-helpers.ts';
-import { isoDate, type WriterContext } from '../writer-context.ts';
+import { writeCsv, writerSteps, type WriterSteps } from '../write-helpers.ts';
+import type { WriterContext } from '../writer-context.ts';
 import {
   BALANCE_HEADER,
   INCOME_HEADER,
@@ -26,10 +26,16 @@ const h = (salt: string, n: number, key = 'registrikood'): string => `(hash(${ke
 const COMMERCIAL = `oiguslik_vorm NOT IN ('BDR', 'NOD')`;
 
 export async function writeLvOfficial(ctx: WriterContext): Promise<string[]> {
-  const { conn, outDir, asOf } = ctx;
-  const today = isoDate(asOf);
-  const { written, out } = outputFiles(outDir);
+  const w = writerSteps(ctx);
+  await writeRegister(w);
+  await writeOfficers(w);
+  await writeFinancialStatements(w);
+  await writeVidTaxes(w);
+  return w.written;
+}
 
+async function writeRegister(w: WriterSteps): Promise<void> {
+  const { conn, today, out } = w;
   await writeCsv(
     conn,
     `SELECT registrikood, 'LV' || lpad(${h('sepa', 100)}::VARCHAR, 2, '0') || 'ZZZ' || registrikood, arinimi,
@@ -49,7 +55,10 @@ export async function writeLvOfficial(ctx: WriterContext): Promise<string[]> {
     out(LV_FILE_NAMES.register),
     { delimiter: ';', header: REGISTER_HEADER, bom: true },
   );
+}
 
+async function writeOfficers(w: WriterSteps): Promise<void> {
+  const { conn, out } = w;
   await writeCsv(
     conn,
     `WITH p AS (SELECT registrikood, generate_subscripts(people, 1) AS k, unnest(people) AS p FROM w_companies)
@@ -64,7 +73,10 @@ export async function writeLvOfficial(ctx: WriterContext): Promise<string[]> {
     out(LV_FILE_NAMES.officers),
     { delimiter: ';', header: OFFICERS_HEADER, bom: true },
   );
+}
 
+async function writeFinancialStatements(w: WriterSteps): Promise<void> {
+  const { conn, out } = w;
   // Annual reports: one statement per company and filed year; a few filed twice (an amendment), the older
   // filing with other figures. The latest year carries the snapshot's annual_* figures.
   await conn.run(`CREATE OR REPLACE TEMP TABLE w_fs AS
@@ -112,9 +124,12 @@ export async function writeLvOfficial(ctx: WriterContext): Promise<string[]> {
     out(LV_FILE_NAMES.balance),
     { delimiter: ';', header: BALANCE_HEADER, bom: true },
   );
+}
 
+async function writeVidTaxes(w: WriterSteps): Promise<void> {
+  const { conn, out } = w;
   // VID paid taxes, the last three tax years, commercial companies only; amounts in thousands of EUR.
-  await createActivityLeaves(conn, ctx.reference);
+  await createActivityLeaves(conn, w.reference);
   await createNaceCorrespondence(conn, false);
   await conn.run(
     `CREATE OR REPLACE TEMP TABLE w_old_nace AS SELECT kood, min(old) AS old FROM nace_rev2 GROUP BY kood`,
@@ -175,5 +190,4 @@ export async function writeLvOfficial(ctx: WriterContext): Promise<string[]> {
     out(LV_EXTRA_FILE_NAMES.liquidations),
     { delimiter: ';', header: LIQUIDATIONS_HEADER, bom: true },
   );
-  return written;
 }
