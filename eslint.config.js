@@ -54,8 +54,6 @@ export default tseslint.config(
       'ingest/official/read-csv.ts',
       'ingest/official/se/bolagsverket-file.ts',
       'ingest/pipeline/audit.ts',
-      'ingest/world/sql/companies.ts',
-      'ingest/world/world-lists.ts',
       'src/http/routes/companies.ts',
       'src/server.ts',
     ],
