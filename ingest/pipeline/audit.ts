@@ -94,7 +94,40 @@ export async function auditCountry(
   reference: CountryReference,
 ): Promise<void> {
   const file = (k: keyof typeof SNAPSHOT_FILES) => path.join(dir, SNAPSHOT_FILES[k]);
-  const problems: string[] = [];
+  const a: Audit = {
+    conn,
+    country,
+    reference,
+    file,
+    companies: `read_parquet(${sqlPath(file('companies'))})`,
+    history: `read_parquet(${sqlPath(file('history'))})`,
+    problems: [],
+  };
+  await checkFilesPresent(a);
+  await checkSchemas(a);
+  await checkRegistrationCodes(a);
+  await checkTreeCodes(a);
+  await checkHistory(a);
+  await checkPeopleAndSoleTraders(a);
+  await checkWorkplaces(a);
+  await checkDecoding(a);
+  if (a.problems.length) throw new AuditError(country, a.problems);
+}
+
+/** One country's audit: its snapshot files, the parquet reads of its tables, and the problems found. */
+interface Audit {
+  conn: DuckDBConnection;
+  country: CountryCode;
+  reference: CountryReference;
+  file: (k: keyof typeof SNAPSHOT_FILES) => string;
+  companies: string;
+  history: string;
+  problems: string[];
+}
+
+/** Every snapshot file is there (a missing one ends the audit). */
+async function checkFilesPresent(a: Audit): Promise<void> {
+  const { country, file, problems } = a;
   for (const k of [
     'companies',
     'history',
@@ -108,16 +141,21 @@ export async function auditCountry(
   }
   if (country === 'SE' && !fs.existsSync(file('workplaces'))) problems.push('workplaces.parquet is missing');
   if (problems.length) throw new AuditError(country, problems);
+}
 
+/** The parquet files have the contract's columns and types (a mismatch ends the audit). */
+async function checkSchemas(a: Audit): Promise<void> {
+  const { conn, country, file, problems } = a;
   problems.push(...(await checkSchema(conn, file('companies'), COMPANY_COLUMNS)));
   problems.push(...(await checkSchema(conn, file('history'), HISTORY_COLUMNS)));
   if (country === 'SE') problems.push(...(await checkSchema(conn, file('workplaces'), WORKPLACE_COLUMNS)));
   problems.push(...(await checkSchema(conn, file('changes'), CHANGE_COLUMNS)));
   if (problems.length) throw new AuditError(country, problems);
+}
 
-  const companies = `read_parquet(${sqlPath(file('companies'))})`;
-  const history = `read_parquet(${sqlPath(file('history'))})`;
-
+/** Registration codes are present, unique and valid; statuses are the contract's. */
+async function checkRegistrationCodes(a: Audit): Promise<void> {
+  const { conn, country, companies, problems } = a;
   // Unique, non-empty registration codes; SE sole traders alone carry '' (their code is a personal ID).
   const emptyCodes = await scalar(
     conn,
@@ -156,7 +194,10 @@ export async function auditCountry(
       .join(', ')})`,
   );
   if (badStatus) problems.push(`${badStatus} rows with a status outside the contract's codes`);
+}
 
+async function checkTreeCodes(a: Audit): Promise<void> {
+  const { conn, reference, companies, problems } = a;
   // Every activity and location code a row carries must resolve in the tree the API serves.
   const activityCodes = collectCodes(reference.activityTrees['en'] ?? []);
   await allowedTable(conn, 'audit_activity_codes', activityCodes);
@@ -184,7 +225,10 @@ export async function auditCountry(
       `location codes missing from the tree: ${unknownLocations.map((r) => r['ehak_kood']).join(', ')}`,
     );
   }
+}
 
+async function checkHistory(a: Audit): Promise<void> {
+  const { conn, country, companies, history, problems } = a;
   // History belongs to known companies, uses the spec's granularities, and exists only where 2.4 says.
   const orphanHistory = await scalar(
     conn,
@@ -200,7 +244,11 @@ export async function auditCountry(
     const rows = await scalar(conn, `SELECT count(*) FROM ${history}`);
     if (rows) problems.push(`${rows} history rows, but ${country} publishes no series`);
   }
+}
 
+/** No people where the country publishes none; sole traders not for sale where the spec says so. */
+async function checkPeopleAndSoleTraders(a: Audit): Promise<void> {
+  const { conn, country, companies, problems } = a;
   if (country === 'SE' || country === 'LT') {
     const withPeople = await scalar(conn, `SELECT count(*) FROM ${companies} WHERE len(people) > 0`);
     if (withPeople) problems.push(`${withPeople} rows with people, but ${country} publishes none`);
@@ -212,7 +260,11 @@ export async function auditCountry(
     }`,
   );
   if (soldSoleTraders) problems.push(`${soldSoleTraders} ${country} sole traders not marked not_for_sale`);
+}
 
+/** SE: every workplace belongs to a known company, and each company has exactly one main one. */
+async function checkWorkplaces(a: Audit): Promise<void> {
+  const { conn, country, file, companies, problems } = a;
   if (country === 'SE') {
     const workplaces = `read_parquet(${sqlPath(file('workplaces'))})`;
     const orphans = await scalar(
@@ -227,7 +279,10 @@ export async function auditCountry(
     );
     if (badMain) problems.push(`${badMain} companies whose workplaces do not have exactly one main one`);
   }
+}
 
+async function checkDecoding(a: Audit): Promise<void> {
+  const { conn, country, file, problems } = a;
   // A full read of every column proves the files decode end to end.
   for (const k of ['companies', 'history', ...(country === 'SE' ? (['workplaces'] as const) : [])] as const) {
     await scalar(conn, `SELECT count(hash(t)) FROM read_parquet(${sqlPath(file(k))}) t`);
@@ -239,5 +294,4 @@ export async function auditCountry(
       problems.push(`${SNAPSHOT_FILES[k]} is not valid JSON`);
     }
   }
-  if (problems.length) throw new AuditError(country, problems);
 }
