@@ -98,8 +98,23 @@ export interface WriterSteps extends WriterContext {
   out: (name: string) => string;
 }
 
-export function writerSteps(ctx: WriterContext): WriterSteps {
+function writerSteps(ctx: WriterContext): WriterSteps {
   return { ...ctx, today: isoDate(ctx.asOf), ...outputFiles(ctx.outDir) };
+}
+
+/** One named step of an official-format writer: usually one of the register's files. */
+export type WriterStep = (w: WriterSteps) => Promise<void>;
+
+/**
+ * A writer made of named steps run in order over one context, so that its list reads as the table of
+ * contents of the register's files; the writer returns the files written.
+ */
+export function writerOf(steps: readonly WriterStep[]): (ctx: WriterContext) => Promise<string[]> {
+  return async (ctx) => {
+    const w = writerSteps(ctx);
+    for (const step of steps) await step(w);
+    return w.written;
+  };
 }
 
 /** Zips `file` into `zipFile` (member named like `file`) and removes `file`, as the registers ship it. */

@@ -103,14 +103,17 @@ export async function auditCountry(
     history: `read_parquet(${sqlPath(file('history'))})`,
     problems: [],
   };
-  await checkFilesPresent(a);
-  await checkSchemas(a);
-  await checkRegistrationCodes(a);
-  await checkTreeCodes(a);
-  await checkHistory(a);
-  await checkPeopleAndSoleTraders(a);
-  await checkWorkplaces(a);
-  await checkDecoding(a);
+  const checks = [
+    checkFilesPresent,
+    checkSchemas,
+    checkRegistrationCodes,
+    checkTreeCodes,
+    checkHistory,
+    checkPeopleAndSoleTraders,
+    checkWorkplaces,
+    checkDecoding,
+  ];
+  for (const check of checks) await check(a);
   if (a.problems.length) throw new AuditError(country, a.problems);
 }
 
@@ -126,8 +129,7 @@ interface Audit {
 }
 
 /** Every snapshot file is there (a missing one ends the audit). */
-async function checkFilesPresent(a: Audit): Promise<void> {
-  const { country, file, problems } = a;
+async function checkFilesPresent({ country, file, problems }: Audit): Promise<void> {
   for (const k of [
     'companies',
     'history',
@@ -144,8 +146,7 @@ async function checkFilesPresent(a: Audit): Promise<void> {
 }
 
 /** The parquet files have the contract's columns and types (a mismatch ends the audit). */
-async function checkSchemas(a: Audit): Promise<void> {
-  const { conn, country, file, problems } = a;
+async function checkSchemas({ conn, country, file, problems }: Audit): Promise<void> {
   problems.push(...(await checkSchema(conn, file('companies'), COMPANY_COLUMNS)));
   problems.push(...(await checkSchema(conn, file('history'), HISTORY_COLUMNS)));
   if (country === 'SE') problems.push(...(await checkSchema(conn, file('workplaces'), WORKPLACE_COLUMNS)));
@@ -154,8 +155,7 @@ async function checkSchemas(a: Audit): Promise<void> {
 }
 
 /** Registration codes are present, unique and valid; statuses are the contract's. */
-async function checkRegistrationCodes(a: Audit): Promise<void> {
-  const { conn, country, companies, problems } = a;
+async function checkRegistrationCodes({ conn, country, companies, problems }: Audit): Promise<void> {
   // Unique, non-empty registration codes; SE sole traders alone carry '' (their code is a personal ID).
   const emptyCodes = await scalar(
     conn,
@@ -196,8 +196,7 @@ async function checkRegistrationCodes(a: Audit): Promise<void> {
   if (badStatus) problems.push(`${badStatus} rows with a status outside the contract's codes`);
 }
 
-async function checkTreeCodes(a: Audit): Promise<void> {
-  const { conn, reference, companies, problems } = a;
+async function checkTreeCodes({ conn, reference, companies, problems }: Audit): Promise<void> {
   // Every activity and location code a row carries must resolve in the tree the API serves.
   const activityCodes = collectCodes(reference.activityTrees['en'] ?? []);
   await allowedTable(conn, 'audit_activity_codes', activityCodes);
@@ -227,8 +226,7 @@ async function checkTreeCodes(a: Audit): Promise<void> {
   }
 }
 
-async function checkHistory(a: Audit): Promise<void> {
-  const { conn, country, companies, history, problems } = a;
+async function checkHistory({ conn, country, companies, history, problems }: Audit): Promise<void> {
   // History belongs to known companies, uses the spec's granularities, and exists only where 2.4 says.
   const orphanHistory = await scalar(
     conn,
@@ -247,8 +245,7 @@ async function checkHistory(a: Audit): Promise<void> {
 }
 
 /** No people where the country publishes none; sole traders not for sale where the spec says so. */
-async function checkPeopleAndSoleTraders(a: Audit): Promise<void> {
-  const { conn, country, companies, problems } = a;
+async function checkPeopleAndSoleTraders({ conn, country, companies, problems }: Audit): Promise<void> {
   if (country === 'SE' || country === 'LT') {
     const withPeople = await scalar(conn, `SELECT count(*) FROM ${companies} WHERE len(people) > 0`);
     if (withPeople) problems.push(`${withPeople} rows with people, but ${country} publishes none`);
@@ -263,8 +260,7 @@ async function checkPeopleAndSoleTraders(a: Audit): Promise<void> {
 }
 
 /** SE: every workplace belongs to a known company, and each company has exactly one main one. */
-async function checkWorkplaces(a: Audit): Promise<void> {
-  const { conn, country, file, companies, problems } = a;
+async function checkWorkplaces({ conn, country, file, companies, problems }: Audit): Promise<void> {
   if (country === 'SE') {
     const workplaces = `read_parquet(${sqlPath(file('workplaces'))})`;
     const orphans = await scalar(
@@ -281,8 +277,7 @@ async function checkWorkplaces(a: Audit): Promise<void> {
   }
 }
 
-async function checkDecoding(a: Audit): Promise<void> {
-  const { conn, country, file, problems } = a;
+async function checkDecoding({ conn, country, file, problems }: Audit): Promise<void> {
   // A full read of every column proves the files decode end to end.
   for (const k of ['companies', 'history', ...(country === 'SE' ? (['workplaces'] as const) : [])] as const) {
     await scalar(conn, `SELECT count(hash(t)) FROM read_parquet(${sqlPath(file(k))}) t`);

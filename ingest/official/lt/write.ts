@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { decimalCommaSql, writeCsv, writerSteps, zipInPlace, type WriterSteps } from '../write-helpers.ts';
-import type { WriterContext } from '../writer-context.ts';
+import { decimalCommaSql, writeCsv, writerOf, zipInPlace, type WriterSteps } from '../write-helpers.ts';
 import {
   JAR_HEADER,
   LT_FILE_NAMES,
@@ -22,18 +21,9 @@ const h = (salt: string, n: number, key = 'registrikood'): string => `(hash(${ke
 /** `62.10` → `621000`: the 6-digit EVRK Sodra and VMI write. */
 const evrk6 = (expr: string): string => `replace(${expr}, '.', '') || '00'`;
 
-export async function writeLtOfficial(ctx: WriterContext): Promise<string[]> {
-  const w = writerSteps(ctx);
-  await writeJar(w);
-  await writeSodra(w);
-  await writePlna(w);
-  await writeVmiRegister(w);
-  await writeVmiTaxes(w);
-  return w.written;
-}
+export const writeLtOfficial = writerOf([writeJar, writeSodra, writePlna, writeVmiRegister, writeVmiTaxes]);
 
-async function writeJar(w: WriterSteps): Promise<void> {
-  const { conn, today, out } = w;
+async function writeJar({ conn, today, out }: WriterSteps): Promise<void> {
   await writeCsv(
     conn,
     `WITH j AS (
@@ -50,8 +40,7 @@ async function writeJar(w: WriterSteps): Promise<void> {
   );
 }
 
-async function writeSodra(w: WriterSteps): Promise<void> {
-  const { conn, outDir, written } = w;
+async function writeSodra({ conn, outDir, written }: WriterSteps): Promise<void> {
   const sodraYears = (
     await conn.runAndReadAll(`SELECT DISTINCT "year" FROM w_history WHERE granularity = 'monthly' ORDER BY 1`)
   )
@@ -85,8 +74,7 @@ async function writeSodra(w: WriterSteps): Promise<void> {
   }
 }
 
-async function writePlna(w: WriterSteps): Promise<void> {
-  const { conn, today, out } = w;
+async function writePlna({ conn, today, out }: WriterSteps): Promise<void> {
   // RC profit-and-loss statements, one file per year of the period end; amended filings repeat a row with
   // an earlier reg_date (the reader keeps the latest). template_name is the real one, commas included, so
   // the comma-delimited years quote it.
@@ -119,8 +107,7 @@ async function writePlna(w: WriterSteps): Promise<void> {
   }
 }
 
-async function writeVmiRegister(w: WriterSteps): Promise<void> {
-  const { conn, out } = w;
+async function writeVmiRegister({ conn, out }: WriterSteps): Promise<void> {
   // VMI taxpayer register: one row per company and activity (main flagged), VAT registration; a former
   // VAT registration and an ended activity for the reader to skip.
   await writeCsv(
@@ -149,8 +136,7 @@ async function writeVmiRegister(w: WriterSteps): Promise<void> {
   );
 }
 
-async function writeVmiTaxes(w: WriterSteps): Promise<void> {
-  const { conn, outDir, today, out } = w;
+async function writeVmiTaxes({ conn, outDir, today, out }: WriterSteps): Promise<void> {
   // VMI taxes paid: cumulative to the month, per tax type; the annual total is the December figure of the
   // two types together, the current year is year-to-date.
   await writeCsv(

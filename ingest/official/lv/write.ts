@@ -1,6 +1,5 @@
 import { createActivityLeaves, createNaceCorrespondence } from '../activity-codes.ts';
-import { writeCsv, writerSteps, type WriterSteps } from '../write-helpers.ts';
-import type { WriterContext } from '../writer-context.ts';
+import { writeCsv, writerOf, type WriterSteps } from '../write-helpers.ts';
 import {
   BALANCE_HEADER,
   INCOME_HEADER,
@@ -25,17 +24,14 @@ import {
 const h = (salt: string, n: number, key = 'registrikood'): string => `(hash(${key}, '${salt}') % ${n})`;
 const COMMERCIAL = `oiguslik_vorm NOT IN ('BDR', 'NOD')`;
 
-export async function writeLvOfficial(ctx: WriterContext): Promise<string[]> {
-  const w = writerSteps(ctx);
-  await writeRegister(w);
-  await writeOfficers(w);
-  await writeFinancialStatements(w);
-  await writeVidTaxes(w);
-  return w.written;
-}
+export const writeLvOfficial = writerOf([
+  writeRegister,
+  writeOfficers,
+  writeFinancialStatements,
+  writeVidTaxes,
+]);
 
-async function writeRegister(w: WriterSteps): Promise<void> {
-  const { conn, today, out } = w;
+async function writeRegister({ conn, today, out }: WriterSteps): Promise<void> {
   await writeCsv(
     conn,
     `SELECT registrikood, 'LV' || lpad(${h('sepa', 100)}::VARCHAR, 2, '0') || 'ZZZ' || registrikood, arinimi,
@@ -57,8 +53,7 @@ async function writeRegister(w: WriterSteps): Promise<void> {
   );
 }
 
-async function writeOfficers(w: WriterSteps): Promise<void> {
-  const { conn, out } = w;
+async function writeOfficers({ conn, out }: WriterSteps): Promise<void> {
   await writeCsv(
     conn,
     `WITH p AS (SELECT registrikood, generate_subscripts(people, 1) AS k, unnest(people) AS p FROM w_companies)
@@ -75,8 +70,7 @@ async function writeOfficers(w: WriterSteps): Promise<void> {
   );
 }
 
-async function writeFinancialStatements(w: WriterSteps): Promise<void> {
-  const { conn, out } = w;
+async function writeFinancialStatements({ conn, out }: WriterSteps): Promise<void> {
   // Annual reports: one statement per company and filed year; a few filed twice (an amendment), the older
   // filing with other figures. The latest year carries the snapshot's annual_* figures.
   await conn.run(`CREATE OR REPLACE TEMP TABLE w_fs AS
@@ -126,10 +120,9 @@ async function writeFinancialStatements(w: WriterSteps): Promise<void> {
   );
 }
 
-async function writeVidTaxes(w: WriterSteps): Promise<void> {
-  const { conn, out } = w;
+async function writeVidTaxes({ conn, reference, out }: WriterSteps): Promise<void> {
   // VID paid taxes, the last three tax years, commercial companies only; amounts in thousands of EUR.
-  await createActivityLeaves(conn, w.reference);
+  await createActivityLeaves(conn, reference);
   await createNaceCorrespondence(conn, false);
   await conn.run(
     `CREATE OR REPLACE TEMP TABLE w_old_nace AS SELECT kood, min(old) AS old FROM nace_rev2 GROUP BY kood`,

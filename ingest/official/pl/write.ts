@@ -26,10 +26,7 @@ const pl = (d: string): string => `strftime(${d}, '%d.%m.%Y')`;
 
 export async function writePlOfficial(ctx: WriterContext): Promise<string[]> {
   const w = plWrite(ctx);
-  await createPlTable(w);
-  await writeKrs(w);
-  await writeRegon(w);
-  await writeCeidg(w);
+  for (const step of [createPlTable, writeKrs, writeRegon, writeCeidg]) await step(w);
   await ctx.conn.run('DROP TABLE w_pl');
   return w.written.filter((f) => fs.existsSync(f));
 }
