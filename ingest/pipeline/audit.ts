@@ -90,7 +90,42 @@ export async function auditCountry(
   reference: CountryReference,
 ): Promise<void> {
   const file = (k: keyof typeof SNAPSHOT_FILES) => path.join(dir, SNAPSHOT_FILES[k]);
-  const problems: string[] = [];
+  const a: Audit = {
+    conn,
+    country,
+    reference,
+    file,
+    companies: `read_parquet(${sqlPath(file('companies'))})`,
+    history: `read_parquet(${sqlPath(file('history'))})`,
+    problems: [],
+  };
+  const checks = [
+    checkFilesPresent,
+    checkSchemas,
+    checkRegistrationCodes,
+    checkTreeCodes,
+    checkHistory,
+    checkPeopleAndSoleTraders,
+    checkWorkplaces,
+    checkDecoding,
+  ];
+  for (const check of checks) await check(a);
+  if (a.problems.length) throw new AuditError(country, a.problems);
+}
+
+/** One country's audit: its snapshot files, the parquet reads of its tables, and the problems found. */
+interface Audit {
+  conn: DuckDBConnection;
+  country: CountryCode;
+  reference: CountryReference;
+  file: (k: keyof typeof SNAPSHOT_FILES) => string;
+  companies: string;
+  history: string;
+  problems: string[];
+}
+
+/** Every snapshot file is there (a missing one ends the audit). */
+async function checkFilesPresent({ country, file, problems }: Audit): Promise<void> {
   for (const k of [
     'companies',
     'history',
@@ -104,16 +139,19 @@ export async function auditCountry(
   }
   if (country === 'SE' && !fs.existsSync(file('workplaces'))) problems.push('workplaces.parquet is missing');
   if (problems.length) throw new AuditError(country, problems);
+}
 
+/** The parquet files have the contract's columns and types (a mismatch ends the audit). */
+async function checkSchemas({ conn, country, file, problems }: Audit): Promise<void> {
   problems.push(...(await checkSchema(conn, file('companies'), COMPANY_COLUMNS)));
   problems.push(...(await checkSchema(conn, file('history'), HISTORY_COLUMNS)));
   if (country === 'SE') problems.push(...(await checkSchema(conn, file('workplaces'), WORKPLACE_COLUMNS)));
   problems.push(...(await checkSchema(conn, file('changes'), CHANGE_COLUMNS)));
   if (problems.length) throw new AuditError(country, problems);
+}
 
-  const companies = `read_parquet(${sqlPath(file('companies'))})`;
-  const history = `read_parquet(${sqlPath(file('history'))})`;
-
+/** Registration codes are present, unique and valid; statuses are the contract's. */
+async function checkRegistrationCodes({ conn, country, companies, problems }: Audit): Promise<void> {
   // Unique, non-empty registration codes; SE sole traders alone carry '' (their code is a personal ID).
   const emptyCodes = await scalar(
     conn,
@@ -152,7 +190,9 @@ export async function auditCountry(
       .join(', ')})`,
   );
   if (badStatus) problems.push(`${badStatus} rows with a status outside the contract's codes`);
+}
 
+async function checkTreeCodes({ conn, reference, companies, problems }: Audit): Promise<void> {
   // Every activity and location code a row carries must resolve in the tree the API serves.
   const activityCodes = collectCodes(reference.activityTrees['en'] ?? []);
   await allowedTable(conn, 'audit_activity_codes', activityCodes);
@@ -180,7 +220,9 @@ export async function auditCountry(
       `location codes missing from the tree: ${unknownLocations.map((r) => r['ehak_kood']).join(', ')}`,
     );
   }
+}
 
+async function checkHistory({ conn, country, companies, history, problems }: Audit): Promise<void> {
   // History belongs to known companies, uses the spec's granularities, and exists only where 2.4 says.
   const orphanHistory = await scalar(
     conn,
@@ -196,7 +238,10 @@ export async function auditCountry(
     const rows = await scalar(conn, `SELECT count(*) FROM ${history}`);
     if (rows) problems.push(`${rows} history rows, but ${country} publishes no series`);
   }
+}
 
+/** No people where the country publishes none; sole traders not for sale where the spec says so. */
+async function checkPeopleAndSoleTraders({ conn, country, companies, problems }: Audit): Promise<void> {
   if (country === 'SE' || country === 'LT') {
     const withPeople = await scalar(conn, `SELECT count(*) FROM ${companies} WHERE len(people) > 0`);
     if (withPeople) problems.push(`${withPeople} rows with people, but ${country} publishes none`);
@@ -208,7 +253,10 @@ export async function auditCountry(
     }`,
   );
   if (soldSoleTraders) problems.push(`${soldSoleTraders} ${country} sole traders not marked not_for_sale`);
+}
 
+/** SE: every workplace belongs to a known company, and each company has exactly one main one. */
+async function checkWorkplaces({ conn, country, file, companies, problems }: Audit): Promise<void> {
   if (country === 'SE') {
     const workplaces = `read_parquet(${sqlPath(file('workplaces'))})`;
     const orphans = await scalar(
@@ -223,7 +271,9 @@ export async function auditCountry(
     );
     if (badMain) problems.push(`${badMain} companies whose workplaces do not have exactly one main one`);
   }
+}
 
+async function checkDecoding({ conn, country, file, problems }: Audit): Promise<void> {
   // A full read of every column proves the files decode end to end.
   for (const k of ['companies', 'history', ...(country === 'SE' ? (['workplaces'] as const) : [])] as const) {
     await scalar(conn, `SELECT count(hash(t)) FROM read_parquet(${sqlPath(file(k))}) t`);
@@ -235,5 +285,4 @@ export async function auditCountry(
       problems.push(`${SNAPSHOT_FILES[k]} is not valid JSON`);
     }
   }
-  if (problems.length) throw new AuditError(country, problems);
 }
