@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { CountryCode } from '../../src/contract/countries.ts';
+import { COUNTRY_CODES, type CountryCode } from '../../src/contract/countries.ts';
 import type { CountryManifest } from '../../src/contract/data-contract.ts';
 import type { SnapshotStore } from '../../src/contract/snapshot-store.ts';
 import { publishSnapshot, type PublishResult } from '../pipeline/publish.ts';
@@ -96,7 +96,7 @@ function liveCompanyCounts(store: SnapshotStore): Map<CountryCode, number> {
   const counts = new Map<CountryCode, number>();
   const live = store.currentId();
   if (!live) return counts;
-  for (const country of ['EE', 'LV', 'LT', 'NO', 'FI', 'PL', 'SE'] as const) {
+  for (const country of COUNTRY_CODES) {
     const file = store.file(live, country, 'manifest');
     if (!fs.existsSync(file)) continue;
     const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as CountryManifest;

@@ -12,7 +12,6 @@ import {
   WORKPLACE_COLUMNS,
   type ColumnSpec,
 } from '../../src/contract/data-contract.ts';
-import { REGISTRATION_CODE_RULES } from '../../src/contract/registration-codes.ts';
 import type { CountryReference } from '../reference/types.ts';
 import { queryRows, sqlPath } from './sql.ts';
 
@@ -95,6 +94,7 @@ export async function auditCountry(
 ): Promise<void> {
   const file = (k: keyof typeof SNAPSHOT_FILES) => path.join(dir, SNAPSHOT_FILES[k]);
   const problems: string[] = [];
+  const profile = COUNTRIES[country];
   for (const k of [
     'companies',
     'history',
@@ -106,23 +106,26 @@ export async function auditCountry(
   ] as const) {
     if (!fs.existsSync(file(k))) problems.push(`${SNAPSHOT_FILES[k]} is missing`);
   }
-  if (country === 'SE' && !fs.existsSync(file('workplaces'))) problems.push('workplaces.parquet is missing');
+  if (profile.workplaces && !fs.existsSync(file('workplaces')))
+    problems.push('workplaces.parquet is missing');
   if (problems.length) throw new AuditError(country, problems);
 
   problems.push(...(await checkSchema(conn, file('companies'), COMPANY_COLUMNS)));
   problems.push(...(await checkSchema(conn, file('history'), HISTORY_COLUMNS)));
-  if (country === 'SE') problems.push(...(await checkSchema(conn, file('workplaces'), WORKPLACE_COLUMNS)));
+  if (profile.workplaces) {
+    problems.push(...(await checkSchema(conn, file('workplaces'), WORKPLACE_COLUMNS)));
+  }
   problems.push(...(await checkSchema(conn, file('changes'), CHANGE_COLUMNS)));
   if (problems.length) throw new AuditError(country, problems);
 
   const companies = `read_parquet(${sqlPath(file('companies'))})`;
   const history = `read_parquet(${sqlPath(file('history'))})`;
 
-  // Unique, non-empty registration codes; SE sole traders alone carry '' (their code is a personal ID).
+  // Unique, non-empty registration codes; sole traders whose only number is a personal ID (SE) carry ''.
   const emptyCodes = await scalar(
     conn,
     `SELECT count(*) FROM ${companies} WHERE coalesce(registrikood, '') = ''
-       AND NOT (${country === 'SE' ? 'is_sole_trader' : 'false'})`,
+       AND NOT (${profile.soleTraders.withoutCode ? 'is_sole_trader' : 'false'})`,
   );
   if (emptyCodes) problems.push(`${emptyCodes} rows with an empty registrikood`);
   const dupes = await scalar(
@@ -133,7 +136,7 @@ export async function auditCountry(
   if (dupes) problems.push(`${dupes} duplicated registrikood values`);
 
   // Check digits: every code must pass the rule the API uses for 400 malformed.
-  const rule = REGISTRATION_CODE_RULES[country];
+  const rule = profile.registrationCode;
   // Streamed in chunks: PL has ~4.8M codes at national scale, too many to materialise as JS objects.
   const stream = await conn.stream(`SELECT registrikood FROM ${companies} WHERE registrikood <> ''`);
   let invalidCount = 0;
@@ -196,24 +199,24 @@ export async function auditCountry(
     `SELECT count(*) FROM ${history} WHERE granularity NOT IN (${HISTORY_GRANULARITIES.map((g) => `'${g}'`).join(', ')})`,
   );
   if (badGranularity) problems.push(`${badGranularity} history rows with an unknown granularity`);
-  if (!COUNTRIES[country].hasHistory) {
+  if (!profile.hasHistory) {
     const rows = await scalar(conn, `SELECT count(*) FROM ${history}`);
     if (rows) problems.push(`${rows} history rows, but ${country} publishes no series`);
   }
 
-  if (country === 'SE' || country === 'LT') {
+  if (profile.people === 'none') {
     const withPeople = await scalar(conn, `SELECT count(*) FROM ${companies} WHERE len(people) > 0`);
     if (withPeople) problems.push(`${withPeople} rows with people, but ${country} publishes none`);
   }
   const soldSoleTraders = await scalar(
     conn,
     `SELECT count(*) FROM ${companies} WHERE is_sole_trader AND NOT not_for_sale AND ${
-      country === 'SE' || country === 'PL' ? 'true' : 'false'
+      profile.soleTraders.forSale ? 'false' : 'true'
     }`,
   );
   if (soldSoleTraders) problems.push(`${soldSoleTraders} ${country} sole traders not marked not_for_sale`);
 
-  if (country === 'SE') {
+  if (profile.workplaces) {
     const workplaces = `read_parquet(${sqlPath(file('workplaces'))})`;
     const orphans = await scalar(
       conn,
@@ -229,7 +232,11 @@ export async function auditCountry(
   }
 
   // A full read of every column proves the files decode end to end.
-  for (const k of ['companies', 'history', ...(country === 'SE' ? (['workplaces'] as const) : [])] as const) {
+  for (const k of [
+    'companies',
+    'history',
+    ...(profile.workplaces ? (['workplaces'] as const) : []),
+  ] as const) {
     await scalar(conn, `SELECT count(hash(t)) FROM read_parquet(${sqlPath(file(k))}) t`);
   }
   for (const k of ['activities', 'locations', 'filters', 'manifest'] as const) {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
-import type { CountryCode } from '../contract/countries.ts';
+import { COUNTRIES, type CountryCode } from '../contract/countries.ts';
 import { ACTIVE_STATUS, COMPANY_COLUMNS, SNAPSHOT_FILES } from '../contract/data-contract.ts';
 import { FILTERS } from '../contract/filters.ts';
 import {
@@ -113,6 +113,7 @@ async function buildTables(
   const companies = `(SELECT *${absent} FROM read_parquet(${file('companies.parquet')}) WHERE NOT not_for_sale)`;
   const withLocation = hasFilter(country, 'location');
   const withPeople = hasFilter(country, 'person_name');
+  const withWorkplaces = COUNTRIES[country].workplaces;
   const folded = `lower(strip_accents(concat_ws(' | ', ehak_nimetus, aadress_text)))`;
 
   // 1. Rows in file order, which the contract fixes as registrikood order (SORT_KEYS): rid is the row's
@@ -153,14 +154,13 @@ async function buildTables(
     ([key, col]) =>
       `(CASE WHEN ${q(col)} IS NOT NULL THEN row_number() OVER (ORDER BY ${q(col)}, registrikood) END)::INTEGER AS "o_${key}"`,
   );
-  // SE: which kommuner a company has active workplaces in, as a signature for se_workplace_kommun.
-  const kommun =
-    country === 'SE'
-      ? `(SELECT h.rid, code_sig(list(DISTINCT w.kommun_code)) AS sig_kommun
+  // Which kommuner a company has active workplaces in (SE), as a signature for se_workplace_kommun.
+  const kommun = withWorkplaces
+    ? `(SELECT h.rid, code_sig(list(DISTINCT w.kommun_code)) AS sig_kommun
           FROM read_parquet(${file('workplaces.parquet')}) w
           JOIN (SELECT (rowid + 1)::INTEGER AS rid, registrikood FROM scratch.hot_rows) h USING (registrikood)
           WHERE w.is_active GROUP BY h.rid)`
-      : '(SELECT NULL::INTEGER AS rid, NULL::UBIGINT AS sig_kommun WHERE false)';
+    : '(SELECT NULL::INTEGER AS rid, NULL::UBIGINT AS sig_kommun WHERE false)';
   await run(`
     CREATE TABLE scratch.hot_ranks AS
     SELECT r.*, coalesce(k.sig_kommun, 0::UBIGINT) AS sig_kommun
@@ -210,7 +210,7 @@ async function buildTables(
       range.params,
     ),
   );
-  if (country === 'SE') {
+  if (withWorkplaces) {
     await run(`CREATE TABLE scratch.wdoc (registrikood VARCHAR, doc VARCHAR)`);
     await inRanges(conn, file('workplaces.parquet'), (range) =>
       run(
@@ -233,10 +233,10 @@ async function buildTables(
   // registrikood order), which the CASE asserts row by row, so no join or sort of the wide documents.
   const values = (columns: readonly string[]) =>
     `encode(json_array(${columns.map((c) => `p.${q(c)}`).join(', ')})::VARCHAR)`;
-  const seColumns =
-    country === 'SE'
-      ? 'p.marketing_optout, p.phone_optout, p.se_register.source'
-      : 'NULL::BOOLEAN, NULL::BOOLEAN, NULL::VARCHAR';
+  // The workplaces answer's opt-out flags and source (spec 2.5), beside the company.
+  const seColumns = withWorkplaces
+    ? 'p.marketing_optout, p.phone_optout, p.se_register.source'
+    : 'NULL::BOOLEAN, NULL::BOOLEAN, NULL::VARCHAR';
   const byRid = (table: string) =>
     `SELECT c.rid, encode(d.doc) FROM ${table} d JOIN co c USING (registrikood) ORDER BY c.rid`;
   await writeLookupStore(
@@ -249,13 +249,13 @@ async function buildTables(
           p.registrikood, ${values(ROW_FIELDS)}, ${values(REST_FIELDS)}, ${seColumns}
         FROM (SELECT rid, registrikood FROM co) c POSITIONAL JOIN ${companies} p`,
       history: byRid('scratch.hdoc'),
-      workplaces: country === 'SE' ? byRid('scratch.wdoc') : null,
+      workplaces: withWorkplaces ? byRid('scratch.wdoc') : null,
     },
     { layoutVersion: SERVING_LAYOUT_VERSION, fingerprint: servingFingerprint(dir) },
     step,
   );
   await run('DROP TABLE scratch.hdoc');
-  if (country === 'SE') await run('DROP TABLE scratch.wdoc');
+  if (withWorkplaces) await run('DROP TABLE scratch.wdoc');
   const manifest = JSON.parse(fs.readFileSync(path.join(dir, SNAPSHOT_FILES.manifest), 'utf8')) as {
     changes?: unknown;
   };

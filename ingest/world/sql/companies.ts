@@ -1,4 +1,4 @@
-import type { CountryCode } from '../../../src/contract/countries.ts';
+import { COUNTRIES, type CountryCode } from '../../../src/contract/countries.ts';
 import {
   ACTIVITY_TYPE,
   CONTACT_TYPE,
@@ -50,6 +50,9 @@ function vatSql(country: CountryCode): { kmkr: string; vat: string } {
       return { kmkr: 'NULL::VARCHAR', vat: when(`'PL' || pl_nip`) };
     case 'SE':
       return { kmkr: 'NULL::VARCHAR', vat: when(`'SE' || registrikood || '01'`) };
+    default:
+      // A country without a VAT-number rule here (a test country) publishes none.
+      return { kmkr: 'NULL::VARCHAR', vat: 'NULL::VARCHAR' };
   }
 }
 
@@ -159,7 +162,7 @@ export function companiesSql(
   };
   const annual = annualSql(country);
   const isAnnual = ANNUAL_COUNTRIES.includes(country);
-  const withPeople = country !== 'LT' && country !== 'SE';
+  const withPeople = COUNTRIES[country].people !== 'none';
   const metrics = hasHistory ? 'latest_metrics' : `NULL::${LATEST_METRICS_TYPE}`;
   const se = country === 'SE';
 
@@ -333,11 +336,11 @@ SELECT
   pl_regon,
   pl_nip,
   sole AS is_sole_trader,
-  ${country === 'SE' || country === 'PL' ? 'sole' : 'false'} AS not_for_sale,
+  ${COUNTRIES[country].soleTraders.forSale ? 'false' : 'sole'} AS not_for_sale,
   lower(strip_accents(arinimi)) AS search_name,
   CASE WHEN len(people) > 0 THEN lower(strip_accents(array_to_string(list_transform(people, p -> p.nimi), ' | '))) END AS search_people
   ${
-    se
+    COUNTRIES[country].workplaces
       ? `-- Helper columns for the workplaces (the writer selects contract columns only).
   , i AS w_i, loc AS w_loc, emp AS w_emp, operating AS w_operating, core AS w_core, domain AS w_domain`
       : ''
