@@ -89,7 +89,7 @@ async function buildTables(
   postingsFile: string,
   log: (msg: string) => void,
 ): Promise<void> {
-  const step = async (name: string, run: () => Promise<unknown>) => {
+  const step: BuildStep = async (name, run) => {
     const started = performance.now();
     await run();
     log(`${country} serving build: ${name} ${((performance.now() - started) / 1000).toFixed(1)} s`);
@@ -100,8 +100,58 @@ async function buildTables(
     );
   // File paths are built by this process from the snapshot folder, never from a request.
   const file = (name: string) => sqlString(path.join(dir, name));
-  // A snapshot written under an older contract lacks the columns added since (postcode, contract 1.2.0):
-  // they are served as null, as the register had given none.
+  const b: Build = {
+    conn,
+    dir,
+    country,
+    step,
+    run,
+    file,
+    companies: await forSaleCompanies(conn, file),
+    withWorkplaces: COUNTRIES[country].workplaces,
+  };
+  await buildHotRows(b);
+  await buildRanks(b);
+  await buildCompanyTable(b);
+  await run(`
+    CREATE TABLE act AS
+    SELECT DISTINCT c.rid, a.kood AS kood
+    FROM (SELECT registrikood, unnest(emtak) AS a FROM ${b.companies}) JOIN co c USING (registrikood)
+    ORDER BY kood, c.rid`);
+  await buildLookupStore(b, lookupFile);
+  await buildPostings(b, postingsFile);
+  await run(`CREATE TABLE dict (col VARCHAR, value VARCHAR, id INTEGER)`);
+  for (const c of DICTIONARY_COLUMNS) {
+    await run(`INSERT INTO dict SELECT DISTINCT '${c}', ${q(c)}, "d_${c}" FROM co WHERE ${q(c)} IS NOT NULL`);
+  }
+  await run(`CREATE TABLE meta AS SELECT ?::INTEGER AS layout_version, ?::VARCHAR AS fingerprint`, [
+    SERVING_LAYOUT_VERSION,
+    servingFingerprint(dir),
+  ]);
+}
+
+type BuildStep = (name: string, run: () => Promise<unknown>) => Promise<void>;
+
+/** One country's serving build: its connection, folder, timed steps and the for-sale companies' SQL. */
+interface Build {
+  conn: DuckDBConnection;
+  dir: string;
+  country: CountryCode;
+  step: BuildStep;
+  run: (sql: string, params?: DuckDBValue[]) => Promise<void>;
+  /** A file of the country folder as a SQL string literal. */
+  file: (name: string) => string;
+  /** The for-sale rows of companies.parquet, as a subquery. */
+  companies: string;
+  /** The country publishes workplaces (its profile): the `wp` table and the workplace documents. */
+  withWorkplaces: boolean;
+}
+
+/**
+ * The for-sale companies as a subquery. A snapshot written under an older contract lacks the columns added
+ * since (postcode, contract 1.2.0): they are served as null, as the register had given none.
+ */
+async function forSaleCompanies(conn: DuckDBConnection, file: (name: string) => string): Promise<string> {
   const present = new Set(
     (await conn.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${file('companies.parquet')})`))
       .getRowObjectsJson()
@@ -110,16 +160,19 @@ async function buildTables(
   const absent = COMPANY_COLUMNS.filter((c) => !present.has(c.name))
     .map((c) => `, NULL::${c.type} AS ${q(c.name)}`)
     .join('');
-  const companies = `(SELECT *${absent} FROM read_parquet(${file('companies.parquet')}) WHERE NOT not_for_sale)`;
+  return `(SELECT *${absent} FROM read_parquet(${file('companies.parquet')}) WHERE NOT not_for_sale)`;
+}
+
+/**
+ * 1. Rows in file order, which the contract fixes as registrikood order (SORT_KEYS): rid is the row's
+ * position (rowid + 1 of a table written in one insert-order-preserving statement). A window ordered by
+ * registrikood would sort every column (the build's memory peak), and row_number() OVER () runs the
+ * signature hashing on one thread.
+ */
+async function buildHotRows({ conn, country, run, companies }: Build): Promise<void> {
   const withLocation = hasFilter(country, 'location');
   const withPeople = hasFilter(country, 'person_name');
-  const withWorkplaces = COUNTRIES[country].workplaces;
   const folded = `lower(strip_accents(concat_ws(' | ', ehak_nimetus, aadress_text)))`;
-
-  // 1. Rows in file order, which the contract fixes as registrikood order (SORT_KEYS): rid is the row's
-  // position (rowid + 1 of a table written in one insert-order-preserving statement). A window ordered by
-  // registrikood would sort every column (the build's memory peak), and row_number() OVER () runs the
-  // signature hashing on one thread.
   await run(`
     CREATE TABLE scratch.hot_rows AS
     SELECT
@@ -142,11 +195,15 @@ async function buildTables(
   if (Number(unsorted.getRowObjectsJson()[0]?.['n']) > 0) {
     throw new Error(`${country}/companies.parquet is not sorted by registrikood (data contract SORT_KEYS)`);
   }
+}
 
-  // 2. Dictionary ids, order ranks, the text signatures and (SE) the kommun signature: window sorts over a
-  // narrow projection, the signatures from stored columns (over an expression, the macro re-evaluated it
-  // for every character pair: SE's folded address cost 80 s per 100,000 rows instead of 1.3 s),
-  // then put in rid order, so a positional join attaches them to the rows without a wide sort.
+/**
+ * 2. Dictionary ids, order ranks, the text signatures and (SE) the kommun signature: window sorts over a
+ * narrow projection, the signatures from stored columns (over an expression, the macro re-evaluated it
+ * for every character pair: SE's folded address cost 80 s per 100,000 rows instead of 1.3 s),
+ * then put in rid order, so a positional join attaches them to the rows without a wide sort.
+ */
+async function buildRanks({ country, run, file, withWorkplaces }: Build): Promise<void> {
   const dictionaryIds = DICTIONARY_COLUMNS.map(
     (c) => `dense_rank() OVER (ORDER BY ${q(c)})::INTEGER AS "d_${c}"`,
   );
@@ -166,13 +223,17 @@ async function buildTables(
     SELECT r.*, coalesce(k.sig_kommun, 0::UBIGINT) AS sig_kommun
     FROM (SELECT (rowid + 1)::INTEGER AS rid, ${[...dictionaryIds, ...orderRanks].join(', ')},
         bigram_sig(search_name) AS sig_name,
-        ${withPeople ? 'bigram_sig(search_people)' : '0::UBIGINT'} AS sig_people,
-        ${withLocation ? 'bigram_sig(f_location)' : '0::UBIGINT'} AS sig_location
+        ${hasFilter(country, 'person_name') ? 'bigram_sig(search_people)' : '0::UBIGINT'} AS sig_people,
+        ${hasFilter(country, 'location') ? 'bigram_sig(f_location)' : '0::UBIGINT'} AS sig_location
       FROM scratch.hot_rows) r
     LEFT JOIN ${kommun} k ON k.rid = r.rid
     ORDER BY r.rid`);
+}
+
+/** 3. `co`: the rows beside their ranks, with explicit column definitions (see COMPRESSED_ROW_TEXT). */
+async function buildCompanyTable({ conn, run }: Build): Promise<void> {
   const full = `SELECT r.rid, h.*, r.* EXCLUDE (rid) FROM scratch.hot_rows h POSITIONAL JOIN scratch.hot_ranks r`;
-  // Explicit column definitions, because only they can choose compression per column (see COMPRESSED_ROW_TEXT).
+  // Only explicit column definitions can choose compression per column.
   const described = await conn.runAndReadAll(`DESCRIBE ${full}`);
   const columns = described.getRowObjectsJson().map((r) => {
     const name = String(r['column_name']);
@@ -182,17 +243,16 @@ async function buildTables(
   await run(`CREATE TABLE co (${columns.join(', ')})`);
   await run(`INSERT INTO co ${full}`);
   for (const tmp of ['hot_rows', 'hot_ranks']) await run(`DROP TABLE scratch.${tmp}`);
+}
 
-  await run(`
-    CREATE TABLE act AS
-    SELECT DISTINCT c.rid, a.kood AS kood
-    FROM (SELECT registrikood, unnest(emtak) AS a FROM ${companies}) JOIN co c USING (registrikood)
-    ORDER BY kood, c.rid`);
-
-  // The documents of the lookup store (lookup-store.ts): every for-sale company's search row and detail,
-  // its history periods and (SE) its workplaces, as JSON. History and workplace documents are grouped per
-  // registrikood range: an ordered list() keeps every input of a group in memory, and in one statement
-  // over LV's history that exceeded a 3 GB limit.
+/**
+ * The documents of the lookup store (lookup-store.ts): every for-sale company's search row and detail,
+ * its history periods and (SE) its workplaces, as JSON. History and workplace documents are grouped per
+ * registrikood range: an ordered list() keeps every input of a group in memory, and in one statement
+ * over LV's history that exceeded a 3 GB limit.
+ */
+async function buildLookupStore(b: Build, lookupFile: string): Promise<void> {
+  const { conn, dir, run, file, companies, withWorkplaces } = b;
   await run(`CREATE TABLE scratch.hdoc (registrikood VARCHAR, doc VARCHAR)`);
   await inRanges(conn, file('history.parquet'), (range) =>
     run(
@@ -210,25 +270,7 @@ async function buildTables(
       range.params,
     ),
   );
-  if (withWorkplaces) {
-    await run(`CREATE TABLE scratch.wdoc (registrikood VARCHAR, doc VARCHAR)`);
-    await inRanges(conn, file('workplaces.parquet'), (range) =>
-      run(
-        `INSERT INTO scratch.wdoc
-         SELECT registrikood, ${sortedDocs(WORKPLACE_COLUMNS, ['NOT is_main', 'cfar_nr'])}
-         FROM read_parquet(${file('workplaces.parquet')})
-         WHERE is_active AND ${range.sql}
-         GROUP BY registrikood`,
-        range.params,
-      ),
-    );
-    await run(`
-      CREATE TABLE wp AS
-      SELECT DISTINCT c.rid, w.kommun_code
-      FROM read_parquet(${file('workplaces.parquet')}) w JOIN co c USING (registrikood)
-      WHERE w.is_active
-      ORDER BY w.kommun_code, c.rid`);
-  }
+  if (withWorkplaces) await buildWorkplaceDocs(b);
   // The companies in file order beside co in rid order: the same sequence (both are the for-sale rows in
   // registrikood order), which the CASE asserts row by row, so no join or sort of the wide documents.
   const values = (columns: readonly string[]) =>
@@ -252,10 +294,35 @@ async function buildTables(
       workplaces: withWorkplaces ? byRid('scratch.wdoc') : null,
     },
     { layoutVersion: SERVING_LAYOUT_VERSION, fingerprint: servingFingerprint(dir) },
-    step,
+    b.step,
   );
   await run('DROP TABLE scratch.hdoc');
   if (withWorkplaces) await run('DROP TABLE scratch.wdoc');
+}
+
+/** The workplace documents (scratch.wdoc) and `wp`, the kommuner of each company's active workplaces. */
+async function buildWorkplaceDocs({ conn, run, file }: Build): Promise<void> {
+  await run(`CREATE TABLE scratch.wdoc (registrikood VARCHAR, doc VARCHAR)`);
+  await inRanges(conn, file('workplaces.parquet'), (range) =>
+    run(
+      `INSERT INTO scratch.wdoc
+         SELECT registrikood, ${sortedDocs(WORKPLACE_COLUMNS, ['NOT is_main', 'cfar_nr'])}
+         FROM read_parquet(${file('workplaces.parquet')})
+         WHERE is_active AND ${range.sql}
+         GROUP BY registrikood`,
+      range.params,
+    ),
+  );
+  await run(`
+      CREATE TABLE wp AS
+      SELECT DISTINCT c.rid, w.kommun_code
+      FROM read_parquet(${file('workplaces.parquet')}) w JOIN co c USING (registrikood)
+      WHERE w.is_active
+      ORDER BY w.kommun_code, c.rid`);
+}
+
+/** The postings file (postings-build.ts), from the change feed where the manifest has one. */
+async function buildPostings({ conn, dir, country, step }: Build, postingsFile: string): Promise<void> {
   const manifest = JSON.parse(fs.readFileSync(path.join(dir, SNAPSHOT_FILES.manifest), 'utf8')) as {
     changes?: unknown;
   };
@@ -268,15 +335,6 @@ async function buildTables(
     { layoutVersion: SERVING_LAYOUT_VERSION, fingerprint: servingFingerprint(dir) },
     step,
   );
-
-  await run(`CREATE TABLE dict (col VARCHAR, value VARCHAR, id INTEGER)`);
-  for (const c of DICTIONARY_COLUMNS) {
-    await run(`INSERT INTO dict SELECT DISTINCT '${c}', ${q(c)}, "d_${c}" FROM co WHERE ${q(c)} IS NOT NULL`);
-  }
-  await run(`CREATE TABLE meta AS SELECT ?::INTEGER AS layout_version, ?::VARCHAR AS fingerprint`, [
-    SERVING_LAYOUT_VERSION,
-    servingFingerprint(dir),
-  ]);
 }
 
 /**
