@@ -111,6 +111,14 @@ describe('a country declared only by its profile', () => {
     expect(t.wallet.prices[ZZ]).toBe(COUNTRIES[ZZ].defaultRowPrice);
   });
 
+  it('can be subscribed to in the wallet, which keeps no country list of its own', async () => {
+    const sub = await t.wallet.addSubscription({ email: 'admin@test.local', country: ZZ });
+    expect(sub.country).toBe(ZZ);
+    await expect(t.wallet.addSubscription({ email: 'admin@test.local', country: 'YY' })).rejects.toThrow(
+      `country must be one of ${COUNTRY_CODES.join(', ')}`,
+    );
+  });
+
   it('answers 400 for a code that breaks its rule and 404 for one that keeps it but is absent', async () => {
     const bad = await t.get(`/api/v1/data/companies/0123456?country=${ZZ}`);
     expect(bad.statusCode, bad.body).toBe(400);
