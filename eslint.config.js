@@ -38,12 +38,7 @@ export default tseslint.config(
   },
   {
     // Temporary (issue 32): these are being shortened on other branches; the lead removes this at merge.
-    files: [
-      'ingest/official/run-ingest.ts',
-      'src/engine/serving-build.ts',
-      'ingest/pipeline/publish.ts',
-      'src/web/oauth-pages.ts',
-    ],
+    files: ['ingest/pipeline/publish.ts', 'src/web/oauth-pages.ts'],
     rules: { 'max-lines-per-function': 'off' },
   },
   {

@@ -13,7 +13,6 @@ import {
   WORKPLACE_COLUMNS,
   type ColumnSpec,
 } from '../../src/contract/data-contract.ts';
-import { REGISTRATION_CODE_RULES } from '../../src/contract/registration-codes.ts';
 import type { CountryReference } from '../reference/types.ts';
 import { queryRows, sqlPath } from './sql.ts';
 
@@ -137,7 +136,8 @@ async function checkFilesPresent({ country, file, problems }: Audit): Promise<vo
   ] as const) {
     if (!fs.existsSync(file(k))) problems.push(`${SNAPSHOT_FILES[k]} is missing`);
   }
-  if (country === 'SE' && !fs.existsSync(file('workplaces'))) problems.push('workplaces.parquet is missing');
+  if (COUNTRIES[country].workplaces && !fs.existsSync(file('workplaces')))
+    problems.push('workplaces.parquet is missing');
   if (problems.length) throw new AuditError(country, problems);
 }
 
@@ -145,18 +145,19 @@ async function checkFilesPresent({ country, file, problems }: Audit): Promise<vo
 async function checkSchemas({ conn, country, file, problems }: Audit): Promise<void> {
   problems.push(...(await checkSchema(conn, file('companies'), COMPANY_COLUMNS)));
   problems.push(...(await checkSchema(conn, file('history'), HISTORY_COLUMNS)));
-  if (country === 'SE') problems.push(...(await checkSchema(conn, file('workplaces'), WORKPLACE_COLUMNS)));
+  if (COUNTRIES[country].workplaces)
+    problems.push(...(await checkSchema(conn, file('workplaces'), WORKPLACE_COLUMNS)));
   problems.push(...(await checkSchema(conn, file('changes'), CHANGE_COLUMNS)));
   if (problems.length) throw new AuditError(country, problems);
 }
 
 /** Registration codes are present, unique and valid; statuses are the contract's. */
 async function checkRegistrationCodes({ conn, country, companies, problems }: Audit): Promise<void> {
-  // Unique, non-empty registration codes; SE sole traders alone carry '' (their code is a personal ID).
+  // Unique, non-empty registration codes; sole traders whose only number is a personal ID (SE) carry ''.
   const emptyCodes = await scalar(
     conn,
     `SELECT count(*) FROM ${companies} WHERE coalesce(registrikood, '') = ''
-       AND NOT (${country === 'SE' ? 'is_sole_trader' : 'false'})`,
+       AND NOT (${COUNTRIES[country].soleTraders.withoutCode ? 'is_sole_trader' : 'false'})`,
   );
   if (emptyCodes) problems.push(`${emptyCodes} rows with an empty registrikood`);
   const dupes = await scalar(
@@ -167,7 +168,7 @@ async function checkRegistrationCodes({ conn, country, companies, problems }: Au
   if (dupes) problems.push(`${dupes} duplicated registrikood values`);
 
   // Check digits: every code must pass the rule the API uses for 400 malformed.
-  const rule = REGISTRATION_CODE_RULES[country];
+  const rule = COUNTRIES[country].registrationCode;
   // Streamed in chunks: PL has ~4.8M codes at national scale, too many to materialise as JS objects.
   const stream = await conn.stream(`SELECT registrikood FROM ${companies} WHERE registrikood <> ''`);
   let invalidCount = 0;
@@ -242,22 +243,22 @@ async function checkHistory({ conn, country, companies, history, problems }: Aud
 
 /** No people where the country publishes none; sole traders not for sale where the spec says so. */
 async function checkPeopleAndSoleTraders({ conn, country, companies, problems }: Audit): Promise<void> {
-  if (country === 'SE' || country === 'LT') {
+  if (COUNTRIES[country].people === 'none') {
     const withPeople = await scalar(conn, `SELECT count(*) FROM ${companies} WHERE len(people) > 0`);
     if (withPeople) problems.push(`${withPeople} rows with people, but ${country} publishes none`);
   }
   const soldSoleTraders = await scalar(
     conn,
     `SELECT count(*) FROM ${companies} WHERE is_sole_trader AND NOT not_for_sale AND ${
-      country === 'SE' || country === 'PL' ? 'true' : 'false'
+      COUNTRIES[country].soleTraders.forSale ? 'false' : 'true'
     }`,
   );
   if (soldSoleTraders) problems.push(`${soldSoleTraders} ${country} sole traders not marked not_for_sale`);
 }
 
-/** SE: every workplace belongs to a known company, and each company has exactly one main one. */
+/** Countries with workplaces (SE): every workplace belongs to a known company, and each company has exactly one main one. */
 async function checkWorkplaces({ conn, country, file, companies, problems }: Audit): Promise<void> {
-  if (country === 'SE') {
+  if (COUNTRIES[country].workplaces) {
     const workplaces = `read_parquet(${sqlPath(file('workplaces'))})`;
     const orphans = await scalar(
       conn,
@@ -275,7 +276,11 @@ async function checkWorkplaces({ conn, country, file, companies, problems }: Aud
 
 async function checkDecoding({ conn, country, file, problems }: Audit): Promise<void> {
   // A full read of every column proves the files decode end to end.
-  for (const k of ['companies', 'history', ...(country === 'SE' ? (['workplaces'] as const) : [])] as const) {
+  for (const k of [
+    'companies',
+    'history',
+    ...(COUNTRIES[country].workplaces ? (['workplaces'] as const) : []),
+  ] as const) {
     await scalar(conn, `SELECT count(hash(t)) FROM read_parquet(${sqlPath(file(k))}) t`);
   }
   for (const k of ['activities', 'locations', 'filters', 'manifest'] as const) {

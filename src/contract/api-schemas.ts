@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COUNTRY_CODES, type CountryCode } from './countries.ts';
+import { COUNTRIES, COUNTRY_CODES, workplaceCountries, type CountryCode } from './countries.ts';
 import { FILTERS, filterParamNames, type FilterDef } from './filters.ts';
 import type { ValidationIssue } from '../errors/app-error.ts';
 
@@ -362,8 +362,15 @@ export const CompanyPathSchema = z.strictObject({
     .describe('Registration code in the country’s own format'),
 });
 export const CompanyQuerySchema = z.strictObject({ country: CountrySchema });
+const WORKPLACE_COUNTRIES = workplaceCountries() as [CountryCode, ...CountryCode[]];
 export const WorkplacesQuerySchema = z.strictObject({
-  country: z.enum(['SE']).describe('`SE`: Sweden is the only country with workplaces'),
+  country: z
+    .enum(WORKPLACE_COUNTRIES)
+    .describe(
+      WORKPLACE_COUNTRIES.length === 1
+        ? `\`${WORKPLACE_COUNTRIES[0]}\`: ${COUNTRIES[WORKPLACE_COUNTRIES[0]].name} is the only country with workplaces`
+        : `${WORKPLACE_COUNTRIES.join(', ')}: the countries with workplaces`,
+    ),
 });
 
 // ---------------------------------------------------------------------------------------------------------

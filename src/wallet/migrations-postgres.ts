@@ -365,6 +365,17 @@ CREATE TABLE oauth_grants (
 );
 `,
   },
+  {
+    version: 7,
+    name: 'countries are the profiles in src/contract/countries.ts: no country CHECK lists',
+    sql: `
+-- The seven-country CHECK lists would refuse a country added later; the wallet checks a country against
+-- the profiles before it writes one (parts/context.ts parseCountry). The names are PostgreSQL's own for
+-- a column CHECK (table_column_check); without IF EXISTS, so a differently named one fails the migration.
+ALTER TABLE subscriptions DROP CONSTRAINT subscriptions_country_check;
+ALTER TABLE orders DROP CONSTRAINT orders_country_check;
+`,
+  },
 ];
 
 /** Any constant: the advisory lock that makes replicas starting at once apply migrations one at a time. */

@@ -1,4 +1,4 @@
-import type { CountryCode } from '../../../src/contract/countries.ts';
+import { COUNTRIES, type CountryCode } from '../../../src/contract/countries.ts';
 import {
   ACTIVITY_TYPE,
   CONTACT_TYPE,
@@ -50,6 +50,9 @@ function vatSql(country: CountryCode): { kmkr: string; vat: string } {
       return { kmkr: 'NULL::VARCHAR', vat: when(`'PL' || pl_nip`) };
     case 'SE':
       return { kmkr: 'NULL::VARCHAR', vat: when(`'SE' || registrikood || '01'`) };
+    default:
+      // A country without a VAT-number rule here (a test country) publishes none.
+      return { kmkr: 'NULL::VARCHAR', vat: 'NULL::VARCHAR' };
   }
 }
 
@@ -243,7 +246,7 @@ function contactDrawsSql({ country, plan, pieces }: CompaniesSqlInput): string {
 
 /** c2: the name, e-mail, street address, postcode, activities and people of each row. */
 function namedRowsSql({ country, plan, pieces }: CompaniesSqlInput): string {
-  const withPeople = country !== 'LT' && country !== 'SE';
+  const withPeople = COUNTRIES[country].people !== 'none';
   return `  SELECT c1.*,
     core_slug || '.' || tld AS domain,
     CASE WHEN has_www OR w_u(i, 'ownmail') < 0.5
@@ -369,11 +372,11 @@ function reportColumnsSql({ country, plan, pieces, hasHistory }: CompaniesSqlInp
   pl_regon,
   pl_nip,
   sole AS is_sole_trader,
-  ${country === 'SE' || country === 'PL' ? 'sole' : 'false'} AS not_for_sale,
+  ${COUNTRIES[country].soleTraders.forSale ? 'false' : 'sole'} AS not_for_sale,
   lower(strip_accents(arinimi)) AS search_name,
   CASE WHEN len(people) > 0 THEN lower(strip_accents(array_to_string(list_transform(people, p -> p.nimi), ' | '))) END AS search_people
   ${
-    se
+    COUNTRIES[country].workplaces
       ? `-- Helper columns for the workplaces (the writer selects contract columns only).
   , i AS w_i, loc AS w_loc, emp AS w_emp, operating AS w_operating, core AS w_core, domain AS w_domain`
       : ''
