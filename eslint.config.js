@@ -32,6 +32,16 @@ export default tseslint.config(
     rules: { 'no-console': 'error' },
   },
   {
+    // Issue 32: a function is read in one sitting, so the parent stays a table of contents over named steps.
+    files: ['src/**/*.ts', 'ingest/**/*.ts', 'src/web/static/**/*.js'],
+    rules: { 'max-lines-per-function': ['error', { max: 100, skipBlankLines: true, skipComments: true }] },
+  },
+  {
+    // Temporary (issue 32): these are being shortened on other branches; the lead removes this at merge.
+    files: ['ingest/pipeline/publish.ts', 'src/web/oauth-pages.ts'],
+    rules: { 'max-lines-per-function': 'off' },
+  },
+  {
     // A local addon's CommonJS loader (packages/tcp-info).
     files: ['packages/*/index.js'],
     languageOptions: { sourceType: 'commonjs', globals: globals.node },

@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { COUNTRY_CODES, type CountryCode } from '../src/contract/countries.ts';
+import { COUNTRIES, COUNTRY_CODES, type CountryCode } from '../src/contract/countries.ts';
 import { filtersFor } from '../src/contract/filters.ts';
-import { REGISTRATION_CODE_RULES } from '../src/contract/registration-codes.ts';
 import type { TreeNode } from '../src/contract/api-schemas.ts';
 import { sqlPath } from '../ingest/pipeline/sql.ts';
 import { Rng } from './rng.ts';
@@ -196,7 +195,7 @@ async function missingCodesOf(
   rng: Rng,
   n: number,
 ): Promise<string[]> {
-  const rule = REGISTRATION_CODE_RULES[country];
+  const rule = COUNTRIES[country].registrationCode;
   const candidates = new Set<string>();
   for (let tries = 0; candidates.size < n * 3 && tries < n * 2000 && codes.length; tries++) {
     const chars = [...rng.pick(codes)];

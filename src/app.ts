@@ -80,6 +80,25 @@ declare module 'fastify' {
 }
 
 export const API_PREFIX = '/api/v1/data';
+
+/** Issue 31: the pull of events beside the data routes, and watchlists and webhooks under the account. */
+async function registerWatchlistRoutes(
+  app: FastifyInstance,
+  deps: AppDeps,
+  routeDeps: { prefix: string; ops: Operations; authenticator: AppDeps['wallet']['authenticator'] },
+): Promise<void> {
+  if (deps.watchlists) {
+    await app.register(eventRoutes, routeDeps);
+    await app.register(watchlistRoutes, {
+      ...routeDeps,
+      prefix: ACCOUNT_PREFIX,
+      watchlists: deps.watchlists,
+    });
+  }
+  if (deps.webhooks) {
+    await app.register(webhookRoutes, { ...routeDeps, prefix: ACCOUNT_PREFIX, ...deps.webhooks });
+  }
+}
 export const REQUEST_ID_HEADER = 'x-request-id';
 export const HEALTH_PATH = '/healthz';
 
@@ -197,17 +216,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(companyRoutes, routeDeps);
   await app.register(changeRoutes, routeDeps);
   await app.register(exportRoutes, { ...routeDeps, links });
-  if (deps.watchlists) {
-    await app.register(eventRoutes, routeDeps);
-    await app.register(watchlistRoutes, {
-      ...routeDeps,
-      prefix: ACCOUNT_PREFIX,
-      watchlists: deps.watchlists,
-    });
-  }
-  if (deps.webhooks) {
-    await app.register(webhookRoutes, { ...routeDeps, prefix: ACCOUNT_PREFIX, ...deps.webhooks });
-  }
+  await registerWatchlistRoutes(app, deps, routeDeps);
   // MCP clients sign in with OAuth where there are accounts to sign in to (the dashboard); keys work always.
   const oauth = deps.web
     ? {

@@ -329,11 +329,7 @@ export const ConfigSchema = z
       },
     },
     snapshotPollMs: env.REGDATA_SNAPSHOT_POLL_MS,
-    webhooks: {
-      pollMs: env.REGDATA_WEBHOOKS_POLL_MS,
-      allowPrivate: env.REGDATA_WEBHOOKS_ALLOW_PRIVATE,
-      timeoutMs: env.REGDATA_WEBHOOKS_TIMEOUT_MS,
-    },
+    webhooks: webhookSettings(env),
     responseChecks: env.REGDATA_RESPONSE_CHECKS ?? (env.REGDATA_DEV_MODE ? 'every' : 'sampled'),
     scanThreadNice: env.REGDATA_SCAN_THREAD_NICE,
     wallet: walletLocation(env.REGDATA_WALLET_URL, env.REGDATA_WALLET_DB, env.REGDATA_DATA_DIR, {
@@ -368,6 +364,18 @@ export const ConfigSchema = z
       },
     },
   }));
+
+function webhookSettings(env: {
+  REGDATA_WEBHOOKS_POLL_MS: number;
+  REGDATA_WEBHOOKS_ALLOW_PRIVATE: boolean;
+  REGDATA_WEBHOOKS_TIMEOUT_MS: number;
+}) {
+  return {
+    pollMs: env.REGDATA_WEBHOOKS_POLL_MS,
+    allowPrivate: env.REGDATA_WEBHOOKS_ALLOW_PRIVATE,
+    timeoutMs: env.REGDATA_WEBHOOKS_TIMEOUT_MS,
+  };
+}
 
 /**
  * The wallet's URL, and for SQLite its file (null on PostgreSQL). A relative SQLite path is made absolute

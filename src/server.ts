@@ -96,21 +96,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
     },
   });
   const metrics = config.metricsPort === null ? null : metricsApp(app.metricsRegistry);
-  if (mailProblem) {
-    app.log.warn(`${mailProblem}: account e-mails wait in the queue until it works`);
-  }
-  if (staleExports.length > 0) {
-    app.log.info({ folders: staleExports }, 'removed export folders left by processes that are gone');
-  }
-  const snap = engine.snapshot;
-  if (snap) {
-    app.log.info(
-      { snapshot_id: snap.id, countries: snap.countries, load_ms: Math.round(snap.loadMs) },
-      'snapshot loaded',
-    );
-  } else {
-    app.log.error({ err: engine.lastLoadError }, 'no snapshot loaded: data endpoints answer 502');
-  }
+  logStartup(app, engine, mailProblem, staleExports);
   // Promotions by the nightly ingest or the CLI are picked up without a restart (SIGHUP: look now).
   const snapshots = new SnapshotWatcher(engine, { pollMs: config.snapshotPollMs, log: app.log }).start();
 
@@ -151,21 +137,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
     throw err;
   }
 
-  if (options.handleSignals ?? true) {
-    const onSignal = (signal: NodeJS.Signals) => {
-      app.log.info({ signal }, 'shutting down: finishing in-flight requests');
-      close().then(
-        () => app.log.info('shut down'),
-        (err: unknown) => {
-          app.log.error({ err }, 'shutdown failed');
-          process.exitCode = 1;
-        },
-      );
-    };
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
-    process.on('SIGHUP', onHangup);
-  }
+  if (options.handleSignals ?? true) handleSignals(app, close, onHangup);
 
   const urlOf = (server: FastifyInstance, port: number) => {
     const address = server.server.address();
@@ -179,4 +151,45 @@ export async function startServer(config: Config, options: StartServerOptions = 
     app.log.warn(`development mode: e-mails are not sent but shown at ${url}/dev/outbox`);
   }
   return { app, engine, wallet, snapshots, url, metricsUrl, close };
+}
+
+/** What the start found: a mailer that cannot deliver yet, export folders removed, the snapshot or its error. */
+function logStartup(
+  app: FastifyInstance,
+  engine: Engine,
+  mailProblem: string | null,
+  staleExports: readonly string[],
+): void {
+  if (mailProblem) {
+    app.log.warn(`${mailProblem}: account e-mails wait in the queue until it works`);
+  }
+  if (staleExports.length > 0) {
+    app.log.info({ folders: staleExports }, 'removed export folders left by processes that are gone');
+  }
+  const snap = engine.snapshot;
+  if (snap) {
+    app.log.info(
+      { snapshot_id: snap.id, countries: snap.countries, load_ms: Math.round(snap.loadMs) },
+      'snapshot loaded',
+    );
+  } else {
+    app.log.error({ err: engine.lastLoadError }, 'no snapshot loaded: data endpoints answer 502');
+  }
+}
+
+/** SIGINT and SIGTERM shut down gracefully; SIGHUP looks for a newly promoted snapshot at once. */
+function handleSignals(app: FastifyInstance, close: () => Promise<void>, onHangup: () => void): void {
+  const onSignal = (signal: NodeJS.Signals) => {
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    close().then(
+      () => app.log.info('shut down'),
+      (err: unknown) => {
+        app.log.error({ err }, 'shutdown failed');
+        process.exitCode = 1;
+      },
+    );
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  process.on('SIGHUP', onHangup);
 }

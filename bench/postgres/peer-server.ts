@@ -15,8 +15,7 @@ import {
   SearchQueryObject,
   SearchQuerySchema,
 } from '../../src/contract/api-schemas.ts';
-import { COUNTRY_CODES, type CountryCode } from '../../src/contract/countries.ts';
-import { REGISTRATION_CODE_RULES } from '../../src/contract/registration-codes.ts';
+import { COUNTRIES, COUNTRY_CODES, type CountryCode } from '../../src/contract/countries.ts';
 import { arrayParams } from '../../src/http/query-params.ts';
 import { initials } from '../../src/services/companies.ts';
 import { countSql, detailSql, historySql, nameSql, pageSql, type PgSql } from './queries.ts';
@@ -79,7 +78,7 @@ function lookup(req: { query: unknown; params: unknown }): { country: CountryCod
   const country = (req.query as { country?: string }).country as CountryCode;
   const code = (req.params as { code: string }).code;
   if (!COUNTRY_CODES.includes(country)) return 422;
-  return REGISTRATION_CODE_RULES[country].isValid(code) ? { country, code } : 400;
+  return COUNTRIES[country].registrationCode.isValid(code) ? { country, code } : 400;
 }
 
 app.get('/api/v1/data/companies/:code', async (req, reply) => {

@@ -241,124 +241,183 @@ export function salvageCsv(
 ): SalvageResult {
   if (Buffer.byteLength(delimiter) !== 1)
     throw new Error(`salvage needs a one-byte delimiter, not '${delimiter}'`);
-  const delim = delimiter.charCodeAt(0);
   const size = fs.statSync(file).size;
   const endsWithNewline = size > 0 && lastByte(file, size) === LF;
   const fd = fs.openSync(file, 'r');
   const out = fs.openSync(cleaned, 'w');
   const rejects: SalvageReject[] = [];
   const droppedLines: number[] = [];
-  const limit = `records may have ${maxRecordBytes} bytes`;
   let records = 0;
   try {
-    const reader = new LineReader(fd, size, maxRecordBytes);
-    const pending: Buffer[] = [];
-    let pendingBytes = 0;
-    const flush = (): void => {
-      for (const part of pending) fs.writeSync(out, part);
-      pending.length = 0;
-      pendingBytes = 0;
-    };
-    /** Drops the record starting at `line` (its first physical line only), or refuses a cut file. */
-    const drop = (line: number, endOfFirst: number, bad: Bad, detail: string): void => {
-      // The file's last line starts a malformed record and the file is cut there (no final newline, or
-      // a quote open at the end): an interrupted download, refused rather than salvaged.
-      const openAtEnd = bad.reason === 'a quote that is never closed';
-      if (endOfFirst >= size && (!endsWithNewline || openAtEnd)) {
-        throw new TruncatedCsv(line, bad.column, openAtEnd);
-      }
-      rejects.push({ line, reason: bad.reason, column: bad.column, detail });
-      droppedLines.push(line);
-      pending.length = 0;
-      pendingBytes = 0;
-    };
-
-    let lineNo = 0;
-    let header = true;
-    for (;;) {
-      const start = reader.position;
-      const first = reader.next();
-      if (!first) break;
-      lineNo++;
-      const startLine = lineNo;
-      if (first.kind === 'overlong') {
-        // One rejected record up to the line's real end, wherever its quotes are: no slice of it is read.
-        if (header) throw new Error(`the header line is longer than ${maxRecordBytes} bytes`);
-        drop(
-          startLine,
-          start + first.length,
-          { kind: 'bad', reason: 'record over the size limit', column: 1 },
-          `a line of ${first.length} bytes; ${limit}`,
-        );
-        continue;
-      }
-      if (isBlankLine(first.bytes)) {
-        // DuckDB skips blank lines; kept so that line numbers of the cleaned file stay simple to map.
-        fs.writeSync(out, first.bytes);
-        continue;
-      }
-      const parser = new RecordParser(delim, quote === '' ? -1 : QUOTE, expectedFields);
-      pending.push(Buffer.from(first.bytes));
-      pendingBytes += first.bytes.length;
-      let result: Parse = parser.feed(first.bytes);
-      let physical = 1;
-      while (result.kind === 'more') {
-        const line = pendingBytes > maxRecordBytes ? null : reader.next();
-        if (pendingBytes > maxRecordBytes || line?.kind === 'overlong') {
-          if (line?.kind === 'overlong') pendingBytes += line.length;
-          result = { kind: 'bad', reason: 'record over the size limit', column: parser.fields };
-          break;
-        }
-        if (!line) {
-          result = { kind: 'bad', reason: 'a quote that is never closed', column: parser.fields };
-          break;
-        }
-        physical++;
-        pending.push(Buffer.from(line.bytes));
-        pendingBytes += line.bytes.length;
-        result = parser.feed(line.bytes);
-      }
-      if (header) {
-        // checkHeader has already read and judged the header; here it is only copied.
-        header = false;
-        lineNo += physical - 1;
-        flush();
-        continue;
-      }
-      if (result.kind === 'done' && pendingBytes > maxRecordBytes) {
-        result = { kind: 'bad', reason: 'record over the size limit', column: parser.fields };
-      }
-      if (result.kind === 'done') {
-        const { fields } = result;
-        if (fields > expectedFields) {
-          result = { kind: 'bad', reason: 'too many fields', column: fields };
-        } else if (fields < expectedFields) {
-          result = { kind: 'bad', reason: 'too few fields', column: fields };
-        } else if (encoding === 'utf-8' && !isUtf8(Buffer.concat(pending))) {
-          result = { kind: 'bad', reason: 'invalid UTF-8', column: 1 };
-        }
-      }
-      if (result.kind === 'bad') {
-        const detail =
-          result.reason === 'too many fields' || result.reason === 'too few fields'
-            ? `${result.column} fields, the header has ${expectedFields}`
-            : result.reason === 'record over the size limit'
-              ? `${parser.quoted ? 'a quoted value still open after' : 'a record of'} ${pendingBytes} bytes; ${limit}`
-              : '';
-        drop(startLine, start + first.bytes.length, result, detail);
-        // Only the record's first line is dropped: the next one may start a good record.
-        reader.seek(start + first.bytes.length);
-        continue;
-      }
-      records++;
-      lineNo += physical - 1;
-      flush();
-    }
+    records = salvageRecords({
+      reader: new LineReader(fd, size, maxRecordBytes),
+      out,
+      size,
+      endsWithNewline,
+      delim: delimiter.charCodeAt(0),
+      quote: quote === '' ? -1 : QUOTE,
+      expectedFields,
+      encoding,
+      maxRecordBytes,
+      limit: `records may have ${maxRecordBytes} bytes`,
+      pending: [],
+      pendingBytes: 0,
+      rejects,
+      droppedLines,
+    });
   } finally {
     fs.closeSync(fd);
     fs.closeSync(out);
   }
   return { records, rejects, droppedLines };
+}
+
+/** One salvage pass: the input and output, the record being read (`pending`), and what was dropped. */
+interface SalvagePass {
+  reader: LineReader;
+  /** The cleaned file's descriptor. */
+  out: number;
+  size: number;
+  endsWithNewline: boolean;
+  delim: number;
+  /** The quote byte, or -1 where the format has none. */
+  quote: number;
+  expectedFields: number;
+  encoding: TextEncoding;
+  maxRecordBytes: number;
+  /** The size limit as the rejects' details say it. */
+  limit: string;
+  pending: Buffer[];
+  pendingBytes: number;
+  rejects: SalvageReject[];
+  droppedLines: number[];
+}
+
+/** Copies the header and every good record to the cleaned file; returns how many records it kept. */
+function salvageRecords(s: SalvagePass): number {
+  let records = 0;
+  let lineNo = 0;
+  let header = true;
+  for (;;) {
+    const start = s.reader.position;
+    const first = s.reader.next();
+    if (!first) break;
+    lineNo++;
+    const startLine = lineNo;
+    if (first.kind === 'overlong') {
+      // One rejected record up to the line's real end, wherever its quotes are: no slice of it is read.
+      if (header) throw new Error(`the header line is longer than ${s.maxRecordBytes} bytes`);
+      drop(
+        s,
+        startLine,
+        start + first.length,
+        { kind: 'bad', reason: 'record over the size limit', column: 1 },
+        `a line of ${first.length} bytes; ${s.limit}`,
+      );
+      continue;
+    }
+    if (isBlankLine(first.bytes)) {
+      // DuckDB skips blank lines; kept so that line numbers of the cleaned file stay simple to map.
+      fs.writeSync(s.out, first.bytes);
+      continue;
+    }
+    const parser = new RecordParser(s.delim, s.quote, s.expectedFields);
+    const { result: read, physical } = readRecord(s, parser, first.bytes);
+    if (header) {
+      // checkHeader has already read and judged the header; here it is only copied.
+      header = false;
+      lineNo += physical - 1;
+      flush(s);
+      continue;
+    }
+    const result = judgeRecord(s, parser, read);
+    if (result.kind === 'bad') {
+      drop(s, startLine, start + first.bytes.length, result, rejectDetail(s, parser, result));
+      // Only the record's first line is dropped: the next one may start a good record.
+      s.reader.seek(start + first.bytes.length);
+      continue;
+    }
+    records++;
+    lineNo += physical - 1;
+    flush(s);
+  }
+  return records;
+}
+
+/** Reads one record from its first line on, across the lines its open quotes span, into `pending`. */
+function readRecord(
+  s: SalvagePass,
+  parser: RecordParser,
+  firstBytes: Buffer,
+): { result: Parse; physical: number } {
+  s.pending.push(Buffer.from(firstBytes));
+  s.pendingBytes += firstBytes.length;
+  let result: Parse = parser.feed(firstBytes);
+  let physical = 1;
+  while (result.kind === 'more') {
+    const line = s.pendingBytes > s.maxRecordBytes ? null : s.reader.next();
+    if (s.pendingBytes > s.maxRecordBytes || line?.kind === 'overlong') {
+      if (line?.kind === 'overlong') s.pendingBytes += line.length;
+      result = { kind: 'bad', reason: 'record over the size limit', column: parser.fields };
+      break;
+    }
+    if (!line) {
+      result = { kind: 'bad', reason: 'a quote that is never closed', column: parser.fields };
+      break;
+    }
+    physical++;
+    s.pending.push(Buffer.from(line.bytes));
+    s.pendingBytes += line.bytes.length;
+    result = parser.feed(line.bytes);
+  }
+  return { result, physical };
+}
+
+/** A whole record's verdict: its size, its number of fields and its encoding. */
+function judgeRecord(s: SalvagePass, parser: RecordParser, read: Parse): Parse {
+  let result = read;
+  if (result.kind === 'done' && s.pendingBytes > s.maxRecordBytes) {
+    result = { kind: 'bad', reason: 'record over the size limit', column: parser.fields };
+  }
+  if (result.kind === 'done') {
+    const { fields } = result;
+    if (fields > s.expectedFields) {
+      result = { kind: 'bad', reason: 'too many fields', column: fields };
+    } else if (fields < s.expectedFields) {
+      result = { kind: 'bad', reason: 'too few fields', column: fields };
+    } else if (s.encoding === 'utf-8' && !isUtf8(Buffer.concat(s.pending))) {
+      result = { kind: 'bad', reason: 'invalid UTF-8', column: 1 };
+    }
+  }
+  return result;
+}
+
+function rejectDetail(s: SalvagePass, parser: RecordParser, bad: Bad): string {
+  return bad.reason === 'too many fields' || bad.reason === 'too few fields'
+    ? `${bad.column} fields, the header has ${s.expectedFields}`
+    : bad.reason === 'record over the size limit'
+      ? `${parser.quoted ? 'a quoted value still open after' : 'a record of'} ${s.pendingBytes} bytes; ${s.limit}`
+      : '';
+}
+
+function flush(s: SalvagePass): void {
+  for (const part of s.pending) fs.writeSync(s.out, part);
+  s.pending.length = 0;
+  s.pendingBytes = 0;
+}
+
+/** Drops the record starting at `line` (its first physical line only), or refuses a cut file. */
+function drop(s: SalvagePass, line: number, endOfFirst: number, bad: Bad, detail: string): void {
+  // The file's last line starts a malformed record and the file is cut there (no final newline, or
+  // a quote open at the end): an interrupted download, refused rather than salvaged.
+  const openAtEnd = bad.reason === 'a quote that is never closed';
+  if (endOfFirst >= s.size && (!s.endsWithNewline || openAtEnd)) {
+    throw new TruncatedCsv(line, bad.column, openAtEnd);
+  }
+  s.rejects.push({ line, reason: bad.reason, column: bad.column, detail });
+  s.droppedLines.push(line);
+  s.pending.length = 0;
+  s.pendingBytes = 0;
 }
 
 function lastByte(file: string, size: number): number {

@@ -121,6 +121,54 @@ function announcedSize(res: Response, offset: number): number | null {
 }
 
 /**
+ * The request's headers: a Range (with If-Range) that resumes a part left by an earlier attempt of the same
+ * URL, or else the validators that let the server answer 304 for a complete earlier copy.
+ */
+function requestHeaders(
+  dl: Download,
+  target: string,
+  tmp: string,
+): { headers: Record<string, string>; offset: number } {
+  const metaFile = `${target}.meta.json`;
+  const partMetaFile = `${tmp}.meta.json`;
+  const headers: Record<string, string> = { ...dl.headers, 'user-agent': USER_AGENT };
+  const partMeta = readMeta(partMetaFile);
+  const offset = fs.existsSync(tmp) && partMeta?.url === dl.url ? fs.statSync(tmp).size : 0;
+  if (offset > 0) {
+    headers['range'] = `bytes=${offset}-`;
+    // Resume only if the file did not change on the server meanwhile; otherwise the server sends it all.
+    const validator = partMeta?.etag ?? partMeta?.lastModified;
+    if (validator) headers['if-range'] = validator;
+  } else {
+    const done = readMeta(metaFile);
+    if (fs.existsSync(target) && done?.url === dl.url) {
+      if (done.etag) headers['if-none-match'] = done.etag;
+      if (done.lastModified) headers['if-modified-since'] = done.lastModified;
+    }
+  }
+  return { headers, offset };
+}
+
+/**
+ * What an answer's status means: the earlier copy is current (304), a body to save, or an error, thrown:
+ * a plain Error is retried, a DownloadError marked permanent is not.
+ */
+function answerKind(res: Response, dl: Download, offset: number, tmp: string): 'unchanged' | 'body' {
+  if (res.status === 304) return 'unchanged';
+  if (res.status === 416 && offset > 0) {
+    // The part is already whole (or the file shrank): start over rather than guess.
+    fs.rmSync(tmp, { force: true });
+    throw new Error('range not satisfiable; restarting');
+  }
+  if (res.status === 429 || res.status >= 500) throw new Error(`HTTP ${res.status}`);
+  if (res.status !== 200 && res.status !== 206) {
+    throw new DownloadError(`${dl.saveAs}: ${dl.url} answered HTTP ${res.status}`, true);
+  }
+  if (!res.body) throw new Error('empty response body');
+  return 'body';
+}
+
+/**
  * Fetches one file into `dir/saveAs`: streamed to `saveAs.part`, resumed with a Range request when a part
  * is left from an earlier attempt or run (and the server's validator still matches), retried with
  * exponential backoff, checked, then renamed into place, so `dir` never holds a half file under the real
@@ -153,37 +201,13 @@ async function fetchOne(file: OfficialFile, dl: Download, dir: string, opts: Dow
       idle = setTimeout(() => controller.abort(new Error('no data received')), opts.idleTimeoutMs ?? 60_000);
     };
     try {
-      const headers: Record<string, string> = { ...dl.headers, 'user-agent': USER_AGENT };
-      const partMeta = readMeta(partMetaFile);
-      const offset = fs.existsSync(tmp) && partMeta?.url === dl.url ? fs.statSync(tmp).size : 0;
-      if (offset > 0) {
-        headers['range'] = `bytes=${offset}-`;
-        // Resume only if the file did not change on the server meanwhile; otherwise the server sends it all.
-        const validator = partMeta?.etag ?? partMeta?.lastModified;
-        if (validator) headers['if-range'] = validator;
-      } else {
-        const done = readMeta(metaFile);
-        if (fs.existsSync(target) && done?.url === dl.url) {
-          if (done.etag) headers['if-none-match'] = done.etag;
-          if (done.lastModified) headers['if-modified-since'] = done.lastModified;
-        }
-      }
+      const { headers, offset } = requestHeaders(dl, target, tmp);
       arm();
       const res = await fetchImpl(dl.url, { headers, signal: controller.signal, redirect: 'follow' });
-      if (res.status === 304) {
+      if (answerKind(res, dl, offset, tmp) === 'unchanged') {
         progress.message(`${dl.saveAs}: unchanged on the server, keeping the copy from the last run`);
         return;
       }
-      if (res.status === 416 && offset > 0) {
-        // The part is already whole (or the file shrank): start over rather than guess.
-        fs.rmSync(tmp, { force: true });
-        throw new Error('range not satisfiable; restarting');
-      }
-      if (res.status === 429 || res.status >= 500) throw new Error(`HTTP ${res.status}`);
-      if (res.status !== 200 && res.status !== 206) {
-        throw new DownloadError(`${dl.saveAs}: ${dl.url} answered HTTP ${res.status}`, true);
-      }
-      if (!res.body) throw new Error('empty response body');
       const append = res.status === 206 && offset > 0;
       const start = append ? offset : 0;
       const expected = announcedSize(res, start);

@@ -239,11 +239,54 @@ export async function loadCsv(
   src: CsvSource,
   report: IngestReport,
 ): Promise<CsvLoad> {
+  const maxRecordBytes = src.maxRecordBytes ?? MAX_RECORD_BYTES;
+  checkCsvFile(src, maxRecordBytes);
+  const r = csvLoadRun(conn, src, report, checkHeader(src), maxRecordBytes);
+
+  // DuckDB accepts a record with one empty field too many and shifts its fields, so field counts are
+  // checked here first; a file with a misshapen record skips straight to the salvage pass.
+  const misshapen = hasMisshapenRecord(
+    src.file,
+    src.delimiter,
+    r.fileColumns.length,
+    src.quote ?? '"',
+    maxRecordBytes,
+  );
+  let load = misshapen ? null : await duckLoad(conn, src, r.file, r.fileColumns, r.lineOf);
+  let malformed: readonly SalvageReject[] = [];
+  let scratch: string | null = null;
+  try {
+    if (!load || load.groups.some((g) => STRUCTURAL.has(String(g['error_type'])))) {
+      scratch = fs.mkdtempSync(path.join(src.workDir ?? os.tmpdir(), 'csv-salvage-'));
+      malformed = salvage(r, path.join(scratch, path.basename(src.file)));
+      load = await duckLoad(conn, src, r.file, r.fileColumns, r.lineOf);
+      // What the salvage pass let through and DuckDB still finds broken (a case the two disagree on, e.g.
+      // a lone CR) is refused as before: never load a file whose columns may be shifted.
+    }
+    await refuseStructural(r, load.groups);
+    await reportUnconverted(r, load.groups);
+    const rejected = load.rowsRejected + malformed.length;
+    const rowsRead = load.rowsLoaded + rejected;
+    await refuseOverThreshold(r, load, malformed, rowsRead);
+    report.file({
+      country: src.country,
+      file: src.display,
+      rowsRead,
+      rowsLoaded: load.rowsLoaded,
+      bytes: fs.statSync(src.file).size,
+    });
+    return { rowsRead, rowsLoaded: load.rowsLoaded, rowsRejected: rejected };
+  } finally {
+    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Refuses a missing file, an empty one, and one whose first line is longer than a record may be. */
+function checkCsvFile(src: CsvSource, maxRecordBytes: number): void {
   if (!fs.existsSync(src.file)) throw new MissingSourceFile(`${src.display} is missing`);
   if (isBlank(src.file)) {
     throw new SourceFileError(src.display, { line: 1, column: 1 }, 'the file is empty: no header line');
   }
-  const maxRecordBytes = src.maxRecordBytes ?? MAX_RECORD_BYTES;
   if (headerBytes(src.file, maxRecordBytes) > maxRecordBytes) {
     throw new SourceFileError(
       src.display,
@@ -251,137 +294,155 @@ export async function loadCsv(
       `the header line is longer than ${maxRecordBytes} bytes (not this register's file?)`,
     );
   }
-  const fileColumns = checkHeader(src);
+}
 
-  let file = src.file;
-  let droppedLines: readonly number[] = [];
-  const lineOf = (line: number): number => originalLine(line, droppedLines);
-  const positionOf = async (g: Record<string, unknown>): Promise<FilePosition> => {
-    // line_byte_position is 1-based; the record's first physical line is what an editor shows.
-    const { line } = await positionOfByte(file, Math.max(0, Number(g['pos']) - 1));
-    const column = Number(g['column_idx']);
-    const name = fileColumns[column - 1]?.[0];
-    return name ? { line: lineOf(line), column, columnName: name } : { line: lineOf(line), column };
+/**
+ * One CSV load: the file DuckDB reads (the original, or the salvage pass's cleaned twin with the lines it
+ * dropped), and how a reject's line and byte position map back onto the original file.
+ */
+interface CsvLoadRun {
+  conn: DuckDBConnection;
+  src: CsvSource;
+  report: IngestReport;
+  fileColumns: ReturnType<typeof checkHeader>;
+  maxRecordBytes: number;
+  file: string;
+  droppedLines: readonly number[];
+  lineOf: (line: number) => number;
+  positionOf: (g: Record<string, unknown>) => Promise<FilePosition>;
+}
+
+function csvLoadRun(
+  conn: DuckDBConnection,
+  src: CsvSource,
+  report: IngestReport,
+  fileColumns: ReturnType<typeof checkHeader>,
+  maxRecordBytes: number,
+): CsvLoadRun {
+  const r: CsvLoadRun = {
+    conn,
+    src,
+    report,
+    fileColumns,
+    maxRecordBytes,
+    file: src.file,
+    droppedLines: [],
+    lineOf: (line) => originalLine(line, r.droppedLines),
+    positionOf: async (g) => {
+      // line_byte_position is 1-based; the record's first physical line is what an editor shows.
+      const { line } = await positionOfByte(r.file, Math.max(0, Number(g['pos']) - 1));
+      const column = Number(g['column_idx']);
+      const name = fileColumns[column - 1]?.[0];
+      return name ? { line: r.lineOf(line), column, columnName: name } : { line: r.lineOf(line), column };
+    },
   };
-  const refuseStructural = async (groups: Record<string, unknown>[]): Promise<void> => {
-    const structural = groups.find((g) => STRUCTURAL.has(String(g['error_type'])));
-    if (!structural) return;
-    const type = String(structural['error_type']);
-    const hint =
-      type === 'UNQUOTED VALUE' || type === 'MISSING COLUMNS'
-        ? ' (a truncated or damaged file?)'
-        : type === 'TOO MANY COLUMNS'
-          ? ` (an unquoted '${src.delimiter}' or a changed format?)`
-          : '';
+  return r;
+}
+
+/**
+ * The salvage pass: writes the well-formed records to `cleaned`, which DuckDB then reads instead, and
+ * reports each dropped record; a cut file is refused with its line and column.
+ */
+function salvage(r: CsvLoadRun, cleaned: string): readonly SalvageReject[] {
+  const { src, fileColumns } = r;
+  let salvage;
+  try {
+    salvage = salvageCsv(
+      src.file,
+      cleaned,
+      src.delimiter,
+      fileColumns.length,
+      src.encoding ?? 'utf-8',
+      src.quote ?? '"',
+      r.maxRecordBytes,
+    );
+  } catch (err) {
+    if (!(err instanceof TruncatedCsv)) throw err;
+    const name = fileColumns[err.column - 1]?.[0];
     throw new SourceFileError(
       src.display,
-      await positionOf(structural),
-      `${type.toLowerCase()}: ${printableExcerpt(String(structural['message']), MESSAGE_MAX_CHARS)}${hint}`,
+      { line: err.line, column: err.column, ...(name ? { columnName: name } : {}) },
+      err.insideQuote
+        ? 'unquoted value: the file ends inside a quoted value (a truncated or damaged file?)'
+        : 'missing columns: the file ends inside a record (a truncated or damaged file?)',
     );
-  };
+  }
+  for (const rej of salvage.rejects) {
+    r.report.reject(
+      src.country,
+      src.display,
+      rej.reason,
+      1,
+      'row dropped',
+      `${src.display} line ${rej.line}${rej.detail ? `: ${rej.detail}` : ''}`,
+    );
+  }
+  r.file = cleaned;
+  r.droppedLines = salvage.droppedLines;
+  return salvage.rejects;
+}
 
-  // DuckDB accepts a record with one empty field too many and shifts its fields, so field counts are
-  // checked here first; a file with a misshapen record skips straight to the salvage pass.
-  const misshapen = hasMisshapenRecord(
-    src.file,
-    src.delimiter,
-    fileColumns.length,
-    src.quote ?? '"',
-    maxRecordBytes,
+async function refuseStructural(r: CsvLoadRun, groups: Record<string, unknown>[]): Promise<void> {
+  const structural = groups.find((g) => STRUCTURAL.has(String(g['error_type'])));
+  if (!structural) return;
+  const type = String(structural['error_type']);
+  const hint =
+    type === 'UNQUOTED VALUE' || type === 'MISSING COLUMNS'
+      ? ' (a truncated or damaged file?)'
+      : type === 'TOO MANY COLUMNS'
+        ? ` (an unquoted '${r.src.delimiter}' or a changed format?)`
+        : '';
+  throw new SourceFileError(
+    r.src.display,
+    await r.positionOf(structural),
+    `${type.toLowerCase()}: ${printableExcerpt(String(structural['message']), MESSAGE_MAX_CHARS)}${hint}`,
   );
-  let load = misshapen ? null : await duckLoad(conn, src, file, fileColumns, lineOf);
-  let malformed = 0;
-  let firstMalformed: SalvageReject | null = null;
-  let scratch: string | null = null;
-  try {
-    if (!load || load.groups.some((g) => STRUCTURAL.has(String(g['error_type'])))) {
-      scratch = fs.mkdtempSync(path.join(src.workDir ?? os.tmpdir(), 'csv-salvage-'));
-      const cleaned = path.join(scratch, path.basename(src.file));
-      let salvage;
-      try {
-        salvage = salvageCsv(
-          src.file,
-          cleaned,
-          src.delimiter,
-          fileColumns.length,
-          src.encoding ?? 'utf-8',
-          src.quote ?? '"',
-          maxRecordBytes,
-        );
-      } catch (err) {
-        if (!(err instanceof TruncatedCsv)) throw err;
-        const name = fileColumns[err.column - 1]?.[0];
-        throw new SourceFileError(
-          src.display,
-          { line: err.line, column: err.column, ...(name ? { columnName: name } : {}) },
-          err.insideQuote
-            ? 'unquoted value: the file ends inside a quoted value (a truncated or damaged file?)'
-            : 'missing columns: the file ends inside a record (a truncated or damaged file?)',
-        );
-      }
-      for (const r of salvage.rejects) {
-        report.reject(
-          src.country,
-          src.display,
-          r.reason,
-          1,
-          'row dropped',
-          `${src.display} line ${r.line}${r.detail ? `: ${r.detail}` : ''}`,
-        );
-      }
-      malformed = salvage.rejects.length;
-      firstMalformed = salvage.rejects[0] ?? null;
-      file = cleaned;
-      droppedLines = salvage.droppedLines;
-      load = await duckLoad(conn, src, file, fileColumns, lineOf);
-      // What the salvage pass let through and DuckDB still finds broken (a case the two disagree on, e.g.
-      // a lone CR) is refused as before: never load a file whose columns may be shifted.
-    }
-    await refuseStructural(load.groups);
+}
 
-    const { groups, rowsLoaded, rowsRejected } = load;
-    for (const g of groups) {
-      const column = String(g['column_name'] ?? `column ${String(g['column_idx'])}`);
-      const type = fileColumns[Number(g['column_idx']) - 1]?.[1] ?? 'value';
-      const where = describePosition(src.display, await positionOf(g));
-      const detail = unconvertedValue(String(g['message']));
-      report.reject(
-        src.country,
-        src.display,
-        `not a valid ${type} in ${column}`,
-        Number(g['n']),
-        'row dropped',
-        `${where}${detail ? `: ${detail}` : ''}`,
-      );
-    }
-    const rejected = rowsRejected + malformed;
-    const rowsRead = rowsLoaded + rejected;
-    const share = src.maxRejectShare ?? DEFAULT_MAX_REJECT_SHARE;
-    if (rejected > 0 && rejected > share * rowsRead) {
-      const first = groups[0];
-      const limit = `more than ${(share * 100).toFixed(1)}%`;
-      if (firstMalformed) {
-        throw new RejectThresholdError(
-          `${src.display} line ${firstMalformed.line}: ${rejected} of ${rowsRead} rows rejected (${limit}): ` +
-            `${malformed} malformed, first: ${firstMalformed.reason}; ${rowsRejected} with values that do not convert`,
-        );
-      }
+/** Reports DuckDB's rejects, one line per column and reason, at the first such row. */
+async function reportUnconverted(r: CsvLoadRun, groups: Record<string, unknown>[]): Promise<void> {
+  for (const g of groups) {
+    const column = String(g['column_name'] ?? `column ${String(g['column_idx'])}`);
+    const type = r.fileColumns[Number(g['column_idx']) - 1]?.[1] ?? 'value';
+    const where = describePosition(r.src.display, await r.positionOf(g));
+    const detail = unconvertedValue(String(g['message']));
+    r.report.reject(
+      r.src.country,
+      r.src.display,
+      `not a valid ${type} in ${column}`,
+      Number(g['n']),
+      'row dropped',
+      `${where}${detail ? `: ${detail}` : ''}`,
+    );
+  }
+}
+
+/** Refuses the file when malformed and unconvertible rows together are over its reject share. */
+async function refuseOverThreshold(
+  r: CsvLoadRun,
+  { groups, rowsRejected }: { groups: Record<string, unknown>[]; rowsRejected: number },
+  malformedRejects: readonly SalvageReject[],
+  rowsRead: number,
+): Promise<void> {
+  const { src } = r;
+  const malformed = malformedRejects.length;
+  const firstMalformed = malformedRejects[0] ?? null;
+  const rejected = rowsRejected + malformed;
+  const share = src.maxRejectShare ?? DEFAULT_MAX_REJECT_SHARE;
+  if (rejected > 0 && rejected > share * rowsRead) {
+    const first = groups[0];
+    const limit = `more than ${(share * 100).toFixed(1)}%`;
+    if (firstMalformed) {
       throw new RejectThresholdError(
-        `${first ? describePosition(src.display, await positionOf(first)) : src.display}: ${rowsRejected} of ` +
-          `${rowsRead} rows have values that do not convert (${limit}), ` +
-          `first: ${printableExcerpt(String(first?.['message'] ?? ''), MESSAGE_MAX_CHARS)}`,
+        `${src.display} line ${firstMalformed.line}: ${rejected} of ${rowsRead} rows rejected (${limit}): ` +
+          `${malformed} malformed, first: ${firstMalformed.reason}; ${rowsRejected} with values that do not convert`,
       );
     }
-    report.file({
-      country: src.country,
-      file: src.display,
-      rowsRead,
-      rowsLoaded,
-      bytes: fs.statSync(src.file).size,
-    });
-    return { rowsRead, rowsLoaded, rowsRejected: rejected };
-  } finally {
-    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+    throw new RejectThresholdError(
+      `${first ? describePosition(src.display, await r.positionOf(first)) : src.display}: ${rowsRejected} of ` +
+        `${rowsRead} rows have values that do not convert (${limit}), ` +
+        `first: ${printableExcerpt(String(first?.['message'] ?? ''), MESSAGE_MAX_CHARS)}`,
+    );
   }
 }
 

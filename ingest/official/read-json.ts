@@ -8,7 +8,6 @@ import { queryRows, quoteIdent, sqlPath } from '../pipeline/sql.ts';
 import { MissingSourceFile, SourceFileError } from './errors.ts';
 import { scanJson } from './json-scan.ts';
 import type { IngestReport } from './report.ts';
-import type { StageContext } from './types.ts';
 import { isBlank } from './text-file.ts';
 
 export interface JsonSource {
@@ -114,22 +113,4 @@ export async function loadJson(
     bytes: fs.statSync(src.file).size,
   });
   return { rowsRead };
-}
-
-/** loadJson of an adapter's official file `key` as a reported stage; returns the file's display name. */
-export async function loadJsonStage(
-  ctx: StageContext,
-  key: string,
-  table: string,
-  columns: JsonSource['columns'],
-): Promise<string> {
-  const file = ctx.sources.one(key)!;
-  const display = ctx.sources.displayName(file);
-  await ctx.report.stage(
-    ctx.country,
-    `read ${display}`,
-    () => loadJson(ctx.conn, { country: ctx.country, file, display, table, columns }, ctx.report),
-    (r) => r.rowsRead,
-  );
-  return display;
 }

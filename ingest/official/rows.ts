@@ -1,6 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { CountryCode } from '../../src/contract/countries.ts';
-import { REGISTRATION_CODE_RULES } from '../../src/contract/registration-codes.ts';
+import { COUNTRIES, type CountryCode } from '../../src/contract/countries.ts';
 import { queryRows, quoteIdent } from '../pipeline/sql.ts';
 import type { IngestReport, RejectAction } from './report.ts';
 
@@ -52,8 +51,8 @@ export async function keyRows(conn: DuckDBConnection, o: KeyRowsOptions): Promis
 
   await conn.run(`CREATE OR REPLACE TEMP TABLE ${o.to}_bad (code VARCHAR)`);
   if (o.checkRule) {
-    // The code rules are the API's own (src/contract/registration-codes.ts); streamed, so memory stays flat.
-    const rule = REGISTRATION_CODE_RULES[o.country];
+    // The code rules are the API's own (the country profile, src/contract/countries.ts); streamed, so memory stays flat.
+    const rule = COUNTRIES[o.country].registrationCode;
     const appender = await conn.createAppender(`${o.to}_bad`);
     let bad = 0;
     let example: string | null = null;

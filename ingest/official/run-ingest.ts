@@ -2,7 +2,7 @@ import type { WatchlistSource } from '../pipeline/events.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { CountryCode } from '../../src/contract/countries.ts';
+import { COUNTRY_CODES, type CountryCode } from '../../src/contract/countries.ts';
 import type { CountryManifest } from '../../src/contract/data-contract.ts';
 import type { SnapshotStore } from '../../src/contract/snapshot-store.ts';
 import { publishSnapshot, type PublishResult } from '../pipeline/publish.ts';
@@ -99,7 +99,7 @@ function liveCompanyCounts(store: SnapshotStore): Map<CountryCode, number> {
   const counts = new Map<CountryCode, number>();
   const live = store.currentId();
   if (!live) return counts;
-  for (const country of ['EE', 'LV', 'LT', 'NO', 'FI', 'PL', 'SE'] as const) {
+  for (const country of COUNTRY_CODES) {
     const file = store.file(live, country, 'manifest');
     if (!fs.existsSync(file)) continue;
     const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as CountryManifest;
@@ -137,6 +137,140 @@ function sourceDirFor(base: string, country: CountryCode, single: boolean): stri
   return single ? base : sub;
 }
 
+/** Downloads (or finds in `opts.from`) every country's files: the folder each country is read from. */
+async function fetchSources(
+  opts: IngestOptions,
+  adapters: Partial<Record<CountryCode, CountryAdapter>>,
+  runStarted: Date,
+): Promise<Map<CountryCode, string>> {
+  const sourceDirs = new Map<CountryCode, string>();
+  for (const country of opts.countries) {
+    const adapter = adapters[country];
+    if (!adapter) throw new Error(`no ingest adapter for ${country}`);
+    if (opts.from) {
+      sourceDirs.set(country, sourceDirFor(opts.from, country, opts.countries.length === 1));
+    } else {
+      const dir = path.join(opts.downloadDir ?? path.join(opts.store.dataDir, 'downloads'), country);
+      await downloadSources(country, adapter.files, dir, {
+        ...opts.download,
+        report: opts.report,
+        now: runStarted,
+      });
+      sourceDirs.set(country, dir);
+    }
+  }
+  return sourceDirs;
+}
+
+/** Every country's folder is checked before the first one is staged, so one run names every problem. */
+async function planAll(
+  opts: IngestOptions,
+  adapters: Partial<Record<CountryCode, CountryAdapter>>,
+  sourceDirs: Map<CountryCode, string>,
+): Promise<Map<CountryCode, SourcePlan>> {
+  const plans = new Map<CountryCode, SourcePlan>();
+  const problems: string[] = [];
+  for (const [country, dir] of sourceDirs) {
+    const { plan, problems: found } = await planSources(
+      country,
+      dir,
+      adapters[country]!.files,
+      opts.require ?? REQUIRE_NONE,
+      opts.unpack,
+    );
+    plans.set(country, plan);
+    problems.push(...found);
+    for (const file of plan.missing) {
+      opts.report.missingFile({ country, key: file.key, title: file.title, adds: file.adds ?? file.title });
+    }
+  }
+  if (problems.length) throw new InputFolderError(problems);
+  return plans;
+}
+
+/** What staging a country needs besides the connection: the run's plans, baselines and scratch root. */
+interface StageRun {
+  opts: IngestOptions;
+  adapters: Partial<Record<CountryCode, CountryAdapter>>;
+  plans: Map<CountryCode, SourcePlan>;
+  liveCounts: Map<CountryCode, number>;
+  workRoot: string;
+  runStarted: Date;
+}
+
+/** DuckDB tracks query progress only with the progress bar on; printing stays off (we draw our own). */
+async function probeProgress(conn: DuckDBConnection, report: IngestReport): Promise<void> {
+  await conn.run('SET enable_progress_bar = true');
+  await conn.run('SET enable_progress_bar_print = false');
+  report.setProbe(() => {
+    const p = conn.progress.percentage;
+    return p >= 0 ? p / 100 : null;
+  });
+}
+
+/**
+ * Counts what the adapter staged and applies the guards: a non-empty input that sells nothing is a
+ * reading problem (a renamed column, every row rejected on a join), never a register that emptied
+ * overnight, and promoting it would blank the country; a fall beyond the drop guard is refused too.
+ */
+async function checkStaged(
+  conn: DuckDBConnection,
+  country: CountryCode,
+  run: StageRun,
+): Promise<{ companies: number; history: number }> {
+  const companies = await countStaged(conn, 'stage_companies');
+  const forSale = await countStaged(conn, 'stage_companies', 'NOT not_for_sale');
+  const history = await countStaged(conn, 'stage_history');
+  await dropScratchTables(conn);
+  const { allowDrop } = run.opts;
+  const maxDropPct = run.opts.maxDropPct ?? DEFAULT_MAX_DROP_PCT;
+  if (forSale === 0 && !allowDrop) throw new NothingSellableError(country, companies);
+  const live = run.liveCounts.get(country);
+  if (live && !allowDrop && forSale < live * (1 - maxDropPct / 100)) {
+    throw new RowCountDropError(country, live, forSale, maxDropPct);
+  }
+  return { companies, history };
+}
+
+/** The pipeline's stageCountry: opens the country's files, runs its adapter, checks and reports. */
+async function stageOfficialCountry(
+  conn: DuckDBConnection,
+  country: CountryCode,
+  reference: CountryReference,
+  run: StageRun,
+): Promise<{ source: string; sourceDetail: Record<string, unknown> }> {
+  const { report } = run.opts;
+  const adapter = run.adapters[country];
+  const plan = run.plans.get(country);
+  if (!adapter || !plan) throw new Error(`no ingest adapter for ${country}`);
+  const started = performance.now();
+  const seconds = () => (performance.now() - started) / 1000;
+  await probeProgress(conn, report);
+  const workDir = path.join(run.workRoot, country);
+  try {
+    const sources = await openSources(plan, workDir, report, run.opts.unpack);
+    const result = await adapter.stage(
+      createStageContext({ conn, country, sources, reference, report, now: run.runStarted, workDir }),
+    );
+    const counts = await checkStaged(conn, country, run);
+    report.country({ country, ...counts, seconds: seconds(), status: 'staged' });
+    return {
+      source: 'official-files',
+      sourceDetail: {
+        ...result.sourceDetail,
+        ...report.detailFor(country),
+        from: run.opts.from ? path.resolve(plan.dir) : 'download',
+      },
+    };
+  } catch (err) {
+    report.country({ country, companies: 0, history: 0, seconds: seconds(), status: 'failed' });
+    throw err;
+  } finally {
+    report.setProbe(null);
+    fs.rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
 /**
  * The nightly ingest: official files (downloaded, or from a folder) → country adapters → stage tables →
  * write-audit-publish. Countries not ingested are carried over from the live snapshot, so the new one is
@@ -147,112 +281,19 @@ export async function runIngest(opts: IngestOptions): Promise<PublishResult> {
   const { store, report } = opts;
   const now = opts.now ?? (() => new Date());
   const adapters = opts.adapters ?? ADAPTERS;
-  const maxDropPct = opts.maxDropPct ?? DEFAULT_MAX_DROP_PCT;
   const release = acquireLock(store.dataDir);
   removeStaleWorkDirs(store.dataDir);
   const workRoot = path.join(store.dataDir, `.ingest-work-${process.pid}`);
   const liveCounts = liveCompanyCounts(store);
   const runStarted = now();
   try {
-    const sourceDirs = new Map<CountryCode, string>();
-    for (const country of opts.countries) {
-      const adapter = adapters[country];
-      if (!adapter) throw new Error(`no ingest adapter for ${country}`);
-      if (opts.from) {
-        sourceDirs.set(country, sourceDirFor(opts.from, country, opts.countries.length === 1));
-      } else {
-        const dir = path.join(opts.downloadDir ?? path.join(store.dataDir, 'downloads'), country);
-        await downloadSources(country, adapter.files, dir, { ...opts.download, report, now: runStarted });
-        sourceDirs.set(country, dir);
-      }
-    }
-
-    // Every country's folder is checked before the first one is staged, so one run names every problem.
-    const plans = new Map<CountryCode, SourcePlan>();
-    const problems: string[] = [];
-    for (const [country, dir] of sourceDirs) {
-      const { plan, problems: found } = await planSources(
-        country,
-        dir,
-        adapters[country]!.files,
-        opts.require ?? REQUIRE_NONE,
-        opts.unpack,
-      );
-      plans.set(country, plan);
-      problems.push(...found);
-      for (const file of plan.missing) {
-        report.missingFile({ country, key: file.key, title: file.title, adds: file.adds ?? file.title });
-      }
-    }
-    if (problems.length) throw new InputFolderError(problems);
-
-    const stageCountry = async (
-      conn: DuckDBConnection,
-      country: CountryCode,
-      reference: CountryReference,
-    ) => {
-      const adapter = adapters[country];
-      const plan = plans.get(country);
-      if (!adapter || !plan) throw new Error(`no ingest adapter for ${country}`);
-      const started = performance.now();
-      // DuckDB tracks query progress only with the progress bar on; printing stays off (we draw our own).
-      await conn.run('SET enable_progress_bar = true');
-      await conn.run('SET enable_progress_bar_print = false');
-      report.setProbe(() => {
-        const p = conn.progress.percentage;
-        return p >= 0 ? p / 100 : null;
-      });
-      const workDir = path.join(workRoot, country);
-      try {
-        const sources = await openSources(plan, workDir, report, opts.unpack);
-        const result = await adapter.stage(
-          createStageContext({ conn, country, sources, reference, report, now: runStarted, workDir }),
-        );
-        const companies = await countStaged(conn, 'stage_companies');
-        const forSale = await countStaged(conn, 'stage_companies', 'NOT not_for_sale');
-        const history = await countStaged(conn, 'stage_history');
-        await dropScratchTables(conn);
-        // A non-empty input that sells nothing is a reading problem (a renamed column, every row rejected
-        // on a join), never a register that emptied overnight: promoting it would blank the country.
-        if (forSale === 0 && !opts.allowDrop) throw new NothingSellableError(country, companies);
-        const live = liveCounts.get(country);
-        if (live && !opts.allowDrop && forSale < live * (1 - maxDropPct / 100)) {
-          throw new RowCountDropError(country, live, forSale, maxDropPct);
-        }
-        report.country({
-          country,
-          companies,
-          history,
-          seconds: (performance.now() - started) / 1000,
-          status: 'staged',
-        });
-        return {
-          source: 'official-files',
-          sourceDetail: {
-            ...result.sourceDetail,
-            ...report.detailFor(country),
-            from: opts.from ? path.resolve(plan.dir) : 'download',
-          },
-        };
-      } catch (err) {
-        report.country({
-          country,
-          companies: 0,
-          history: 0,
-          seconds: (performance.now() - started) / 1000,
-          status: 'failed',
-        });
-        throw err;
-      } finally {
-        report.setProbe(null);
-        fs.rmSync(workDir, { recursive: true, force: true });
-      }
-    };
-
+    const sourceDirs = await fetchSources(opts, adapters, runStarted);
+    const plans = await planAll(opts, adapters, sourceDirs);
+    const run: StageRun = { opts, adapters, plans, liveCounts, workRoot, runStarted };
     const result = await publishSnapshot({
       store,
       countries: opts.countries,
-      stageCountry,
+      stageCountry: (conn, country, reference) => stageOfficialCountry(conn, country, reference, run),
       label: opts.label ?? 'ingest',
       promote: opts.promote ?? true,
       carryOver: true,
@@ -264,12 +305,11 @@ export async function runIngest(opts: IngestOptions): Promise<PublishResult> {
       ...(opts.watchlists && { watchlists: opts.watchlists }),
     });
     for (const m of result.manifests) {
-      const line = report.countries.get(m.country);
       report.country({
         country: m.country,
         companies: m.row_counts.companies,
         history: m.row_counts.history,
-        seconds: line?.seconds ?? 0,
+        seconds: report.countries.get(m.country)?.seconds ?? 0,
         status: 'written',
       });
     }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sqlPath } from '../pipeline/sql.ts';
+import { isoDate, type WriterContext } from './writer-context.ts';
 import { writeZip } from './zip.ts';
 
 /**
@@ -86,6 +87,34 @@ export function outputFiles(outDir: string): { written: string[]; out: (name: st
     return file;
   };
   return { written, out };
+}
+
+/** What the steps of one country's writer share: its context, the as-of date, and the files written so far. */
+export interface WriterSteps extends WriterContext {
+  /** yyyy-mm-dd of the as-of date. */
+  today: string;
+  written: string[];
+  /** The path of `name` in outDir, listed in `written`. */
+  out: (name: string) => string;
+}
+
+function writerSteps(ctx: WriterContext): WriterSteps {
+  return { ...ctx, today: isoDate(ctx.asOf), ...outputFiles(ctx.outDir) };
+}
+
+/** One named step of an official-format writer: usually one of the register's files. */
+export type WriterStep = (w: WriterSteps) => Promise<void>;
+
+/**
+ * A writer made of named steps run in order over one context, so that its list reads as the table of
+ * contents of the register's files; the writer returns the files written.
+ */
+export function writerOf(steps: readonly WriterStep[]): (ctx: WriterContext) => Promise<string[]> {
+  return async (ctx) => {
+    const w = writerSteps(ctx);
+    for (const step of steps) await step(w);
+    return w.written;
+  };
 }
 
 /** Zips `file` into `zipFile` (member named like `file`) and removes `file`, as the registers ship it. */

@@ -7,12 +7,12 @@ import {
   COMPANY_COLUMNS,
   HISTORY_COLUMNS,
   HISTORY_GRANULARITIES,
+  normaliseType,
   SNAPSHOT_FILES,
   STATUS_CODES,
   WORKPLACE_COLUMNS,
   type ColumnSpec,
 } from '../../src/contract/data-contract.ts';
-import { REGISTRATION_CODE_RULES } from '../../src/contract/registration-codes.ts';
 import type { CountryReference } from '../reference/types.ts';
 import { queryRows, sqlPath } from './sql.ts';
 
@@ -28,11 +28,6 @@ export class AuditError extends Error {
   ) {
     super(`${country}: ${problems.join('; ')}`);
   }
-}
-
-/** DuckDB spells a few types differently in DESCRIBE than in CAST; compare in one normal form. */
-function normaliseType(t: string): string {
-  return t.replaceAll('"', '').replace(/\s+/g, ' ').toUpperCase();
 }
 
 async function checkSchema(
@@ -94,7 +89,42 @@ export async function auditCountry(
   reference: CountryReference,
 ): Promise<void> {
   const file = (k: keyof typeof SNAPSHOT_FILES) => path.join(dir, SNAPSHOT_FILES[k]);
-  const problems: string[] = [];
+  const a: Audit = {
+    conn,
+    country,
+    reference,
+    file,
+    companies: `read_parquet(${sqlPath(file('companies'))})`,
+    history: `read_parquet(${sqlPath(file('history'))})`,
+    problems: [],
+  };
+  const checks = [
+    checkFilesPresent,
+    checkSchemas,
+    checkRegistrationCodes,
+    checkTreeCodes,
+    checkHistory,
+    checkPeopleAndSoleTraders,
+    checkWorkplaces,
+    checkDecoding,
+  ];
+  for (const check of checks) await check(a);
+  if (a.problems.length) throw new AuditError(country, a.problems);
+}
+
+/** One country's audit: its snapshot files, the parquet reads of its tables, and the problems found. */
+interface Audit {
+  conn: DuckDBConnection;
+  country: CountryCode;
+  reference: CountryReference;
+  file: (k: keyof typeof SNAPSHOT_FILES) => string;
+  companies: string;
+  history: string;
+  problems: string[];
+}
+
+/** Every snapshot file is there (a missing one ends the audit). */
+async function checkFilesPresent({ country, file, problems }: Audit): Promise<void> {
   for (const k of [
     'companies',
     'history',
@@ -106,23 +136,28 @@ export async function auditCountry(
   ] as const) {
     if (!fs.existsSync(file(k))) problems.push(`${SNAPSHOT_FILES[k]} is missing`);
   }
-  if (country === 'SE' && !fs.existsSync(file('workplaces'))) problems.push('workplaces.parquet is missing');
+  if (COUNTRIES[country].workplaces && !fs.existsSync(file('workplaces')))
+    problems.push('workplaces.parquet is missing');
   if (problems.length) throw new AuditError(country, problems);
+}
 
+/** The parquet files have the contract's columns and types (a mismatch ends the audit). */
+async function checkSchemas({ conn, country, file, problems }: Audit): Promise<void> {
   problems.push(...(await checkSchema(conn, file('companies'), COMPANY_COLUMNS)));
   problems.push(...(await checkSchema(conn, file('history'), HISTORY_COLUMNS)));
-  if (country === 'SE') problems.push(...(await checkSchema(conn, file('workplaces'), WORKPLACE_COLUMNS)));
+  if (COUNTRIES[country].workplaces)
+    problems.push(...(await checkSchema(conn, file('workplaces'), WORKPLACE_COLUMNS)));
   problems.push(...(await checkSchema(conn, file('changes'), CHANGE_COLUMNS)));
   if (problems.length) throw new AuditError(country, problems);
+}
 
-  const companies = `read_parquet(${sqlPath(file('companies'))})`;
-  const history = `read_parquet(${sqlPath(file('history'))})`;
-
-  // Unique, non-empty registration codes; SE sole traders alone carry '' (their code is a personal ID).
+/** Registration codes are present, unique and valid; statuses are the contract's. */
+async function checkRegistrationCodes({ conn, country, companies, problems }: Audit): Promise<void> {
+  // Unique, non-empty registration codes; sole traders whose only number is a personal ID (SE) carry ''.
   const emptyCodes = await scalar(
     conn,
     `SELECT count(*) FROM ${companies} WHERE coalesce(registrikood, '') = ''
-       AND NOT (${country === 'SE' ? 'is_sole_trader' : 'false'})`,
+       AND NOT (${COUNTRIES[country].soleTraders.withoutCode ? 'is_sole_trader' : 'false'})`,
   );
   if (emptyCodes) problems.push(`${emptyCodes} rows with an empty registrikood`);
   const dupes = await scalar(
@@ -133,7 +168,7 @@ export async function auditCountry(
   if (dupes) problems.push(`${dupes} duplicated registrikood values`);
 
   // Check digits: every code must pass the rule the API uses for 400 malformed.
-  const rule = REGISTRATION_CODE_RULES[country];
+  const rule = COUNTRIES[country].registrationCode;
   // Streamed in chunks: PL has ~4.8M codes at national scale, too many to materialise as JS objects.
   const stream = await conn.stream(`SELECT registrikood FROM ${companies} WHERE registrikood <> ''`);
   let invalidCount = 0;
@@ -156,7 +191,9 @@ export async function auditCountry(
       .join(', ')})`,
   );
   if (badStatus) problems.push(`${badStatus} rows with a status outside the contract's codes`);
+}
 
+async function checkTreeCodes({ conn, reference, companies, problems }: Audit): Promise<void> {
   // Every activity and location code a row carries must resolve in the tree the API serves.
   const activityCodes = collectCodes(reference.activityTrees['en'] ?? []);
   await allowedTable(conn, 'audit_activity_codes', activityCodes);
@@ -184,7 +221,9 @@ export async function auditCountry(
       `location codes missing from the tree: ${unknownLocations.map((r) => r['ehak_kood']).join(', ')}`,
     );
   }
+}
 
+async function checkHistory({ conn, country, companies, history, problems }: Audit): Promise<void> {
   // History belongs to known companies, uses the spec's granularities, and exists only where 2.4 says.
   const orphanHistory = await scalar(
     conn,
@@ -200,20 +239,26 @@ export async function auditCountry(
     const rows = await scalar(conn, `SELECT count(*) FROM ${history}`);
     if (rows) problems.push(`${rows} history rows, but ${country} publishes no series`);
   }
+}
 
-  if (country === 'SE' || country === 'LT') {
+/** No people where the country publishes none; sole traders not for sale where the spec says so. */
+async function checkPeopleAndSoleTraders({ conn, country, companies, problems }: Audit): Promise<void> {
+  if (COUNTRIES[country].people === 'none') {
     const withPeople = await scalar(conn, `SELECT count(*) FROM ${companies} WHERE len(people) > 0`);
     if (withPeople) problems.push(`${withPeople} rows with people, but ${country} publishes none`);
   }
   const soldSoleTraders = await scalar(
     conn,
     `SELECT count(*) FROM ${companies} WHERE is_sole_trader AND NOT not_for_sale AND ${
-      country === 'SE' || country === 'PL' ? 'true' : 'false'
+      COUNTRIES[country].soleTraders.forSale ? 'false' : 'true'
     }`,
   );
   if (soldSoleTraders) problems.push(`${soldSoleTraders} ${country} sole traders not marked not_for_sale`);
+}
 
-  if (country === 'SE') {
+/** Countries with workplaces (SE): every workplace belongs to a known company, and each company has exactly one main one. */
+async function checkWorkplaces({ conn, country, file, companies, problems }: Audit): Promise<void> {
+  if (COUNTRIES[country].workplaces) {
     const workplaces = `read_parquet(${sqlPath(file('workplaces'))})`;
     const orphans = await scalar(
       conn,
@@ -227,9 +272,15 @@ export async function auditCountry(
     );
     if (badMain) problems.push(`${badMain} companies whose workplaces do not have exactly one main one`);
   }
+}
 
+async function checkDecoding({ conn, country, file, problems }: Audit): Promise<void> {
   // A full read of every column proves the files decode end to end.
-  for (const k of ['companies', 'history', ...(country === 'SE' ? (['workplaces'] as const) : [])] as const) {
+  for (const k of [
+    'companies',
+    'history',
+    ...(COUNTRIES[country].workplaces ? (['workplaces'] as const) : []),
+  ] as const) {
     await scalar(conn, `SELECT count(hash(t)) FROM read_parquet(${sqlPath(file(k))}) t`);
   }
   for (const k of ['activities', 'locations', 'filters', 'manifest'] as const) {
@@ -239,5 +290,4 @@ export async function auditCountry(
       problems.push(`${SNAPSHOT_FILES[k]} is not valid JSON`);
     }
   }
-  if (problems.length) throw new AuditError(country, problems);
 }

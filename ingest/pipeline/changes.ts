@@ -5,6 +5,7 @@ import {
   CHANGE_DIFF_TYPE,
   COMPANY_COLUMNS,
   columnList,
+  contractColumnsSql,
 } from '../../src/contract/data-contract.ts';
 import { queryRows, quoteIdent, sqlPath } from './sql.ts';
 
@@ -75,7 +76,7 @@ export async function writeChanges(conn: DuckDBConnection, input: ChangeInput): 
       .slice(0, 10);
     if (prev.changes && fs.existsSync(prev.changes)) {
       since = prev.since && prev.since > cutoff ? prev.since : cutoff;
-      // A history written before contract 1.3.0 has no before and after values: null, not invented.
+      // A history written before contract 1.4.0 has no before and after values: null, not invented.
       const kept = await columnsOf(conn, prev.changes);
       const diff = kept.has('diff') ? '' : `, NULL::${CHANGE_DIFF_TYPE} AS diff`;
       history = `SELECT ${columnList(CHANGE_COLUMNS)} FROM (SELECT *${diff} FROM read_parquet(${sqlPath(prev.changes)}))
@@ -90,14 +91,18 @@ export async function writeChanges(conn: DuckDBConnection, input: ChangeInput): 
     since,
   });
   if (prev) {
-    // A live snapshot of an older contract lacks the columns added since (postcode, 1.2.0): null there, so
-    // a company that gained a value is `changed` in that field.
-    const present = await columnsOf(conn, prev.companies);
-    const absent = COMPANY_COLUMNS.filter((c) => !present.has(c.name))
-      .map((c) => `, NULL::${c.type} AS ${quoteIdent(c.name)}`)
-      .join('');
+    // A live snapshot of an older contract is read as the current one: the columns added since (postcode,
+    // 1.2.0) are null there, so a company that gained a value is `changed` in that field, and employee
+    // counts (DOUBLE before 1.3.0) are INTEGER, so an unchanged count hashes and compares as unchanged.
+    const present = new Map(
+      (await queryRows(conn, `DESCRIBE SELECT * FROM read_parquet(${sqlPath(prev.companies)})`)).map((r) => [
+        String(r['column_name']),
+        String(r['column_type']),
+      ]),
+    );
     const forSale = (file: string) =>
-      `(SELECT *${file === prev.companies ? absent : ''} FROM read_parquet(${sqlPath(file)}) WHERE NOT not_for_sale)`;
+      `(SELECT ${file === prev.companies ? contractColumnsSql(COMPANY_COLUMNS, present) : '*'}
+        FROM read_parquet(${sqlPath(file)}) WHERE NOT not_for_sale)`;
     const hashed = (file: string) =>
       `SELECT registrikood, hash(${fields.join(', ')}) AS h FROM ${forSale(file)}`;
     await conn.run(`CREATE OR REPLACE TEMP TABLE change_keys AS

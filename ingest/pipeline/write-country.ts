@@ -92,8 +92,12 @@ async function filterOptions(
     })),
     statuses,
   };
-  if (country === 'SE') {
+  // The option lists of the filters the country has (filters.ts says which: today SE's register filters).
+  const needs = new Set(filtersFor(country).map((f) => (f.kind === 'single' ? f.options : undefined)));
+  if (needs.has('se_employee_bands')) {
     options.se_employee_bands = SE_EMPLOYEE_BANDS.map((b) => ({ value: b.code, label: b.label }));
+  }
+  if (needs.has('se_turnover_bands')) {
     const bands = await queryRows(
       conn,
       `SELECT se_turnover_band AS value, coalesce(any_value(se_register.turnover_class.label), se_turnover_band::VARCHAR) AS label,
@@ -105,6 +109,8 @@ async function filterOptions(
       label: String(r['label']),
       count: Number(r['count']),
     }));
+  }
+  if (needs.has('se_kommuner')) {
     options.se_kommuner = reference.locationLeaves
       .filter((l) => l.kood !== null)
       .map((l) => ({ value: l.kood as string, label: l.name }))
@@ -165,7 +171,7 @@ export async function writeCountry(
     ? contractSelect(HISTORY_COLUMNS, STAGE_TABLES.history, SORT_KEYS.history)
     : emptySelect(HISTORY_COLUMNS);
   await copyToParquet(conn, historySelect, file('history'));
-  if (country === 'SE') {
+  if (COUNTRIES[country].workplaces) {
     await copyToParquet(
       conn,
       contractSelect(WORKPLACE_COLUMNS, STAGE_TABLES.workplaces, SORT_KEYS.workplaces),
@@ -220,7 +226,7 @@ export async function writeCountry(
       companies: await countRows(conn, file('companies')),
       companies_for_sale: Number(forSale[0]?.['n'] ?? 0),
       history: await countRows(conn, file('history')),
-      workplaces: country === 'SE' ? await countRows(conn, file('workplaces')) : 0,
+      workplaces: COUNTRIES[country].workplaces ? await countRows(conn, file('workplaces')) : 0,
     },
     files,
     changes,

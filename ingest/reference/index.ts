@@ -19,6 +19,15 @@ function deepFreeze<T>(value: T): T {
  * ingest/reference/data/ (docs/reference-data.md). Synchronous and cached per process. Every caller gets
  * the same object, so it is deep-frozen: copy before sorting or editing.
  */
+/**
+ * The reference of a country registered by a test (registerCountry in src/contract/countries.ts), which
+ * has no classifier files of its own in ingest/reference/data/.
+ */
+export function registerReference(reference: CountryReference): void {
+  if (cache.has(reference.country)) throw new Error(`reference ${reference.country} is loaded already`);
+  cache.set(reference.country, deepFreeze(reference));
+}
+
 export function loadReference(country: CountryCode): CountryReference {
   let reference = cache.get(country);
   if (!reference) {

@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { COUNTRY_CODES, type CountryCode } from '../../src/contract/countries.ts';
+import { COUNTRIES, COUNTRY_CODES, type CountryCode } from '../../src/contract/countries.ts';
 import type { CountryReference } from '../reference/types.ts';
 import { PROFILES, WORLD_DATE } from './profiles/index.ts';
 import { baseViewSql } from './sql/base.ts';
@@ -103,7 +103,7 @@ export async function stageWorldCountry(
   const pieces = new Pieces();
   const baseSql = baseViewSql(country, plan, codes, pieces);
   const companySql = companiesSql(country, plan, pieces, withHistory);
-  const workplaceSql = country === 'SE' ? workplacesSql(plan, pieces) : null;
+  const workplaceSql = COUNTRIES[country].workplaces ? workplacesSql(plan, pieces) : null;
 
   await loadLists(conn, [...plan.columns, { name: 'pieces', type: 'VARCHAR[]', value: pieces.list }]);
   await createWorldMacros(conn, opts.seed, COUNTRY_CODES.indexOf(country));

@@ -296,6 +296,34 @@ export function buildWorldPlan(
   reference: CountryReference,
   total: number,
 ): WorldPlan {
+  const families = familyPlans(profile, total);
+  const spans = codeSpans(country, profile, families);
+  const coded = codedLists(profile);
+  const acts = activityLeaves(country, reference);
+  const locs = locationLeaves(country, profile, reference.locationLeaves);
+  const names = nameLists(country, profile);
+  const columns: ListColumn[] = [
+    ...familyColumns(profile, families, spans, coded),
+    ...formColumns(coded),
+    ...placeColumns(acts, locs),
+    ...nameColumns(profile.names, names),
+    ...contactColumns(profile),
+    ...(country === 'SE' ? seColumns() : []),
+  ];
+  return {
+    total,
+    families,
+    spans,
+    templates: names.templates,
+    mobile: profile.contacts.mobile,
+    landline: profile.contacts.landline,
+    postcode: profile.address.postcode,
+    address: { full: profile.address.full, short: profile.address.short },
+    columns,
+  };
+}
+
+function familyPlans(profile: CountryProfile, total: number): FamilyPlan[] {
   const counts = familyCounts(
     profile.families.map((f) => f.share),
     total,
@@ -307,7 +335,22 @@ export function buildWorldPlan(
     families.push({ key: f.key, start, count });
     start += count;
   });
+  return families;
+}
 
+/** Each family's span of registration codes. */
+function codeSpans(country: CountryCode, profile: CountryProfile, families: readonly FamilyPlan[]): number[] {
+  // A zero span (families coded elsewhere) would make `mod span` divide by zero in unused CASE branches.
+  return profile.families.map((f, k) => {
+    const needed = Math.ceil((families[k]?.count ?? 0) / (country === 'NO' || country === 'FI' ? 9 : 1));
+    return Math.max(1, Math.min(f.maxCodeSpan ?? f.codeSpan, Math.max(f.codeSpan, needed)));
+  });
+}
+
+type CodedLists = ReturnType<typeof codedLists>;
+
+/** Forms, statuses and roles with their slots, numbered across the whole country. */
+function codedLists(profile: CountryProfile) {
   // Forms, statuses and roles are numbered across the whole country (1-based, as SQL lists are).
   const forms: LegalForm[] = profile.families.flatMap((f) => f.forms);
   const formIndex = new Map<LegalForm, number>(forms.map((f, i) => [f, i + 1]));
@@ -333,23 +376,11 @@ export function buildWorldPlan(
     // Item 0 stands for the log-normal tail.
     return slotList([c.tailShare, ...c.common.map((x) => x.weight)], SMALL).map((k) => k - 1);
   });
+  return { forms, formIndex, statuses, statusIndex, roles, roleSlots, capAmounts, capSlots };
+}
 
-  const acts = activityLeaves(country, reference);
-  const actSlots = slotList(
-    acts.map((a) => a.weight),
-    BIG * 4,
-  );
-  const actSectorSlots = SECTOR_RANGES.map((_, s) => {
-    const weights = acts.map((a) => (a.sector === s + 1 ? a.weight : 0));
-    return weights.some((w) => w > 0) ? slotList(weights, 4096) : actSlots.slice(0, 4096);
-  });
-
-  const locs = locationLeaves(country, profile, reference.locationLeaves);
-  const locSlots = slotList(
-    locs.map((l) => l.weight),
-    BIG * 4,
-  );
-
+/** Name words, business words per sector and name templates with their slots. */
+function nameLists(country: CountryCode, profile: CountryProfile) {
   const n = profile.names;
   const lastFemale = n.lastFemale.length > 0 ? n.lastFemale : n.lastMale;
   const business = SECTOR_KEYS.map((key) => {
@@ -368,24 +399,24 @@ export function buildWorldPlan(
       SMALL,
     ).map((k) => first + k);
   });
-  const patternSlots = (list: readonly DigitPattern[]): number[] =>
-    slotList(
-      list.map((p) => p.weight),
-      SMALL,
-    );
-  const slugs = (list: readonly string[]): string[] => list.map(slugify);
-  const tlds = slotList(
-    profile.contacts.tlds.map((t) => t.weight),
-    SMALL,
-  ).map((k) => profile.contacts.tlds[k - 1]?.tld ?? 'com');
+  return { lastFemale, business, templates, templateSlots };
+}
 
+const patternSlots = (list: readonly DigitPattern[]): number[] =>
+  slotList(
+    list.map((p) => p.weight),
+    SMALL,
+  );
+const slugs = (list: readonly string[]): string[] => list.map(slugify);
+
+function familyColumns(
+  profile: CountryProfile,
+  families: readonly FamilyPlan[],
+  spans: readonly number[],
+  { formIndex, statusIndex }: CodedLists,
+): ListColumn[] {
   const fam = profile.families;
-  // A zero span (families coded elsewhere) would make `mod span` divide by zero in unused CASE branches.
-  const spans = fam.map((f, k) => {
-    const needed = Math.ceil((families[k]?.count ?? 0) / (country === 'NO' || country === 'FI' ? 9 : 1));
-    return Math.max(1, Math.min(f.maxCodeSpan ?? f.codeSpan, Math.max(f.codeSpan, needed)));
-  });
-  const columns: ListColumn[] = [
+  return [
     // Families
     { name: 'fam_start', type: 'BIGINT[]', value: families.map((f) => f.start) },
     { name: 'fam_code_lo', type: 'BIGINT[]', value: fam.map((f) => f.codeLo) },
@@ -412,13 +443,18 @@ export function buildWorldPlan(
         slotList(
           f.statuses.map((x) => x.weight),
           BIG,
-        ).map((k) => statusIndex.get(f.statuses[k - 1] as (typeof statuses)[number]) ?? 0),
+        ).map((k) => statusIndex.get(f.statuses[k - 1] as CodedLists['statuses'][number]) ?? 0),
       ),
     ),
     { name: 'fam_src_email', type: 'VARCHAR[]', value: fam.map((f) => f.contactSources?.email ?? null) },
     { name: 'fam_src_www', type: 'VARCHAR[]', value: fam.map((f) => f.contactSources?.www ?? null) },
     { name: 'fam_src_tel', type: 'VARCHAR[]', value: fam.map((f) => f.contactSources?.tel ?? null) },
     { name: 'fam_src_mob', type: 'VARCHAR[]', value: fam.map((f) => f.contactSources?.mob ?? null) },
+  ];
+}
+
+function formColumns({ forms, statuses, roles, roleSlots, capAmounts, capSlots }: CodedLists): ListColumn[] {
+  return [
     // Forms
     { name: 'form_code', type: 'VARCHAR[]', value: forms.map((f) => f.code) },
     { name: 'form_label', type: 'VARCHAR[]', value: forms.map((f) => f.label) },
@@ -442,6 +478,26 @@ export function buildWorldPlan(
     { name: 'st_text', type: 'VARCHAR[]', value: statuses.map((s) => s.text) },
     { name: 'role_code', type: 'VARCHAR[]', value: roles.map((r) => r.code) },
     { name: 'role_label', type: 'VARCHAR[]', value: roles.map((r) => r.label) },
+  ];
+}
+
+function placeColumns(
+  acts: ReturnType<typeof activityLeaves>,
+  locs: ReturnType<typeof locationLeaves>,
+): ListColumn[] {
+  const actSlots = slotList(
+    acts.map((a) => a.weight),
+    BIG * 4,
+  );
+  const actSectorSlots = SECTOR_RANGES.map((_, s) => {
+    const weights = acts.map((a) => (a.sector === s + 1 ? a.weight : 0));
+    return weights.some((w) => w > 0) ? slotList(weights, 4096) : actSlots.slice(0, 4096);
+  });
+  const locSlots = slotList(
+    locs.map((l) => l.weight),
+    BIG * 4,
+  );
+  return [
     // Activities
     { name: 'act_kood', type: 'VARCHAR[]', value: acts.map((a) => a.kood) },
     { name: 'act_label', type: 'VARCHAR[]', value: acts.map((a) => a.label) },
@@ -459,6 +515,14 @@ export function buildWorldPlan(
     { name: 'loc_n', type: 'DOUBLE[]', value: locs.map((l) => l.north) },
     { name: 'loc_e', type: 'DOUBLE[]', value: locs.map((l) => l.east) },
     { name: 'loc_slots', type: 'INTEGER[]', value: locSlots },
+  ];
+}
+
+function nameColumns(
+  n: CountryProfile['names'],
+  { lastFemale, business, templateSlots }: ReturnType<typeof nameLists>,
+): ListColumn[] {
+  return [
     // Names and words
     { name: 'first_m', type: 'VARCHAR[]', value: n.firstMale },
     { name: 'first_f', type: 'VARCHAR[]', value: n.firstFemale },
@@ -480,6 +544,15 @@ export function buildWorldPlan(
     { name: 'streets', type: 'VARCHAR[]', value: n.streets },
     { name: 'streets_slug', type: 'VARCHAR[]', value: slugs(n.streets) },
     ...nested('tpl_slots', 'INTEGER', templateSlots),
+  ];
+}
+
+function contactColumns(profile: CountryProfile): ListColumn[] {
+  const tlds = slotList(
+    profile.contacts.tlds.map((t) => t.weight),
+    SMALL,
+  ).map((k) => profile.contacts.tlds[k - 1]?.tld ?? 'com');
+  return [
     // Contacts and addresses
     { name: 'mailboxes', type: 'VARCHAR[]', value: profile.contacts.mailboxes },
     { name: 'tlds', type: 'VARCHAR[]', value: tlds },
@@ -494,40 +567,31 @@ export function buildWorldPlan(
     { name: 'tel_p', type: 'DOUBLE', value: profile.contacts.tel },
     { name: 'mob_p', type: 'DOUBLE', value: profile.contacts.mob },
   ];
-  if (country === 'SE') {
-    const table = (name: string, list: readonly LabelledCode[], weighted: boolean): ListColumn[] => [
-      { name: `se_${name}_code`, type: 'VARCHAR[]', value: list.map((c) => c.code) },
-      { name: `se_${name}_label`, type: 'VARCHAR[]', value: list.map((c) => c.label) },
-      ...(weighted
-        ? [
-            {
-              name: `se_${name}_slots`,
-              type: 'INTEGER[]',
-              value: slotList(
-                list.map((c) => c.weight),
-                SMALL,
-              ),
-            },
-          ]
-        : []),
-    ];
-    columns.push(
-      ...table('turnover', SE_TURNOVER_CLASSES, false),
-      ...table('export', SE_EXPORT_IMPORT, true),
-      ...table('owner', SE_OWNER_CATEGORIES, true),
-      ...table('sme', SE_SME_CLASSES, false),
-      ...table('listing', SE_LISTINGS, true),
-    );
-  }
-  return {
-    total,
-    families,
-    spans,
-    templates,
-    mobile: profile.contacts.mobile,
-    landline: profile.contacts.landline,
-    postcode: profile.address.postcode,
-    address: { full: profile.address.full, short: profile.address.short },
-    columns,
-  };
+}
+
+/** Sweden's labelled classes (turnover, export, owner, SME, listing), with slots where the world draws them. */
+function seColumns(): ListColumn[] {
+  const table = (name: string, list: readonly LabelledCode[], weighted: boolean): ListColumn[] => [
+    { name: `se_${name}_code`, type: 'VARCHAR[]', value: list.map((c) => c.code) },
+    { name: `se_${name}_label`, type: 'VARCHAR[]', value: list.map((c) => c.label) },
+    ...(weighted
+      ? [
+          {
+            name: `se_${name}_slots`,
+            type: 'INTEGER[]',
+            value: slotList(
+              list.map((c) => c.weight),
+              SMALL,
+            ),
+          },
+        ]
+      : []),
+  ];
+  return [
+    ...table('turnover', SE_TURNOVER_CLASSES, false),
+    ...table('export', SE_EXPORT_IMPORT, true),
+    ...table('owner', SE_OWNER_CATEGORIES, true),
+    ...table('sme', SE_SME_CLASSES, false),
+    ...table('listing', SE_LISTINGS, true),
+  ];
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COUNTRY_CODES, type CountryCode } from './countries.ts';
+import { COUNTRIES, COUNTRY_CODES, workplaceCountries, type CountryCode } from './countries.ts';
 import { FILTERS, filterParamNames, type FilterDef } from './filters.ts';
 import type { ValidationIssue } from '../errors/app-error.ts';
 
@@ -362,8 +362,15 @@ export const CompanyPathSchema = z.strictObject({
     .describe('Registration code in the country’s own format'),
 });
 export const CompanyQuerySchema = z.strictObject({ country: CountrySchema });
+const WORKPLACE_COUNTRIES = workplaceCountries() as [CountryCode, ...CountryCode[]];
 export const WorkplacesQuerySchema = z.strictObject({
-  country: z.enum(['SE']).describe('`SE`: Sweden is the only country with workplaces'),
+  country: z
+    .enum(WORKPLACE_COUNTRIES)
+    .describe(
+      WORKPLACE_COUNTRIES.length === 1
+        ? `\`${WORKPLACE_COUNTRIES[0]}\`: ${COUNTRIES[WORKPLACE_COUNTRIES[0]].name} is the only country with workplaces`
+        : `${WORKPLACE_COUNTRIES.join(', ')}: the countries with workplaces`,
+    ),
 });
 
 // ---------------------------------------------------------------------------------------------------------
@@ -371,6 +378,7 @@ export const WorkplacesQuerySchema = z.strictObject({
 
 const nstr = () => z.string().nullish();
 const nnum = () => z.number().nullish();
+const nint = () => z.number().int().nullish();
 const nbool = () => z.boolean().nullish();
 const ndate = () => z.iso.date().nullish();
 // Search rows and details are built from every column of their schema (src/engine/lookup-store.ts), so each
@@ -461,7 +469,7 @@ export const CompanyRowSchema = z
       'As the country writes it (`10115`, `LV-1010`, `61-626`, `291 80`); null in LT',
     ),
     last_quarter_turnover: rnum(),
-    last_quarter_employees_number: rnum(),
+    last_quarter_employees_number: rint(),
     last_4_quarters_turnover_sum: rnum(),
     last_quarter_turnover_growth_pct: rnum(),
     kmkr_nr: rstr(),
@@ -550,7 +558,7 @@ export const CompanyDetailSchema = z
         quarter: z.number().int().nullish(),
         month: z.number().int().nullish(),
         turnover: nnum(),
-        employees: nnum(),
+        employees: nint(),
         turnover_period: PeriodSchema.nullish(),
         employees_period: PeriodSchema.nullish(),
       })
@@ -580,7 +588,7 @@ export const HistoryPeriodSchema = z
     quarter: z.number().int(),
     month: z.number().int(),
     turnover: nnum(),
-    employees: nnum(),
+    employees: nint(),
     state_taxes: nnum(),
     labour_taxes: nnum(),
     as_of: ndate(),

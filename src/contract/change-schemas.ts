@@ -98,7 +98,7 @@ export const ChangeItemSchema = z
       .nullable()
       .describe(
         'For `changed`: each changed field with its value before and after; empty for `added` and ' +
-          '`removed`; null for changes recorded before the snapshot contract 1.3.0 kept values',
+          '`removed`; null for changes recorded before the snapshot contract 1.4.0 kept values',
       ),
   })
   .meta({ id: 'ChangeItem' });

@@ -8,7 +8,7 @@ import type { CountryCode } from './countries.ts';
  *
  * Bump CONTRACT_VERSION on any change a reader could notice; manifests record it.
  */
-export const CONTRACT_VERSION = '1.3.0';
+export const CONTRACT_VERSION = '1.4.0';
 
 export interface ColumnSpec {
   name: string;
@@ -28,7 +28,7 @@ export const PERSON_TYPE =
   'STRUCT(nimi VARCHAR, isiku_tyyp VARCHAR, roll VARCHAR, roll_tekstina VARCHAR, algus_kpv DATE)';
 export const PERIOD_TYPE = 'STRUCT("year" INTEGER, quarter INTEGER, "month" INTEGER, as_of DATE)';
 export const LATEST_METRICS_TYPE =
-  `STRUCT("year" INTEGER, quarter INTEGER, "month" INTEGER, turnover DOUBLE, employees DOUBLE, ` +
+  `STRUCT("year" INTEGER, quarter INTEGER, "month" INTEGER, turnover DOUBLE, employees INTEGER, ` +
   `turnover_period ${PERIOD_TYPE}, employees_period ${PERIOD_TYPE})`;
 /** One changed field of a change row: its name and its value before and after, each as JSON text. */
 export const CHANGE_DIFF_TYPE = 'STRUCT(field VARCHAR, "before" VARCHAR, "after" VARCHAR)[]';
@@ -61,7 +61,7 @@ export const COMPANY_COLUMNS: readonly ColumnSpec[] = [
   col('aadress_text', 'VARCHAR'),
   col('postcode', 'VARCHAR', true, POSTCODE_COUNTRIES),
   col('last_quarter_turnover', 'DOUBLE', true, ['EE', 'LV', 'LT']),
-  col('last_quarter_employees_number', 'DOUBLE', true, ['EE', 'LV', 'LT', 'NO']),
+  col('last_quarter_employees_number', 'INTEGER', true, ['EE', 'LV', 'LT', 'NO']),
   col('last_4_quarters_turnover_sum', 'DOUBLE', true, ['EE', 'LV', 'LT']),
   col('last_quarter_turnover_growth_pct', 'DOUBLE', true, ['EE', 'LV', 'LT']),
   col('kmkr_nr', 'VARCHAR'),
@@ -105,7 +105,7 @@ export const HISTORY_COLUMNS: readonly ColumnSpec[] = [
   col('quarter', 'INTEGER', false),
   col('month', 'INTEGER', false),
   col('turnover', 'DOUBLE'),
-  col('employees', 'DOUBLE'),
+  col('employees', 'INTEGER'),
   col('state_taxes', 'DOUBLE'),
   col('labour_taxes', 'DOUBLE'),
   col('as_of', 'DATE'),
@@ -152,7 +152,7 @@ export const CHANGE_COLUMNS: readonly ColumnSpec[] = [
 ];
 
 /**
- * events.parquet (contract 1.3.0, issue 31): the watchlist events of the last 30 days, one row per account
+ * events.parquet (contract 1.4.0, issue 31): the watchlist events of the last 30 days, one row per account
  * and company per publish, computed at publish (ingest/pipeline/events.ts). `diff` is the change row's.
  */
 export const EVENT_COLUMNS: readonly ColumnSpec[] = [
@@ -245,4 +245,61 @@ export interface CountryManifest {
 
 export function columnList(columns: readonly ColumnSpec[]): string {
   return columns.map((c) => `"${c.name}"`).join(', ');
+}
+
+/** DuckDB spells a few types differently in DESCRIBE than in CAST; compare them in one normal form. */
+export function normaliseType(t: string): string {
+  return t.replaceAll('"', '').replace(/\s+/g, ' ').toUpperCase();
+}
+
+/** The largest DuckDB INTEGER; a count beyond it would need BIGINT. */
+const INTEGER_MAX = 2_147_483_647;
+
+/**
+ * SQL: a count (employees) as the contract's INTEGER from a DOUBLE expression, NULL unless it is a whole
+ * number from 0 to INTEGER_MAX. DuckDB's own casts round (`2.5::DOUBLE::INTEGER` is 2, `TRY_CAST('2.5' AS
+ * INTEGER)` is 3), which would turn a register's fractional figure into a count it never published; the
+ * stage that reads one reports what this leaves out (`nulled`, with notCountSql).
+ */
+export const countSql = (expr: string): string =>
+  `CASE WHEN ${expr} = trunc(${expr}) AND ${expr} BETWEEN 0 AND ${INTEGER_MAX} THEN CAST(${expr} AS INTEGER) END`;
+
+/** SQL: true where countSql leaves a value of `expr` out. */
+export const notCountSql = (expr: string): string => `(${expr} IS NOT NULL AND ${countSql(expr)} IS NULL)`;
+
+/**
+ * Columns whose type changed between contract versions, and how a value of the older type becomes the
+ * current one (`c`: the column). 1.3.0: employee counts DOUBLE to INTEGER, by countSql, so a value the
+ * 1.3.0 ingest would leave out is left out of an older file too, never rounded.
+ */
+const CHANGED_TYPES: Readonly<Record<string, (c: string) => string>> = {
+  last_quarter_employees_number: countSql,
+  employees: countSql,
+  latest_metrics: (c) =>
+    `CASE WHEN ${c} IS NOT NULL THEN {"year": ${c}."year", quarter: ${c}.quarter, "month": ${c}."month", ` +
+    `turnover: ${c}.turnover, employees: ${countSql(`${c}.employees`)}, turnover_period: ${c}.turnover_period, ` +
+    `employees_period: ${c}.employees_period} END`,
+};
+
+/**
+ * The select list that reads a Parquet file written under any contract version as the current contract:
+ * a column the file lacks (added since, such as postcode in 1.2.0) is NULL, and a column of an older type
+ * (employee counts before 1.3.0) is converted to the contract's type. `present`: the file's column names
+ * and types, as DESCRIBE prints them.
+ */
+export function contractColumnsSql(
+  columns: readonly ColumnSpec[],
+  present: ReadonlyMap<string, string>,
+): string {
+  return columns
+    .map((c) => {
+      const name = `"${c.name}"`;
+      const type = present.get(c.name);
+      if (type === undefined) return `NULL::${c.type} AS ${name}`;
+      if (normaliseType(type) === normaliseType(c.type)) return name;
+      const convert = CHANGED_TYPES[c.name];
+      if (!convert) throw new Error(`${c.name} is ${type} in the file and ${c.type} in the contract`);
+      return `CAST(${convert(name)} AS ${c.type}) AS ${name}`;
+    })
+    .join(', ');
 }

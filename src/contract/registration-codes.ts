@@ -1,9 +1,8 @@
-import type { CountryCode } from './countries.ts';
-
 /**
- * Registration-code formats per register, with the check digits the registers define. The API answers 400
- * for a code that fails its country's rule (spec 4.4); the world generator and the ingest audit use the
- * same rules, and tests use them as the independent check of the SQL that generates codes.
+ * Registration-code formats per register, with the check digits the registers define. Each country's
+ * profile (countries.ts `registrationCode`) names its rule: the API answers 400 for a code that fails it
+ * (spec 4.4), the world generator and the ingest audit use the same rules, and tests use them as the
+ * independent check of the SQL that generates codes.
  */
 
 const digits = (s: string): number[] => [...s].map(Number);
@@ -83,25 +82,4 @@ export function isValidNip(code: string): boolean {
  */
 export function isValidPlCode(code: string): boolean {
   return /^\d{10}$/.test(code) || isValidRegon(code);
-}
-
-/** Shape (and where defined, checksum) of a registration code, per country: the 400 rule of spec 4.4. */
-export const REGISTRATION_CODE_RULES: Record<
-  CountryCode,
-  { describe: string; isValid: (code: string) => boolean }
-> = {
-  EE: { describe: '8 digits with a valid check digit', isValid: isValidEeCode },
-  LV: { describe: '11 digits', isValid: (c) => /^\d{11}$/.test(c) },
-  LT: { describe: '9 digits', isValid: (c) => /^\d{9}$/.test(c) },
-  NO: { describe: '9 digits (organisasjonsnummer) with a valid mod-11 check digit', isValid: isValidNoCode },
-  FI: { describe: 'a Y-tunnus: 7 digits, a hyphen and a valid check digit', isValid: isValidFiCode },
-  PL: {
-    describe: 'a 10-digit KRS number or a 9-digit REGON with a valid check digit',
-    isValid: isValidPlCode,
-  },
-  SE: { describe: '10 digits (organisationsnummer) with a valid Luhn check digit', isValid: isValidSeCode },
-};
-
-export function isValidRegistrationCode(country: CountryCode, code: string): boolean {
-  return REGISTRATION_CODE_RULES[country].isValid(code);
 }

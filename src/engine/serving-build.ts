@@ -1,8 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
-import type { CountryCode } from '../contract/countries.ts';
-import { ACTIVE_STATUS, COMPANY_COLUMNS, SNAPSHOT_FILES } from '../contract/data-contract.ts';
+import { COUNTRIES, type CountryCode } from '../contract/countries.ts';
+import {
+  ACTIVE_STATUS,
+  COMPANY_COLUMNS,
+  contractColumnsSql,
+  HISTORY_COLUMNS,
+  SNAPSHOT_FILES,
+  type ColumnSpec,
+} from '../contract/data-contract.ts';
 import { FILTERS } from '../contract/filters.ts';
 import {
   COMPANY_ROW_COLUMNS,
@@ -89,7 +96,7 @@ async function buildTables(
   postingsFile: string,
   log: (msg: string) => void,
 ): Promise<void> {
-  const step = async (name: string, run: () => Promise<unknown>) => {
+  const step: BuildStep = async (name, run) => {
     const started = performance.now();
     await run();
     log(`${country} serving build: ${name} ${((performance.now() - started) / 1000).toFixed(1)} s`);
@@ -100,25 +107,84 @@ async function buildTables(
     );
   // File paths are built by this process from the snapshot folder, never from a request.
   const file = (name: string) => sqlString(path.join(dir, name));
-  // A snapshot written under an older contract lacks the columns added since (postcode, contract 1.2.0):
-  // they are served as null, as the register had given none.
-  const present = new Set(
-    (await conn.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${file('companies.parquet')})`))
-      .getRowObjectsJson()
-      .map((r) => String(r['column_name'])),
+  const b: Build = {
+    conn,
+    dir,
+    country,
+    step,
+    run,
+    file,
+    companies: `(SELECT * FROM ${await asContract(conn, file, 'companies.parquet', COMPANY_COLUMNS)} WHERE NOT not_for_sale)`,
+    history: await asContract(conn, file, 'history.parquet', HISTORY_COLUMNS),
+    withWorkplaces: COUNTRIES[country].workplaces,
+  };
+  await buildHotRows(b);
+  await buildRanks(b);
+  await buildCompanyTable(b);
+  await run(`
+    CREATE TABLE act AS
+    SELECT DISTINCT c.rid, a.kood AS kood
+    FROM (SELECT registrikood, unnest(emtak) AS a FROM ${b.companies}) JOIN co c USING (registrikood)
+    ORDER BY kood, c.rid`);
+  await buildLookupStore(b, lookupFile);
+  await buildPostings(b, postingsFile);
+  await run(`CREATE TABLE dict (col VARCHAR, value VARCHAR, id INTEGER)`);
+  for (const c of DICTIONARY_COLUMNS) {
+    await run(`INSERT INTO dict SELECT DISTINCT '${c}', ${q(c)}, "d_${c}" FROM co WHERE ${q(c)} IS NOT NULL`);
+  }
+  await run(`CREATE TABLE meta AS SELECT ?::INTEGER AS layout_version, ?::VARCHAR AS fingerprint`, [
+    SERVING_LAYOUT_VERSION,
+    servingFingerprint(dir),
+  ]);
+}
+
+type BuildStep = (name: string, run: () => Promise<unknown>) => Promise<void>;
+
+/** One country's serving build: its connection, folder, timed steps and the for-sale companies' SQL. */
+interface Build {
+  conn: DuckDBConnection;
+  dir: string;
+  country: CountryCode;
+  step: BuildStep;
+  run: (sql: string, params?: DuckDBValue[]) => Promise<void>;
+  /** A file of the country folder as a SQL string literal. */
+  file: (name: string) => string;
+  /** The for-sale rows of companies.parquet, as a subquery. */
+  companies: string;
+  /** history.parquet as the current contract, as a subquery. */
+  history: string;
+  /** The country publishes workplaces (its profile): the `wp` table and the workplace documents. */
+  withWorkplaces: boolean;
+}
+
+/**
+ * A file of a snapshot written under an older contract, served as the current one (contractColumnsSql): the
+ * columns added since (postcode, 1.2.0) as null, as the register had given none, and employee counts
+ * (DOUBLE before 1.3.0) as INTEGER.
+ */
+async function asContract(
+  conn: DuckDBConnection,
+  file: (name: string) => string,
+  name: string,
+  columns: readonly ColumnSpec[],
+): Promise<string> {
+  const described = await conn.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${file(name)})`);
+  const present = new Map(
+    described.getRowObjectsJson().map((r) => [String(r['column_name']), String(r['column_type'])]),
   );
-  const absent = COMPANY_COLUMNS.filter((c) => !present.has(c.name))
-    .map((c) => `, NULL::${c.type} AS ${q(c.name)}`)
-    .join('');
-  const companies = `(SELECT *${absent} FROM read_parquet(${file('companies.parquet')}) WHERE NOT not_for_sale)`;
+  return `(SELECT ${contractColumnsSql(columns, present)} FROM read_parquet(${file(name)}))`;
+}
+
+/**
+ * 1. Rows in file order, which the contract fixes as registrikood order (SORT_KEYS): rid is the row's
+ * position (rowid + 1 of a table written in one insert-order-preserving statement). A window ordered by
+ * registrikood would sort every column (the build's memory peak), and row_number() OVER () runs the
+ * signature hashing on one thread.
+ */
+async function buildHotRows({ conn, country, run, companies }: Build): Promise<void> {
   const withLocation = hasFilter(country, 'location');
   const withPeople = hasFilter(country, 'person_name');
   const folded = `lower(strip_accents(concat_ws(' | ', ehak_nimetus, aadress_text)))`;
-
-  // 1. Rows in file order, which the contract fixes as registrikood order (SORT_KEYS): rid is the row's
-  // position (rowid + 1 of a table written in one insert-order-preserving statement). A window ordered by
-  // registrikood would sort every column (the build's memory peak), and row_number() OVER () runs the
-  // signature hashing on one thread.
   await run(`
     CREATE TABLE scratch.hot_rows AS
     SELECT
@@ -141,11 +207,15 @@ async function buildTables(
   if (Number(unsorted.getRowObjectsJson()[0]?.['n']) > 0) {
     throw new Error(`${country}/companies.parquet is not sorted by registrikood (data contract SORT_KEYS)`);
   }
+}
 
-  // 2. Dictionary ids, order ranks, the text signatures and (SE) the kommun signature: window sorts over a
-  // narrow projection, the signatures from stored columns (over an expression, the macro re-evaluated it
-  // for every character pair: SE's folded address cost 80 s per 100,000 rows instead of 1.3 s),
-  // then put in rid order, so a positional join attaches them to the rows without a wide sort.
+/**
+ * 2. Dictionary ids, order ranks, the text signatures and (SE) the kommun signature: window sorts over a
+ * narrow projection, the signatures from stored columns (over an expression, the macro re-evaluated it
+ * for every character pair: SE's folded address cost 80 s per 100,000 rows instead of 1.3 s),
+ * then put in rid order, so a positional join attaches them to the rows without a wide sort.
+ */
+async function buildRanks({ country, run, file, withWorkplaces }: Build): Promise<void> {
   const dictionaryIds = DICTIONARY_COLUMNS.map(
     (c) => `dense_rank() OVER (ORDER BY ${q(c)})::INTEGER AS "d_${c}"`,
   );
@@ -153,26 +223,29 @@ async function buildTables(
     ([key, col]) =>
       `(CASE WHEN ${q(col)} IS NOT NULL THEN row_number() OVER (ORDER BY ${q(col)}, registrikood) END)::INTEGER AS "o_${key}"`,
   );
-  // SE: which kommuner a company has active workplaces in, as a signature for se_workplace_kommun.
-  const kommun =
-    country === 'SE'
-      ? `(SELECT h.rid, code_sig(list(DISTINCT w.kommun_code)) AS sig_kommun
+  // Which kommuner a company has active workplaces in (SE), as a signature for se_workplace_kommun.
+  const kommun = withWorkplaces
+    ? `(SELECT h.rid, code_sig(list(DISTINCT w.kommun_code)) AS sig_kommun
           FROM read_parquet(${file('workplaces.parquet')}) w
           JOIN (SELECT (rowid + 1)::INTEGER AS rid, registrikood FROM scratch.hot_rows) h USING (registrikood)
           WHERE w.is_active GROUP BY h.rid)`
-      : '(SELECT NULL::INTEGER AS rid, NULL::UBIGINT AS sig_kommun WHERE false)';
+    : '(SELECT NULL::INTEGER AS rid, NULL::UBIGINT AS sig_kommun WHERE false)';
   await run(`
     CREATE TABLE scratch.hot_ranks AS
     SELECT r.*, coalesce(k.sig_kommun, 0::UBIGINT) AS sig_kommun
     FROM (SELECT (rowid + 1)::INTEGER AS rid, ${[...dictionaryIds, ...orderRanks].join(', ')},
         bigram_sig(search_name) AS sig_name,
-        ${withPeople ? 'bigram_sig(search_people)' : '0::UBIGINT'} AS sig_people,
-        ${withLocation ? 'bigram_sig(f_location)' : '0::UBIGINT'} AS sig_location
+        ${hasFilter(country, 'person_name') ? 'bigram_sig(search_people)' : '0::UBIGINT'} AS sig_people,
+        ${hasFilter(country, 'location') ? 'bigram_sig(f_location)' : '0::UBIGINT'} AS sig_location
       FROM scratch.hot_rows) r
     LEFT JOIN ${kommun} k ON k.rid = r.rid
     ORDER BY r.rid`);
+}
+
+/** 3. `co`: the rows beside their ranks, with explicit column definitions (see COMPRESSED_ROW_TEXT). */
+async function buildCompanyTable({ conn, run }: Build): Promise<void> {
   const full = `SELECT r.rid, h.*, r.* EXCLUDE (rid) FROM scratch.hot_rows h POSITIONAL JOIN scratch.hot_ranks r`;
-  // Explicit column definitions, because only they can choose compression per column (see COMPRESSED_ROW_TEXT).
+  // Only explicit column definitions can choose compression per column.
   const described = await conn.runAndReadAll(`DESCRIBE ${full}`);
   const columns = described.getRowObjectsJson().map((r) => {
     const name = String(r['column_name']);
@@ -182,17 +255,16 @@ async function buildTables(
   await run(`CREATE TABLE co (${columns.join(', ')})`);
   await run(`INSERT INTO co ${full}`);
   for (const tmp of ['hot_rows', 'hot_ranks']) await run(`DROP TABLE scratch.${tmp}`);
+}
 
-  await run(`
-    CREATE TABLE act AS
-    SELECT DISTINCT c.rid, a.kood AS kood
-    FROM (SELECT registrikood, unnest(emtak) AS a FROM ${companies}) JOIN co c USING (registrikood)
-    ORDER BY kood, c.rid`);
-
-  // The documents of the lookup store (lookup-store.ts): every for-sale company's search row and detail,
-  // its history periods and (SE) its workplaces, as JSON. History and workplace documents are grouped per
-  // registrikood range: an ordered list() keeps every input of a group in memory, and in one statement
-  // over LV's history that exceeded a 3 GB limit.
+/**
+ * The documents of the lookup store (lookup-store.ts): every for-sale company's search row and detail,
+ * its history periods and (SE) its workplaces, as JSON. History and workplace documents are grouped per
+ * registrikood range: an ordered list() keeps every input of a group in memory, and in one statement
+ * over LV's history that exceeded a 3 GB limit.
+ */
+async function buildLookupStore(b: Build, lookupFile: string): Promise<void> {
+  const { conn, dir, run, file, companies, history, withWorkplaces } = b;
   await run(`CREATE TABLE scratch.hdoc (registrikood VARCHAR, doc VARCHAR)`);
   await inRanges(conn, file('history.parquet'), (range) =>
     run(
@@ -204,39 +276,21 @@ async function buildTables(
          '"month"',
          'granularity',
        ])}
-       FROM read_parquet(${file('history.parquet')})
+       FROM ${history}
        WHERE ${range.sql}
        GROUP BY registrikood`,
       range.params,
     ),
   );
-  if (country === 'SE') {
-    await run(`CREATE TABLE scratch.wdoc (registrikood VARCHAR, doc VARCHAR)`);
-    await inRanges(conn, file('workplaces.parquet'), (range) =>
-      run(
-        `INSERT INTO scratch.wdoc
-         SELECT registrikood, ${sortedDocs(WORKPLACE_COLUMNS, ['NOT is_main', 'cfar_nr'])}
-         FROM read_parquet(${file('workplaces.parquet')})
-         WHERE is_active AND ${range.sql}
-         GROUP BY registrikood`,
-        range.params,
-      ),
-    );
-    await run(`
-      CREATE TABLE wp AS
-      SELECT DISTINCT c.rid, w.kommun_code
-      FROM read_parquet(${file('workplaces.parquet')}) w JOIN co c USING (registrikood)
-      WHERE w.is_active
-      ORDER BY w.kommun_code, c.rid`);
-  }
+  if (withWorkplaces) await buildWorkplaceDocs(b);
   // The companies in file order beside co in rid order: the same sequence (both are the for-sale rows in
   // registrikood order), which the CASE asserts row by row, so no join or sort of the wide documents.
   const values = (columns: readonly string[]) =>
     `encode(json_array(${columns.map((c) => `p.${q(c)}`).join(', ')})::VARCHAR)`;
-  const seColumns =
-    country === 'SE'
-      ? 'p.marketing_optout, p.phone_optout, p.se_register.source'
-      : 'NULL::BOOLEAN, NULL::BOOLEAN, NULL::VARCHAR';
+  // The workplaces answer's opt-out flags and source (spec 2.5), beside the company.
+  const seColumns = withWorkplaces
+    ? 'p.marketing_optout, p.phone_optout, p.se_register.source'
+    : 'NULL::BOOLEAN, NULL::BOOLEAN, NULL::VARCHAR';
   const byRid = (table: string) =>
     `SELECT c.rid, encode(d.doc) FROM ${table} d JOIN co c USING (registrikood) ORDER BY c.rid`;
   await writeLookupStore(
@@ -249,13 +303,38 @@ async function buildTables(
           p.registrikood, ${values(ROW_FIELDS)}, ${values(REST_FIELDS)}, ${seColumns}
         FROM (SELECT rid, registrikood FROM co) c POSITIONAL JOIN ${companies} p`,
       history: byRid('scratch.hdoc'),
-      workplaces: country === 'SE' ? byRid('scratch.wdoc') : null,
+      workplaces: withWorkplaces ? byRid('scratch.wdoc') : null,
     },
     { layoutVersion: SERVING_LAYOUT_VERSION, fingerprint: servingFingerprint(dir) },
-    step,
+    b.step,
   );
   await run('DROP TABLE scratch.hdoc');
-  if (country === 'SE') await run('DROP TABLE scratch.wdoc');
+  if (withWorkplaces) await run('DROP TABLE scratch.wdoc');
+}
+
+/** The workplace documents (scratch.wdoc) and `wp`, the kommuner of each company's active workplaces. */
+async function buildWorkplaceDocs({ conn, run, file }: Build): Promise<void> {
+  await run(`CREATE TABLE scratch.wdoc (registrikood VARCHAR, doc VARCHAR)`);
+  await inRanges(conn, file('workplaces.parquet'), (range) =>
+    run(
+      `INSERT INTO scratch.wdoc
+         SELECT registrikood, ${sortedDocs(WORKPLACE_COLUMNS, ['NOT is_main', 'cfar_nr'])}
+         FROM read_parquet(${file('workplaces.parquet')})
+         WHERE is_active AND ${range.sql}
+         GROUP BY registrikood`,
+      range.params,
+    ),
+  );
+  await run(`
+      CREATE TABLE wp AS
+      SELECT DISTINCT c.rid, w.kommun_code
+      FROM read_parquet(${file('workplaces.parquet')}) w JOIN co c USING (registrikood)
+      WHERE w.is_active
+      ORDER BY w.kommun_code, c.rid`);
+}
+
+/** The postings file (postings-build.ts), from the change feed where the manifest has one. */
+async function buildPostings({ conn, dir, country, step }: Build, postingsFile: string): Promise<void> {
   const manifest = JSON.parse(fs.readFileSync(path.join(dir, SNAPSHOT_FILES.manifest), 'utf8')) as {
     changes?: unknown;
   };
@@ -268,15 +347,6 @@ async function buildTables(
     { layoutVersion: SERVING_LAYOUT_VERSION, fingerprint: servingFingerprint(dir) },
     step,
   );
-
-  await run(`CREATE TABLE dict (col VARCHAR, value VARCHAR, id INTEGER)`);
-  for (const c of DICTIONARY_COLUMNS) {
-    await run(`INSERT INTO dict SELECT DISTINCT '${c}', ${q(c)}, "d_${c}" FROM co WHERE ${q(c)} IS NOT NULL`);
-  }
-  await run(`CREATE TABLE meta AS SELECT ?::INTEGER AS layout_version, ?::VARCHAR AS fingerprint`, [
-    SERVING_LAYOUT_VERSION,
-    servingFingerprint(dir),
-  ]);
 }
 
 /**

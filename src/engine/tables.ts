@@ -12,7 +12,7 @@ export const SERVING_FILE = 'serving.duckdb';
  * Bumped whenever the serving tables change shape or meaning: a file of another version is rebuilt
  * before it is served, so a snapshot written by an older release still serves correctly.
  */
-export const SERVING_LAYOUT_VERSION = 10;
+export const SERVING_LAYOUT_VERSION = 11;
 
 /** The alias the country's serving database is attached under. */
 export const servingAlias = (country: CountryCode) => `s_${country.toLowerCase()}`;

@@ -94,7 +94,7 @@ export async function listChanges(engine: Engine, params: ChangesParams): Promis
     const [items, total] = await Promise.all([
       snap.query(
         'changes',
-        // Every column, so a history kept before contract 1.3.0 (no `diff`) reads too; diff is then null.
+        // Every column, so a history kept before contract 1.4.0 (no `diff`) reads too; diff is then null.
         `SELECT * ${from}
          ORDER BY as_of, snapshot_id, registrikood LIMIT ? OFFSET ?`,
         [file, where.value, page_size, (page - 1) * page_size],

@@ -1,4 +1,4 @@
-import type { CountryCode } from '../contract/countries.ts';
+import { COUNTRIES, type CountryCode } from '../contract/countries.ts';
 import {
   type CompanyDetail,
   type CompanyRow,
@@ -8,7 +8,6 @@ import {
   type SearchParams,
   type WorkplacesData,
 } from '../contract/api-schemas.ts';
-import { REGISTRATION_CODE_RULES } from '../contract/registration-codes.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { Engine } from '../engine/engine.ts';
 import { assertUpdatedSince } from './changes.ts';
@@ -26,7 +25,7 @@ export interface CompanyRef {
 
 /** Spec 4.4: a code that fails its country's format is a 400, checked before anything is reserved or run. */
 export function assertRegistrationCode(ref: CompanyRef): void {
-  const rule = REGISTRATION_CODE_RULES[ref.country];
+  const rule = COUNTRIES[ref.country].registrationCode;
   if (!rule.isValid(ref.registrikood)) {
     throw new AppError(
       'malformed_registration_code',
@@ -89,7 +88,7 @@ export async function getCompany(engine: Engine, ref: CompanyRef): Promise<Compa
       snap.lookups(ref.country).detail(ref.registrikood),
     ) as CompanyDetail | null;
     if (!detail) throw notFound(ref);
-    if (ref.country === 'PL') {
+    if (COUNTRIES[ref.country].people === 'initials') {
       // Legal persons (isiku_tyyp J) are company names, not person names, and stay as they are.
       detail.people = detail.people.map((p) => (p.isiku_tyyp === 'J' ? p : { ...p, nimi: initials(p.nimi) }));
     }

@@ -96,7 +96,6 @@ const CompanyRefSchema = z.strictObject({
 });
 const WorkplacesRefSchema = CompanyRefSchema.extend({ country: WorkplacesQuerySchema.shape.country });
 
-/** An operation's own schema over the rest of an estimate's query: its 422s are the call's 422s. */
 /** A quote in the estimate's words, shared by the estimate and the MCP export's answer. */
 export function priceFields(quote: Quote) {
   return {
@@ -108,6 +107,7 @@ export function priceFields(quote: Quote) {
   };
 }
 
+/** An operation's own schema over the rest of an estimate's query: its 422s are the call's 422s. */
 function parseRest<T>(schema: z.ZodType<T>, rest: Record<string, unknown>): T {
   const parsed = schema.safeParse(rest);
   if (parsed.success) return parsed.data;
@@ -501,12 +501,7 @@ export class Operations {
         return { ...out, result: { body: out.result, fresh } };
       },
     );
-    // A replay returns what the first answer kept, its freshness included. An answer kept before answers
-    // carried their freshness (at most a day old at an upgrade) is the bare body: it gets today's.
-    const kept: Kept<T> =
-      'fresh' in result && 'body' in result
-        ? result
-        : { body: result as unknown as T, fresh: this.freshness(country)! };
-    return { data: kept.body, meta: { ...meta, ...kept.fresh }, rate, fresh: kept.fresh };
+    // A replay returns what the first answer kept, its freshness included.
+    return { data: result.body, meta: { ...meta, ...result.fresh }, rate, fresh: result.fresh };
   }
 }

@@ -1,6 +1,5 @@
 import { CountJsonObject, refineJsonFilters, toCountParams } from '../contract/api-schemas.ts';
-import type { CountryCode } from '../contract/countries.ts';
-import { REGISTRATION_CODE_RULES } from '../contract/registration-codes.ts';
+import { COUNTRIES, type CountryCode } from '../contract/countries.ts';
 import type { WatchlistCreateBody } from '../contract/watchlist-schemas.ts';
 import { validationError, type ValidationIssue } from '../errors/app-error.ts';
 import type { Watchlist, Watchlists } from '../watchlists/watchlists.ts';
@@ -12,7 +11,7 @@ import type { Watchlist, Watchlists } from '../watchlists/watchlists.ts';
 
 /** Every code must be the country's shape (spec 4.4's rule): a 422 naming each bad one by its place. */
 export function checkCodes(country: CountryCode, codes: readonly string[], at: (string | number)[]): void {
-  const rule = REGISTRATION_CODE_RULES[country];
+  const rule = COUNTRIES[country].registrationCode;
   const issues: ValidationIssue[] = [];
   codes.forEach((code, i) => {
     if (!rule.isValid(code)) {

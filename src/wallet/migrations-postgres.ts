@@ -367,6 +367,17 @@ CREATE TABLE oauth_grants (
   },
   {
     version: 7,
+    name: 'countries are the profiles in src/contract/countries.ts: no country CHECK lists',
+    sql: `
+-- The seven-country CHECK lists would refuse a country added later; the wallet checks a country against
+-- the profiles before it writes one (parts/context.ts parseCountry). The names are PostgreSQL's own for
+-- a column CHECK (table_column_check); without IF EXISTS, so a differently named one fails the migration.
+ALTER TABLE subscriptions DROP CONSTRAINT subscriptions_country_check;
+ALTER TABLE orders DROP CONSTRAINT orders_country_check;
+`,
+  },
+  {
+    version: 8,
     name: 'watchlists, the events charged and webhooks',
     sql: `
 -- Watchlists (issue 31, src/watchlists/): a list of companies or a saved search of one country, per

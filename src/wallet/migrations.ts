@@ -356,6 +356,50 @@ CREATE TABLE oauth_grants (
   },
   {
     version: 6,
+    name: 'countries are the profiles in src/contract/countries.ts: no country CHECK lists',
+    sql: `
+-- The seven-country CHECK lists of subscriptions and orders would refuse a country added later, and SQLite
+-- cannot alter a CHECK: both tables are rebuilt without it (nothing references them). The wallet checks
+-- a country against the profiles before it writes one (parts/context.ts parseCountry).
+CREATE TABLE subscriptions_v6 (
+  account_id TEXT NOT NULL REFERENCES accounts(id),
+  country TEXT NOT NULL,
+  started_at INTEGER NOT NULL,
+  ends_at INTEGER,
+  PRIMARY KEY (account_id, country)
+) STRICT;
+INSERT INTO subscriptions_v6 (account_id, country, started_at, ends_at)
+  SELECT account_id, country, started_at, ends_at FROM subscriptions;
+DROP TABLE subscriptions;
+ALTER TABLE subscriptions_v6 RENAME TO subscriptions;
+
+CREATE TABLE orders_v6 (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts(id),
+  kind TEXT NOT NULL CHECK (kind IN ('topup', 'unlimited', 'country')),
+  country TEXT,
+  -- micro-euro; for a top-up also the micro-credits granted (1 credit = 1 euro)
+  amount INTEGER NOT NULL CHECK (amount > 0),
+  provider TEXT NOT NULL,
+  reference TEXT NOT NULL,
+  state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'paid', 'cancelled')),
+  created_at INTEGER NOT NULL,
+  resolved_at INTEGER,
+  lot_id INTEGER REFERENCES credit_lots(id),
+  CHECK ((kind = 'country') = (country IS NOT NULL))
+) STRICT;
+INSERT INTO orders_v6 (id, account_id, kind, country, amount, provider, reference, state, created_at,
+    resolved_at, lot_id)
+  SELECT id, account_id, kind, country, amount, provider, reference, state, created_at, resolved_at, lot_id
+  FROM orders;
+DROP TABLE orders;
+ALTER TABLE orders_v6 RENAME TO orders;
+CREATE INDEX orders_account ON orders(account_id, created_at);
+CREATE INDEX orders_pending ON orders(created_at) WHERE state = 'pending';
+`,
+  },
+  {
+    version: 7,
     name: 'watchlists, the events charged and webhooks',
     sql: `
 -- Watchlists (issue 31, src/watchlists/): a list of companies or a saved search of one country, per

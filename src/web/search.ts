@@ -8,7 +8,13 @@ import {
   SearchQuerySchema,
   SORT_FIELDS,
 } from '../contract/api-schemas.ts';
-import { COUNTRIES, COUNTRY_CODES, isCountryCode, type CountryCode } from '../contract/countries.ts';
+import {
+  COUNTRIES,
+  COUNTRY_CODES,
+  isCountryCode,
+  workplaceCountries,
+  type CountryCode,
+} from '../contract/countries.ts';
 import { AppError, validationError, type ValidationIssue } from '../errors/app-error.ts';
 import { arrayParams } from '../http/query-params.ts';
 import type { Caller } from '../services/operations.ts';
@@ -74,6 +80,8 @@ function searchBoot(prices: Readonly<Record<CountryCode, number>>, balance: numb
       price: prices[c],
       industrySystem: COUNTRIES[c].industrySystem,
       hasLocationTree: COUNTRIES[c].hasLocationTree,
+      currency: COUNTRIES[c].currency,
+      workplaces: COUNTRIES[c].workplaces,
     })),
     balance,
     sortFields: Object.keys(SORT_FIELDS),
@@ -246,10 +254,9 @@ function searchApi(app: FastifyInstance, deps: WebPluginOptions): void {
     const who = await apiCaller(request, reply);
     if (!who) return reply;
     const { part, ...ref } = parse(CompanyBody, request.body);
-    if (part === 'workplaces' && ref.country !== 'SE') {
-      throw validationError([
-        { loc: ['body', 'country'], param: 'country', msg: 'workplaces exist for SE only', type: 'enum' },
-      ]);
+    if (part === 'workplaces' && !COUNTRIES[ref.country].workplaces) {
+      const msg = `workplaces exist for ${workplaceCountries().join(', ')} only`;
+      throw validationError([{ loc: ['body', 'country'], param: 'country', msg, type: 'enum' }]);
     }
     const answer =
       part === 'detail'

@@ -17,7 +17,7 @@ import {
 } from '../../bench/workload.ts';
 import type { TreeNode } from '../../src/contract/api-schemas.ts';
 import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
-import { REGISTRATION_CODE_RULES } from '../../src/contract/registration-codes.ts';
+import { COUNTRIES } from '../../src/contract/countries.ts';
 
 /**
  * A smoke run of the benchmark harness on the shared test world: a few hundred requests through the real
@@ -62,7 +62,7 @@ describe('bench workload', () => {
   it('looks up valid codes: existing for-sale companies, or codes the register does not hold', async () => {
     for (const q of workload.queries.filter((x) => x.op === 'detail' || x.op === 'history')) {
       const code = q.code as string;
-      expect(REGISTRATION_CODE_RULES[q.country].isValid(code), code).toBe(true);
+      expect(COUNTRIES[q.country].registrationCode.isValid(code), code).toBe(true);
       const n = await parquetCount(q.country, 'registrikood = $code AND NOT not_for_sale', { code });
       expect(n, `${q.cls} ${q.country} ${code}`).toBe(q.expect === 404 ? 0 : 1);
     }

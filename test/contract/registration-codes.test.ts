@@ -8,7 +8,6 @@ import {
   isValidNip,
   isValidNoCode,
   isValidPlCode,
-  isValidRegistrationCode,
   isValidRegon,
   isValidSeCode,
   luhnCheckDigit,
@@ -16,6 +15,7 @@ import {
   noCheckDigit,
   regonCheckDigit,
 } from '../../src/contract/registration-codes.ts';
+import { isValidRegistrationCode } from '../../src/contract/countries.ts';
 
 const digitString = (n: number) =>
   fc.array(fc.integer({ min: 0, max: 9 }), { minLength: n, maxLength: n }).map((d) => d.join(''));

@@ -9,6 +9,7 @@ import {
   type QueryContext,
 } from '../../src/engine/query-builder.ts';
 import { tables } from '../../src/engine/tables.ts';
+import { COUNTRY_CODES } from '../../src/contract/countries.ts';
 
 const ctx = (country: 'EE' | 'SE' = 'EE'): QueryContext => ({
   tables: tables(country),
@@ -110,7 +111,7 @@ describe('search parameters', () => {
             : f.valueType === 'string' && f.id !== 'postcode'
               ? 'x'
               : '1';
-      for (const country of ['EE', 'LV', 'LT', 'NO', 'FI', 'PL', 'SE'] as const) {
+      for (const country of COUNTRY_CODES) {
         const q = { country, [param]: f.kind === 'single' && f.multi ? [value] : value };
         const expected = f.countries.includes(country) ? [] : [{ path: param, code: 'custom' }];
         expect(issues(q), `${param} for ${country}`).toEqual(expected);

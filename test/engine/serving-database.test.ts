@@ -8,6 +8,7 @@ import { Engine } from '../../src/engine/engine.ts';
 import { LOOKUP_FILE } from '../../src/engine/lookup-store.ts';
 import { servingCacheDir } from '../../src/engine/snapshot-loader.ts';
 import { SERVING_FILE, tables } from '../../src/engine/tables.ts';
+import { COUNTRY_CODES } from '../../src/contract/countries.ts';
 
 /** Every file of the shared world's snapshot copied, except the published serving databases. */
 function copyWithoutServing(): { store: SnapshotStore; id: string; dir: string } {
@@ -43,7 +44,7 @@ async function parquetRow(file: string, code: string) {
 describe('serving databases', () => {
   it('are published with every country of a snapshot', () => {
     const world = new SnapshotStore(inject('testDataDir'));
-    for (const c of ['EE', 'LV', 'LT', 'NO', 'FI', 'PL', 'SE'] as const) {
+    for (const c of COUNTRY_CODES) {
       expect(fs.existsSync(path.join(world.countryDir(world.currentId()!, c), SERVING_FILE))).toBe(true);
     }
   });
@@ -51,9 +52,7 @@ describe('serving databases', () => {
   it("put every country's lookup store in the page cache once, and stop when the snapshot closes", async () => {
     const world = new SnapshotStore(inject('testDataDir'));
     const id = world.currentId()!;
-    const sizes = (['EE', 'LV', 'LT', 'NO', 'FI', 'PL', 'SE'] as const).map(
-      (c) => fs.statSync(path.join(world.countryDir(id, c), LOOKUP_FILE)).size,
-    );
+    const sizes = COUNTRY_CODES.map((c) => fs.statSync(path.join(world.countryDir(id, c), LOOKUP_FILE)).size);
     const engine = await Engine.open(world, { connections: 1 });
     try {
       const snap = engine.snapshot!;

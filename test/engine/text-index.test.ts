@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { CountQuerySchema, SearchQuerySchema } from '../../src/contract/api-schemas.ts';
-import type { CountryCode } from '../../src/contract/countries.ts';
+import { COUNTRY_CODES, type CountryCode } from '../../src/contract/countries.ts';
 import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
 import { Engine } from '../../src/engine/engine.ts';
 import { filtersFor } from '../../src/contract/filters.ts';
@@ -14,7 +14,7 @@ import { Oracle } from '../helpers/oracle.ts';
  * computed here straight from the Parquet files with the contract's definitions of the folded texts.
  */
 
-const COUNTRIES: CountryCode[] = ['EE', 'LV', 'LT', 'NO', 'FI', 'PL', 'SE'];
+const COUNTRIES: readonly CountryCode[] = COUNTRY_CODES;
 
 type TextFilter = 'company_name' | 'person_name' | 'location';
 const textFilters = (country: CountryCode): TextFilter[] =>

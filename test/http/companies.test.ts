@@ -1,6 +1,6 @@
 import type { CountryManifest } from '../../src/contract/data-contract.ts';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { CountryCode } from '../../src/contract/countries.ts';
+import { COUNTRY_CODES, type CountryCode } from '../../src/contract/countries.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { Oracle, absentEeCode } from '../helpers/oracle.ts';
 
@@ -17,7 +17,7 @@ afterAll(async () => {
   oracle?.close();
 });
 
-const ALL: CountryCode[] = ['EE', 'LV', 'LT', 'NO', 'FI', 'PL', 'SE'];
+const ALL: readonly CountryCode[] = COUNTRY_CODES;
 
 async function someCode(country: CountryCode, where = 'true'): Promise<string> {
   const code = await oracle.scalar<string>(

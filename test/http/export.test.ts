@@ -10,12 +10,13 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { startServer, type StartedServer } from '../../src/server.ts';
 import { connectClient } from '../mcp/helpers.ts';
+import { parseCsv } from './helpers/csv.ts';
 
 /*
  * Issue 19, the export and the cost estimate against the real server on a real socket. The oracle of an
  * export is search itself: every page of the same filters and sort, concatenated. CSV is read back with
- * the small RFC 4180 reader below and Parquet with a DuckDB of the test's own; neither is code under test.
- * Charges are checked against the price set here and the wallet's own ledger audit.
+ * the small RFC 4180 reader of helpers/csv.ts and Parquet with a DuckDB of the test's own; neither is code
+ * under test. Charges are checked against the price set here and the wallet's own ledger audit.
  */
 
 const PRICE = 0.05;
@@ -109,45 +110,6 @@ async function allPages(query: string, key: string): Promise<Row[]> {
     rows.push(...data.items);
     if (rows.length >= data.total || data.items.length === 0) return rows;
   }
-}
-
-/** RFC 4180: quoted values may hold commas, quotes ("") and newlines; an unquoted empty value is null. */
-function parseCsv(text: string): (string | null)[][] {
-  const records: (string | null)[][] = [];
-  let record: (string | null)[] = [];
-  let i = 0;
-  while (i < text.length) {
-    let value: string | null;
-    if (text[i] === '"') {
-      let out = '';
-      i++;
-      for (;;) {
-        const q = text.indexOf('"', i);
-        out += text.slice(i, q);
-        if (text[q + 1] === '"') {
-          out += '"';
-          i = q + 2;
-        } else {
-          i = q + 1;
-          break;
-        }
-      }
-      value = out;
-    } else {
-      let end = i;
-      while (end < text.length && text[end] !== ',' && text[end] !== '\n') end++;
-      value = end === i ? null : text.slice(i, end);
-      i = end;
-    }
-    record.push(value);
-    if (text[i] === ',') i++;
-    else {
-      records.push(record);
-      record = [];
-      i++;
-    }
-  }
-  return records;
 }
 
 /** A search row's value as the CSV writes it: numbers compared as numbers, null as an unquoted empty. */

@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
-import type { CountryCode } from '../../src/contract/countries.ts';
+import { COUNTRY_CODES, type CountryCode } from '../../src/contract/countries.ts';
 import type { TreeNode } from '../../src/contract/api-schemas.ts';
 import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -75,9 +75,7 @@ const file = (c: CountryCode, f: string) => `read_parquet('${path.join(store.sna
 async function col(sql: string): Promise<string[]> {
   return (await conn.runAndReadAll(sql)).getRowsJson().map((r) => String(r[0]));
 }
-const COUNTRIES = (['EE', 'LV', 'LT', 'NO', 'FI', 'PL', 'SE'] as CountryCode[]).filter(
-  (c) => !only || only.has(c),
-);
+const COUNTRIES = [...COUNTRY_CODES].filter((c) => !only || only.has(c));
 interface Picks {
   words: string[];
   forms: string[];

@@ -463,4 +463,26 @@ describe('EE: the annual-report employee count', () => {
       await app.close();
     }
   }, 120_000);
+
+  it('leaves out a count that is not a whole number, with its reason, never rounded (contract 1.3.0)', async () => {
+    const { app, report } = await ingestAndServe(
+      'EE',
+      annual(real.replace('"tootajate_arv": "0"', '"tootajate_arv": "2.5"')),
+    );
+    try {
+      const { data } = await readBack(app, 'EE', '16752073');
+      expect(data.last_quarter_employees_number).toBeNull();
+      expect(data.latest_metrics).toBeNull();
+      expect(
+        report
+          .rejectsOf('EE')
+          .filter((r) => /employee count/.test(r.reason))
+          .map((r) => [r.reason, r.rows, r.action, r.example]),
+      ).toEqual([
+        ['annual-report employee count is not a whole number (left out)', 1, 'value nulled', '2.5'],
+      ]);
+    } finally {
+      await app.close();
+    }
+  }, 120_000);
 });

@@ -14,7 +14,9 @@ import { buildTestApp } from '../helpers/app.ts';
  * and the CSV form of it, SOURCES.md there) is changed in one documented way each: its employee block is
  * put in the shape BRREG writes for a unit without registered employees (`harRegistrertAntallAnsatte`
  * false beside `antallAnsatte` 0), or its count is removed (flag false, no key; in the CSV an empty
- * cell). The first is a real 0, the second unknown, and the JSON and CSV downloads agree.
+ * cell). The first is a real 0, the second unknown, and the JSON and CSV downloads agree. Issue 30: a
+ * count that is not a whole number (`2.5`, `-3`) is no employee count (contract 1.3.0, INTEGER): left out
+ * with its reason in the report, never rounded.
  */
 
 const REAL = fileURLToPath(new URL('../fixtures/real/NO/', import.meta.url));
@@ -27,7 +29,14 @@ const CSV_BLOCK = '"true","487"';
 const VARIANTS = {
   zero: { json: '"antallAnsatte":0,"harRegistrertAntallAnsatte":false', csv: '"false","0"', want: 0 },
   absent: { json: '"harRegistrertAntallAnsatte":false', csv: '"false",""', want: null },
+  fraction: {
+    json: '"antallAnsatte":2.5,"harRegistrertAntallAnsatte":true',
+    csv: '"true","2.5"',
+    want: null,
+  },
+  negative: { json: '"antallAnsatte":-3,"harRegistrertAntallAnsatte":true', csv: '"true","-3"', want: null },
 } as const;
+const NOT_WHOLE = 'antallAnsatte is not a whole number (no employee count)';
 
 /** The real file with its employee block replaced, gzipped as BRREG ships it, in a folder of its own. */
 function variant(name: string, file: string, block: string, replacement: string): string {
@@ -39,13 +48,13 @@ function variant(name: string, file: string, block: string, replacement: string)
   return dir;
 }
 
-async function employees(from: string, name: string): Promise<unknown> {
+async function employees(from: string, name: string, report = new IngestReport()): Promise<unknown> {
   const dataDir = path.join(tmp, `${name}-data`);
   await runIngest({
     store: new SnapshotStore(dataDir),
     countries: ['NO'],
     from,
-    report: new IngestReport(),
+    report,
     now: () => new Date('2026-11-01T06:00:00Z'),
   });
   const app = await buildTestApp(dataDir);
@@ -66,7 +75,18 @@ describe.each(Object.entries(VARIANTS))('NO real record, employee block %s', (na
   it(`serves ${String(v.want)} from the JSON and from the CSV download alike`, async () => {
     const fromJson = variant(name, 'enheter_alle.json.gz', JSON_BLOCK, v.json);
     const fromCsv = variant(name, 'csv/enheter_alle.csv.gz', CSV_BLOCK, v.csv);
-    expect(await employees(fromJson, `${name}-json`)).toBe(v.want);
-    expect(await employees(fromCsv, `${name}-csv`)).toBe(v.want);
+    for (const [from, form] of [
+      [fromJson, 'json'],
+      [fromCsv, 'csv'],
+    ] as const) {
+      const report = new IngestReport();
+      expect(await employees(from, `${name}-${form}`, report)).toBe(v.want);
+      const notWhole = report.rejects.filter((r) => r.reason === NOT_WHOLE);
+      const bad = name === 'fraction' || name === 'negative';
+      expect(
+        notWhole.map((r) => [r.rows, r.action]),
+        form,
+      ).toEqual(bad ? [[1, 'value nulled']] : []);
+    }
   }, 120_000);
 });

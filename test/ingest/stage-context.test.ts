@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REGISTRATION_CODE_RULES } from '../../src/contract/registration-codes.ts';
+import { COUNTRIES } from '../../src/contract/countries.ts';
 import { loadReference } from '../../ingest/reference/index.ts';
 import { SourceFileError } from '../../ingest/official/errors.ts';
 import { LV_FILES, REGISTER_HEADER, VID_TAXES_HEADER } from '../../ingest/official/lv/files.ts';
@@ -88,7 +88,7 @@ describe('the stage context', () => {
 
     const register = await raw.keyRows('ingest_register', 'regcode', { checkRule: true });
     expect(register).toMatchObject({ name: 'register.csv', table: 'ingest_register' });
-    const valid = new Set(codes.filter((c) => REGISTRATION_CODE_RULES.LV.isValid(c)));
+    const valid = new Set(codes.filter((c) => COUNTRIES.LV.registrationCode.isValid(c)));
     expect(await count('SELECT count(*) FROM ingest_register')).toBe(valid.size);
     expect(await count("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'raw_register'")).toBe(0);
   });

@@ -4,7 +4,7 @@ import http from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { TreeNode } from '../../src/contract/api-schemas.ts';
-import type { CountryCode } from '../../src/contract/countries.ts';
+import { COUNTRY_CODES, type CountryCode } from '../../src/contract/countries.ts';
 import { buildTestApp, emptyDataDir, type TestApp } from '../helpers/app.ts';
 import { Oracle, absentEeCode } from '../helpers/oracle.ts';
 import { TOOL_NAMES, callFail, callOk, connectClient, listen, toQuery } from './helpers.ts';
@@ -217,7 +217,7 @@ describe('each tool answers what REST answers for the same input', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.record({
-          country: fc.constantFrom('EE', 'LV', 'LT', 'NO', 'FI', 'PL', 'SE'),
+          country: fc.constantFrom(...COUNTRY_CODES),
           page: fc.integer({ min: 1, max: 6 }),
           page_size: fc.integer({ min: 1, max: 50 }),
           sort_by: fc.constantFrom('registrikood', 'company_name', 'registered_date', 'share_capital'),

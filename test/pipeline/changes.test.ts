@@ -191,4 +191,47 @@ describe('a live snapshot written under an older contract', () => {
       conn.closeSync();
     }
   });
+
+  it('publishes against one with employee counts DOUBLE (contract 1.2.0): only a count that differs is a change', async () => {
+    // The world's EE companies as a 1.2.0 snapshot wrote them, with one count one higher than now.
+    const old = path.join(tmp, 'companies-1.2.0.parquet');
+    const [edited] = await rows(
+      `SELECT registrikood FROM read_parquet(${sqlPath(baseCompanies)})
+       WHERE NOT not_for_sale AND last_quarter_employees_number IS NOT NULL ORDER BY registrikood LIMIT 1`,
+    );
+    const code = String(edited!['registrikood']);
+    const period = 'STRUCT("year" INTEGER, quarter INTEGER, "month" INTEGER, as_of DATE)';
+    const metrics1_2_0 = `STRUCT("year" INTEGER, quarter INTEGER, "month" INTEGER, turnover DOUBLE, employees DOUBLE,
+      turnover_period ${period}, employees_period ${period})`;
+    const bump = (v: string) => `CASE WHEN registrikood = '${code}' THEN ${v} + 1 ELSE ${v} END`;
+    const conn = await db.connect();
+    try {
+      await conn.run(
+        `COPY (SELECT * REPLACE (
+           ${bump('last_quarter_employees_number::DOUBLE')} AS last_quarter_employees_number,
+           CAST(latest_metrics AS ${metrics1_2_0}) AS latest_metrics)
+         FROM read_parquet(${sqlPath(baseCompanies)})) TO ${sqlPath(old)} (FORMAT parquet)`,
+      );
+      const types = await rows(
+        `SELECT column_type AS t FROM (DESCRIBE SELECT last_quarter_employees_number FROM read_parquet(${sqlPath(old)}))`,
+      );
+      expect(types).toEqual([{ t: 'DOUBLE' }]);
+      const out = path.join(tmp, 'changes-1.2.0.parquet');
+      const summary = await writeChanges(conn, {
+        companies: baseCompanies,
+        previous: { companies: old, changes: null, since: null },
+        out,
+        snapshotId: 'contract-1.3.0',
+        asOf: dayAfterWorld(1),
+      });
+      expect(summary).toMatchObject({ added: 0, removed: 0, changed: 1 });
+      expect(
+        await rows(
+          `SELECT registrikood, array_to_string(fields, ',') AS f FROM read_parquet(${sqlPath(out)})`,
+        ),
+      ).toEqual([{ registrikood: code, f: 'last_quarter_employees_number' }]);
+    } finally {
+      conn.closeSync();
+    }
+  });
 });

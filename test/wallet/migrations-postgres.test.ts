@@ -28,6 +28,56 @@ onPostgres('PostgreSQL schema migrations', () => {
     expect(await rawValue(location, 'SELECT count(*) FROM schema_migrations')).toBe(PG_MIGRATIONS.length);
   });
 
+  it('migration 7 drops the seven-country CHECKs and keeps every subscription and order', async () => {
+    const location = await freshPgLocation();
+    const pool = new pg.Pool({ connectionString: location, max: 1 });
+    pools.push(pool);
+    await runPostgresMigrations(
+      pool,
+      PG_MIGRATIONS.filter((m) => m.version < 7),
+    );
+    await pool.query(
+      `INSERT INTO accounts (id, email, plan, created_at) VALUES ('a', 'a@example.com', 'payg', 1)`,
+    );
+    const subscribe = (cc: string) =>
+      pool.query(`INSERT INTO subscriptions (account_id, country, started_at) VALUES ('a', $1, 2)`, [cc]);
+    const order = (id: string, cc: string) =>
+      pool.query(
+        `INSERT INTO orders (id, account_id, kind, country, amount, provider, reference, created_at)
+         VALUES ($1, 'a', 'country', $2, 1000000, 'bank', 'ref', 3)`,
+        [id, cc],
+      );
+    await subscribe('EE');
+    await order('o1', 'PL');
+    // A country not among the seven (here a code of no real country) was refused by the CHECK.
+    await expect(subscribe('ZZ')).rejects.toThrow(/check constraint/);
+    await expect(order('o2', 'ZZ')).rejects.toThrow(/check constraint/);
+
+    expect(
+      await runPostgresMigrations(
+        pool,
+        PG_MIGRATIONS.filter((m) => m.version <= 7),
+      ),
+    ).toEqual([7]);
+    await subscribe('ZZ');
+    await order('o2', 'ZZ');
+    expect((await pool.query('SELECT country FROM subscriptions ORDER BY country')).rows).toEqual([
+      { country: 'EE' },
+      { country: 'ZZ' },
+    ]);
+    expect((await pool.query('SELECT id, country FROM orders ORDER BY id')).rows).toEqual([
+      { id: 'o1', country: 'PL' },
+      { id: 'o2', country: 'ZZ' },
+    ]);
+    // The orders' other CHECK (a country exactly for a country order) stays.
+    await expect(
+      pool.query(
+        `INSERT INTO orders (id, account_id, kind, country, amount, provider, reference, created_at)
+         VALUES ('o3', 'a', 'topup', 'EE', 1, 'bank', 'ref', 3)`,
+      ),
+    ).rejects.toThrow(/check constraint/);
+  });
+
   it('keeps the data on reopen and refuses a database from a newer release', async () => {
     const location = await freshPgLocation();
     const first = await untrackedWallet({ url: location });

@@ -56,6 +56,68 @@ describe('wallet.db schema and pragmas', () => {
   });
 });
 
+describe('countries in wallet.db', () => {
+  it('migration 6 drops the seven-country CHECKs and keeps every subscription and order', () => {
+    const db = new Database(path.join(tempDir(), 'wallet.db'));
+    try {
+      runMigrations(
+        db,
+        MIGRATIONS.filter((m) => m.version < 6),
+      );
+      db.prepare(
+        `INSERT INTO accounts (id, email, plan, created_at) VALUES ('a', 'a@example.com', 'payg', 1)`,
+      ).run();
+      const subscribe = db.prepare(
+        `INSERT INTO subscriptions (account_id, country, started_at) VALUES ('a', ?, 2)`,
+      );
+      const order = db.prepare(
+        `INSERT INTO orders (id, account_id, kind, country, amount, provider, reference, created_at)
+         VALUES (?, 'a', 'country', ?, 1000000, 'bank', 'ref', 3)`,
+      );
+      subscribe.run('EE');
+      order.run('o1', 'PL');
+      // A country not among the seven (here a code of no real country) was refused by the CHECK.
+      expect(() => subscribe.run('ZZ')).toThrow(/CHECK/);
+      expect(() => order.run('o2', 'ZZ')).toThrow(/CHECK/);
+
+      expect(
+        runMigrations(
+          db,
+          MIGRATIONS.filter((m) => m.version <= 6),
+        ),
+      ).toEqual([6]);
+      expect(db.prepare('SELECT account_id, country, started_at, ends_at FROM subscriptions').all()).toEqual([
+        { account_id: 'a', country: 'EE', started_at: 2, ends_at: null },
+      ]);
+      expect(db.prepare('SELECT id, country, kind, state, amount FROM orders').all()).toEqual([
+        { id: 'o1', country: 'PL', kind: 'country', state: 'pending', amount: 1000000 },
+      ]);
+      subscribe.run('ZZ');
+      order.run('o2', 'ZZ');
+      // The other rules of the tables stay, and so do the orders' indexes.
+      expect(() => subscribe.run('ZZ')).toThrow(/UNIQUE|PRIMARY/);
+      expect(() =>
+        db
+          .prepare(
+            `INSERT INTO orders (id, account_id, kind, country, amount, provider, reference, created_at)
+           VALUES ('o3', 'a', 'topup', 'EE', 1, 'bank', 'ref', 3)`,
+          )
+          .run(),
+      ).toThrow(/CHECK/);
+      expect(
+        db
+          .prepare(
+            `SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'orders' AND sql IS NOT NULL ORDER BY name`,
+          )
+          .pluck()
+          .all(),
+      ).toEqual(['orders_account', 'orders_pending']);
+    } finally {
+      db.close();
+    }
+  });
+});
+
 describe('ledger rules enforced by SQLite itself', () => {
   async function ledgerDb() {
     const { wallet, dbPath } = await testWallet();

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { COUNTRIES } from '../../src/contract/countries.ts';
 import { csvText, errorText, formats, reportCurrency } from '../../src/web/static/js/format.js';
 import { chartPoints } from '../../src/web/static/js/search/detail.js';
 import { fieldWording } from '../../src/web/static/js/search/filters.js';
@@ -65,16 +66,9 @@ describe('format.js', () => {
     ]).toEqual(['2026 Q1', 'March 2026', 'März 2026', '2025', '2025', '', '']);
   });
 
-  it('reports in NOK for Norway and EUR elsewhere (spec 2.2)', () => {
-    expect(['EE', 'LV', 'LT', 'NO', 'FI', 'PL', 'SE'].map(reportCurrency)).toEqual([
-      'EUR',
-      'EUR',
-      'EUR',
-      'NOK',
-      'EUR',
-      'EUR',
-      'EUR',
-    ]);
+  it('reports annual figures in the currency of the country profile: NOK for Norway, EUR for the annual-report countries in the euro (spec 2.2)', () => {
+    expect([COUNTRIES.EE, COUNTRIES.LV, COUNTRIES.NO].map(reportCurrency)).toEqual(['EUR', 'EUR', 'NOK']);
+    expect(reportCurrency(undefined)).toBe('EUR');
   });
 
   it('says why a call failed: the issues of a 422, the detail, or the status', () => {
@@ -388,11 +382,11 @@ describe('pickers, filters, results and detail (pure parts)', () => {
 
   it('shows revenue in the report currency and numbers in the reader locale', () => {
     expect([
-      cellText(de, 'NO', 'annual_revenue', 1500000),
-      cellText(en, 'EE', 'annual_revenue', 1500000),
-      cellText(de, 'EE', 'last_quarter_employees_number', 1234),
-      cellText(en, 'EE', 'arinimi', 'Näidis OÜ'),
-      cellText(en, 'EE', 'arinimi', null),
+      cellText(de, COUNTRIES.NO, 'annual_revenue', 1500000),
+      cellText(en, COUNTRIES.EE, 'annual_revenue', 1500000),
+      cellText(de, COUNTRIES.EE, 'last_quarter_employees_number', 1234),
+      cellText(en, COUNTRIES.EE, 'arinimi', 'Näidis OÜ'),
+      cellText(en, COUNTRIES.EE, 'arinimi', null),
     ]).toEqual([`1.500.000${NBSP}NOK`, '€1,500,000', '1.234', 'Näidis OÜ', '']);
   });
 

@@ -9,7 +9,7 @@ import {
   WORKPLACE_COLUMNS,
   type ColumnSpec,
 } from '../../src/contract/data-contract.ts';
-import { isValidNip, isValidRegon, REGISTRATION_CODE_RULES } from '../../src/contract/registration-codes.ts';
+import { isValidNip, isValidRegon } from '../../src/contract/registration-codes.ts';
 import { loadReference } from '../../ingest/reference/index.ts';
 import { SWEDEN_SWEREF_BOUNDS } from '../../ingest/world/geo.ts';
 import { WORLD_DATE } from '../../ingest/world/profiles/index.ts';
@@ -74,7 +74,7 @@ describe('registration codes', () => {
   it(
     "pass the register's own rule (checked by registration-codes.ts, not the SQL) and are unique",
     each((s) => {
-      const rule = REGISTRATION_CODE_RULES[s.country];
+      const rule = COUNTRIES[s.country].registrationCode;
       const seen = new Set<string>();
       for (const r of s.companies) {
         const code = str(r['registrikood']);

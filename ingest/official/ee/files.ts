@@ -31,7 +31,7 @@ export const LIHTANDMED_HEADER = [
 ] as const;
 
 /** 1.2 EMTA taxes, turnover and employees: the English-header twin (the Estonian labels are unconfirmed). */
-const QUARTERS = ['I', 'II', 'III', 'IV'] as const;
+export const QUARTERS = ['I', 'II', 'III', 'IV'] as const;
 export const EMTA_TAXES_HEADER = [
   'Data date',
   'Registry code',

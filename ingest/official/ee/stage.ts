@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { countSql, notCountSql } from '../../../src/contract/data-contract.ts';
 import { queryRows, sqlPath } from '../../pipeline/sql.ts';
 import { addressWithPostcodeSql, ANNUAL_VALUES, createEmptyHistory, varchars } from '../stage-sql.ts';
 import { buildCompanies, emtakCorrespondence, stageSteps } from '../stage-steps.ts';
@@ -10,6 +11,7 @@ import {
   ELEMENTS_HEADER,
   EMTA_TAXES_HEADER,
   LIHTANDMED_HEADER,
+  QUARTERS,
   REPORTS_HEADER,
 } from './files.ts';
 
@@ -188,9 +190,14 @@ async function readTaxes(ctx: StageContext): Promise<void> {
 
   const quarter = (q: number, roman: string) => `
     SELECT code, "Year" AS y, ${q} AS q, "Turnover ${roman} qtr" AS turnover,
-      "Number of employees ${roman} qtr" AS employees, "State taxes ${roman} qtr" AS state_taxes,
+      ${countSql(`"Number of employees ${roman} qtr"`)} AS employees, "State taxes ${roman} qtr" AS state_taxes,
       "Labour taxes and payments ${roman} qtr" AS labour_taxes
     FROM ee_taxes`;
+  const counts = QUARTERS.map((roman) => `SELECT "Number of employees ${roman} qtr" AS v FROM ee_taxes`);
+  await raw.nulled(
+    'Number of employees is not a whole number (left empty)',
+    `SELECT count(*) AS n, any_value(v) AS example FROM (${counts.join(' UNION ALL ')}) WHERE ${notCountSql('v')}`,
+  );
   await conn.run(`INSERT INTO stage_history
     SELECT code, y::VARCHAR || '-Q' || q::VARCHAR, 'quarterly', y, q, 0, turnover, employees, state_taxes,
       labour_taxes, last_day(make_date(y, q * 3, 1))
@@ -210,7 +217,7 @@ async function readReportEmployees(ctx: StageContext): Promise<void> {
     SELECT code, year(d)::VARCHAR, 'annual', year(d), 0, 0, NULL, employees, NULL, NULL, d
     FROM (
       SELECT code, try_strptime(trim(b.majandusaasta_perioodi_lopp_kpv), '${ET_DATE}')::DATE AS d,
-        TRY_CAST(nullif(trim(b.tootajate_arv), '') AS DOUBLE) AS employees
+        ${countSql("TRY_CAST(nullif(trim(b.tootajate_arv), '') AS DOUBLE)")} AS employees
       FROM (SELECT code, unnest(yldandmed.info_majandusaasta_aruannetest) AS b FROM ee_general)
       WHERE try_strptime(trim(b.majandusaasta_perioodi_lopp_kpv), '${ET_DATE}') IS NOT NULL
       QUALIFY row_number() OVER (PARTITION BY code ORDER BY d DESC) = 1
@@ -222,6 +229,12 @@ async function readReportEmployees(ctx: StageContext): Promise<void> {
     `SELECT count(*) AS n, any_value(b.tootajate_arv) AS example
        FROM (SELECT unnest(yldandmed.info_majandusaasta_aruannetest) AS b FROM ee_general)
        WHERE nullif(trim(b.tootajate_arv), '') IS NOT NULL AND TRY_CAST(trim(b.tootajate_arv) AS DOUBLE) IS NULL`,
+  );
+  await ctx.source('yldandmed').nulled(
+    'annual-report employee count is not a whole number (left out)',
+    `SELECT count(*) AS n, any_value(b.tootajate_arv) AS example
+       FROM (SELECT unnest(yldandmed.info_majandusaasta_aruannetest) AS b FROM ee_general)
+       WHERE ${notCountSql('TRY_CAST(trim(b.tootajate_arv) AS DOUBLE)')}`,
   );
 }
 

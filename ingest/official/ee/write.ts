@@ -1,7 +1,14 @@
 import path from 'node:path';
 import { createActivityLeaves, createEmtakCorrespondence } from '../activity-codes.ts';
-import { decimalCommaSql, writeCsv, writeJsonArray, zipInPlace } from '../write-helpers.ts';
-import { createSectionTable, estonianDate, type WriterContext } from '../writer-context.ts';
+import {
+  decimalCommaSql,
+  writeCsv,
+  writeJsonArray,
+  writerOf,
+  zipInPlace,
+  type WriterSteps,
+} from '../write-helpers.ts';
+import { createSectionTable, estonianDate } from '../writer-context.ts';
 import {
   DEBTORS_HEADER,
   EE_FILE_NAMES,
@@ -35,18 +42,31 @@ const ADS = `CASE WHEN postcode IS NOT NULL AND aadress_text LIKE '%, ' || postc
 const PATH = `CASE WHEN aadress_text IS NOT NULL AND asukoht IS NOT NULL
   THEN left(${ADS}, length(${ADS}) - length(asukoht) - 2) END`;
 
-export async function writeEeOfficial(ctx: WriterContext): Promise<string[]> {
-  const { conn, outDir, asOf } = ctx;
-  const asOfEt = estonianDate(asOf);
-  const stamp = asOfEt.replaceAll('.', '');
-  const written: string[] = [];
-  await createSectionTable(conn, ctx.reference);
-  await createActivityLeaves(conn, ctx.reference);
+export const writeEeOfficial = writerOf([
+  prepareEe,
+  writeLihtandmed,
+  writeYldandmed,
+  writePersons,
+  writeTaxes,
+  writeDebtors,
+  writeReports,
+  writeElements,
+]);
+
+/** The as-of date as Estonian files write it (dd.mm.yyyy), and as the annual-report file names do. */
+const asOfEt = (w: WriterSteps): string => estonianDate(w.asOf);
+const stamp = (w: WriterSteps): string => asOfEt(w).replaceAll('.', '');
+
+async function prepareEe({ conn, reference }: WriterSteps): Promise<void> {
+  await createSectionTable(conn, reference);
+  await createActivityLeaves(conn, reference);
   await createEmtakCorrespondence(conn);
   // An EMTAK 2008 code that the ingest maps back onto exactly this 2025 leaf, where one exists.
   await conn.run(`CREATE OR REPLACE TEMP TABLE w_old_emtak AS SELECT kood, min(old) AS old FROM ee_emtak2008
     WHERE length(old) = 5 GROUP BY kood`);
+}
 
+async function writeLihtandmed({ conn, outDir, written }: WriterSteps): Promise<void> {
   // 1.1a basic data. As in the real rows (test/fixtures/real/EE), `ettevotja_aadress` and `ads_ads_oid` are
   // empty: the address is in `ads_normaliseeritud_taisaadress`.
   const lihtandmed = path.join(outDir, EE_FILE_NAMES.lihtandmed);
@@ -63,7 +83,9 @@ export async function writeEeOfficial(ctx: WriterContext): Promise<string[]> {
   );
   await zipInPlace(lihtandmed, `${lihtandmed}.zip`);
   written.push(`${lihtandmed}.zip`);
+}
 
+async function writeYldandmed({ conn, outDir, written }: WriterSteps): Promise<void> {
   // 1.1b general data: contacts, EMTAK activities (some as EMTAK 2008, version 2), capital. Ended
   // entries (lopp_kpv set) are history the reader must skip.
   const yldandmed = path.join(outDir, EE_FILE_NAMES.yldandmed);
@@ -127,7 +149,9 @@ export async function writeEeOfficial(ctx: WriterContext): Promise<string[]> {
   );
   await zipInPlace(yldandmed, `${yldandmed}.zip`);
   written.push(`${yldandmed}.zip`);
+}
 
+async function writePersons({ conn, outDir, written }: WriterSteps): Promise<void> {
   // 1.1c persons on the card: names split into first name and surname, a synthetic personal code the
   // ingest must drop, a former board member (ended) and a contact person (KISIK) it must leave out.
   const persons = path.join(outDir, EE_FILE_NAMES.persons);
@@ -155,7 +179,10 @@ export async function writeEeOfficial(ctx: WriterContext): Promise<string[]> {
   );
   await zipInPlace(persons, `${persons}.zip`);
   written.push(`${persons}.zip`);
+}
 
+async function writeTaxes(w: WriterSteps): Promise<void> {
+  const { conn, outDir, written } = w;
   // 1.2 EMTA quarterly taxes, turnover and employees: the English-header twin, one row per company and
   // year, quarters side by side; a missing quarter is empty. Comma-separated with a BOM.
   const taxes = path.join(outDir, EE_FILE_NAMES.taxes);
@@ -163,7 +190,7 @@ export async function writeEeOfficial(ctx: WriterContext): Promise<string[]> {
   const quarters = (col: string) => [1, 2, 3, 4].map((n) => q(col, n)).join(', ');
   await writeCsv(
     conn,
-    `SELECT '${asOfEt}', c.registrikood, any_value(c.arinimi),
+    `SELECT '${asOfEt(w)}', c.registrikood, any_value(c.arinimi),
        CASE WHEN any_value(c.oiguslik_vorm) IN ('MTÜ', 'SA', 'KÜ') THEN 'Non-profit association or foundation'
          ELSE 'Company' END,
        replace(any_value(split_part(c.aadress_text, ', ', 1)), ' maakond', '') || ' ( ' || any_value(split_part(c.aadress_text, ', ', 2)) || ' )',
@@ -177,7 +204,10 @@ export async function writeEeOfficial(ctx: WriterContext): Promise<string[]> {
     { delimiter: ',', header: EMTA_TAXES_HEADER, bom: true },
   );
   written.push(taxes);
+}
 
+async function writeDebtors(w: WriterSteps): Promise<void> {
+  const { conn, outDir, written } = w;
   // 1.3 tax debtors: decimal commas with no-break-space thousands; one debtor listed twice and one code
   // that is not in the register (a foreign company's Estonian branch) for the reader to cope with.
   const debtors = path.join(outDir, EE_FILE_NAMES.debtors);
@@ -192,7 +222,7 @@ export async function writeEeOfficial(ctx: WriterContext): Promise<string[]> {
        UNION ALL (SELECT * FROM d ORDER BY registrikood LIMIT 1)
        UNION ALL SELECT '75000018', 'Foreign Branch Eesti filiaal', 1234.5, false, false
      )
-     SELECT '${asOfEt}', registrikood, arinimi, ${decimalCommaSql('debt', 2, true)},
+     SELECT '${asOfEt(w)}', registrikood, arinimi, ${decimalCommaSql('debt', 2, true)},
        ${decimalCommaSql('CASE WHEN disputed THEN debt ELSE 0 END', 2, true)},
        ${decimalCommaSql('CASE WHEN scheduled THEN debt ELSE 0 END', 2, true)},
        CASE WHEN scheduled THEN '31.12.2027' END, '15.0' || (1 + hash(registrikood) % 9)::VARCHAR || '.2025'
@@ -201,7 +231,10 @@ export async function writeEeOfficial(ctx: WriterContext): Promise<string[]> {
     { delimiter: ';', header: DEBTORS_HEADER, bom: true },
   );
   written.push(debtors);
+}
 
+async function writeReports(w: WriterSteps): Promise<void> {
+  const { conn, outDir, written } = w;
   // 1.1d annual reports: general data (every text field quoted) and one elements file per fiscal year.
   // Some companies also filed the year before (older figures), a consolidated report (ignored), or their
   // figures under a second report id (taidetud_aruanne_report_id).
@@ -221,7 +254,7 @@ export async function writeEeOfficial(ctx: WriterContext): Promise<string[]> {
       CASE WHEN ${h('taidetud', 30)} = 0 THEN 900000 + row_number() OVER (ORDER BY registrikood, yr, consolidated) END
         AS taidetud_id
     FROM all_reports`);
-  const reports = path.join(outDir, `1.aruannete_yldandmed_kuni_${stamp}.csv`);
+  const reports = path.join(outDir, `1.aruannete_yldandmed_kuni_${stamp(w)}.csv`);
   await writeCsv(
     conn,
     `SELECT report_id, taidetud_id, registrikood, oiguslik_vorm, 'Registrisse kantud', yr,
@@ -248,10 +281,13 @@ export async function writeEeOfficial(ctx: WriterContext): Promise<string[]> {
   );
   await zipInPlace(reports, reports.replace(/\.csv$/, '.zip'));
   written.push(reports.replace(/\.csv$/, '.zip'));
+}
 
+async function writeElements(w: WriterSteps): Promise<void> {
+  const { conn, outDir, written } = w;
   const years = (await conn.runAndReadAll('SELECT DISTINCT yr FROM w_reports ORDER BY yr')).getRows();
   for (const [yr] of years) {
-    const file = path.join(outDir, `4.${String(yr)}_aruannete_elemendid_kuni_${stamp}.csv`);
+    const file = path.join(outDir, `4.${String(yr)}_aruannete_elemendid_kuni_${stamp(w)}.csv`);
     const element = (name: string, table: string, label: string, value: string) =>
       `SELECT coalesce(taidetud_id, report_id) AS rid, '${table}' AS tabel, '${label}' AS lbl,
          '${name}' || CASE WHEN consolidated THEN 'Consolidated' ELSE '' END AS nimetus,
@@ -277,5 +313,4 @@ export async function writeEeOfficial(ctx: WriterContext): Promise<string[]> {
     await zipInPlace(file, file.replace(/\.csv$/, '.zip'));
     written.push(file.replace(/\.csv$/, '.zip'));
   }
-  return written;
 }

@@ -1,3 +1,4 @@
+import { countSql, notCountSql } from '../../../src/contract/data-contract.ts';
 import type { TreeNode } from '../../reference/types.ts';
 import { dottedSql, naceClassSql } from '../activity-codes.ts';
 import { createEmptyHistory, createValuesTable, varchars } from '../stage-sql.ts';
@@ -83,7 +84,7 @@ async function readRegister(ctx: StageContext): Promise<void> {
 async function readSodra(ctx: StageContext): Promise<void> {
   const { conn } = ctx;
   await createEmptyHistory(conn);
-  await conn.run(`CREATE OR REPLACE TEMP TABLE lt_sodra (code VARCHAR, month INTEGER, employees DOUBLE,
+  await conn.run(`CREATE OR REPLACE TEMP TABLE lt_sodra (code VARCHAR, month INTEGER, employees INTEGER,
     municipality VARCHAR, eco VARCHAR, file_row BIGINT, file_no INTEGER)`);
   for (const [i, path] of ctx.sources.many('sodra').entries()) {
     // Columns keyed by the `(key)` of their header cells.
@@ -101,8 +102,12 @@ async function readSodra(ctx: StageContext): Promise<void> {
         ['numInsured', 'DOUBLE'],
       ],
     });
-    await conn.run(`INSERT INTO lt_sodra SELECT trim("jarCode"), "month", "numInsured", trim(municipality),
-      trim("ecoActCode"), rowid, ${i} FROM raw_sodra_${i}`);
+    await sodra.nulled(
+      'numInsured is not a whole number (month left out)',
+      `SELECT count(*) AS n, any_value("numInsured") AS example FROM raw_sodra_${i} WHERE ${notCountSql('"numInsured"')}`,
+    );
+    await conn.run(`INSERT INTO lt_sodra SELECT trim("jarCode"), "month", ${countSql('"numInsured"')},
+      trim(municipality), trim("ecoActCode"), rowid, ${i} FROM raw_sodra_${i}`);
     await sodra.orphans('monthly rows', { codeSql: 'trim(t."jarCode")' });
     await conn.run(`DROP TABLE raw_sodra_${i}`);
   }
@@ -111,7 +116,9 @@ async function readSodra(ctx: StageContext): Promise<void> {
       last_day(make_date(y, m, 1))
     FROM (SELECT code, "month" // 100 AS y, "month" % 100 AS m, employees FROM lt_sodra
           WHERE code IN (SELECT code FROM ingest_register) AND "month" % 100 BETWEEN 1 AND 12
-          QUALIFY row_number() OVER (PARTITION BY code, "month" ORDER BY file_no DESC, file_row) = 1)`);
+          QUALIFY row_number() OVER (PARTITION BY code, "month" ORDER BY file_no DESC, file_row) = 1)
+    -- A month whose count was left out (above) has no figure left: no period.
+    WHERE employees IS NOT NULL`);
 }
 
 const PLNA_TYPES: Readonly<Record<string, string>> = {

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { decimalCommaSql, outputFiles, writeCsv, zipInPlace } from '../write-helpers.ts';
-import { isoDate, type WriterContext } from '../writer-context.ts';
+import { decimalCommaSql, writeCsv, writerOf, zipInPlace, type WriterSteps } from '../write-helpers.ts';
 import {
   JAR_HEADER,
   LT_FILE_NAMES,
@@ -22,11 +21,9 @@ const h = (salt: string, n: number, key = 'registrikood'): string => `(hash(${ke
 /** `62.10` → `621000`: the 6-digit EVRK Sodra and VMI write. */
 const evrk6 = (expr: string): string => `replace(${expr}, '.', '') || '00'`;
 
-export async function writeLtOfficial(ctx: WriterContext): Promise<string[]> {
-  const { conn, outDir, asOf } = ctx;
-  const today = isoDate(asOf);
-  const { written, out } = outputFiles(outDir);
+export const writeLtOfficial = writerOf([writeJar, writeSodra, writePlna, writeVmiRegister, writeVmiTaxes]);
 
+async function writeJar({ conn, today, out }: WriterSteps): Promise<void> {
   await writeCsv(
     conn,
     `WITH j AS (
@@ -41,7 +38,9 @@ export async function writeLtOfficial(ctx: WriterContext): Promise<string[]> {
     out(LT_FILE_NAMES.jar),
     { delimiter: '|', header: JAR_HEADER },
   );
+}
 
+async function writeSodra({ conn, outDir, written }: WriterSteps): Promise<void> {
   const sodraYears = (
     await conn.runAndReadAll(`SELECT DISTINCT "year" FROM w_history WHERE granularity = 'monthly' ORDER BY 1`)
   )
@@ -73,7 +72,9 @@ export async function writeLtOfficial(ctx: WriterContext): Promise<string[]> {
     await zipInPlace(file, `${file}.zip`);
     written.push(`${file}.zip`);
   }
+}
 
+async function writePlna({ conn, today, out }: WriterSteps): Promise<void> {
   // RC profit-and-loss statements, one file per year of the period end; amended filings repeat a row with
   // an earlier reg_date (the reader keeps the latest). template_name is the real one, commas included, so
   // the comma-delimited years quote it.
@@ -104,7 +105,9 @@ export async function writeLtOfficial(ctx: WriterContext): Promise<string[]> {
       { delimiter: year <= 2022 ? ',' : '|', header: PLNA_HEADER },
     );
   }
+}
 
+async function writeVmiRegister({ conn, out }: WriterSteps): Promise<void> {
   // VMI taxpayer register: one row per company and activity (main flagged), VAT registration; a former
   // VAT registration and an ended activity for the reader to skip.
   await writeCsv(
@@ -131,7 +134,9 @@ export async function writeLtOfficial(ctx: WriterContext): Promise<string[]> {
     out(LT_FILE_NAMES.vmiRegister),
     { delimiter: ',', header: VMI_REGISTER_HEADER },
   );
+}
 
+async function writeVmiTaxes({ conn, outDir, today, out }: WriterSteps): Promise<void> {
   // VMI taxes paid: cumulative to the month, per tax type; the annual total is the December figure of the
   // two types together, the current year is year-to-date.
   await writeCsv(
@@ -155,5 +160,4 @@ export async function writeLtOfficial(ctx: WriterContext): Promise<string[]> {
     { delimiter: ',', header: VMI_TAXES_HEADER },
   );
   if (!fs.existsSync(outDir)) throw new Error(`${outDir} was not written`);
-  return written;
 }

@@ -1,3 +1,4 @@
+import { countSql, notCountSql } from '../../../src/contract/data-contract.ts';
 import { queryRows } from '../../pipeline/sql.ts';
 import { naceClassSql } from '../activity-codes.ts';
 import {
@@ -175,6 +176,10 @@ async function readStatements(ctx: StageContext): Promise<void> {
     `SELECT count(*) AS n, any_value(currency) AS example FROM raw_statements
      WHERE upper(trim(currency)) NOT IN ('EUR', 'LVL')`,
   );
+  await statements.nulled(
+    'employees is not a whole number (left empty)',
+    `SELECT count(*) AS n, any_value(employees) AS example FROM raw_statements WHERE ${notCountSql('employees')}`,
+  );
 }
 
 /** The statements in euro units: the annual history rows and the latest figures (lv_annual). */
@@ -182,7 +187,8 @@ async function buildFinancials({ conn }: StageContext): Promise<void> {
   // An amended filing repeats (company, year): the newest created_at wins (COLT annual_reports.ex).
   // Amounts in thousands (rounded_to_nearest) and lats (before 2014) are brought to euro units.
   await conn.run(`CREATE OR REPLACE TEMP TABLE lv_fs AS
-    SELECT trim(s.legal_entity_registration_number) AS code, s."year", s.year_ended_on, s.employees,
+    SELECT trim(s.legal_entity_registration_number) AS code, s."year", s.year_ended_on,
+      ${countSql('s.employees')} AS employees,
       (CASE WHEN upper(trim(s.rounded_to_nearest)) = 'THOUSANDS' THEN 1000 ELSE 1 END)
         * (CASE WHEN upper(trim(s.currency)) = 'LVL' THEN 1 / ${LVL_PER_EUR} ELSE 1 END) AS k,
       upper(trim(s.currency)) = 'EUR' AND upper(trim(s.rounded_to_nearest)) <> 'THOUSANDS' AS exact,

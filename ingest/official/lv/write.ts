@@ -1,6 +1,5 @@
 import { createActivityLeaves, createNaceCorrespondence } from '../activity-codes.ts';
-import { outputFiles, writeCsv } from '../write-helpers.ts';
-import { isoDate, type WriterContext } from '../writer-context.ts';
+import { writeCsv, writerOf, type WriterSteps } from '../write-helpers.ts';
 import {
   BALANCE_HEADER,
   INCOME_HEADER,
@@ -25,11 +24,14 @@ import {
 const h = (salt: string, n: number, key = 'registrikood'): string => `(hash(${key}, '${salt}') % ${n})`;
 const COMMERCIAL = `oiguslik_vorm NOT IN ('BDR', 'NOD')`;
 
-export async function writeLvOfficial(ctx: WriterContext): Promise<string[]> {
-  const { conn, outDir, asOf } = ctx;
-  const today = isoDate(asOf);
-  const { written, out } = outputFiles(outDir);
+export const writeLvOfficial = writerOf([
+  writeRegister,
+  writeOfficers,
+  writeFinancialStatements,
+  writeVidTaxes,
+]);
 
+async function writeRegister({ conn, today, out }: WriterSteps): Promise<void> {
   await writeCsv(
     conn,
     `SELECT registrikood, 'LV' || lpad(${h('sepa', 100)}::VARCHAR, 2, '0') || 'ZZZ' || registrikood, arinimi,
@@ -49,7 +51,9 @@ export async function writeLvOfficial(ctx: WriterContext): Promise<string[]> {
     out(LV_FILE_NAMES.register),
     { delimiter: ';', header: REGISTER_HEADER, bom: true },
   );
+}
 
+async function writeOfficers({ conn, out }: WriterSteps): Promise<void> {
   await writeCsv(
     conn,
     `WITH p AS (SELECT registrikood, generate_subscripts(people, 1) AS k, unnest(people) AS p FROM w_companies)
@@ -64,7 +68,9 @@ export async function writeLvOfficial(ctx: WriterContext): Promise<string[]> {
     out(LV_FILE_NAMES.officers),
     { delimiter: ';', header: OFFICERS_HEADER, bom: true },
   );
+}
 
+async function writeFinancialStatements({ conn, out }: WriterSteps): Promise<void> {
   // Annual reports: one statement per company and filed year; a few filed twice (an amendment), the older
   // filing with other figures. The latest year carries the snapshot's annual_* figures.
   await conn.run(`CREATE OR REPLACE TEMP TABLE w_fs AS
@@ -112,9 +118,11 @@ export async function writeLvOfficial(ctx: WriterContext): Promise<string[]> {
     out(LV_FILE_NAMES.balance),
     { delimiter: ';', header: BALANCE_HEADER, bom: true },
   );
+}
 
+async function writeVidTaxes({ conn, reference, out }: WriterSteps): Promise<void> {
   // VID paid taxes, the last three tax years, commercial companies only; amounts in thousands of EUR.
-  await createActivityLeaves(conn, ctx.reference);
+  await createActivityLeaves(conn, reference);
   await createNaceCorrespondence(conn, false);
   await conn.run(
     `CREATE OR REPLACE TEMP TABLE w_old_nace AS SELECT kood, min(old) AS old FROM nace_rev2 GROUP BY kood`,
@@ -175,5 +183,4 @@ export async function writeLvOfficial(ctx: WriterContext): Promise<string[]> {
     out(LV_EXTRA_FILE_NAMES.liquidations),
     { delimiter: ';', header: LIQUIDATIONS_HEADER, bom: true },
   );
-  return written;
 }

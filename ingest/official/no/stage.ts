@@ -1,3 +1,4 @@
+import { countSql, notCountSql } from '../../../src/contract/data-contract.ts';
 import { queryRows } from '../../pipeline/sql.ts';
 import { ANNUAL_VALUES, createEmptyHistory } from '../stage-sql.ts';
 import { buildCompanies, stageSteps } from '../stage-steps.ts';
@@ -175,12 +176,19 @@ async function buildActivities(ctx: StageContext): Promise<void> {
  * employees", so `false` beside `"antallAnsatte": 0` is the register saying "no registered employees", a
  * real 0 (issue 28). Only a unit without the key (the JSON) or with an empty cell (the CSV) is unknown.
  */
-async function buildEmployeeHistory({ conn, now }: StageContext): Promise<void> {
+async function buildEmployeeHistory(ctx: StageContext): Promise<void> {
+  const { conn, now } = ctx;
   await createEmptyHistory(conn);
+  const given = "nullif(trim(antallAnsatte), '')";
+  await ctx.source('enheter').nulled(
+    'antallAnsatte is not a whole number (no employee count)',
+    `SELECT count(*) AS n, any_value(antallAnsatte) AS example FROM ingest_register
+     WHERE ${given} IS NOT NULL AND (TRY_CAST(${given} AS DOUBLE) IS NULL OR ${notCountSql(`TRY_CAST(${given} AS DOUBLE)`)})`,
+  );
   await conn.run(`INSERT INTO stage_history
     SELECT code, year(as_of)::VARCHAR, 'snapshot', year(as_of), 0, 0, NULL, employees, NULL, NULL, as_of
     FROM (
-      SELECT code, TRY_CAST(antallAnsatte AS DOUBLE) AS employees,
+      SELECT code, ${countSql(`TRY_CAST(${given} AS DOUBLE)`)} AS employees,
         coalesce(TRY_CAST(registreringsdatoAntallAnsatteEnhetsregisteret AS DATE),
                  TRY_CAST(registreringsdatoantallansatteNAVAaregisteret AS DATE),
                  DATE '${now.toISOString().slice(0, 10)}') AS as_of

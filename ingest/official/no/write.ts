@@ -6,8 +6,7 @@ import zlib from 'node:zlib';
 import { sortedList } from '../../../src/engine/batch-sql.ts';
 import { createActivityLeaves, createLocationLeaves } from '../activity-codes.ts';
 import { sqlPath } from '../../pipeline/sql.ts';
-import { outputFiles, pickSql, writeCsv, writeJsonArray } from '../write-helpers.ts';
-import type { WriterContext } from '../writer-context.ts';
+import { pickSql, writeCsv, writeJsonArray, writerOf, type WriterSteps } from '../write-helpers.ts';
 import { NO_ENHETER_CSV_HEADER, NO_FILE_NAMES } from './files.ts';
 import { createKommuneTable } from './kommune.ts';
 import { sn2025CodeSql } from './sn2025.ts';
@@ -27,17 +26,25 @@ const iso = (expr: string): string => `strftime(${expr}, '%Y-%m-%d')`;
 /** "Sjøgata 80, 1036 Sunnfjord" → street, postcode, town. */
 const ADDRESS = `'^(.*), (\\d{4}) (.*)$'`;
 
-export async function writeNoOfficial(ctx: WriterContext): Promise<string[]> {
-  const { conn, outDir } = ctx;
-  const { written, out } = outputFiles(outDir);
-  await createActivityLeaves(conn, ctx.reference);
+export const writeNoOfficial = writerOf([
+  prepareNo,
+  writeEnheter,
+  writeUnderenheter,
+  writeRoles,
+  writeRegnskap,
+]);
+
+async function prepareNo({ conn, reference }: WriterSteps): Promise<void> {
+  await createActivityLeaves(conn, reference);
   // A unit whose business address still carries a kommunenummer of an earlier structure (the ingest maps
   // it through SSB's change table): the lowest old code that leads to exactly this kommune.
-  await createLocationLeaves(conn, ctx.reference);
+  await createLocationLeaves(conn, reference);
   await createKommuneTable(conn);
   await conn.run(`CREATE OR REPLACE TEMP TABLE w_old_kommune AS
     SELECT kood, min(code) AS old FROM no_kommune WHERE code <> kood GROUP BY kood`);
+}
 
+async function writeEnheter({ conn, outDir, out }: WriterSteps): Promise<void> {
   const contact = (liik: string) =>
     `list_filter(contacts, c -> c."source" IS NULL AND c.liik = '${liik}')[1].sisu`;
   const address = (part: number) => `regexp_extract(asukoht, ${ADDRESS}, ${part})`;
@@ -93,7 +100,9 @@ export async function writeNoOfficial(ctx: WriterContext): Promise<string[]> {
   );
 
   await writeUnitsCsv(conn, path.join(outDir, NO_FILE_NAMES.enheter), out(NO_FILE_NAMES.enheterCsv));
+}
 
+async function writeUnderenheter({ conn, out }: WriterSteps): Promise<void> {
   // Sub-units: one per sub-unit phone of the world (source no_subunit), plus a sub-unit without contacts
   // for other employers, a closed one whose phone must be skipped, and one whose parent is not a unit.
   await writeJsonArray(
@@ -126,7 +135,9 @@ export async function writeNoOfficial(ctx: WriterContext): Promise<string[]> {
     out(NO_FILE_NAMES.underenheter),
     { gzip: true },
   );
+}
 
+async function writeRoles({ conn, out }: WriterSteps): Promise<void> {
   // Roles, one entry per unit with its role groups (Styre, Daglig leder, Innehaver): first names and
   // surnames apart, a birth date the ingest must not read, resigned board members and auditors to skip.
   // Lists are sorted after aggregation (sortedList): an ordered list() ran NO at scale 1 out of 6 GB.
@@ -172,7 +183,9 @@ export async function writeNoOfficial(ctx: WriterContext): Promise<string[]> {
     out(NO_FILE_NAMES.roller),
     { gzip: true },
   );
+}
 
+async function writeRegnskap({ conn, out }: WriterSteps): Promise<void> {
   // Regnskapsregisteret: the company accounts of the latest year, some also the year before (older
   // figures) and a group account (KONSERN) the ingest must skip.
   const money = (expr: string) => `CASE WHEN f = 1 THEN ${expr} ELSE round(${expr} * f) END`;
@@ -205,7 +218,6 @@ export async function writeNoOfficial(ctx: WriterContext): Promise<string[]> {
      FROM acc ORDER BY registrikood, yr DESC, kind DESC`,
     out(NO_FILE_NAMES.regnskap),
   );
-  return written;
 }
 
 /** The keys of the written enheter JSON with their types, for reading it back into the CSV form. */

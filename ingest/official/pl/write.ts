@@ -25,12 +25,33 @@ const h = (salt: string, n: number, key = 'registrikood'): string => `(hash(${ke
 const pl = (d: string): string => `strftime(${d}, '%d.%m.%Y')`;
 
 export async function writePlOfficial(ctx: WriterContext): Promise<string[]> {
+  const w = plWrite(ctx);
+  for (const step of [createPlTable, writeKrs, writeRegon, writeCeidg]) await step(w);
+  await ctx.conn.run('DROP TABLE w_pl');
+  return w.written.filter((f) => fs.existsSync(f));
+}
+
+/** What the steps of one Polish write share: the dates, the files written so far, and the part writer. */
+interface PlWrite {
+  ctx: WriterContext;
+  today: string;
+  closedYear: number;
+  fetchedAt: string;
+  written: string[];
+  parts: (
+    prefix: string,
+    units: number,
+    perPart: number,
+    select: (lo: number, hi: number) => string,
+  ) => Promise<void>;
+  count: (sql: string) => Promise<number>;
+}
+
+function plWrite(ctx: WriterContext): PlWrite {
   const { conn, outDir, asOf } = ctx;
   const today = isoDate(asOf);
-  const closedYear = asOf.getUTCFullYear() - 1;
   const written: string[] = [];
   const run = `${today.replaceAll('-', '')}T050305Z`;
-  const fetchedAt = `${today}T05:03:05.000Z`;
   /*
    * Each family is written as the harvest writes it: a new part file every CAPTURE_PART_LINES answers
    * (ingest/harvest/capture.ts). Each part is one COPY over a slice of the input, so the memory a part
@@ -50,7 +71,20 @@ export async function writePlOfficial(ctx: WriterContext): Promise<string[]> {
   };
   const count = async (sql: string): Promise<number> =>
     Number((await conn.runAndReadAll(`SELECT CAST(count(*) AS INTEGER) FROM ${sql}`)).getRows()[0]?.[0] ?? 0);
+  return {
+    ctx,
+    today,
+    closedYear: asOf.getUTCFullYear() - 1,
+    fetchedAt: `${today}T05:03:05.000Z`,
+    written,
+    parts,
+    count,
+  };
+}
 
+/** `w_pl`: the companies with their order numbers, parsed address, contacts and PKD 2007 main activity. */
+async function createPlTable({ ctx }: PlWrite): Promise<void> {
+  const { conn } = ctx;
   const contact = (liik: string, sources: string) =>
     `list_filter(contacts, c -> c.liik = '${liik}' AND c."source" IN (${sources}))[1].sisu`;
   // Row numbers in the two orders the answers are written in (REGON, and KRS numbers for the extracts),
@@ -72,17 +106,20 @@ export async function writePlOfficial(ctx: WriterContext): Promise<string[]> {
     FROM w_companies w JOIN w_pl_order o USING (registrikood)
       LEFT JOIN w_pkd2007_main p07 ON p07.kood = w.emtak[1].kood`);
   await conn.run('DROP TABLE w_pl_order');
+}
 
-  // KRS: one OdpisAktualny per entity.
+/** KRS: one OdpisAktualny per entity. */
+async function writeKrs(w: PlWrite): Promise<void> {
+  const { today, closedYear, fetchedAt } = w;
   const person = (p: string) =>
     `nazwisko: {nazwiskoICzlon: substr(${p}.nimi, strpos(${p}.nimi, ' ') + 1)}, imiona: {imie: split_part(${p}.nimi, ' ', 1)}`;
   const filing = (y: string) =>
     `{dataZlozenia: ${pl(`make_date(${y} + 1, 6, 20)`)}, zaOkresOdDo: 'OD 01.01.' || ${y} || ' DO 31.12.' || ${y}}`;
   const capital = `CASE WHEN kapital_amount >= 1000000 THEN replace(replace(format('{:,.2f}', kapital_amount), ',', ' '), '.', ',')
     ELSE replace(printf('%.2f', kapital_amount), '.', ',') END`;
-  await parts(
+  await w.parts(
     PL_CAPTURE_PREFIX.krs,
-    await count('w_pl WHERE krs'),
+    await w.count('w_pl WHERE krs'),
     CAPTURE_PART_LINES,
     (lo, hi) =>
       `SELECT registrikood || '/' || CASE WHEN oiguslik_vorm IN ('148', '155') THEN 'S' ELSE 'P' END AS key,
@@ -136,42 +173,48 @@ export async function writePlOfficial(ctx: WriterContext): Promise<string[]> {
      }}) AS VARCHAR) AS body
      FROM (SELECT * FROM w_pl WHERE krs_n BETWEEN ${lo} AND ${hi} ORDER BY registrikood)`,
   );
+}
 
-  // REGON BIR: per unit the full reports the harvest asks for, each an MTOM answer as BIR sends it.
-  const undotted = `replace(e.kood, '.', '')`;
-  const suspended = `staatus = 'S'`;
-  const resumed = `staatus = 'R' AND ${h('resumed', 20)} = 0`;
-  const iso = (e: string) => `strftime(${e}, '%Y-%m-%d')`;
-  const common = (p: 'praw' | 'fiz'): [string, string][] => [
-    [`${p}_dataPowstania`, iso('esmaregistreerimise_kpv')],
-    [`${p}_dataRozpoczeciaDzialalnosci`, iso('esmaregistreerimise_kpv')],
-    [
-      `${p}_dataZawieszeniaDzialalnosci`,
-      `CASE WHEN ${suspended} THEN ${iso(`DATE '${today}' - 90 - ${h('susp', 300)}::INTEGER`)} WHEN ${resumed} THEN '2020-03-01' END`,
-    ],
-    [`${p}_dataWznowieniaDzialalnosci`, `CASE WHEN ${resumed} THEN '2020-09-01' END`],
-    [
-      p === 'praw' ? 'praw_dataSkresleniaZRegon' : 'fiz_dataSkresleniazRegonDzialalnosci',
-      `CASE WHEN staatus = 'K' THEN ${iso(`least(esmaregistreerimise_kpv + 400 + ${h('skr', 4000)}::INTEGER, DATE '${today}')`)} END`,
-    ],
-    [`${p}_adSiedzKraj_Symbol`, `'PL'`],
-    [`${p}_adSiedzWojewodztwo_Symbol`, 'substr(ehak_kood, 1, 2)'],
-    [`${p}_adSiedzPowiat_Symbol`, 'substr(ehak_kood, 3, 2)'],
-    [`${p}_adSiedzGmina_Symbol`, 'substr(ehak_kood, 5, 3)'],
-    [`${p}_adSiedzKodPocztowy`, 'a.pc1 || a.pc2'],
-    [`${p}_adSiedzMiejscowosc_Symbol`, `lpad(CAST(${h('simc', 1000000)} AS VARCHAR), 7, '0')`],
-    [`${p}_adSiedzUlica_Symbol`, `lpad(CAST(${h('ulic', 100000)} AS VARCHAR), 5, '0')`],
-    [`${p}_adSiedzNumerNieruchomosci`, 'a.nr'],
-    [`${p}_adSiedzNumerLokalu`, 'NULL'],
-    [`${p}_numerTelefonu`, 'phones'],
-    [`${p}_numerFaksu`, 'NULL'],
-    [`${p}_adresEmail`, 'email'],
-    [`${p}_adresStronyinternetowej`, 'www'],
-    [`${p}_adSiedzKraj_Nazwa`, `'POLSKA'`],
-    [`${p}_adSiedzWojewodztwo_Nazwa`, 'upper(woj)'],
-    [`${p}_adSiedzMiejscowosc_Nazwa`, 'a.town'],
-    [`${p}_adSiedzUlica_Nazwa`, 'a.street'],
-  ];
+// REGON BIR: per unit the full reports the harvest asks for, each an MTOM answer as BIR sends it.
+const undotted = `replace(e.kood, '.', '')`;
+const suspended = `staatus = 'S'`;
+const resumed = `staatus = 'R' AND ${h('resumed', 20)} = 0`;
+const iso = (e: string) => `strftime(${e}, '%Y-%m-%d')`;
+
+/** The dates, seat address and contacts both kinds of unit report. */
+const birCommon = (today: string, p: 'praw' | 'fiz'): [string, string][] => [
+  [`${p}_dataPowstania`, iso('esmaregistreerimise_kpv')],
+  [`${p}_dataRozpoczeciaDzialalnosci`, iso('esmaregistreerimise_kpv')],
+  [
+    `${p}_dataZawieszeniaDzialalnosci`,
+    `CASE WHEN ${suspended} THEN ${iso(`DATE '${today}' - 90 - ${h('susp', 300)}::INTEGER`)} WHEN ${resumed} THEN '2020-03-01' END`,
+  ],
+  [`${p}_dataWznowieniaDzialalnosci`, `CASE WHEN ${resumed} THEN '2020-09-01' END`],
+  [
+    p === 'praw' ? 'praw_dataSkresleniaZRegon' : 'fiz_dataSkresleniazRegonDzialalnosci',
+    `CASE WHEN staatus = 'K' THEN ${iso(`least(esmaregistreerimise_kpv + 400 + ${h('skr', 4000)}::INTEGER, DATE '${today}')`)} END`,
+  ],
+  [`${p}_adSiedzKraj_Symbol`, `'PL'`],
+  [`${p}_adSiedzWojewodztwo_Symbol`, 'substr(ehak_kood, 1, 2)'],
+  [`${p}_adSiedzPowiat_Symbol`, 'substr(ehak_kood, 3, 2)'],
+  [`${p}_adSiedzGmina_Symbol`, 'substr(ehak_kood, 5, 3)'],
+  [`${p}_adSiedzKodPocztowy`, 'a.pc1 || a.pc2'],
+  [`${p}_adSiedzMiejscowosc_Symbol`, `lpad(CAST(${h('simc', 1000000)} AS VARCHAR), 7, '0')`],
+  [`${p}_adSiedzUlica_Symbol`, `lpad(CAST(${h('ulic', 100000)} AS VARCHAR), 5, '0')`],
+  [`${p}_adSiedzNumerNieruchomosci`, 'a.nr'],
+  [`${p}_adSiedzNumerLokalu`, 'NULL'],
+  [`${p}_numerTelefonu`, 'phones'],
+  [`${p}_numerFaksu`, 'NULL'],
+  [`${p}_adresEmail`, 'email'],
+  [`${p}_adresStronyinternetowej`, 'www'],
+  [`${p}_adSiedzKraj_Nazwa`, `'POLSKA'`],
+  [`${p}_adSiedzWojewodztwo_Nazwa`, 'upper(woj)'],
+  [`${p}_adSiedzMiejscowosc_Nazwa`, 'a.town'],
+  [`${p}_adSiedzUlica_Nazwa`, 'a.street'],
+];
+
+/** The reports (name, SQL of its records) BIR answers for a legal person or a sole trader. */
+function regonReports(today: string, p: 'praw' | 'fiz'): [string, string][] {
   const prawFields: [string, string][] = [
     ['praw_regon9', 'pl_regon'],
     ['praw_nip', 'pl_nip'],
@@ -179,7 +222,7 @@ export async function writePlOfficial(ctx: WriterContext): Promise<string[]> {
     ['praw_nazwa', 'arinimi'],
     ['praw_nazwaSkrocona', 'NULL'],
     ['praw_numerWRejestrzeEwidencji', 'CASE WHEN krs THEN registrikood END'],
-    ...common('praw'),
+    ...birCommon(today, 'praw'),
     ['praw_podstawowaFormaPrawna_Symbol', `CASE WHEN krs THEN '1' ELSE '2' END`],
     ['praw_szczegolnaFormaPrawna_Symbol', 'oiguslik_vorm'],
     ['praw_szczegolnaFormaPrawna_Nazwa', 'oiguslik_vorm_tekstina'],
@@ -199,7 +242,7 @@ export async function writePlOfficial(ctx: WriterContext): Promise<string[]> {
   const fizCeidg: [string, string][] = [
     ['fiz_regon9', 'pl_regon'],
     ['fiz_nazwa', 'arinimi'],
-    ...common('fiz'),
+    ...birCommon(today, 'fiz'),
   ];
   const pkdRows = (p: 'praw' | 'fiz') =>
     `list_concat(
@@ -223,40 +266,50 @@ export async function writePlOfficial(ctx: WriterContext): Promise<string[]> {
          ['praw_pkdPrzewazajace', `'1'`],
          ['praw_pkdWersja', `'2007'`],
        ])}] ELSE [] END)`;
-  const reports = (p: 'praw' | 'fiz'): [string, string][] =>
-    p === 'praw'
-      ? [
-          ['BIR11OsPrawna', `[${birRecord(prawFields)}]`],
-          ['BIR11OsPrawnaPkd', pkdRows('praw')],
-        ]
-      : [
-          ['BIR11OsFizycznaDaneOgolne', `[${birRecord(fizOgolne)}]`],
-          ['BIR11OsFizycznaDzialalnoscCeidg', `[${birRecord(fizCeidg)}]`],
-          ['BIR11OsFizycznaPkd', pkdRows('fiz')],
-        ];
-  const regonLines = (p: 'praw' | 'fiz') =>
-    `[${reports(p)
-      .map(
-        ([report, records], i) => `{key: pl_regon, kind: ${str(report)}, url: ${str(REGON_URL)},
-           action: 'DanePobierzPelnyRaport', status: 200,
-           content_type: 'multipart/related; type="application/xop+xml"; start="<http://tempuri.org/0>"; boundary="uuid:' || md5(pl_regon) || '+id=${i + 1}"; start-info="application/soap+xml"',
-           fetched_at: '${fetchedAt}', body: ${mtomSql(`md5(pl_regon)`, String(i + 1), records)}}`,
-      )
-      .join(', ')}]`;
+  return p === 'praw'
+    ? [
+        ['BIR11OsPrawna', `[${birRecord(prawFields)}]`],
+        ['BIR11OsPrawnaPkd', pkdRows('praw')],
+      ]
+    : [
+        ['BIR11OsFizycznaDaneOgolne', `[${birRecord(fizOgolne)}]`],
+        ['BIR11OsFizycznaDzialalnoscCeidg', `[${birRecord(fizCeidg)}]`],
+        ['BIR11OsFizycznaPkd', pkdRows('fiz')],
+      ];
+}
+
+const regonLines = (fetchedAt: string, today: string, p: 'praw' | 'fiz') =>
+  `[${regonReports(today, p)
+    .map(
+      ([report, records], i) => `{key: pl_regon, kind: ${str(report)}, url: ${str(REGON_URL)},
+         action: 'DanePobierzPelnyRaport', status: 200,
+         content_type: 'multipart/related; type="application/xop+xml"; start="<http://tempuri.org/0>"; boundary="uuid:' || md5(pl_regon) || '+id=${i + 1}"; start-info="application/soap+xml"',
+         fetched_at: '${fetchedAt}', body: ${mtomSql(`md5(pl_regon)`, String(i + 1), records)}}`,
+    )
+    .join(', ')}]`;
+
+async function writeRegon(w: PlWrite): Promise<void> {
   // w_pl is in REGON order, so the answers stream out unit by unit with no sort of the (large) bodies.
   // A unit has up to three answers, so a part of a third as many units stays within the harvest's lines.
-  const units = await count('w_pl');
-  await parts(
+  const units = await w.count('w_pl');
+  await w.parts(
     PL_CAPTURE_PREFIX.regon,
     units,
     Math.floor(CAPTURE_PART_LINES / 3),
     (lo, hi) =>
       `SELECT l.key, l.kind, l.url, l.action, l.status, l.content_type, l.fetched_at, l.body FROM (
-       SELECT unnest(CASE WHEN is_sole_trader THEN ${regonLines('fiz')} ELSE ${regonLines('praw')} END) AS l
+       SELECT unnest(CASE WHEN is_sole_trader THEN ${regonLines(w.fetchedAt, w.today, 'fiz')} ELSE ${regonLines(w.fetchedAt, w.today, 'praw')} END) AS l
        FROM (SELECT * FROM w_pl WHERE n BETWEEN ${lo} AND ${hi} ORDER BY n))`,
   );
+}
 
-  // CEIDG: v3 pages of 25 sole traders (the list form), then each one's details.
+/** CEIDG: v3 pages of 25 sole traders (the list form), then each one's details. */
+async function writeCeidg(w: PlWrite): Promise<void> {
+  const {
+    ctx: { conn },
+    today,
+    fetchedAt,
+  } = w;
   const oldSpelling = `${h('sic', 3)} = 0`;
   const address = `{ulica: a.street, budynek: a.nr, lokal: NULL, miasto: a.town,
     kod: CASE WHEN ${oldSpelling} THEN a.pc1 || '-' || a.pc2 END,
@@ -273,12 +326,12 @@ export async function writePlOfficial(ctx: WriterContext): Promise<string[]> {
       CASE WHEN staatus = 'K' THEN strftime(DATE '${today}' - 500, '%Y-%m-%d') END AS dataWykreslenia,
       source_status AS status, email, www, phones AS telefon
     FROM w_pl WHERE is_sole_trader ORDER BY pl_regon`);
-  const traders = await count('w_ceidg');
+  const traders = await w.count('w_ceidg');
   const lastPage = Math.max(Math.ceil(traders / 25) - 1, 0);
   const link = `'${CEIDG_URL}/firma/' || id`;
   const pageUrl = (n: string) => `'${CEIDG_URL}/firmy?page=' || ${n} || '&limit=25'`;
   // A page and its 25 details are 26 answers; each part sorts only its own pages' answers.
-  await parts(
+  await w.parts(
     PL_CAPTURE_PREFIX.ceidg,
     lastPage + 1,
     Math.floor(CAPTURE_PART_LINES / 26),
@@ -304,8 +357,6 @@ export async function writePlOfficial(ctx: WriterContext): Promise<string[]> {
        FROM w_ceidg WHERE page BETWEEN ${lo - 1} AND ${hi - 1}) ORDER BY o, r`,
   );
   await conn.run('DROP TABLE w_ceidg');
-  await conn.run('DROP TABLE w_pl');
-  return written.filter((f) => fs.existsSync(f));
 }
 
 const KRS_URL = 'https://api-krs.ms.gov.pl';

@@ -61,99 +61,13 @@ export async function normaliseBolagsverket(
   const input = fs.createReadStream(file, { highWaterMark: 1 << 20 });
   const output = fs.createWriteStream(out);
   const decoder = new StringDecoder('utf8');
-  let pending = '';
-  let lineNo = 0;
-  let header = true;
-  let buf: string[] = [];
-  let bufStart = 0;
-  let rows = 0;
-  let rejected = 0;
-  let nuls = 0;
-  let nulExample: string | null = null;
-  let chunkOut: string[] = [];
-
-  const reject = (reason: string, line: number) => {
-    rejected++;
-    report.reject(country, display, reason, 1, 'row dropped', `${display} line ${line}`);
-  };
-  const emit = (fields: string[]) => {
-    rows++;
-    chunkOut.push(fields.map(csvField).join(';'));
-  };
-  const flushRecord = (final: boolean): void => {
-    if (buf.length === 0) return;
-    const text = buf.join('\n');
-    const parsed = splitBolagsverketRecord(text);
-    if (typeof parsed !== 'string') {
-      emit(parsed);
-      buf = [];
-      return;
-    }
-    // Too few fields, or a last value still open, and still room: a value with a line break.
-    const open = text.startsWith('"') && text.slice(1).split('";"').length < FIELDS;
-    const room = buf.length < MAX_LINES && text.length <= MAX_RECORD_CHARS;
-    if (!final && open && room) return;
-    reject(open && !room && text.length > MAX_RECORD_CHARS ? OVER_THE_LIMIT : parsed, bufStart);
-    buf = [];
-  };
-  /** A line over the bound, counted and read no further: it also ends any record still open. */
-  const onOverlong = (): void => {
-    lineNo++;
-    if (header) {
-      throw new SourceFileError(
-        display,
-        { line: 1, column: 1 },
-        `the header line is longer than ${MAX_RECORD_CHARS} characters`,
-      );
-    }
-    flushRecord(true);
-    reject(OVER_THE_LIMIT, lineNo);
-  };
-  const onLine = (raw: string): void => {
-    if (raw.length > MAX_RECORD_CHARS) {
-      onOverlong();
-      return;
-    }
-    lineNo++;
-    let line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (line.includes('\u0000')) {
-      nuls++;
-      nulExample ??= `${display} line ${lineNo}`;
-      line = line.replaceAll('\u0000', '');
-    }
-    if (header) {
-      header = false;
-      const found = line.replace(/^\uFEFF/, '').split(';');
-      const expected = BOLAGSVERKET_HEADER as readonly string[];
-      if (found.length !== expected.length || found.some((f, i) => f !== expected[i])) {
-        const i = found.findIndex((f, k) => f !== expected[k]);
-        const column = i === -1 ? found.length + 1 : i + 1;
-        throw new SourceFileError(
-          display,
-          { line: 1, column },
-          `header column is ${quoteInput(found[column - 1] ?? '')}, expected "${expected[column - 1] ?? '(end of line)'}"`,
-        );
-      }
-      chunkOut.push(BOLAGSVERKET_HEADER.join(';'));
-      return;
-    }
-    // A line that opens a new record ends whatever was pending: an unfinished record is damaged.
-    if (buf.length > 0 && RECORD_START.test(line)) flushRecord(true);
-    if (buf.length === 0) {
-      if (line === '') return;
-      bufStart = lineNo;
-    }
-    buf.push(line);
-    flushRecord(false);
-  };
-
+  const split = new RecordSplitter(country, display, report);
   const write = async () => {
-    if (chunkOut.length === 0) return;
-    const text = chunkOut.join('\n') + '\n';
-    chunkOut = [];
-    if (!output.write(text)) await once(output, 'drain');
+    const text = split.takeOutput();
+    if (text !== null && !output.write(text)) await once(output, 'drain');
   };
 
+  let pending = '';
   /** Inside a line over the bound: its text is dropped until its LF. */
   let skipping = false;
   for await (const chunk of input) {
@@ -162,14 +76,14 @@ export async function normaliseBolagsverket(
       const nl = text.indexOf('\n');
       if (nl === -1) continue;
       skipping = false;
-      onOverlong();
+      split.onOverlong();
       text = text.slice(nl + 1);
     }
     pending += text;
     let idx = pending.indexOf('\n');
     let start = 0;
     while (idx !== -1) {
-      onLine(pending.slice(start, idx));
+      split.onLine(pending.slice(start, idx));
       start = idx + 1;
       idx = pending.indexOf('\n', start);
     }
@@ -181,13 +95,143 @@ export async function normaliseBolagsverket(
     await write();
   }
   const tail = decoder.end();
-  if (skipping) onOverlong();
-  else if (pending + tail !== '') onLine(pending + tail);
-  if (header) throw new SourceFileError(display, { line: 1, column: 1 }, 'the file is empty: no header line');
-  flushRecord(true);
+  if (skipping) split.onOverlong();
+  else if (pending + tail !== '') split.onLine(pending + tail);
+  split.finish();
   await write();
   output.end();
   await once(output, 'finish');
-  if (nuls > 0) report.reject(country, display, 'NUL byte in a value', nuls, 'value nulled', nulExample);
-  return { rows, rejected };
+  split.reportNuls();
+  return { rows: split.rows, rejected: split.rejected };
+}
+
+/**
+ * Turns the file's lines, one at a time, into output rows: checks the header, gathers a record's lines
+ * until it splits into its fields (or is rejected), and counts NUL bytes.
+ */
+class RecordSplitter {
+  rows = 0;
+  rejected = 0;
+  #lineNo = 0;
+  #header = true;
+  /** The lines of the record being read, from line #bufStart on. */
+  #buf: string[] = [];
+  #bufStart = 0;
+  #nuls = 0;
+  #nulExample: string | null = null;
+  #chunkOut: string[] = [];
+
+  constructor(
+    private readonly country: CountryCode,
+    private readonly display: string,
+    private readonly report: IngestReport,
+  ) {}
+
+  onLine(raw: string): void {
+    if (raw.length > MAX_RECORD_CHARS) {
+      this.onOverlong();
+      return;
+    }
+    this.#lineNo++;
+    let line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (line.includes('\u0000')) {
+      this.#nuls++;
+      this.#nulExample ??= `${this.display} line ${this.#lineNo}`;
+      line = line.replaceAll('\u0000', '');
+    }
+    if (this.#header) {
+      this.#header = false;
+      this.#checkHeader(line);
+      this.#chunkOut.push(BOLAGSVERKET_HEADER.join(';'));
+      return;
+    }
+    // A line that opens a new record ends whatever was pending: an unfinished record is damaged.
+    if (this.#buf.length > 0 && RECORD_START.test(line)) this.#flushRecord(true);
+    if (this.#buf.length === 0) {
+      if (line === '') return;
+      this.#bufStart = this.#lineNo;
+    }
+    this.#buf.push(line);
+    this.#flushRecord(false);
+  }
+
+  /** A line over the bound, counted and read no further: it also ends any record still open. */
+  onOverlong(): void {
+    this.#lineNo++;
+    if (this.#header) {
+      throw new SourceFileError(
+        this.display,
+        { line: 1, column: 1 },
+        `the header line is longer than ${MAX_RECORD_CHARS} characters`,
+      );
+    }
+    this.#flushRecord(true);
+    this.#reject(OVER_THE_LIMIT, this.#lineNo);
+  }
+
+  /** At the end of the file: refuses a file with no header, and ends the last record. */
+  finish(): void {
+    if (this.#header) {
+      throw new SourceFileError(this.display, { line: 1, column: 1 }, 'the file is empty: no header line');
+    }
+    this.#flushRecord(true);
+  }
+
+  /** The output rows gathered since the last call, as text, or null when there are none. */
+  takeOutput(): string | null {
+    if (this.#chunkOut.length === 0) return null;
+    const text = this.#chunkOut.join('\n') + '\n';
+    this.#chunkOut = [];
+    return text;
+  }
+
+  reportNuls(): void {
+    if (this.#nuls > 0) {
+      this.report.reject(
+        this.country,
+        this.display,
+        'NUL byte in a value',
+        this.#nuls,
+        'value nulled',
+        this.#nulExample,
+      );
+    }
+  }
+
+  #checkHeader(line: string): void {
+    const found = line.replace(/^\uFEFF/, '').split(';');
+    const expected = BOLAGSVERKET_HEADER as readonly string[];
+    if (found.length !== expected.length || found.some((f, i) => f !== expected[i])) {
+      const i = found.findIndex((f, k) => f !== expected[k]);
+      const column = i === -1 ? found.length + 1 : i + 1;
+      throw new SourceFileError(
+        this.display,
+        { line: 1, column },
+        `header column is ${quoteInput(found[column - 1] ?? '')}, expected "${expected[column - 1] ?? '(end of line)'}"`,
+      );
+    }
+  }
+
+  #flushRecord(final: boolean): void {
+    if (this.#buf.length === 0) return;
+    const text = this.#buf.join('\n');
+    const parsed = splitBolagsverketRecord(text);
+    if (typeof parsed !== 'string') {
+      this.rows++;
+      this.#chunkOut.push(parsed.map(csvField).join(';'));
+      this.#buf = [];
+      return;
+    }
+    // Too few fields, or a last value still open, and still room: a value with a line break.
+    const open = text.startsWith('"') && text.slice(1).split('";"').length < FIELDS;
+    const room = this.#buf.length < MAX_LINES && text.length <= MAX_RECORD_CHARS;
+    if (!final && open && room) return;
+    this.#reject(open && !room && text.length > MAX_RECORD_CHARS ? OVER_THE_LIMIT : parsed, this.#bufStart);
+    this.#buf = [];
+  }
+
+  #reject(reason: string, line: number): void {
+    this.rejected++;
+    this.report.reject(this.country, this.display, reason, 1, 'row dropped', `${this.display} line ${line}`);
+  }
 }

@@ -4,7 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { SE_EMPLOYEE_BANDS } from '../../../src/contract/data-contract.ts';
 import { sqlPath } from '../../pipeline/sql.ts';
-import { outputFiles, writeCsv, writeJsonArray, zipInPlace } from '../write-helpers.ts';
+import { writeCsv, writeJsonArray, writerOf, zipInPlace, type WriterSteps } from '../write-helpers.ts';
 import { isoDate, type WriterContext } from '../writer-context.ts';
 import { BOLAGSVERKET_HEADER, CFAR_HEADER, FDB_KEYS, SCB_JE_HEADER, SE_FILE_NAMES } from './files.ts';
 import { SE_NAME_TYPES, seReklamCode } from './codes.ts';
@@ -73,10 +73,9 @@ async function toLatin1(file: string): Promise<void> {
   fs.rmSync(tmp);
 }
 
-export async function writeSeOfficial(ctx: WriterContext): Promise<string[]> {
-  const { conn, outDir, asOf } = ctx;
-  const { written, out } = outputFiles(outDir);
+export const writeSeOfficial = writerOf([createSeTable, writeBolagsverket, writeScbJe, writeFdb, writeCfar]);
 
+async function createSeTable({ conn }: WriterSteps): Promise<void> {
   // Sole traders have no organisation number: SCB and Bolagsverket list them under the owner's personal
   // number. The world has none, so one is made up per row (a valid Luhn digit; the ingest never keeps it).
   await conn.run(`CREATE OR REPLACE TEMP TABLE w_se AS
@@ -95,7 +94,9 @@ export async function writeSeOfficial(ctx: WriterContext): Promise<string[]> {
       ELSE '16' || registrikood END AS pe_org_nr,
       regexp_extract(asukoht, '^(.*), (\\d{3}) (\\d{2}) (.*)$', ['street', 'pc1', 'pc2', 'town']) AS a
     FROM p`);
+}
 
+async function writeBolagsverket({ conn, asOf, written, out }: WriterSteps): Promise<void> {
   // Bolagsverket: one row per organisation (and per extra name for some), every field quoted.
   const bv = out(SE_FILE_NAMES.bolagsverketMember);
   const names = `arinimi || '$${SE_NAME_TYPES.main}-ORGNAM$' || strftime(esmaregistreerimise_kpv, '%Y-%m-%d')`;
@@ -133,7 +134,9 @@ export async function writeSeOfficial(ctx: WriterContext): Promise<string[]> {
   );
   written.pop();
   await zipInPlace(bv, out(SE_FILE_NAMES.bolagsverket));
+}
 
+async function writeScbJe({ conn, outDir, asOf, out }: WriterSteps): Promise<void> {
   // SCB JE bulk file: ISO-8859-1, tab, 34 columns; names and addresses in capitals as SCB writes them.
   const je = path.join(outDir, SE_FILE_NAMES.scbMember(`${compact(asOf)}T055245`));
   await writeRaw(
@@ -152,7 +155,9 @@ export async function writeSeOfficial(ctx: WriterContext): Promise<string[]> {
   );
   await toLatin1(je);
   await zipInPlace(je, out(SE_FILE_NAMES.scb));
+}
 
+async function writeFdb({ conn, asOf, out }: WriterSteps): Promise<void> {
   // The FDB JE extract, as the API returns it (JSON; labelled categories as code and text).
   const labelled = (code: string, label: string, field: string) =>
     `se_register.${field}.code AS "${code}", se_register.${field}.label AS "${label}"`;
@@ -185,7 +190,9 @@ export async function writeSeOfficial(ctx: WriterContext): Promise<string[]> {
     );
   }
   await conn.run('DROP TABLE w_fdb');
+}
 
+async function writeCfar({ conn, asOf, out }: WriterSteps): Promise<void> {
   // CFAR workplaces: ISO-8859-1, tab, postcodes without their space.
   const cfar = out(SE_FILE_NAMES.cfar(compact(asOf)));
   await writeCsv(
@@ -202,5 +209,4 @@ export async function writeSeOfficial(ctx: WriterContext): Promise<string[]> {
     { delimiter: '\t', header: CFAR_HEADER },
   );
   await toLatin1(cfar);
-  return written;
 }

@@ -10,6 +10,12 @@ import type { CountryProfile } from './types.ts';
 
 export const PROFILES: Readonly<Record<CountryCode, CountryProfile>> = { EE, LV, LT, NO, FI, PL, SE };
 
+/** The world profile of a country registered by a test (registerCountry in src/contract/countries.ts). */
+export function registerWorldProfile(country: string, profile: CountryProfile): void {
+  if (country in PROFILES) throw new Error(`world profile ${country} is declared already`);
+  (PROFILES as Record<string, CountryProfile>)[country] = profile;
+}
+
 /**
  * The world's "today". Every date the generator writes is relative to this constant, never to the clock,
  * so the same seed gives the same snapshot on any day. Chosen as the first day after the newest data the

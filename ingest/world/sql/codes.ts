@@ -126,5 +126,13 @@ export function codeSql(country: CountryCode, profile: CountryProfile, plan: Wor
         stage2: [],
         registrikood: `CASE WHEN L.fam_no_code[fam] THEN '' ELSE code_body::VARCHAR || w_luhn(code_body)::VARCHAR END`,
       };
+    default:
+      // A country without a check-digit rule here (a test country): the code is the family's number.
+      return {
+        ...none,
+        stage1: [`${famBij('li')} AS code_body`],
+        stage2: [],
+        registrikood: `code_body::VARCHAR`,
+      };
   }
 }

@@ -1,4 +1,4 @@
-import type { CountryCode } from '../../../src/contract/countries.ts';
+import { COUNTRIES, type CountryCode } from '../../../src/contract/countries.ts';
 import {
   ACTIVITY_TYPE,
   CONTACT_TYPE,
@@ -50,6 +50,9 @@ function vatSql(country: CountryCode): { kmkr: string; vat: string } {
       return { kmkr: 'NULL::VARCHAR', vat: when(`'PL' || pl_nip`) };
     case 'SE':
       return { kmkr: 'NULL::VARCHAR', vat: when(`'SE' || registrikood || '01'`) };
+    default:
+      // A country without a VAT-number rule here (a test country) publishes none.
+      return { kmkr: 'NULL::VARCHAR', vat: 'NULL::VARCHAR' };
   }
 }
 
@@ -143,30 +146,42 @@ function personSql(k: number): string {
         roll_tekstina: L.role_label[${role}], algus_kpv: ${since}} END`;
 }
 
+/** What the company SQL is built from; `hasHistory` says whether stage_latest_metrics exists to join. */
+interface CompaniesSqlInput {
+  country: CountryCode;
+  plan: WorldPlan;
+  pieces: Pieces;
+  hasHistory: boolean;
+}
+
 export function companiesSql(
   country: CountryCode,
   plan: WorldPlan,
   pieces: Pieces,
   hasHistory: boolean,
 ): string {
-  const vat = vatSql(country);
-  const addressTokens = {
-    path: 'L.loc_path[loc]',
-    town: 'L.loc_town[loc]',
-    street: 'street_addr',
-    pc: 'postcode',
-    county: 'L.loc_county[loc]',
-  };
-  const annual = annualSql(country);
-  const isAnnual = ANNUAL_COUNTRIES.includes(country);
-  const withPeople = country !== 'LT' && country !== 'SE';
-  const metrics = hasHistory ? 'latest_metrics' : `NULL::${LATEST_METRICS_TYPE}`;
-  const se = country === 'SE';
-
+  const input: CompaniesSqlInput = { country, plan, pieces, hasHistory };
   return `
 CREATE OR REPLACE TEMP TABLE stage_companies AS
 WITH c0 AS (
-  SELECT b.*, ${hasHistory ? 'm.* EXCLUDE (registrikood),' : ''}
+${drawsSql(input)}
+),
+c1 AS (
+${contactDrawsSql(input)}
+),
+c2 AS (
+${namedRowsSql(input)}
+)
+SELECT
+${registerColumnsSql(input)}
+${reportColumnsSql(input)}
+FROM c2, w_lists L`;
+}
+
+/** c0: per row the draws that need no other draw (reach, capital, margin, people and activity counts). */
+function drawsSql({ country, hasHistory }: CompaniesSqlInput): string {
+  const annual = annualSql(country);
+  return `  SELECT b.*, ${hasHistory ? 'm.* EXCLUDE (registrikood),' : ''}
     CASE WHEN staatus = 'R' THEN 1.0 WHEN staatus = 'T' THEN 0.8 ELSE 0.3 END AS reach,
     w_pick(L.tel_slots, w_u(i, 'telp')) AS telp,
     w_pick(L.mob_slots, w_u(i, 'mobp')) AS mobp,
@@ -184,10 +199,14 @@ WITH c0 AS (
       WHEN 'owner' THEN CASE WHEN sole THEN 1 WHEN w_u(i, 'np') < 0.7 THEN 2 ELSE 3 END
       ELSE 0 END AS n_people,
     CASE WHEN w_u(i, 'nact') < 0.7 THEN 0 WHEN w_u(i, 'nact') < 0.88 THEN 1 WHEN w_u(i, 'nact') < 0.96 THEN 2 ELSE 3 END AS n_extra
-  FROM w_base b ${hasHistory ? 'LEFT JOIN stage_latest_metrics m USING (registrikood)' : ''}, w_lists L
-),
-c1 AS (
-  SELECT c0.*,
+  FROM w_base b ${hasHistory ? 'LEFT JOIN stage_latest_metrics m USING (registrikood)' : ''}, w_lists L`;
+}
+
+/** c1: contacts, the domain's slug, Sweden's classes and the extra activities. */
+function contactDrawsSql({ country, plan, pieces }: CompaniesSqlInput): string {
+  const annual = annualSql(country);
+  const se = country === 'SE';
+  return `  SELECT c0.*,
     w_u(i, 'www') < L.www_p * reach AS has_www,
     -- The slug is a second name build; only rows that show a domain pay for it.
     CASE WHEN w_u(i, 'www') < L.www_p * reach OR w_u(i, 'email') < L.email_p * reach${
@@ -222,10 +241,13 @@ c1 AS (
       ELSE w_pick(L.act_slots, w_u2(i, ${k}, 'acta')) END AS a${k}`,
       )
       .join(',\n    ')}
-  FROM c0, w_lists L
-),
-c2 AS (
-  SELECT c1.*,
+  FROM c0, w_lists L`;
+}
+
+/** c2: the name, e-mail, street address, postcode, activities and people of each row. */
+function namedRowsSql({ country, plan, pieces }: CompaniesSqlInput): string {
+  const withPeople = COUNTRIES[country].people !== 'none';
+  return `  SELECT c1.*,
     core_slug || '.' || tld AS domain,
     CASE WHEN has_www OR w_u(i, 'ownmail') < 0.5
       THEN w_pick(L.mailboxes, w_u(i, 'box')) || '@' || core_slug || '.' || tld
@@ -249,10 +271,20 @@ c2 AS (
     ], x -> x IS NOT NULL)`
         : `[]`
     }::${PERSON_TYPE}[] AS people
-  FROM c1, w_lists L
-)
-SELECT
-  registrikood,
+  FROM c1, w_lists L`;
+}
+
+/** The register columns: identity, status, address, latest figures, VAT and capital. */
+function registerColumnsSql({ country, plan, pieces, hasHistory }: CompaniesSqlInput): string {
+  const vat = vatSql(country);
+  const addressTokens = {
+    path: 'L.loc_path[loc]',
+    town: 'L.loc_town[loc]',
+    street: 'street_addr',
+    pc: 'postcode',
+    county: 'L.loc_county[loc]',
+  };
+  return `  registrikood,
   arinimi,
   L.form_code[form] AS oiguslik_vorm,
   L.form_label[form] AS oiguslik_vorm_tekstina,
@@ -267,7 +299,7 @@ SELECT
   ${compileTemplate(plan.address.full, addressTokens, pieces)} AS aadress_text,
   ${POSTCODE_COUNTRIES.includes(country) ? 'postcode' : 'NULL::VARCHAR'} AS postcode,
   ${hasHistory ? 'last_quarter_turnover' : 'NULL::DOUBLE'} AS last_quarter_turnover,
-  ${hasHistory ? 'last_quarter_employees_number' : 'NULL::DOUBLE'} AS last_quarter_employees_number,
+  ${hasHistory ? 'last_quarter_employees_number' : 'NULL::INTEGER'} AS last_quarter_employees_number,
   ${hasHistory ? 'last_4_quarters_turnover_sum' : 'NULL::DOUBLE'} AS last_4_quarters_turnover_sum,
   ${hasHistory ? 'last_quarter_turnover_growth_pct' : 'NULL::DOUBLE'} AS last_quarter_turnover_growth_pct,
   ${vat.kmkr} AS kmkr_nr,
@@ -277,8 +309,15 @@ SELECT
     CASE WHEN L.form_cap_decimals[form] = 0 THEN printf('%.0f %s', cap_amount, L.currency)
       ELSE printf('%.2f %s', cap_amount, L.currency) END END AS kapital,
   cap_amount AS kapital_amount,
-  CASE WHEN cap_amount IS NOT NULL THEN L.currency END AS kapital_currency,
-  ${isAnnual ? 'ar_revenue' : 'NULL::DOUBLE'} AS annual_revenue,
+  CASE WHEN cap_amount IS NOT NULL THEN L.currency END AS kapital_currency,`;
+}
+
+/** The annual report, contacts, activities, people, Sweden's and Poland's columns and the search columns. */
+function reportColumnsSql({ country, plan, pieces, hasHistory }: CompaniesSqlInput): string {
+  const isAnnual = ANNUAL_COUNTRIES.includes(country);
+  const metrics = hasHistory ? 'latest_metrics' : `NULL::${LATEST_METRICS_TYPE}`;
+  const se = country === 'SE';
+  return `  ${isAnnual ? 'ar_revenue' : 'NULL::DOUBLE'} AS annual_revenue,
   ${
     isAnnual
       ? `CASE WHEN ar_revenue IS NOT NULL THEN CASE WHEN ar_revenue = 0
@@ -333,14 +372,13 @@ SELECT
   pl_regon,
   pl_nip,
   sole AS is_sole_trader,
-  ${country === 'SE' || country === 'PL' ? 'sole' : 'false'} AS not_for_sale,
+  ${COUNTRIES[country].soleTraders.forSale ? 'false' : 'sole'} AS not_for_sale,
   lower(strip_accents(arinimi)) AS search_name,
   CASE WHEN len(people) > 0 THEN lower(strip_accents(array_to_string(list_transform(people, p -> p.nimi), ' | '))) END AS search_people
   ${
-    se
+    COUNTRIES[country].workplaces
       ? `-- Helper columns for the workplaces (the writer selects contract columns only).
   , i AS w_i, loc AS w_loc, emp AS w_emp, operating AS w_operating, core AS w_core, domain AS w_domain`
       : ''
-  }
-FROM c2, w_lists L`;
+  }`;
 }

@@ -117,7 +117,7 @@ export function historySql(country: CountryCode): string {
   if (!select) throw new Error(`${country} has no history series`);
   return `CREATE OR REPLACE TEMP TABLE stage_history AS
 SELECT registrikood, period, granularity, "year"::INTEGER AS "year", quarter::INTEGER AS quarter,
-  "month"::INTEGER AS "month", turnover::DOUBLE AS turnover, employees::DOUBLE AS employees,
+  "month"::INTEGER AS "month", turnover::DOUBLE AS turnover, employees::INTEGER AS employees,
   state_taxes::DOUBLE AS state_taxes, labour_taxes::DOUBLE AS labour_taxes, as_of::DATE AS as_of
 FROM (${select})`;
 }

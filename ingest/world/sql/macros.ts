@@ -50,7 +50,8 @@ export async function createWorldMacros(
   country: number,
 ): Promise<void> {
   if (!Number.isSafeInteger(seed) || seed < 0) throw new Error(`invalid seed ${seed}`);
-  if (!Number.isInteger(country) || country < 0 || country > 6)
+  // The country's index in COUNTRY_CODES, hashed as a UTINYINT.
+  if (!Number.isInteger(country) || country < 0 || country > 255)
     throw new Error(`invalid country index ${country}`);
   const luhnSum = [...Array(9).keys()].map((j) => luhnTerm('b', 8 - j, j % 2 === 0 ? 2 : 1)).join(' + ');
   const macros = [

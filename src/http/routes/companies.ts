@@ -19,11 +19,20 @@ import { restCaller, sendAdmitted, sendMetered } from '../guard.ts';
 import { arrayParams } from '../query-params.ts';
 import { errorResponses, okResponse } from './responses.ts';
 
+interface CompanyRouteOptions {
+  ops: Operations;
+  authenticator: Authenticator;
+}
+type App = Parameters<FastifyPluginAsyncZod<CompanyRouteOptions>>[0];
+
 /** Count (free) and the metered company endpoints of spec 4.3-4.6: parse, authenticate, the operation. */
-export const companyRoutes: FastifyPluginAsyncZod<{ ops: Operations; authenticator: Authenticator }> = async (
-  app,
-  { ops, authenticator },
-) => {
+export const companyRoutes: FastifyPluginAsyncZod<CompanyRouteOptions> = async (app, opts) => {
+  searchRoutes(app, opts);
+  companyRecordRoutes(app, opts);
+};
+
+/** GET /count and GET /companies: the search filters, counted (free) or paged (metered per row). */
+function searchRoutes(app: App, { ops, authenticator }: CompanyRouteOptions): void {
   app.get(
     '/count',
     {
@@ -73,7 +82,10 @@ export const companyRoutes: FastifyPluginAsyncZod<{ ops: Operations; authenticat
     async (request, reply) =>
       sendMetered(reply, await ops.search(await restCaller(authenticator, request), request.query)),
   );
+}
 
+/** One company's detail, history and workplaces: one metered row each. */
+function companyRecordRoutes(app: App, { ops, authenticator }: CompanyRouteOptions): void {
   app.get(
     '/companies/:registrikood',
     {
@@ -145,4 +157,4 @@ export const companyRoutes: FastifyPluginAsyncZod<{ ops: Operations; authenticat
       return sendMetered(reply, await ops.workplaces(await restCaller(authenticator, request), ref));
     },
   );
-};
+}

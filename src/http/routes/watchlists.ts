@@ -11,7 +11,7 @@ import {
   WatchlistResponseSchema,
 } from '../../contract/watchlist-schemas.ts';
 import { registrationCodeString } from '../../contract/api-schemas.ts';
-import type { Operations } from '../../services/operations.ts';
+import type { Admitted, Operations } from '../../services/operations.ts';
 import { addToWatchlist, createWatchlist } from '../../services/watchlists.ts';
 import type { Authenticator } from '../../wallet/types.ts';
 import type { Watchlists } from '../../watchlists/watchlists.ts';
@@ -30,6 +30,13 @@ interface Deps {
   watchlists: Watchlists;
 }
 
+type App = Parameters<FastifyPluginAsyncZod<Deps>>[0];
+/** Authenticates, rate-limits and records a free account call, then runs it for the caller's account. */
+type Manage = <T>(
+  request: Parameters<typeof restCaller>[1],
+  run: (accountId: string) => Promise<T>,
+) => Promise<Admitted<T>>;
+
 const NOT_FOUND = { 404: errorResponse('No watchlist with that id in this account') };
 const tags = ['watchlists'];
 
@@ -37,14 +44,17 @@ export const watchlistRoutes: FastifyPluginAsyncZod<Deps> = async (
   app,
   { ops, authenticator, watchlists },
 ) => {
-  const manage = async <T>(
-    request: Parameters<typeof restCaller>[1],
-    run: (accountId: string) => Promise<T>,
-  ) => {
+  const manage: Manage = async (request, run) => {
     const caller = await restCaller(authenticator, request);
     return ops.manageWatchlists(caller, () => run(caller.principal.accountId));
   };
+  listAndCreate(app, manage, watchlists);
+  oneWatchlist(app, manage, watchlists);
+  watchlistCompanies(app, manage, watchlists);
+};
 
+/** The watchlists of the account, listed and created */
+function listAndCreate(app: App, manage: Manage, watchlists: Watchlists): void {
   app.get(
     '/watchlists',
     {
@@ -92,7 +102,10 @@ export const watchlistRoutes: FastifyPluginAsyncZod<Deps> = async (
       return sendAdmitted(reply, answer);
     },
   );
+}
 
+/** One watchlist, read and deleted */
+function oneWatchlist(app: App, manage: Manage, watchlists: Watchlists): void {
   app.get(
     '/watchlists/:id',
     {
@@ -131,7 +144,10 @@ export const watchlistRoutes: FastifyPluginAsyncZod<Deps> = async (
       return reply.code(204).send(null);
     },
   );
+}
 
+/** The companies of a list, added and removed */
+function watchlistCompanies(app: App, manage: Manage, watchlists: Watchlists): void {
   app.post(
     '/watchlists/:id/companies',
     {
@@ -191,7 +207,7 @@ export const watchlistRoutes: FastifyPluginAsyncZod<Deps> = async (
         })),
       ),
   );
-};
+}
 
 /** The pull of events, beside /changes under the data prefix. */
 export const eventRoutes: FastifyPluginAsyncZod<{ ops: Operations; authenticator: Authenticator }> = async (

@@ -11,7 +11,7 @@ import {
   ReplayResponseSchema,
 } from '../../contract/webhook-schemas.ts';
 import { AppError } from '../../errors/app-error.ts';
-import type { Operations } from '../../services/operations.ts';
+import type { Admitted, Operations } from '../../services/operations.ts';
 import type { Authenticator } from '../../wallet/types.ts';
 import type { Deliverer } from '../../webhooks/deliverer.ts';
 import type { Endpoints } from '../../webhooks/endpoints.ts';
@@ -29,6 +29,14 @@ interface Deps {
   deliverer: Deliverer;
 }
 
+type App = Parameters<FastifyPluginAsyncZod<Deps>>[0];
+/** Authenticates, rate-limits and records a free account call, then runs it for the caller's account. */
+type Manage = <T>(
+  request: Parameters<typeof restCaller>[1],
+  run: (accountId: string) => Promise<T>,
+) => Promise<Admitted<T>>;
+type Parts = Pick<Deps, 'endpoints' | 'deliverer'>;
+
 const NOT_FOUND = { 404: errorResponse('No webhook endpoint (or delivery) with that id in this account') };
 const tags = ['watchlists'];
 
@@ -36,14 +44,17 @@ export const webhookRoutes: FastifyPluginAsyncZod<Deps> = async (
   app,
   { ops, authenticator, endpoints, deliverer },
 ) => {
-  const manage = async <T>(
-    request: Parameters<typeof restCaller>[1],
-    run: (accountId: string) => Promise<T>,
-  ) => {
+  const manage: Manage = async (request, run) => {
     const caller = await restCaller(authenticator, request);
     return ops.manageWatchlists(caller, () => run(caller.principal.accountId));
   };
+  endpointList(app, manage, { endpoints, deliverer });
+  endpointSettings(app, manage, { endpoints, deliverer });
+  deliveryLog(app, manage, { endpoints, deliverer });
+};
 
+/** Endpoints listed, made and deleted */
+function endpointList(app: App, manage: Manage, { endpoints }: Parts): void {
   app.get(
     '/webhooks',
     {
@@ -104,7 +115,10 @@ export const webhookRoutes: FastifyPluginAsyncZod<Deps> = async (
       return reply.code(204).send(null);
     },
   );
+}
 
+/** An endpoint's secret rotated, and the endpoint switched back on */
+function endpointSettings(app: App, manage: Manage, { endpoints }: Parts): void {
   app.post(
     '/webhooks/:id/rotate-secret',
     {
@@ -148,7 +162,10 @@ export const webhookRoutes: FastifyPluginAsyncZod<Deps> = async (
         await manage(request, async (a) => ({ data: await endpoints.enable(a, request.params.id) })),
       ),
   );
+}
 
+/** The delivery log and replays */
+function deliveryLog(app: App, manage: Manage, { endpoints, deliverer }: Parts): void {
   app.get(
     '/webhooks/:id/deliveries',
     {
@@ -201,4 +218,4 @@ export const webhookRoutes: FastifyPluginAsyncZod<Deps> = async (
         }),
       ),
   );
-};
+}

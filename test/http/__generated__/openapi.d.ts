@@ -966,7 +966,7 @@ export interface components {
        * @example 2026-11-02
        */
       as_of: string;
-      /** @description For `changed`: each changed field with its value before and after; empty for `added` and `removed`; null for changes recorded before the snapshot contract 1.3.0 kept values */
+      /** @description For `changed`: each changed field with its value before and after; empty for `added` and `removed`; null for changes recorded before the snapshot contract 1.4.0 kept values */
       diff: components['schemas']['FieldChange'][] | null;
     };
     Watchlist: {

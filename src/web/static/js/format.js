@@ -46,10 +46,11 @@ export function formats(locale) {
 /** @typedef {ReturnType<typeof formats>} Formats */
 
 /**
- * Spec 2.2: annual-report figures are in EUR except Norway's, which are NOK; quarterly turnover is EUR.
- * @param {string} cc
+ * Spec 2.2: annual-report figures are in the register's currency (the country profile's, sent in the
+ * page's boot data: EUR, Norway's NOK); quarterly turnover is EUR.
+ * @param {{ currency?: string } | undefined} country
  */
-export const reportCurrency = (cc) => (cc === 'NO' ? 'NOK' : 'EUR');
+export const reportCurrency = (country) => country?.currency ?? 'EUR';
 
 /**
  * What a failed call says: a 422's issues as "param: message" pairs, else its detail, else the status.

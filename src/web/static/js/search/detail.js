@@ -62,11 +62,11 @@ function identityFacts(fmt, d) {
   ]);
 }
 
-function financeFacts(fmt, d, cc) {
+function financeFacts(fmt, d, country) {
   const amount = (v, currency) => (typeof v === 'number' ? fmt.money(v, currency) : null);
   const withPeriod = (value, period) => (value === null ? null : `${value}${period ? ` (${period})` : ''}`);
   const m = d.latest_metrics ?? {};
-  const cur = reportCurrency(cc);
+  const cur = reportCurrency(country);
   const employees = typeof m.employees === 'number' ? fmt.count(m.employees) : null;
   return facts('Finances', [
     ['Turnover', withPeriod(amount(m.turnover, 'EUR'), fmt.period(m.turnover_period))],
@@ -93,7 +93,7 @@ function swedishFacts(se) {
 }
 
 /** The sections of a company, in the order people look for them. */
-function sections(fmt, d, cc) {
+function sections(fmt, d, country) {
   return [
     identityFacts(fmt, d),
     facts('Status', [
@@ -108,7 +108,7 @@ function sections(fmt, d, cc) {
     list('Contacts', d.contacts, (c) => `${CONTACT_KINDS[c.liik] ?? c.liik}: ${c.sisu}`),
     list('Activities', d.emtak, (a) => `${a.kood} ${a.label ?? ''}${a.is_main ? ' (main)' : ''}`),
     list('People', d.people, person),
-    financeFacts(fmt, d, cc),
+    financeFacts(fmt, d, country),
     d.se_register ? swedishFacts(d.se_register) : '',
   ];
 }
@@ -130,13 +130,13 @@ export function renderDetail(s, d, meta, cc) {
       },
       `Show history (${upTo})`,
     ),
-    cc === 'SE'
+    s.countryInfo(cc)?.workplaces
       ? el(
           'button',
           {
             type: 'button',
             'data-costs': true,
-            onclick: () => costly(() => loadWorkplaces(s, d.registrikood, workplacesBox)),
+            onclick: () => costly(() => loadWorkplaces(s, cc, d.registrikood, workplacesBox)),
           },
           `Show workplaces (${upTo})`,
         )
@@ -145,7 +145,7 @@ export function renderDetail(s, d, meta, cc) {
   s.ui.detail.replaceChildren(
     el('h2', { tabindex: '-1', id: 'detail-h' }, d.arinimi ?? d.registrikood),
     el('p', {}, `Charged ${s.fmt.credits(meta.credits_charged)} credits.`),
-    ...sections(s.fmt, d, cc),
+    ...sections(s.fmt, d, s.countryInfo(cc)),
     buttons,
     historyBox,
     workplacesBox,
@@ -173,9 +173,9 @@ async function loadHistory(s, cc, code, box, button) {
   }
 }
 
-async function loadWorkplaces(s, code, box) {
+async function loadWorkplaces(s, cc, code, box) {
   try {
-    const res = await api('/app/api/company', { country: 'SE', registrikood: code, part: 'workplaces' });
+    const res = await api('/app/api/company', { country: cc, registrikood: code, part: 'workplaces' });
     s.setBalance(res.meta.credit_balance);
     const line = (w) =>
       `${w.is_main ? 'Main: ' : ''}${w.name ?? ''}, ${w.visit_address ?? 'address not published'} ${w.kommun_name ?? ''}`;

@@ -16,10 +16,13 @@ export const COLUMNS = [
   ['last_quarter_employees_number', 'Employees', 'last_quarter_employees'],
 ];
 
-/** A cell as text: revenue as money in the report's currency, numbers in the reader's locale. */
-export function cellText(fmt, cc, field, v) {
+/**
+ * A cell as text: revenue as money in the report's currency, numbers in the reader's locale.
+ * @param {{ currency?: string } | undefined} country the country's boot entry
+ */
+export function cellText(fmt, country, field, v) {
   if (v === null || v === undefined) return '';
-  if (field === 'annual_revenue' && typeof v === 'number') return fmt.money(v, reportCurrency(cc));
+  if (field === 'annual_revenue' && typeof v === 'number') return fmt.money(v, reportCurrency(country));
   if (typeof v === 'number') return fmt.count(v);
   return String(v);
 }
@@ -57,7 +60,7 @@ function resultsTable(s, cc, data, places) {
         el(
           'td',
           { 'data-label': label },
-          cellText(s.fmt, cc, field, field === 'place' ? placeOf(r, places) : r[field]),
+          cellText(s.fmt, s.countryInfo(cc), field, field === 'place' ? placeOf(r, places) : r[field]),
         ),
       ),
       el(
