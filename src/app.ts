@@ -21,6 +21,8 @@ import { companyRoutes } from './http/routes/companies.ts';
 import { discoveryRoutes } from './http/routes/discovery.ts';
 import { exportRoutes } from './http/routes/export.ts';
 import { healthRoutes } from './http/routes/health.ts';
+import { ACCOUNT_PREFIX, eventRoutes, watchlistRoutes } from './http/routes/watchlists.ts';
+import { webhookRoutes } from './http/routes/webhooks.ts';
 import { mcpRoutes } from './mcp/plugin.ts';
 import type { RequestGuardOptions } from './mcp/request-guard.ts';
 import {
@@ -34,6 +36,9 @@ import { AuthorizationServer } from './oauth/authorization-server.ts';
 import { oauthRoutes } from './oauth/routes.ts';
 import { baseUrl, type WebDeps } from './web/context.ts';
 import { webPlugin } from './web/plugin.ts';
+import type { Watchlists } from './watchlists/watchlists.ts';
+import type { Deliverer } from './webhooks/deliverer.ts';
+import type { Endpoints } from './webhooks/endpoints.ts';
 
 export interface AppDeps {
   engine: Engine;
@@ -62,6 +67,10 @@ export interface AppDeps {
   exportLinks?: { secret: Buffer; ttlSeconds: number; publicUrl: string | null };
   /** How responses are held to their schemas (config.responseChecks); default every response. */
   responseChecks?: ResponseChecks;
+  /** Watchlists and the charges of their events (issue 31); absent: neither is routed. */
+  watchlists?: Watchlists;
+  /** Webhook endpoints and their deliverer (issue 31); absent: not routed. */
+  webhooks?: { endpoints: Endpoints; deliverer: Deliverer };
 }
 
 declare module 'fastify' {
@@ -71,6 +80,25 @@ declare module 'fastify' {
 }
 
 export const API_PREFIX = '/api/v1/data';
+
+/** Issue 31: the pull of events beside the data routes, and watchlists and webhooks under the account. */
+async function registerWatchlistRoutes(
+  app: FastifyInstance,
+  deps: AppDeps,
+  routeDeps: { prefix: string; ops: Operations; authenticator: AppDeps['wallet']['authenticator'] },
+): Promise<void> {
+  if (deps.watchlists) {
+    await app.register(eventRoutes, routeDeps);
+    await app.register(watchlistRoutes, {
+      ...routeDeps,
+      prefix: ACCOUNT_PREFIX,
+      watchlists: deps.watchlists,
+    });
+  }
+  if (deps.webhooks) {
+    await app.register(webhookRoutes, { ...routeDeps, prefix: ACCOUNT_PREFIX, ...deps.webhooks });
+  }
+}
 export const REQUEST_ID_HEADER = 'x-request-id';
 export const HEALTH_PATH = '/healthz';
 
@@ -161,7 +189,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (closing) reply.header('connection', 'close');
   });
 
-  await installOpenApi(app, { publicPrefixes: [API_PREFIX, HEALTH_PATH] });
+  await installOpenApi(app, { publicPrefixes: [API_PREFIX, ACCOUNT_PREFIX, HEALTH_PATH] });
   const registry = installMetrics(
     app,
     deps.engine,
@@ -176,6 +204,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     rateLimiter: deps.wallet.rateLimiter,
     metering: deps.wallet.metering,
     ...(deps.exports && { exports: deps.exports }),
+    ...(deps.watchlists && { eventCharges: deps.watchlists }),
   });
   const routeDeps = { prefix: API_PREFIX, ops, authenticator: deps.wallet.authenticator };
   const secret = deps.exportLinks?.secret ?? randomBytes(LINK_SECRET_BYTES);
@@ -187,6 +216,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(companyRoutes, routeDeps);
   await app.register(changeRoutes, routeDeps);
   await app.register(exportRoutes, { ...routeDeps, links });
+  await registerWatchlistRoutes(app, deps, routeDeps);
   // MCP clients sign in with OAuth where there are accounts to sign in to (the dashboard); keys work always.
   const oauth = deps.web
     ? {

@@ -186,6 +186,15 @@ export const ConfigSchema = z
     /** A port of its own for /metrics (on HOST); unset: /metrics on the API port, for admin keys only. */
     REGDATA_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     REGDATA_MAIL_FROM: z.string().min(3).default('regdata <no-reply@localhost>'),
+    /** Watchlist webhooks (src/webhooks/): how often each server delivers what is due; 0 = this one never does. */
+    REGDATA_WEBHOOKS_POLL_MS: z.coerce.number().int().min(0).default(2_000),
+    /**
+     * Admit endpoint URLs on loopback, private and link-local addresses, and plain http: for tests and for
+     * receivers inside the operator's own network. Off in production: a customer must not reach ours.
+     */
+    REGDATA_WEBHOOKS_ALLOW_PRIVATE: z.stringbool().default(false),
+    /** The deadline of one delivery attempt (connect, send, answer). */
+    REGDATA_WEBHOOKS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
     /** DuckDB buffer pool of the serving engine (the attached serving databases are read into it). */
     REGDATA_DUCKDB_MEMORY_LIMIT: MemorySize.default(ENGINE_DEFAULTS.memoryLimit),
     REGDATA_DUCKDB_THREADS: z.coerce.number().int().min(1).max(64).default(ENGINE_DEFAULTS.threads),
@@ -320,6 +329,7 @@ export const ConfigSchema = z
       },
     },
     snapshotPollMs: env.REGDATA_SNAPSHOT_POLL_MS,
+    webhooks: webhookSettings(env),
     responseChecks: env.REGDATA_RESPONSE_CHECKS ?? (env.REGDATA_DEV_MODE ? 'every' : 'sampled'),
     scanThreadNice: env.REGDATA_SCAN_THREAD_NICE,
     wallet: walletLocation(env.REGDATA_WALLET_URL, env.REGDATA_WALLET_DB, env.REGDATA_DATA_DIR, {
@@ -354,6 +364,18 @@ export const ConfigSchema = z
       },
     },
   }));
+
+function webhookSettings(env: {
+  REGDATA_WEBHOOKS_POLL_MS: number;
+  REGDATA_WEBHOOKS_ALLOW_PRIVATE: boolean;
+  REGDATA_WEBHOOKS_TIMEOUT_MS: number;
+}) {
+  return {
+    pollMs: env.REGDATA_WEBHOOKS_POLL_MS,
+    allowPrivate: env.REGDATA_WEBHOOKS_ALLOW_PRIVATE,
+    timeoutMs: env.REGDATA_WEBHOOKS_TIMEOUT_MS,
+  };
+}
 
 /**
  * The wallet's URL, and for SQLite its file (null on PostgreSQL). A relative SQLite path is made absolute

@@ -1,3 +1,7 @@
+import { Deliverer } from './webhooks/deliverer.ts';
+import { Endpoints } from './webhooks/endpoints.ts';
+import { DEFAULT_SEND_LIMITS } from './webhooks/send.ts';
+import { Watchlists } from './watchlists/watchlists.ts';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { serveSettings, type Config } from './config.ts';
@@ -62,6 +66,17 @@ export async function startServer(config: Config, options: StartServerOptions = 
   const staleExports = removeStaleExports(engine.exportDirectory, config.export.holdTimeoutMs);
   const wallet = await openWallet(walletOptions(config));
   const web = webDeps(config, settings, wallet, mailer, mailLog);
+  const policy = { allowPrivate: config.webhooks.allowPrivate };
+  const endpoints = new Endpoints(wallet.store, Date.now, policy);
+  const deliverer = new Deliverer({
+    store: wallet.store,
+    engine,
+    metering: wallet.metering,
+    principalOf: (accountId) => wallet.appPrincipal(accountId),
+    policy,
+    clock: Date.now,
+    limits: { ...DEFAULT_SEND_LIMITS, timeoutMs: config.webhooks.timeoutMs },
+  });
   const app = await buildApp({
     engine,
     wallet,
@@ -72,6 +87,8 @@ export async function startServer(config: Config, options: StartServerOptions = 
     metrics: config.metricsPort === null ? 'admin' : 'separate',
     exports: config.export,
     responseChecks: config.responseChecks,
+    watchlists: new Watchlists(wallet.store, Date.now),
+    webhooks: { endpoints, deliverer },
     exportLinks: {
       secret: linkSecret(config.export.linkSecret, config.dataDir),
       ttlSeconds: config.export.linkTtlSeconds,
@@ -97,6 +114,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
       // fastify.close() stops listening, answers new requests on open sockets with 503 and waits for
       // in-flight requests; only then are the data backend and the ledger closed under them.
       await snapshots.stop();
+      await deliverer.stop();
       await metrics?.close();
       await app.close();
       engine.close();
@@ -111,6 +129,9 @@ export async function startServer(config: Config, options: StartServerOptions = 
     if (metrics) await metrics.listen({ port: config.metricsPort ?? 0, host: config.host });
     // Sends what is queued, this process's and (after a restart or on other replicas) anyone's.
     web.deps.mail.start();
+    if (config.webhooks.pollMs > 0) {
+      deliverer.start(config.webhooks.pollMs, (err) => app.log.error({ err }, 'webhook delivery failed'));
+    }
   } catch (err) {
     await close();
     throw err;

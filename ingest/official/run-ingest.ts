@@ -1,3 +1,4 @@
+import type { WatchlistSource } from '../pipeline/events.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -42,6 +43,8 @@ export interface IngestOptions {
   /** Serving builds at once (publishSnapshot's servingBuilds). */
   servingBuilds?: number;
   adapters?: Partial<Record<CountryCode, CountryAdapter>>;
+  /** The watchlists whose events the publish computes (issue 31); absent: none. */
+  watchlists?: WatchlistSource;
 }
 
 /** Another ingest holds the data folder. */
@@ -299,6 +302,7 @@ export async function runIngest(opts: IngestOptions): Promise<PublishResult> {
       now,
       duckdb: { memoryLimit: opts.duckdb?.memoryLimit ?? '3GB', threads: opts.duckdb?.threads ?? 2 },
       ...(opts.servingBuilds !== undefined && { servingBuilds: opts.servingBuilds }),
+      ...(opts.watchlists && { watchlists: opts.watchlists }),
     });
     for (const m of result.manifests) {
       report.country({

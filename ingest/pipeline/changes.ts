@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import {
   CHANGE_COLUMNS,
+  CHANGE_DIFF_TYPE,
   COMPANY_COLUMNS,
   columnList,
   contractColumnsSql,
@@ -24,6 +25,11 @@ export const CHANGE_FIELDS: readonly string[] = COMPANY_COLUMNS.map((c) => c.nam
 
 /** How long the change history is kept in a snapshot (days); older entries are dropped at publish. */
 export const CHANGE_RETENTION_DAYS = 400;
+
+async function columnsOf(conn: DuckDBConnection, file: string): Promise<Set<string>> {
+  const rows = await queryRows(conn, `DESCRIBE SELECT * FROM read_parquet(${sqlPath(file)})`);
+  return new Set(rows.map((r) => String(r['column_name'])));
+}
 
 export interface ChangeSummary {
   /** The first day the history covers: changes on or after it are all in the file. */
@@ -60,7 +66,8 @@ export async function writeChanges(conn: DuckDBConnection, input: ChangeInput): 
   const prev = input.previous;
   let since = input.asOf;
   let history = `SELECT ${columnList(CHANGE_COLUMNS)} FROM (SELECT NULL::VARCHAR AS registrikood, NULL::VARCHAR AS change,
-    []::VARCHAR[] AS fields, NULL::VARCHAR AS snapshot_id, NULL::DATE AS as_of) WHERE false`;
+    []::VARCHAR[] AS fields, NULL::VARCHAR AS snapshot_id, NULL::DATE AS as_of, NULL::${CHANGE_DIFF_TYPE} AS diff)
+    WHERE false`;
   let current = history;
   if (prev) {
     // The history starts where the live one started, less what falls out of the retention window.
@@ -69,7 +76,10 @@ export async function writeChanges(conn: DuckDBConnection, input: ChangeInput): 
       .slice(0, 10);
     if (prev.changes && fs.existsSync(prev.changes)) {
       since = prev.since && prev.since > cutoff ? prev.since : cutoff;
-      history = `SELECT ${columnList(CHANGE_COLUMNS)} FROM read_parquet(${sqlPath(prev.changes)})
+      // A history written before contract 1.4.0 has no before and after values: null, not invented.
+      const kept = await columnsOf(conn, prev.changes);
+      const diff = kept.has('diff') ? '' : `, NULL::${CHANGE_DIFF_TYPE} AS diff`;
+      history = `SELECT ${columnList(CHANGE_COLUMNS)} FROM (SELECT *${diff} FROM read_parquet(${sqlPath(prev.changes)}))
         WHERE as_of >= (SELECT since FROM change_run)`;
     }
     // Otherwise the live snapshot predates the change feed, and the history starts with this run.
@@ -103,16 +113,21 @@ export async function writeChanges(conn: DuckDBConnection, input: ChangeInput): 
         ON o.registrikood = n.registrikood
       WHERE o.h IS DISTINCT FROM n.h`);
     const which = fields.map((f) => `CASE WHEN o.${f} IS DISTINCT FROM n.${f} THEN '${f.slice(1, -1)}' END`);
+    // to_json gives each value as the API writes it (dates as ISO text, lists and structs as JSON).
+    const diff = fields.map(
+      (f) => `CASE WHEN o.${f} IS DISTINCT FROM n.${f} THEN {'field': '${f.slice(1, -1)}',
+        'before': to_json(o.${f})::VARCHAR, 'after': to_json(n.${f})::VARCHAR} END`,
+    );
     // The changed rows are joined whole with plain equalities only: a one-sided condition in ON (such as
     // `AND k.change = 'changed'`) makes DuckDB plan a nested-loop join, which ran for over 10 minutes on
     // 1.16M changed NO rows.
     current = `SELECT k.registrikood, k.change, list_filter([${which.join(', ')}], x -> x IS NOT NULL) AS fields,
-        r.snapshot_id, r.as_of
+        r.snapshot_id, r.as_of, list_filter([${diff.join(', ')}], x -> x IS NOT NULL) AS diff
       FROM (SELECT * FROM change_keys WHERE change = 'changed') k CROSS JOIN change_run r
         JOIN ${forSale(prev.companies)} o ON o.registrikood = k.registrikood
         JOIN ${forSale(input.companies)} n ON n.registrikood = k.registrikood
       UNION ALL
-      SELECT k.registrikood, k.change, []::VARCHAR[] AS fields, r.snapshot_id, r.as_of
+      SELECT k.registrikood, k.change, []::VARCHAR[] AS fields, r.snapshot_id, r.as_of, []::${CHANGE_DIFF_TYPE} AS diff
       FROM (SELECT * FROM change_keys WHERE change <> 'changed') k CROSS JOIN change_run r`;
   }
   await conn.run(

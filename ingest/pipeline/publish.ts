@@ -14,6 +14,7 @@ import {
 import { loadReference } from '../reference/index.ts';
 import type { CountryReference } from '../reference/types.ts';
 import { auditCountry } from './audit.ts';
+import { writePublishEvents, type WatchlistSource } from './events.ts';
 import { STAGE_TABLES, writeCountry } from './write-country.ts';
 import { RELEASE_FREED_MEMORY } from '../../src/engine/batch-sql.ts';
 import { buildServingDatabases } from '../../src/engine/serving-build-pool.ts';
@@ -46,6 +47,11 @@ export interface PublishOptions {
   duckdb?: { memoryLimit?: string; threads?: number };
   /** Serving builds at once, sharing `duckdb.memoryLimit` (default 2; serving-build-pool.ts). */
   servingBuilds?: number;
+  /**
+   * The watchlists whose events this publish computes (issue 31; the wallet's, see events.ts). Absent: no
+   * events.parquet is written, and the event feed of the written countries is empty.
+   */
+  watchlists?: WatchlistSource;
 }
 
 export interface PublishResult {
@@ -143,6 +149,19 @@ export async function publishSnapshot(opts: PublishOptions): Promise<PublishResu
         log,
       },
     );
+    if (opts.watchlists) {
+      await writePublishEvents({
+        source: opts.watchlists,
+        store,
+        snapshotId,
+        partialDir,
+        liveId: liveAtStart,
+        countries: opts.countries,
+        asOf: now().toISOString().slice(0, 10),
+        memoryLimit: opts.duckdb?.memoryLimit ?? '6GB',
+        log,
+      });
+    }
   } catch (err) {
     fs.rmSync(partialDir, { recursive: true, force: true });
     throw err;

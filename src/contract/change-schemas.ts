@@ -72,6 +72,18 @@ export const toChangesParams = (
 export const ChangesQuerySchema =
   ChangesQueryObject.superRefine(refineChangesFrom).transform(toChangesParams);
 
+export const FieldChangeSchema = z
+  .object({
+    field: z
+      .string()
+      .describe('An API field of the company')
+      .meta({ examples: ['arinimi'] }),
+    before: z.unknown().describe('Its value before, as the API writes it (null when it had none)'),
+    after: z.unknown().describe('Its value after, as the API writes it (null when it has none)'),
+  })
+  .meta({ id: 'FieldChange' });
+export type FieldChange = z.output<typeof FieldChangeSchema>;
+
 export const ChangeItemSchema = z
   .object({
     registrikood: z.string(),
@@ -81,6 +93,13 @@ export const ChangeItemSchema = z
       .describe('For `changed`: the API fields whose value changed; empty for `added` and `removed`'),
     snapshot_id: z.string().describe('The snapshot whose publish recorded the change'),
     as_of: z.iso.date().describe('The day that snapshot was published'),
+    diff: z
+      .array(FieldChangeSchema)
+      .nullable()
+      .describe(
+        'For `changed`: each changed field with its value before and after; empty for `added` and ' +
+          '`removed`; null for changes recorded before the snapshot contract 1.4.0 kept values',
+      ),
   })
   .meta({ id: 'ChangeItem' });
 export type ChangeItem = z.output<typeof ChangeItemSchema>;

@@ -8,7 +8,7 @@ import type { CountryCode } from './countries.ts';
  *
  * Bump CONTRACT_VERSION on any change a reader could notice; manifests record it.
  */
-export const CONTRACT_VERSION = '1.3.0';
+export const CONTRACT_VERSION = '1.4.0';
 
 export interface ColumnSpec {
   name: string;
@@ -30,6 +30,8 @@ export const PERIOD_TYPE = 'STRUCT("year" INTEGER, quarter INTEGER, "month" INTE
 export const LATEST_METRICS_TYPE =
   `STRUCT("year" INTEGER, quarter INTEGER, "month" INTEGER, turnover DOUBLE, employees INTEGER, ` +
   `turnover_period ${PERIOD_TYPE}, employees_period ${PERIOD_TYPE})`;
+/** One changed field of a change row: its name and its value before and after, each as JSON text. */
+export const CHANGE_DIFF_TYPE = 'STRUCT(field VARCHAR, "before" VARCHAR, "after" VARCHAR)[]';
 export const LABELLED_CODE_TYPE = 'STRUCT(code VARCHAR, label VARCHAR)';
 export const SE_REGISTER_TYPE =
   `STRUCT(export_import ${LABELLED_CODE_TYPE}, owner_category ${LABELLED_CODE_TYPE}, ` +
@@ -144,11 +146,31 @@ export const CHANGE_COLUMNS: readonly ColumnSpec[] = [
   col('fields', 'VARCHAR[]', false),
   col('snapshot_id', 'VARCHAR', false),
   col('as_of', 'DATE', false),
+  // Before and after of each changed field, as JSON text (the field's types differ); null on rows recorded
+  // before contract 1.3.0, empty for `added` and `removed`.
+  col('diff', CHANGE_DIFF_TYPE),
+];
+
+/**
+ * events.parquet (contract 1.4.0, issue 31): the watchlist events of the last 30 days, one row per account
+ * and company per publish, computed at publish (ingest/pipeline/events.ts). `diff` is the change row's.
+ */
+export const EVENT_COLUMNS: readonly ColumnSpec[] = [
+  col('id', 'VARCHAR', false),
+  col('account_id', 'VARCHAR', false),
+  col('registrikood', 'VARCHAR', false),
+  col('change', 'VARCHAR'),
+  col('fields', 'VARCHAR[]', false),
+  col('diff', CHANGE_DIFF_TYPE, false),
+  col('watchlists', 'STRUCT(id VARCHAR, membership VARCHAR)[]', false),
+  col('snapshot_id', 'VARCHAR', false),
+  col('as_of', 'DATE', false),
 ];
 
 export const SNAPSHOT_FILES = {
   companies: 'companies.parquet',
   changes: 'changes.parquet',
+  events: 'events.parquet',
   history: 'history.parquet',
   workplaces: 'workplaces.parquet',
   activities: 'activities.json',

@@ -18,7 +18,7 @@ import { OPENAPI_EXAMPLES } from './openapi-examples.ts';
 
 export const OPENAPI_PATH = '/api/v1/openapi.json';
 export const DOCS_PATH = '/docs';
-export const API_VERSION = '1.1.0';
+export const API_VERSION = '1.2.0';
 
 type OverrideCtx = { zodSchema: z.core.$ZodType; jsonSchema: Record<string, unknown> };
 

@@ -11,7 +11,7 @@ import type { Mail } from './mailer.ts';
  * mid-send is taken again when the lease ends.
  */
 
-export type MailKind = 'verify' | 'account_exists' | 'reset';
+export type MailKind = 'verify' | 'account_exists' | 'reset' | 'webhook_disabled' | 'events_waiting';
 
 export interface QueueMail extends Mail {
   /** Which template: logged instead of the content, which holds a live link. */

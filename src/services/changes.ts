@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { ChangeItem, ChangesData, ChangesParams } from '../contract/change-schemas.ts';
+import type { ChangeItem, ChangesData, ChangesParams, FieldChange } from '../contract/change-schemas.ts';
 import type { CountryCode } from '../contract/countries.ts';
 import { validationError } from '../errors/app-error.ts';
 import type { CountParams } from '../contract/api-schemas.ts';
@@ -50,6 +50,29 @@ export function assertUpdatedSince(snap: LoadedSnapshot, params: CountParams): v
   if (params.updated_since < oldest) throw tooOld('updated_since', params.country, oldest);
 }
 
+type DiffRow = { field: string; before: string | null; after: string | null };
+
+/** Before and after are kept as JSON text, since the fields' types differ: parsed back here. */
+export function parseDiff(diff: readonly DiffRow[] | null): FieldChange[] | null {
+  if (diff === null) return null;
+  return diff.map((d) => ({
+    field: d.field,
+    before: d.before === null ? null : (JSON.parse(d.before) as unknown),
+    after: d.after === null ? null : (JSON.parse(d.after) as unknown),
+  }));
+}
+
+function changeItem(row: Record<string, unknown>): ChangeItem {
+  return {
+    registrikood: row['registrikood'] as string,
+    change: row['change'] as ChangeItem['change'],
+    fields: row['fields'] as string[],
+    snapshot_id: row['snapshot_id'] as string,
+    as_of: row['as_of'] as string,
+    diff: parseDiff((row['diff'] ?? null) as DiffRow[] | null),
+  };
+}
+
 export async function listChanges(engine: Engine, params: ChangesParams): Promise<ChangesData> {
   return engine.use(async (snap) => {
     const { country, page, page_size } = params;
@@ -71,12 +94,13 @@ export async function listChanges(engine: Engine, params: ChangesParams): Promis
     const [items, total] = await Promise.all([
       snap.query(
         'changes',
-        `SELECT registrikood, change, fields, snapshot_id, as_of ${from}
+        // Every column, so a history kept before contract 1.4.0 (no `diff`) reads too; diff is then null.
+        `SELECT * ${from}
          ORDER BY as_of, snapshot_id, registrikood LIMIT ? OFFSET ?`,
         [file, where.value, page_size, (page - 1) * page_size],
       ),
       snap.count(`SELECT count(*) AS n ${from}`, [file, where.value]),
     ]);
-    return { items: items as ChangeItem[], page, page_size, total };
+    return { items: items.map(changeItem), page, page_size, total };
   });
 }

@@ -1,3 +1,5 @@
+import type { EventsData, EventsParams } from '../contract/watchlist-schemas.ts';
+import { listEvents } from './events.ts';
 import { z } from 'zod';
 import {
   CompanyPathSchema,
@@ -168,6 +170,13 @@ export interface OperationsDeps {
   rateLimiter: RateLimiter;
   metering: Metering;
   exports?: ExportOptions;
+  /** Which watchlist events an account was charged for (issue 31); without it, events are not served. */
+  eventCharges?: EventCharges;
+}
+
+/** src/watchlists/watchlists.ts: marks events charged, returning how many were not yet. */
+export interface EventCharges {
+  claimCharges(accountId: string, eventIds: readonly string[]): Promise<number>;
 }
 
 export class Operations {
@@ -216,6 +225,11 @@ export class Operations {
       country,
     });
     return { data, rate, fresh };
+  }
+
+  /** Account management of issue 31 (watchlists): rate-limited like any call, recorded, never charged. */
+  manageWatchlists<T>(caller: Caller, run: () => Promise<T>): Promise<Admitted<T>> {
+    return this.free(caller, 'watchlists', null, run);
   }
 
   countries(caller: Caller): Promise<Admitted<ReturnType<typeof listCountries>>> {
@@ -281,6 +295,24 @@ export class Operations {
     return this.metered(caller, 'changes', params.country, params.page_size, params, async () => {
       const result = await listChanges(this.deps.engine, params);
       return { result, chargeableRows: result.items.length, rowsReturned: result.items.length };
+    });
+  }
+
+  /**
+   * Issue 31: a page of the account's watchlist events after a cursor. Reserves page_size events at the
+   * country's row price; charges only the events this account was never charged for (a page read again,
+   * or an event a webhook already delivered, is free).
+   */
+  events(caller: Caller, params: EventsParams): Promise<Metered<EventsData>> {
+    const charges = this.deps.eventCharges;
+    if (!charges) throw new AppError('not_found', 'watchlist events are not served here');
+    return this.metered(caller, 'events', params.country, params.page_size, params, async () => {
+      const result = await listEvents(this.deps.engine, caller.principal.accountId, params);
+      const fresh = await charges.claimCharges(
+        caller.principal.accountId,
+        result.items.map((e) => e.id),
+      );
+      return { result, chargeableRows: fresh, rowsReturned: result.items.length };
     });
   }
 

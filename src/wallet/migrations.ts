@@ -398,6 +398,85 @@ CREATE INDEX orders_account ON orders(account_id, created_at);
 CREATE INDEX orders_pending ON orders(created_at) WHERE state = 'pending';
 `,
   },
+  {
+    version: 7,
+    name: 'watchlists, the events charged and webhooks',
+    sql: `
+-- Watchlists (issue 31, src/watchlists/): a list of companies or a saved search of one country, per
+-- account. Events are computed at publish and kept in the snapshot; the wallet keeps only which events an
+-- account has been charged for, so an event costs once however often it is pulled or delivered.
+CREATE TABLE watchlists (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts(id),
+  name TEXT NOT NULL,
+  country TEXT NOT NULL,
+  kind TEXT NOT NULL CHECK (kind IN ('companies', 'search')),
+  search TEXT,
+  created_at INTEGER NOT NULL,
+  CHECK ((kind = 'search') = (search IS NOT NULL))
+) STRICT;
+CREATE INDEX watchlists_account ON watchlists(account_id);
+CREATE INDEX watchlists_country ON watchlists(country);
+CREATE TABLE watchlist_companies (
+  watchlist_id TEXT NOT NULL REFERENCES watchlists(id) ON DELETE CASCADE,
+  registrikood TEXT NOT NULL,
+  PRIMARY KEY (watchlist_id, registrikood)
+) STRICT;
+CREATE TABLE event_charges (
+  account_id TEXT NOT NULL REFERENCES accounts(id),
+  event_id TEXT NOT NULL,
+  charged_at INTEGER NOT NULL,
+  PRIMARY KEY (account_id, event_id)
+) STRICT;
+CREATE INDEX event_charges_at ON event_charges(charged_at);
+-- Webhook endpoints of an account (Standard Webhooks: one secret each, rotatable; the previous secret
+-- also signs until previous_until) and the queue of deliveries, one row per event and endpoint: replicas
+-- claim rows as the mail queue does, so an event goes out from one replica at a time.
+CREATE TABLE webhook_endpoints (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts(id),
+  url TEXT NOT NULL,
+  secret TEXT NOT NULL,
+  previous_secret TEXT,
+  previous_until INTEGER,
+  created_at INTEGER NOT NULL,
+  disabled_at INTEGER,
+  disabled_reason TEXT
+) STRICT;
+CREATE INDEX webhook_endpoints_account ON webhook_endpoints(account_id);
+CREATE TABLE webhook_deliveries (
+  id INTEGER PRIMARY KEY,
+  endpoint_id TEXT NOT NULL REFERENCES webhook_endpoints(id) ON DELETE CASCADE,
+  account_id TEXT NOT NULL REFERENCES accounts(id),
+  event_id TEXT NOT NULL,
+  country TEXT NOT NULL,
+  payload TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  state TEXT NOT NULL DEFAULT 'pending'
+    CHECK (state IN ('pending', 'sending', 'waiting', 'delivered', 'failed', 'expired')),
+  attempts INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+  next_at INTEGER NOT NULL,
+  claim TEXT,
+  last_status INTEGER,
+  last_error TEXT,
+  charged_micro INTEGER NOT NULL DEFAULT 0,
+  done_at INTEGER,
+  UNIQUE (endpoint_id, event_id),
+  CHECK ((state = 'sending') = (claim IS NOT NULL))
+) STRICT;
+CREATE INDEX webhook_deliveries_due ON webhook_deliveries(next_at) WHERE state IN ('pending', 'sending', 'waiting');
+CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries(endpoint_id, id);
+CREATE TABLE webhook_attempts (
+  delivery_id INTEGER NOT NULL REFERENCES webhook_deliveries(id) ON DELETE CASCADE,
+  at INTEGER NOT NULL,
+  status INTEGER,
+  error TEXT,
+  charged_micro INTEGER NOT NULL
+) STRICT;
+CREATE INDEX webhook_attempts_delivery ON webhook_attempts(delivery_id);
+`,
+  },
 ];
 
 export class MigrationError extends Error {

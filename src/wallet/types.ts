@@ -8,8 +8,16 @@ import type { CountryCode } from '../contract/countries.ts';
  */
 
 export type KeyKind = 'standard' | 'admin';
-export type Channel = 'rest' | 'mcp' | 'app';
-export type MeteredOperation = 'search' | 'detail' | 'history' | 'workplaces' | 'changes' | 'export';
+export type Channel = 'rest' | 'mcp' | 'app' | 'webhook';
+export type MeteredOperation =
+  | 'search'
+  | 'detail'
+  | 'history'
+  | 'workplaces'
+  | 'changes'
+  | 'export'
+  /** Watchlist events pulled (issue 31): charged once per event, however often it is read. */
+  | 'events';
 export type FreeOperation =
   | 'countries'
   | 'filters'
@@ -18,7 +26,9 @@ export type FreeOperation =
   | 'count'
   | 'estimate'
   /** The MCP tool export_companies: a priced, signed download link; the download is the metered export. */
-  | 'export_link';
+  | 'export_link'
+  /** Managing watchlists (issue 31): account management, never charged. */
+  | 'watchlists';
 
 /** An export reserves up to its max_rows (capped by REGDATA_EXPORT_MAX_ROWS, itself at most this). */
 export const MAX_EXPORT_RESERVE_ROWS = 10_000_000;

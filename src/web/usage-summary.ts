@@ -9,6 +9,7 @@ export const CHANNELS: readonly { channel: Channel; name: string }[] = [
   { channel: 'rest', name: 'REST' },
   { channel: 'mcp', name: 'MCP' },
   { channel: 'app', name: 'In-app' },
+  { channel: 'webhook', name: 'Webhooks' },
 ];
 
 /** The periods the overview offers; anything else asked for shows the default. */

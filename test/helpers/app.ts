@@ -1,3 +1,6 @@
+import { Deliverer } from '../../src/webhooks/deliverer.ts';
+import { Endpoints } from '../../src/webhooks/endpoints.ts';
+import { Watchlists } from '../../src/watchlists/watchlists.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -35,7 +38,24 @@ export async function buildTestApp(
     sweepIntervalMs: 0,
     ...(opts.rateLimit && { rateLimit: opts.rateLimit }),
   });
-  const app = await buildApp({ engine, wallet, logger: false });
+  const app = await buildApp({
+    engine,
+    wallet,
+    logger: false,
+    watchlists: new Watchlists(wallet.store, Date.now),
+    // Never started here: a test that delivers drives its own Deliverer (test/webhooks).
+    webhooks: {
+      endpoints: new Endpoints(wallet.store, Date.now, { allowPrivate: false }),
+      deliverer: new Deliverer({
+        store: wallet.store,
+        engine,
+        metering: wallet.metering,
+        principalOf: (accountId) => wallet.appPrincipal(accountId),
+        policy: { allowPrivate: false },
+        clock: Date.now,
+      }),
+    },
+  });
   await app.ready();
   const { key: adminKey } = await wallet.createKey({ email: 'admin@test.local', kind: 'admin' });
   return {

@@ -26,6 +26,7 @@ interface Item {
   fields: string[];
   snapshot_id: string;
   as_of: string;
+  diff: { field: string; before: unknown; after: unknown }[] | null;
 }
 
 interface Body {
@@ -99,13 +100,13 @@ beforeAll(async () => {
   fs.copyFileSync(store.file(live, 'EE', 'history'), base.history);
   const db = await DuckDBInstance.create(':memory:');
   const conn = await db.connect();
-  const codes = (
+  const rows = (
     await conn.runAndReadAll(
-      `SELECT registrikood FROM read_parquet(${sqlPath(base.companies)}) WHERE NOT not_for_sale ORDER BY 1 LIMIT 5`,
+      `SELECT registrikood, arinimi FROM read_parquet(${sqlPath(base.companies)}) WHERE NOT not_for_sale ORDER BY 1 LIMIT 5`,
     )
-  )
-    .getRowObjectsJson()
-    .map((r) => String(r['registrikood']));
+  ).getRowObjectsJson();
+  const codes = rows.map((r) => String(r['registrikood']));
+  const name = String(rows[2]!['arinimi']);
   conn.closeSync();
   db.closeSync();
   const [a, b, c, d, e] = codes as [string, string, string, string, string];
@@ -120,20 +121,24 @@ beforeAll(async () => {
   second = await publishEE(base, day(2), [`DELETE FROM stage_companies WHERE registrikood = '${e}'`]);
   const item =
     (snapshot_id: string, as_of: string) =>
-    (registrikood: string, change: string, fields: string[] = []) => ({
+    (registrikood: string, change: string, diff: Item['diff'] = []) => ({
       registrikood,
       change,
-      fields,
+      fields: (diff ?? []).map((d) => d.field),
       snapshot_id,
       as_of,
+      diff,
     });
   const one = item(first, day(1));
   const two = item(second, day(2));
-  expectedFirst = [one(a, 'removed'), one(b, 'removed'), one(c, 'changed', ['arinimi']), one(d, 'removed')];
+  // Before and after as written by the edits (contract 1.3.0).
+  const renamed = [{ field: 'arinimi', before: name, after: `${name} Feed` }];
+  const renamedBack = [{ field: 'arinimi', before: `${name} Feed`, after: name }];
+  expectedFirst = [one(a, 'removed'), one(b, 'removed'), one(c, 'changed', renamed), one(d, 'removed')];
   expectedSecond = [
     two(a, 'added'),
     two(b, 'added'),
-    two(c, 'changed', ['arinimi']),
+    two(c, 'changed', renamedBack),
     two(d, 'added'),
     two(e, 'removed'),
   ];

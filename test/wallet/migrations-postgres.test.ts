@@ -53,7 +53,12 @@ onPostgres('PostgreSQL schema migrations', () => {
     await expect(subscribe('ZZ')).rejects.toThrow(/check constraint/);
     await expect(order('o2', 'ZZ')).rejects.toThrow(/check constraint/);
 
-    expect(await runPostgresMigrations(pool)).toEqual([7]);
+    expect(
+      await runPostgresMigrations(
+        pool,
+        PG_MIGRATIONS.filter((m) => m.version <= 7),
+      ),
+    ).toEqual([7]);
     await subscribe('ZZ');
     await order('o2', 'ZZ');
     expect((await pool.query('SELECT country FROM subscriptions ORDER BY country')).rows).toEqual([

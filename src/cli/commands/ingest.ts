@@ -1,3 +1,5 @@
+import { openWalletStore } from '../../wallet/wallet.ts';
+import { Watchlists } from '../../watchlists/watchlists.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -81,6 +83,11 @@ export async function ingestCommand(args: string[], config: Config): Promise<num
   const progress = process.stderr.isTTY ? terminalProgress(out.info) : structuredProgress(out.info);
   const report = new IngestReport(progress);
   const store = new SnapshotStore(config.dataDir);
+  // The publish computes the events of the account's watchlists (issue 31), read from the shared wallet.
+  const walletStore = await openWalletStore(config.wallet.url, {
+    poolSize: 1,
+    applicationName: 'regdata ingest',
+  });
   const started = Date.now();
   let code: number = EXIT.ok;
   try {
@@ -99,6 +106,7 @@ export async function ingestCommand(args: string[], config: Config): Promise<num
       duckdb: { memoryLimit: config.ingest.memoryLimit },
       unpack: config.ingest.unpack,
       servingBuilds: config.ingest.servingBuilds,
+      watchlists: new Watchlists(walletStore, Date.now),
     });
     const carried = result.carriedOver.length ? `; carried over ${result.carriedOver.join(', ')}` : '';
     out.info(
@@ -108,6 +116,8 @@ export async function ingestCommand(args: string[], config: Config): Promise<num
     if (!(err instanceof DataProblem || err instanceof AuditError)) throw err;
     out.error(`ingest failed, nothing promoted, the live snapshot keeps serving: ${err.message}`);
     code = EXIT.failed;
+  } finally {
+    await walletStore.close();
   }
   printSummary(report, (Date.now() - started) / 1000);
   return code;

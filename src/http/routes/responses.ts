@@ -32,3 +32,8 @@ export function errorResponses(...codes: (keyof typeof ERRORS)[]) {
   for (const c of codes) out[c] = json(ERRORS[c], ErrorResponseSchema);
   return out;
 }
+
+/** An error response whose condition differs from the spec's wording for data routes (account routes). */
+export function errorResponse(description: string) {
+  return json(description, ErrorResponseSchema);
+}

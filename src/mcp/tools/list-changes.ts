@@ -7,7 +7,7 @@ import {
 } from '../../contract/change-schemas.ts';
 import { isAppError, validationError } from '../../errors/app-error.ts';
 import type { Caller, Operations } from '../../services/operations.ts';
-import type { ChangesParams } from '../../contract/change-schemas.ts';
+import type { ChangeItem, ChangesParams } from '../../contract/change-schemas.ts';
 import { defineTool } from '../tool.ts';
 import { MeteredOutput, meteredAnswer, priceList } from './common.ts';
 
@@ -25,6 +25,17 @@ async function changes(ops: Operations, caller: Caller, params: ChangesParams) {
       err.issues.map((i) => (i.loc[0] === 'query' ? { ...i, loc: ['arguments', ...i.loc.slice(1)] } : i)),
     );
   }
+}
+
+/** `: arinimi "Old" -> "New"`; only the names when the history predates kept values. */
+function fieldText(c: ChangeItem): string {
+  if (c.fields.length === 0) return '';
+  if (!c.diff) return `: ${c.fields.join(', ')}`;
+  const short = (v: unknown) => {
+    const text = JSON.stringify(v) ?? 'null';
+    return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+  };
+  return `: ${c.diff.map((d) => `${d.field} ${short(d.before)} -> ${short(d.after)}`).join('; ')}`;
 }
 
 export function listChangesTool(prices: Readonly<Record<string, number>>) {
@@ -61,10 +72,7 @@ export function listChangesTool(prices: Readonly<Record<string, number>>) {
       const lines = [
         `${items.length} of ${total} changes in ${params.country} recorded ${from}, page ${page} of ` +
           `${Math.max(1, Math.ceil(total / page_size))}.${span}`,
-        ...items.map(
-          (c) =>
-            `- ${c.as_of} ${c.registrikood} ${c.change}${c.fields.length ? `: ${c.fields.join(', ')}` : ''}`,
-        ),
+        ...items.map((c) => `- ${c.as_of} ${c.registrikood} ${c.change}${fieldText(c)}`),
       ];
       return meteredAnswer(answer, lines.join('\n'));
     },

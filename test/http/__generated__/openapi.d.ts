@@ -238,6 +238,205 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/data/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The account's watchlist events after a cursor (paged; each event charged once)
+     * @description Oldest first. Send the last `id` you have as `after` (or `next_after` of the previous page). Reserves page_size events at the country row price and charges each event the account was never charged for; a page read again, or an event a webhook delivered, is free. A cursor older than the kept events (30 days) is a 422 naming the oldest event kept.
+     */
+    get: operations['listEvents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/account/watchlists': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The account's watchlists (free) */
+    get: operations['listWatchlists'];
+    put?: never;
+    /**
+     * Watch companies or a saved search of one country (free)
+     * @description Send `companies` (registration codes) or `search` (the filters of /count as JSON). Every publish then makes an event for each watched company it adds, removes or changes, and for each company that enters or leaves a saved search; events cost the row price once (GET /api/v1/data/events).
+     */
+    post: operations['createWatchlist'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/account/watchlists/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One watchlist with its companies (free) */
+    get: operations['getWatchlist'];
+    put?: never;
+    post?: never;
+    /** Stop watching: the watchlist and its companies are deleted (free) */
+    delete: operations['deleteWatchlist'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/account/watchlists/{id}/companies': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Add companies to a list (free; those already on it stay once) */
+    post: operations['addWatchlistCompanies'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/account/watchlists/{id}/companies/{registrikood}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Take a company off a list (free) */
+    delete: operations['removeWatchlistCompany'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/account/webhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The account's webhook endpoints (free) */
+    get: operations['listWebhookEndpoints'];
+    put?: never;
+    /**
+     * Receive watchlist events at a URL, signed per Standard Webhooks (free)
+     * @description Every event of a publish after this moment is POSTed to the URL with `webhook-id`, `webhook-timestamp` and `webhook-signature` headers. Any 2xx acknowledges it; anything else is retried for about 27 hours. The secret is in this answer only.
+     */
+    post: operations['createWebhookEndpoint'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/account/webhooks/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Stop sending to an endpoint; its queued deliveries are dropped, unbilled (free) */
+    delete: operations['deleteWebhookEndpoint'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/account/webhooks/{id}/rotate-secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A new secret; the previous one also signs for 24 hours (free) */
+    post: operations['rotateWebhookSecret'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/account/webhooks/{id}/enable': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Switch an endpoint back on after it was switched off for failing (free) */
+    post: operations['enableWebhookEndpoint'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/account/webhooks/{id}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The delivery log of an endpoint, newest first: state, attempts, answers, credits (free) */
+    get: operations['listWebhookDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/account/webhooks/{id}/deliveries/{delivery}/replay': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Send a delivery again now (free; the event is charged once, however often it is sent) */
+    post: operations['replayWebhookDelivery'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -735,6 +934,17 @@ export interface components {
     ValidationError: {
       detail: components['schemas']['ValidationIssue'][];
     };
+    FieldChange: {
+      /**
+       * @description An API field of the company
+       * @example arinimi
+       */
+      field: string;
+      /** @description Its value before, as the API writes it (null when it had none) */
+      before: unknown;
+      /** @description Its value after, as the API writes it (null when it has none) */
+      after: unknown;
+    };
     ChangeItem: {
       /** @example 10000019 */
       registrikood: string;
@@ -756,6 +966,114 @@ export interface components {
        * @example 2026-11-02
        */
       as_of: string;
+      /** @description For `changed`: each changed field with its value before and after; empty for `added` and `removed`; null for changes recorded before the snapshot contract 1.4.0 kept values */
+      diff: components['schemas']['FieldChange'][] | null;
+    };
+    Watchlist: {
+      /** @example wl_3q2PZ1x0aB9cD8eF */
+      id: string;
+      /** @example Suppliers */
+      name: string;
+      country: components['schemas']['Country'];
+      /**
+       * @description `companies`: a list; `search`: a saved search
+       * @example companies
+       * @enum {string}
+       */
+      kind: 'companies' | 'search';
+      /** @description The saved search; null for a list */
+      search: {
+        [key: string]: unknown;
+      } | null;
+      /**
+       * @description Companies on the list; 0 for a saved search
+       * @example 819
+       */
+      companies: number;
+      /** @example 2026-11-27T10:15:00.000Z */
+      created_at: string;
+    };
+    WatchlistEvent: {
+      /**
+       * @description Stable: the same event always has this id (use it to drop repeats)
+       * @example 20261127T030000Z.EE.3f9a0c1d2b4e5f60
+       */
+      id: string;
+      country: components['schemas']['Country'];
+      /** @example 10000019 */
+      registrikood: string;
+      /** @description What the publish did to the company; null when only a saved search it is in changed */
+      change: ('added' | 'removed' | 'changed') | null;
+      fields: string[];
+      /** @description For `changed`: each field before and after, as in /changes */
+      diff: components['schemas']['FieldChange'][];
+      /** @description Every watchlist of the account the company is in */
+      watchlists: {
+        /** @example wl_3q2PZ1x0aB9cD8eF */
+        id: string;
+        /**
+         * @description `member`: on the list or in the search before and after; `entered`/`left`: a saved search
+         * @example member
+         * @enum {string}
+         */
+        membership: 'member' | 'entered' | 'left';
+      }[];
+      /** @example 20261102T030000Z */
+      snapshot_id: string;
+      /**
+       * Format: date
+       * @example 2026-11-02
+       */
+      as_of: string;
+    };
+    WebhookEndpoint: {
+      /** @example we_3q2PZ1x0aB9cD8eF */
+      id: string;
+      /** @example https://hooks.example.com/regdata */
+      url: string;
+      /** @example 2026-11-27T10:15:00.000Z */
+      created_at: string;
+      /**
+       * @description Null while it receives events; when it was switched off after a day of failures
+       * @example null
+       */
+      disabled_at: string | null;
+      /** @example null */
+      disabled_reason: string | null;
+    };
+    WebhookDelivery: {
+      /** @example 42 */
+      id: number;
+      /** @example 20261127T030000Z.EE.3f9a0c1d2b4e5f60 */
+      event_id: string;
+      country: components['schemas']['Country'];
+      /**
+       * @description `waiting`: held until the balance covers it; `failed`: every attempt failed
+       * @example pending
+       * @enum {string}
+       */
+      state: 'pending' | 'sending' | 'waiting' | 'delivered' | 'failed' | 'expired';
+      /** @example 1 */
+      attempts: number;
+      /**
+       * @description When it is tried next
+       * @example null
+       */
+      next_at: string | null;
+      /**
+       * @description HTTP status of the last answer
+       * @example 200
+       */
+      last_status: number | null;
+      /** @example null */
+      last_error: string | null;
+      /**
+       * @description Credits charged for it (an event costs once)
+       * @example 0.05
+       */
+      charged: number;
+      /** @example 2026-11-27T03:00:05.000Z */
+      created_at: string;
     };
   };
   responses: never;
@@ -3015,6 +3333,1260 @@ export interface operations {
       };
       /** @description Data backend temporarily unavailable; safe to retry; nothing charged */
       502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listEvents: {
+    parameters: {
+      query: {
+        /**
+         * @description ISO 3166-1 alpha-2 code of one of the seven countries
+         * @example EE
+         */
+        country: components['schemas']['CountryInput'];
+        /**
+         * @description The `id` of the last event you have: the events after it. Absent: from the oldest kept
+         * @example 20261127T030000Z.EE.3f9a0c1d2b4e5f60
+         */
+        after?: string;
+        /**
+         * @description Rows per page, 1-500
+         * @example 50
+         */
+        page_size?: number;
+      };
+      header?: {
+        /**
+         * @description Makes a metered call safe to retry: a repeat with the same key and parameters within 24 hours returns the first answer and charges nothing again; the same key with other parameters is a 422. 1-255 printable ASCII characters, e.g. a UUID.
+         * @example c3b0a7e2-1f5d-4c1a-9f0e-2b6d8e4a7c11
+         */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of events with the usage meta of the charge */
+      200: {
+        headers: {
+          'Data-As-Of': components['headers']['DataAsOf'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              items: components['schemas']['WatchlistEvent'][];
+              /**
+               * @description Send as `after` for the next page; null when this page is empty (keep your cursor)
+               * @example 20261127T030000Z.EE.3f9a0c1d2b4e5f60
+               */
+              next_after: string | null;
+              /**
+               * @description The oldest event kept for this account, or null
+               * @example 20261101T030000Z.EE.0b1c2d3e4f5a6b7c
+               */
+              oldest: string | null;
+            };
+            meta: components['schemas']['UsageMeta'];
+          };
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient wallet credits; nothing was run */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Invalid or unknown parameter (unsupported country, misspelt filter, out-of-bounds value); nothing run or charged */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded; slow down and retry */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Data backend temporarily unavailable; safe to retry; nothing charged */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The service is busy (the query engine is full); retry after the seconds in Retry-After; nothing charged */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listWatchlists: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Every watchlist of the account */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              items: components['schemas']['Watchlist'][];
+            };
+          };
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Invalid or unknown parameter (unsupported country, misspelt filter, out-of-bounds value); nothing run or charged */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded; slow down and retry */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createWatchlist: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description A name for the dashboard and the events
+           * @example Näidis OÜ
+           */
+          name: string;
+          country: components['schemas']['CountryInput'];
+          /** @description Registration codes of the country (`registrikood` as the API writes it) */
+          companies?: string[];
+          /** @description A saved search: the filters of /count as JSON (the names of `list_filters`), without `country` */
+          search?: {
+            /** @description Company name contains. Case- and accent-insensitive partial match; several values match any of them. Countries: all countries. */
+            company_name?: string[];
+            /**
+             * @description Registration code. Exact registration code. Countries: all countries.
+             * @example 10000019
+             */
+            registration_code?: string;
+            /** @description Activity codes. Leaf codes from /activities; a company matches when any of its activity codes is sent. Countries: all countries. */
+            industry_codes?: string[];
+            /** @description Legal form. Countries: all countries. */
+            legal_form?: string[];
+            /** @description Status. Omitted: active (R) only. `__all__`: every status. Countries: all countries. */
+            status?: string[];
+            /**
+             * @description Share capital. Countries: EE, LV, NO, PL.
+             * @example 2500
+             */
+            share_capital_min?: number;
+            /**
+             * @description Share capital. Countries: EE, LV, NO, PL.
+             * @example 100000
+             */
+            share_capital_max?: number;
+            /**
+             * Format: date
+             * @description First registration date. YYYY-MM-DD, inclusive. Countries: all countries.
+             * @example 2020-01-01
+             */
+            registered_from?: string;
+            /**
+             * Format: date
+             * @description First registration date. YYYY-MM-DD, inclusive. Countries: all countries.
+             * @example 2024-12-31
+             */
+            registered_to?: string;
+            /**
+             * @description Location (free text). Case- and accent-insensitive partial match on municipality, county and address. Countries: NO, SE.
+             * @example 0176
+             */
+            location?: string;
+            /** @description Location. Send a node's `codes` array (repeat the parameter); a parent code alone matches only rows tagged with exactly that code. Countries: EE, LV, FI, PL. */
+            ehak_kood?: string[];
+            /** @description Location. Send a node's `locations` array (repeat the parameter); the node's `kood` does not match. Countries: LT. */
+            lt_locations?: string[];
+            /** @description Postcode starts with. Prefix of the digits: `101` matches 10115; `291 8`, `61-6`, `LV-10` mean 2918, 616, 10. Any of several. Countries: EE, LV, NO, FI, PL, SE. */
+            postcode?: string[];
+            /**
+             * @description VAT-registered. Countries: all countries.
+             * @example true
+             */
+            vat_active?: boolean;
+            /**
+             * @description Has e-mail. Countries: all countries.
+             * @example true
+             */
+            has_email?: boolean;
+            /**
+             * @description Has website. Countries: all countries.
+             * @example true
+             */
+            has_website?: boolean;
+            /**
+             * @description Has phone. Countries: all countries.
+             * @example true
+             */
+            has_phone?: boolean;
+            /**
+             * @description Has any contact. Countries: all countries.
+             * @example true
+             */
+            has_contact?: boolean;
+            /**
+             * @description Has registered domain. Registry-sourced domains, separate from websites. Countries: EE, FI.
+             * @example true
+             */
+            has_domain?: boolean;
+            /**
+             * @description Tax debt. true: on the public tax-debtor list; false: not on it. Countries: EE.
+             * @example false
+             */
+            has_tax_debt?: boolean;
+            /**
+             * @description Exclude postal marketing blocks. Countries: SE.
+             * @example true
+             */
+            exclude_marketing_optout?: boolean;
+            /**
+             * @description Exclude telephone marketing blocks. Countries: SE.
+             * @example true
+             */
+            exclude_phone_optout?: boolean;
+            /** @description Employees (SCB size class). 0 = unknown, never treated as zero employees. Countries: SE. */
+            employees_band?: number[];
+            /** @description Turnover (SCB class). Countries: SE. */
+            turnover_band?: number[];
+            /**
+             * @description Annual revenue. Countries: EE, NO, LV.
+             * @example 100000
+             */
+            annual_revenue_min?: number;
+            /**
+             * @description Annual revenue. Countries: EE, NO, LV.
+             * @example 5000000
+             */
+            annual_revenue_max?: number;
+            /**
+             * @description Annual net profit. Negative = loss; min 0 = profitable only. Countries: EE, NO, LV.
+             * @example 0
+             */
+            annual_net_profit_min?: number;
+            /**
+             * @description Annual net profit. Negative = loss; min 0 = profitable only. Countries: EE, NO, LV.
+             * @example 1000000
+             */
+            annual_net_profit_max?: number;
+            /**
+             * @description Annual equity. Countries: EE, NO, LV.
+             * @example 0
+             */
+            annual_equity_min?: number;
+            /**
+             * @description Annual equity. Countries: EE, NO, LV.
+             * @example 1000000
+             */
+            annual_equity_max?: number;
+            /**
+             * @description Annual total assets. Countries: EE, NO, LV.
+             * @example 100000
+             */
+            annual_total_assets_min?: number;
+            /**
+             * @description Annual total assets. Countries: EE, NO, LV.
+             * @example 10000000
+             */
+            annual_total_assets_max?: number;
+            /**
+             * @description Last quarter turnover (EUR). Countries: EE, LV, LT.
+             * @example 10000
+             */
+            last_quarter_turnover_min?: number;
+            /**
+             * @description Last quarter turnover (EUR). Countries: EE, LV, LT.
+             * @example 1000000
+             */
+            last_quarter_turnover_max?: number;
+            /**
+             * @description Trailing four-quarter turnover (EUR). Countries: EE, LV, LT.
+             * @example 100000
+             */
+            last_4_quarters_turnover_sum_min?: number;
+            /**
+             * @description Trailing four-quarter turnover (EUR). Countries: EE, LV, LT.
+             * @example 5000000
+             */
+            last_4_quarters_turnover_sum_max?: number;
+            /**
+             * @description Employees, latest period. Countries: EE, LV, LT, NO.
+             * @example 5
+             */
+            last_quarter_employees_min?: number;
+            /**
+             * @description Employees, latest period. Countries: EE, LV, LT, NO.
+             * @example 50
+             */
+            last_quarter_employees_max?: number;
+            /**
+             * @description Quarter-over-quarter turnover growth (%). Countries: EE, LV, LT.
+             * @example 0
+             */
+            last_quarter_turnover_growth_pct_min?: number;
+            /**
+             * @description Quarter-over-quarter turnover growth (%). Countries: EE, LV, LT.
+             * @example 50
+             */
+            last_quarter_turnover_growth_pct_max?: number;
+            /**
+             * @description Person (board member / representative). Partial, case- and accent-insensitive match on names of publicly registered people. Countries: EE, LV, NO, FI, PL.
+             * @example Mari Maasikas
+             */
+            person_name?: string;
+            /**
+             * @description Annual report filed. KRS entities: true = a financial statement was filed for the latest closed year. Countries: PL.
+             * @example true
+             */
+            annual_report_filed?: boolean;
+            /**
+             * @description Annual report audited. Countries: PL.
+             * @example false
+             */
+            annual_report_audited?: boolean;
+            /** @description Has a workplace in kommun. SCB kommun codes; finds companies with an active workplace there. Countries: SE. */
+            se_workplace_kommun?: string[];
+            /**
+             * Format: date
+             * @description Only companies added or changed in a snapshot published on or after this day (YYYY-MM-DD); a day before the kept change history is a 422 naming the oldest date available
+             * @example 2026-11-01
+             */
+            updated_since?: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description The new watchlist */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @example wl_3q2PZ1x0aB9cD8eF */
+              id: string;
+              /** @example Suppliers */
+              name: string;
+              country: components['schemas']['Country'];
+              /**
+               * @description `companies`: a list; `search`: a saved search
+               * @example companies
+               * @enum {string}
+               */
+              kind: 'companies' | 'search';
+              /** @description The saved search; null for a list */
+              search: {
+                [key: string]: unknown;
+              } | null;
+              /**
+               * @description Companies on the list; 0 for a saved search
+               * @example 819
+               */
+              companies: number;
+              /** @example 2026-11-27T10:15:00.000Z */
+              created_at: string;
+              /** @description The companies of a list, in code order; empty for a search */
+              registrikoodid: string[];
+            };
+          };
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Invalid or unknown parameter (unsupported country, misspelt filter, out-of-bounds value); nothing run or charged */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded; slow down and retry */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getWatchlist: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The watchlist (`id` of a watchlist of this account)
+         * @example wl_3q2PZ1x0aB9cD8eF
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The watchlist */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @example wl_3q2PZ1x0aB9cD8eF */
+              id: string;
+              /** @example Suppliers */
+              name: string;
+              country: components['schemas']['Country'];
+              /**
+               * @description `companies`: a list; `search`: a saved search
+               * @example companies
+               * @enum {string}
+               */
+              kind: 'companies' | 'search';
+              /** @description The saved search; null for a list */
+              search: {
+                [key: string]: unknown;
+              } | null;
+              /**
+               * @description Companies on the list; 0 for a saved search
+               * @example 819
+               */
+              companies: number;
+              /** @example 2026-11-27T10:15:00.000Z */
+              created_at: string;
+              /** @description The companies of a list, in code order; empty for a search */
+              registrikoodid: string[];
+            };
+          };
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No watchlist with that id in this account */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Invalid or unknown parameter (unsupported country, misspelt filter, out-of-bounds value); nothing run or charged */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded; slow down and retry */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteWatchlist: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The watchlist (`id` of a watchlist of this account)
+         * @example wl_3q2PZ1x0aB9cD8eF
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted; no body */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No watchlist with that id in this account */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Invalid or unknown parameter (unsupported country, misspelt filter, out-of-bounds value); nothing run or charged */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded; slow down and retry */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  addWatchlistCompanies: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The watchlist (`id` of a watchlist of this account)
+         * @example wl_3q2PZ1x0aB9cD8eF
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Registration codes of the country (`registrikood` as the API writes it) */
+          companies: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description The watchlist */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @example wl_3q2PZ1x0aB9cD8eF */
+              id: string;
+              /** @example Suppliers */
+              name: string;
+              country: components['schemas']['Country'];
+              /**
+               * @description `companies`: a list; `search`: a saved search
+               * @example companies
+               * @enum {string}
+               */
+              kind: 'companies' | 'search';
+              /** @description The saved search; null for a list */
+              search: {
+                [key: string]: unknown;
+              } | null;
+              /**
+               * @description Companies on the list; 0 for a saved search
+               * @example 819
+               */
+              companies: number;
+              /** @example 2026-11-27T10:15:00.000Z */
+              created_at: string;
+              /** @description The companies of a list, in code order; empty for a search */
+              registrikoodid: string[];
+            };
+          };
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No watchlist with that id in this account */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Invalid or unknown parameter (unsupported country, misspelt filter, out-of-bounds value); nothing run or charged */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded; slow down and retry */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  removeWatchlistCompany: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The watchlist (`id` of a watchlist of this account)
+         * @example wl_3q2PZ1x0aB9cD8eF
+         */
+        id: string;
+        /**
+         * @description The company to take off the list
+         * @example 10000019
+         */
+        registrikood: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description How many were removed (0 when it was not on the list) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /**
+               * @description How many of the codes were on the list
+               * @example 1
+               */
+              removed: number;
+            };
+          };
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No watchlist with that id in this account */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Invalid or unknown parameter (unsupported country, misspelt filter, out-of-bounds value); nothing run or charged */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded; slow down and retry */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listWebhookEndpoints: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Every endpoint */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              items: components['schemas']['WebhookEndpoint'][];
+            };
+          };
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Invalid or unknown parameter (unsupported country, misspelt filter, out-of-bounds value); nothing run or charged */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded; slow down and retry */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description Where events are POSTed: an https URL on a public address
+           * @example https://hooks.example.com/regdata
+           */
+          url: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The endpoint and its secret (shown once) */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @example we_3q2PZ1x0aB9cD8eF */
+              id: string;
+              /** @example https://hooks.example.com/regdata */
+              url: string;
+              /** @example 2026-11-27T10:15:00.000Z */
+              created_at: string;
+              /**
+               * @description Null while it receives events; when it was switched off after a day of failures
+               * @example null
+               */
+              disabled_at: string | null;
+              /** @example null */
+              disabled_reason: string | null;
+              /**
+               * @description The signing secret (Standard Webhooks `whsec_...`): shown this once, never again
+               * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+               */
+              secret: string;
+            };
+          };
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Invalid or unknown parameter (unsupported country, misspelt filter, out-of-bounds value); nothing run or charged */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded; slow down and retry */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The endpoint (`id` of a webhook endpoint of this account)
+         * @example we_3q2PZ1x0aB9cD8eF
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted; no body */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No webhook endpoint (or delivery) with that id in this account */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Invalid or unknown parameter (unsupported country, misspelt filter, out-of-bounds value); nothing run or charged */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded; slow down and retry */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  rotateWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The endpoint (`id` of a webhook endpoint of this account)
+         * @example we_3q2PZ1x0aB9cD8eF
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The endpoint and its new secret (shown once) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @example we_3q2PZ1x0aB9cD8eF */
+              id: string;
+              /** @example https://hooks.example.com/regdata */
+              url: string;
+              /** @example 2026-11-27T10:15:00.000Z */
+              created_at: string;
+              /**
+               * @description Null while it receives events; when it was switched off after a day of failures
+               * @example null
+               */
+              disabled_at: string | null;
+              /** @example null */
+              disabled_reason: string | null;
+              /**
+               * @description The signing secret (Standard Webhooks `whsec_...`): shown this once, never again
+               * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+               */
+              secret: string;
+            };
+          };
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No webhook endpoint (or delivery) with that id in this account */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Invalid or unknown parameter (unsupported country, misspelt filter, out-of-bounds value); nothing run or charged */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded; slow down and retry */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  enableWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The endpoint (`id` of a webhook endpoint of this account)
+         * @example we_3q2PZ1x0aB9cD8eF
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The endpoint */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['WebhookEndpoint'];
+          };
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No webhook endpoint (or delivery) with that id in this account */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Invalid or unknown parameter (unsupported country, misspelt filter, out-of-bounds value); nothing run or charged */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded; slow down and retry */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listWebhookDeliveries: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The endpoint (`id` of a webhook endpoint of this account)
+         * @example we_3q2PZ1x0aB9cD8eF
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The last 100 deliveries */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              items: components['schemas']['WebhookDelivery'][];
+            };
+          };
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No webhook endpoint (or delivery) with that id in this account */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Invalid or unknown parameter (unsupported country, misspelt filter, out-of-bounds value); nothing run or charged */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded; slow down and retry */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  replayWebhookDelivery: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The endpoint (`id` of a webhook endpoint of this account)
+         * @example we_3q2PZ1x0aB9cD8eF
+         */
+        id: string;
+        /**
+         * @description The delivery (`id` of an entry of the delivery log)
+         * @example 42
+         */
+        delivery: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Queued again */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /**
+               * @description Queued to be sent again at once
+               * @example true
+               */
+              replayed: boolean;
+            };
+          };
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No webhook endpoint (or delivery) with that id in this account */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Invalid or unknown parameter (unsupported country, misspelt filter, out-of-bounds value); nothing run or charged */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded; slow down and retry */
+      429: {
         headers: {
           [name: string]: unknown;
         };
