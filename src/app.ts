@@ -37,6 +37,8 @@ import { webPlugin } from './web/plugin.ts';
 
 export interface AppDeps {
   engine: Engine;
+  /** The test-mode world (src/services/test-world.ts) that test keys read; absent: test keys get 502. */
+  testEngine?: Engine;
   /** The wallet parts; `prices` (the row prices in effect) are quoted to MCP agents. */
   wallet: WalletParts & { prices?: Readonly<Record<string, number>> };
   /** Origin/Host checks of /mcp (config.mcp); by default no Origin and, on loopback, loopback names. */
@@ -173,6 +175,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(healthRoutes, { engine: deps.engine, authenticator: deps.wallet.authenticator });
   const ops = new Operations({
     engine: deps.engine,
+    ...(deps.testEngine && { testEngine: deps.testEngine }),
     rateLimiter: deps.wallet.rateLimiter,
     metering: deps.wallet.metering,
     ...(deps.exports && { exports: deps.exports }),

@@ -9,6 +9,7 @@ import { ThreadPriority } from './runtime/thread-priority.ts';
 import { metricsApp } from './http/metrics.ts';
 import { removeStaleExports } from './services/export.ts';
 import { linkSecret } from './services/export-link.ts';
+import { openTestWorld } from './services/test-world.ts';
 import { walletOptions } from './wallet/from-config.ts';
 import { webDeps } from './web/from-config.ts';
 import { checkMailer, mailerFromConfig } from './identity/from-config.ts';
@@ -59,11 +60,15 @@ export async function startServer(config: Config, options: StartServerOptions = 
   const mailProblem = await checkMailer(mailer, settings);
   const store = new SnapshotStore(config.dataDir);
   const engine = await Engine.open(store, { ...config.engine, ...options.engine });
+  const testWorld = config.testMode
+    ? await openTestWorld(config.dataDir, { ...config.engine, ...options.engine })
+    : null;
   const staleExports = removeStaleExports(engine.exportDirectory, config.export.holdTimeoutMs);
   const wallet = await openWallet(walletOptions(config));
   const web = webDeps(config, settings, wallet, mailer, mailLog);
   const app = await buildApp({
     engine,
+    ...(testWorld && { testEngine: testWorld.engine }),
     wallet,
     mcp: config.mcp,
     web: web.deps,
@@ -79,6 +84,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
     },
   });
   const metrics = config.metricsPort === null ? null : metricsApp(app.metricsRegistry);
+  void testWorld?.buildIfMissing(app.log);
   if (mailProblem) {
     app.log.warn(`${mailProblem}: account e-mails wait in the queue until it works`);
   }
@@ -114,6 +120,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
       await metrics?.close();
       await app.close();
       engine.close();
+      testWorld?.close();
       await web.close();
       await wallet.close();
     })();

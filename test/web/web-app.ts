@@ -28,8 +28,14 @@ export interface WebTestApp {
   close(): Promise<void>;
 }
 
-/** `walletUrl`: a wallet of the test's own (a postgres:// URL shared by several apps, as replicas). */
-export async function buildWebApp(dataDir: string, opts: { walletUrl?: string } = {}): Promise<WebTestApp> {
+/**
+ * `walletUrl`: a wallet of the test's own (a postgres:// URL shared by several apps, as replicas);
+ * `testEngine`: the test-mode world test keys read (the caller opens and closes it).
+ */
+export async function buildWebApp(
+  dataDir: string,
+  opts: { walletUrl?: string; testEngine?: Engine } = {},
+): Promise<WebTestApp> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-test-web-'));
   const walletPath = opts.walletUrl ?? path.join(dir, 'wallet.db');
   const engine = await Engine.open(new SnapshotStore(dataDir), { connections: 2 });
@@ -60,6 +66,7 @@ export async function buildWebApp(dataDir: string, opts: { walletUrl?: string } 
   });
   const app = await buildApp({
     engine,
+    ...(opts.testEngine && { testEngine: opts.testEngine }),
     wallet,
     logger: { level: 'trace', stream },
     web: {
