@@ -61,14 +61,14 @@ export async function startServer(config: Config, options: StartServerOptions = 
   const store = new SnapshotStore(config.dataDir);
   const engine = await Engine.open(store, { ...config.engine, ...options.engine });
   const testWorld = config.testMode
-    ? await openTestWorld(config.dataDir, { ...config.engine, ...options.engine })
+    ? openTestWorld(config.dataDir, { ...config.engine, ...options.engine }, mailLog)
     : null;
   const staleExports = removeStaleExports(engine.exportDirectory, config.export.holdTimeoutMs);
   const wallet = await openWallet(walletOptions(config));
   const web = webDeps(config, settings, wallet, mailer, mailLog);
   const app = await buildApp({
     engine,
-    ...(testWorld && { testEngine: testWorld.engine }),
+    ...(testWorld && { testWorld }),
     wallet,
     mcp: config.mcp,
     web: web.deps,
@@ -84,7 +84,6 @@ export async function startServer(config: Config, options: StartServerOptions = 
     },
   });
   const metrics = config.metricsPort === null ? null : metricsApp(app.metricsRegistry);
-  void testWorld?.buildIfMissing(app.log);
   if (mailProblem) {
     app.log.warn(`${mailProblem}: account e-mails wait in the queue until it works`);
   }

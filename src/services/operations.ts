@@ -20,6 +20,7 @@ import {
 } from '../contract/export-schemas.ts';
 import type { CountryCode } from '../contract/countries.ts';
 import type { Engine } from '../engine/engine.ts';
+import type { TestWorldSource } from './test-world.ts';
 import { AppError, validationError, type ValidationIssue } from '../errors/app-error.ts';
 import type {
   Channel,
@@ -170,7 +171,7 @@ export interface OperationsDeps {
    * The synthetic test world (src/services/test-world.ts): every test key's answers, and nothing else's.
    * Absent: test keys are answered 502, never from the live snapshot.
    */
-  testEngine?: Engine;
+  testWorld?: TestWorldSource;
   rateLimiter: RateLimiter;
   metering: Metering;
   exports?: ExportOptions;
@@ -195,12 +196,12 @@ export class Operations {
    * The one place a caller's data is chosen: a test key reads the test world, every other key the live
    * snapshot. A test key on a server without a test world is refused, never served live data.
    */
-  engineOf(caller: Caller): Engine {
+  async engineOf(caller: Caller): Promise<Engine> {
     if (caller.principal.mode !== 'test') return this.deps.engine;
-    if (!this.deps.testEngine) {
+    if (!this.deps.testWorld) {
       throw new AppError('backend_unavailable', 'test mode is not available on this server');
     }
-    return this.deps.testEngine;
+    return this.deps.testWorld.engine();
   }
 
   /** A snapshot's freshness for a country (null when none is loaded or it lacks the country); live by default. */
@@ -225,7 +226,7 @@ export class Operations {
     country: CountryCode | null,
     run: (engine: Engine) => T | Promise<T>,
   ): Promise<Admitted<T>> {
-    const engine = this.engineOf(caller);
+    const engine = await this.engineOf(caller);
     const rate = await this.admit(caller, operation);
     const fresh = country ? this.freshness(country, engine) : null;
     const data = await run(engine);
@@ -312,7 +313,7 @@ export class Operations {
    */
   async export(caller: Caller, params: ExportParams, sink: ExportSink): Promise<ExportDone> {
     const limits = this.exportLimits(params);
-    const engine = this.engineOf(caller);
+    const engine = await this.engineOf(caller);
     const rate = await this.admit(caller, 'export');
     const keyId = caller.principal.keyId;
     const running = this.runningExports.get(keyId) ?? 0;
@@ -470,7 +471,7 @@ export class Operations {
     params: unknown,
     run: (engine: Engine) => Promise<{ result: T; chargeableRows: number; rowsReturned: number }>,
   ): Promise<Metered<T>> {
-    const engine = this.engineOf(caller);
+    const engine = await this.engineOf(caller);
     const rate = await this.admit(caller, operation);
     const { result, meta } = await this.deps.metering.runMetered<Kept<T>>(
       {

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { SnapshotStore } from '../contract/snapshot-store.ts';
 import { Engine } from '../engine/engine.ts';
+import { AppError } from '../errors/app-error.ts';
 import type { EngineOptions } from '../engine/snapshot-loader.ts';
 
 /**
@@ -8,7 +9,8 @@ import type { EngineOptions } from '../engine/snapshot-loader.ts';
  * small synthetic world of all seven countries, built by the same generator and publish pipeline as the
  * demo, kept in a store of its own under the data folder. The live snapshot store never sees it (the
  * live store reads `<dataDir>/snapshots` and `<dataDir>/current` only), and it is never promoted,
- * transferred or watched: its seed and scale are fixed, so every server answers a test key alike.
+ * transferred or watched: its seed and scale are fixed, so every server answers a test key alike. It is
+ * opened on a test key's first request, and built then if missing: that first request waits for the build.
  */
 export const TEST_WORLD_DIR = 'test-world';
 /** Fixed: a customer's CI asserts on these answers. A new world (another seed or scale) is a documented change. */
@@ -18,20 +20,26 @@ export const TEST_WORLD_SCALE = 0.001;
 /** The test world needs one query at a time at most in practice; it should not take the live cores. */
 const TEST_ENGINE_DEFAULTS: EngineOptions = { connections: 1, threads: 1 };
 
-export interface TestWorld {
-  engine: Engine;
+/** What Operations needs of the test world: its engine, serving. */
+export interface TestWorldSource {
+  engine(): Promise<Engine>;
+}
+
+export interface TestWorld extends TestWorldSource {
   /**
-   * Builds the world when the store holds none this server can load (a first start, or a world of an
-   * older release), then serves it; at once when it is loaded. Never throws: a failed build is logged and
-   * test keys keep getting 502.
+   * The world's engine, serving: opened on the first call (a test key's first request), and built first
+   * when the store holds no world this release can load (a first start, or a world of an older contract).
+   * Concurrent callers share one open and one build; a failed one is logged, rejects as 502
+   * `backend_unavailable`, and the next call tries again.
    */
-  buildIfMissing(log?: TestWorldLog): Promise<void>;
+  engine(): Promise<Engine>;
   close(): void;
 }
 
+/** The server's logger, pino's argument order (the server passes the adapter its mail worker uses). */
 export interface TestWorldLog {
-  info(msg: string): void;
-  error(obj: object, msg: string): void;
+  info(fields: object, msg: string): void;
+  error(fields: object, msg: string): void;
 }
 
 /** The test world's own store: `<dataDir>/test-world`. */
@@ -40,25 +48,32 @@ export function testWorldStore(dataDir: string): SnapshotStore {
 }
 
 /**
- * Opens the test world's engine over `<dataDir>/test-world`. The server calls buildIfMissing in the
- * background once its logger exists: live keys are answered at once, and test keys get 502
- * `backend_unavailable` until the build is done.
+ * The test world of a data folder, opened lazily: a server no test key calls never loads or builds it
+ * (nor do the many servers the test suite starts), and the live start-up pays nothing for it.
  */
-export async function openTestWorld(dataDir: string, options: EngineOptions = {}): Promise<TestWorld> {
+export function openTestWorld(dataDir: string, options: EngineOptions = {}, log?: TestWorldLog): TestWorld {
   const store = testWorldStore(dataDir);
-  const engine = await Engine.open(store, { ...options, ...TEST_ENGINE_DEFAULTS });
+  let opened: Engine | null = null;
+  let pending: Promise<Engine> | null = null;
   let closed = false;
-  let building: Promise<void> | null = null;
+  const open = async (): Promise<Engine> => {
+    opened ??= await Engine.open(store, { ...options, ...TEST_ENGINE_DEFAULTS });
+    if (!opened.snapshot) await buildInto(store, opened, () => closed, log);
+    if (!opened.snapshot) throw new AppError('backend_unavailable', 'the test-mode world is not available');
+    return opened;
+  };
   return {
-    engine,
-    buildIfMissing(log) {
-      if (engine.snapshot) return Promise.resolve();
-      building ??= buildInto(store, engine, () => closed, log);
-      return building;
+    engine() {
+      if (closed) return Promise.reject(new AppError('backend_unavailable', 'the server is shutting down'));
+      if (opened?.snapshot) return Promise.resolve(opened);
+      pending ??= open().finally(() => {
+        pending = null;
+      });
+      return pending;
     },
     close() {
       closed = true;
-      engine.close();
+      opened?.close();
     },
   };
 }
@@ -70,7 +85,7 @@ async function buildInto(
   log: TestWorldLog | undefined,
 ): Promise<void> {
   try {
-    log?.info(`building the test-mode world in ${store.dataDir}`);
+    log?.info({ dir: store.dataDir }, 'building the test-mode world');
     // Loaded lazily: the generator and the publish pipeline are not needed when the world exists.
     const { buildWorldSnapshot } = await import('../../ingest/world/index.ts');
     const { snapshotId } = await buildWorldSnapshot({
@@ -83,7 +98,7 @@ async function buildInto(
     // A server shut down mid-build keeps the world on disk for its next start, and opens nothing more.
     if (closed()) return;
     await engine.swap(snapshotId);
-    log?.info(`test-mode world ${snapshotId} ready`);
+    log?.info({ snapshot_id: snapshotId }, 'test-mode world ready');
   } catch (err) {
     log?.error({ err }, 'the test-mode world could not be built: test keys are answered 502');
   }

@@ -25,14 +25,15 @@ const P = '/api/v1/data';
 let liveOracle: Oracle;
 let testOracle: Oracle;
 let testWorld: TestWorld;
+let testEngine: Engine;
 let worldDir: string;
 
 beforeAll(async () => {
   worldDir = fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-test-mode-'));
-  testWorld = await openTestWorld(worldDir);
-  expect(testWorld.engine.snapshot).toBeNull();
-  await testWorld.buildIfMissing();
-  expect(testWorld.engine.snapshot).not.toBeNull();
+  testWorld = openTestWorld(worldDir);
+  // Built by its first use, as a server's first test-key request builds it.
+  testEngine = await testWorld.engine();
+  expect(testEngine.snapshot).not.toBeNull();
   liveOracle = await Oracle.open(inject('testDataDir'));
   testOracle = await Oracle.open(path.join(worldDir, TEST_WORLD_DIR));
   // The two worlds must differ for the checks below to mean anything.
@@ -88,7 +89,7 @@ describe.each(WALLET_BACKENDS)('%s wallet: test keys over HTTP', (backend) => {
       // One token a minute after the burst: the rate test below cannot be refilled while it runs.
       testRateLimit: { requestsPerMinute: 1, burst: 40 },
     });
-    app = await buildApp({ engine, testEngine: testWorld.engine, wallet, logger: false });
+    app = await buildApp({ engine, testWorld, wallet, logger: false });
     const mcpUrl = await listen(app);
     base = mcpUrl.origin;
   });
@@ -146,7 +147,7 @@ describe.each(WALLET_BACKENDS)('%s wallet: test keys over HTTP', (backend) => {
     const liveOnlySe = await onlyIn(liveOracle, testOracle, 'SE');
     const testOnly = await onlyIn(testOracle, liveOracle, 'EE');
     const before = await ledgerState(email);
-    const day = testWorld.engine.snapshot!.country('EE').manifest.generated_at.slice(0, 10);
+    const day = testEngine.snapshot!.country('EE').manifest.generated_at.slice(0, 10);
 
     const answers = {
       countries: await get('/countries', test),
@@ -290,7 +291,7 @@ describe('test keys without a test world', () => {
 
 describe('the dashboard', () => {
   it('creates live and test keys, lists their kind, and the test key reads the test world', async () => {
-    const t = await buildWebApp(inject('testDataDir'), { testEngine: testWorld.engine });
+    const t = await buildWebApp(inject('testDataDir'), { testWorld });
     try {
       const c = await registeredClient(t, 'both-kinds@test.local', 'correct horse battery');
       await c.get('/dashboard/keys');
