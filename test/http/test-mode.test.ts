@@ -4,6 +4,8 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { startServer } from '../../src/server.ts';
 import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
 import { Engine } from '../../src/engine/engine.ts';
 import { TEST_WORLD_DIR, openTestWorld, type TestWorld } from '../../src/services/test-world.ts';
@@ -265,6 +267,46 @@ describe.each(WALLET_BACKENDS)('%s wallet: test keys over HTTP', (backend) => {
     const liveRes = await get('/countries', live);
     expect(liveRes.status).toBe(200);
     expect(liveRes.headers.get('ratelimit-policy')).toMatch(/q=1000/);
+  });
+});
+
+describe('startServer', () => {
+  it('serves test keys from <data dir>/test-world, apart from the live store; REGDATA_TEST_MODE=false turns it off', async () => {
+    // worldDir holds the test world this file built and no live snapshot at all: a live key gets 502.
+    const start = (testMode: string) =>
+      startServer(
+        loadConfig({
+          PORT: '0',
+          REGDATA_DATA_DIR: worldDir,
+          REGDATA_WALLET_URL: `sqlite:${path.join(worldDir, `wallet-${testMode}.db`)}`,
+          REGDATA_TEST_MODE: testMode,
+          LOG_LEVEL: 'silent',
+          REGDATA_WALLET_SWEEP_INTERVAL_MS: '0',
+        }),
+        { handleSignals: false },
+      );
+    for (const testMode of ['true', 'false']) {
+      const server = await start(testMode);
+      try {
+        const email = 'server@example.com';
+        const live = await server.wallet.createKey({ email, kind: 'standard', plan: 'payg', credits: 20 });
+        const test = await server.wallet.createKey({ email, kind: 'standard', mode: 'test' });
+        const count = (key: string) =>
+          fetch(`${server.url}${P}/count?country=EE&status=__all__`, {
+            headers: { authorization: `Bearer ${key}` },
+          });
+        expect((await count(live.key)).status).toBe(502);
+        const res = await count(test.key);
+        if (testMode === 'true') {
+          expect(res.status).toBe(200);
+          expect(await res.json()).toMatchObject({ count: await companies(testOracle, 'EE') });
+        } else {
+          expect(res.status).toBe(502);
+        }
+      } finally {
+        await server.close();
+      }
+    }
   });
 });
 
