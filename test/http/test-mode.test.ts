@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
@@ -24,6 +26,8 @@ import { buildWebApp, registeredClient } from '../web/web-app.ts';
  */
 
 const P = '/api/v1/data';
+const run = promisify(execFile);
+const CLI = path.resolve('bin/regdata.mjs');
 let liveOracle: Oracle;
 let testOracle: Oracle;
 let testWorld: TestWorld;
@@ -366,6 +370,19 @@ describe('the dashboard', () => {
         headers: { authorization: `Bearer ${testKey!}` },
       });
       expect(count.json()).toMatchObject({ count: await companies(testOracle, 'EE') });
+
+      // The operator's CLI makes them too: --test, standard keys only (an admin test key: usage error, 2).
+      const env = { ...process.env, REGDATA_WALLET_DB: t.walletPath, LOG_LEVEL: 'silent' };
+      const args = [CLI, 'keys', 'create', '--email', 'both-kinds@test.local', '--kind'];
+      const made2 = await run(process.execPath, [...args, 'standard', '--test', '--json'], { env });
+      expect(JSON.parse(made2.stdout)).toMatchObject({ kind: 'standard', mode: 'test' });
+      expect((JSON.parse(made2.stdout) as { key: string }).key).toMatch(/^rgd_test_[0-9A-Za-z]{46}$/);
+      const admin = await run(process.execPath, [...args, 'admin', '--test'], { env }).then(
+        () => null,
+        (err: { code: number; stderr: string }) => err,
+      );
+      expect(admin?.code).toBe(2);
+      expect(admin?.stderr).toMatch(/an admin key cannot be a test key/);
     } finally {
       await t.close();
     }
