@@ -98,7 +98,7 @@ export const ConfigSchema = z
     REGDATA_DEMO_SEED: z.coerce.number().int().min(0).default(1),
     /**
      * Test mode (issue 30 item 6): serve `rgd_test_` keys from the synthetic test world under
-     * <data dir>/test-world, built on the first start. false: test keys are answered 502.
+     * <data dir>/test-world, built on a test key's first request. false: test keys are answered 403.
      */
     REGDATA_TEST_MODE: z.stringbool().default(true),
     /**

@@ -194,12 +194,16 @@ export class Operations {
 
   /**
    * The one place a caller's data is chosen: a test key reads the test world, every other key the live
-   * snapshot. A test key on a server without a test world is refused, never served live data.
+   * snapshot. A test key on a server without test mode is refused (403: retrying will not help), never
+   * served live data.
    */
   async engineOf(caller: Caller): Promise<Engine> {
     if (caller.principal.mode !== 'test') return this.deps.engine;
     if (!this.deps.testWorld) {
-      throw new AppError('backend_unavailable', 'test mode is not available on this server');
+      throw new AppError(
+        'forbidden',
+        'this server does not serve test keys (test mode is off); use a live key',
+      );
     }
     return this.deps.testWorld.engine();
   }

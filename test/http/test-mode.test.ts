@@ -305,7 +305,7 @@ describe('startServer', () => {
           expect(res.status).toBe(200);
           expect(await res.json()).toMatchObject({ count: await companies(testOracle, 'EE') });
         } else {
-          expect(res.status).toBe(502);
+          expect(res.status).toBe(403);
         }
       } finally {
         await server.close();
@@ -315,7 +315,7 @@ describe('startServer', () => {
 });
 
 describe('test keys without a test world', () => {
-  it('answers 502 and never falls back to the live snapshot', async () => {
+  it('answers 403 and never falls back to the live snapshot', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-test-mode-none-'));
     const engine = await Engine.open(new SnapshotStore(inject('testDataDir')), { connections: 1 });
     const wallet = await openWallet({ dbPath: path.join(dir, 'wallet.db'), sweepIntervalMs: 0 });
@@ -324,7 +324,10 @@ describe('test keys without a test world', () => {
       const { key } = await wallet.createKey({ email: 't@example.com', kind: 'standard', mode: 'test' });
       for (const url of ['/countries', '/count?country=EE', '/companies?country=EE']) {
         const res = await app.inject({ url: `${P}${url}`, headers: { authorization: `Bearer ${key}` } });
-        expect(res.statusCode, url).toBe(502);
+        expect(res.statusCode, url).toBe(403);
+        expect(res.json()).toEqual({
+          detail: 'this server does not serve test keys (test mode is off); use a live key',
+        });
       }
     } finally {
       await app.close();
