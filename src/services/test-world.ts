@@ -58,8 +58,14 @@ export function openTestWorld(dataDir: string, options: EngineOptions = {}, log?
   let closed = false;
   const open = async (): Promise<Engine> => {
     opened ??= await Engine.open(store, { ...options, ...TEST_ENGINE_DEFAULTS });
+    // A retry after a failed build first loads what another process (a replica sharing the folder) built.
+    const id = store.currentId();
+    if (!opened.snapshot && id !== null) await opened.swap(id).catch(() => null);
     if (!opened.snapshot) await buildInto(store, opened, () => closed, log);
-    if (!opened.snapshot) throw new AppError('backend_unavailable', 'the test-mode world is not available');
+    // Closed while this open or build ran: close() found nothing (or an empty engine) to close.
+    if (closed) opened.close();
+    if (closed || !opened.snapshot)
+      throw new AppError('backend_unavailable', 'the test-mode world is not available');
     return opened;
   };
   return {

@@ -10,7 +10,12 @@ import { loadConfig } from '../../src/config.ts';
 import { startServer } from '../../src/server.ts';
 import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
 import { Engine } from '../../src/engine/engine.ts';
-import { TEST_WORLD_DIR, openTestWorld, type TestWorld } from '../../src/services/test-world.ts';
+import {
+  TEST_WORLD_DIR,
+  openTestWorld,
+  testWorldStore,
+  type TestWorld,
+} from '../../src/services/test-world.ts';
 import { openWallet, type Wallet } from '../../src/wallet/wallet.ts';
 import { Oracle } from '../helpers/oracle.ts';
 import { callOk, connectClient, listen } from '../mcp/helpers.ts';
@@ -37,9 +42,14 @@ let worldDir: string;
 beforeAll(async () => {
   worldDir = fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-test-mode-'));
   testWorld = openTestWorld(worldDir);
-  // Built by its first use, as a server's first test-key request builds it.
-  testEngine = await testWorld.engine();
+  // Built by its first use, as a server's first test-key request builds it; callers at once share one build.
+  const [first, second] = await Promise.all([testWorld.engine(), testWorld.engine()]);
+  testEngine = first;
+  expect(second).toBe(first);
   expect(testEngine.snapshot).not.toBeNull();
+  expect(testWorldStore(worldDir).list()).toEqual([testEngine.snapshot!.id]);
+  // The live store of that data folder sees nothing of it.
+  expect(new SnapshotStore(worldDir).list()).toEqual([]);
   liveOracle = await Oracle.open(inject('testDataDir'));
   testOracle = await Oracle.open(path.join(worldDir, TEST_WORLD_DIR));
   // The two worlds must differ for the checks below to mean anything.
