@@ -169,7 +169,7 @@ export interface OperationsDeps {
   engine: Engine;
   /**
    * The synthetic test world (src/services/test-world.ts): every test key's answers, and nothing else's.
-   * Absent: test keys are answered 502, never from the live snapshot.
+   * Absent: test keys are answered 403, never from the live snapshot.
    */
   testWorld?: TestWorldSource;
   rateLimiter: RateLimiter;
