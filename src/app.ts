@@ -32,6 +32,7 @@ import {
   maskLinkSignature,
 } from './services/export-link.ts';
 import { Operations, type ExportOptions } from './services/operations.ts';
+import type { TestWorldSource } from './services/test-world.ts';
 import { AuthorizationServer } from './oauth/authorization-server.ts';
 import { oauthRoutes } from './oauth/routes.ts';
 import { baseUrl, type WebDeps } from './web/context.ts';
@@ -42,6 +43,8 @@ import type { Endpoints } from './webhooks/endpoints.ts';
 
 export interface AppDeps {
   engine: Engine;
+  /** The test-mode world (src/services/test-world.ts) that test keys read; absent: test keys get 502. */
+  testWorld?: TestWorldSource;
   /** The wallet parts; `prices` (the row prices in effect) are quoted to MCP agents. */
   wallet: WalletParts & { prices?: Readonly<Record<string, number>> };
   /** Origin/Host checks of /mcp (config.mcp); by default no Origin and, on loopback, loopback names. */
@@ -201,6 +204,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(healthRoutes, { engine: deps.engine, authenticator: deps.wallet.authenticator });
   const ops = new Operations({
     engine: deps.engine,
+    ...(deps.testWorld && { testWorld: deps.testWorld }),
     rateLimiter: deps.wallet.rateLimiter,
     metering: deps.wallet.metering,
     ...(deps.exports && { exports: deps.exports }),

@@ -6,6 +6,7 @@ import { COUNTRY_CODES, type CountryCode } from './contract/countries.ts';
 import { ENGINE_DEFAULTS } from './engine/engine-defaults.ts';
 import { UNPACK_LIMIT_DEFAULTS } from '../ingest/official/input-limits.ts';
 import { DEFAULT_MAX_LIVE_KEYS } from './wallet/keys.ts';
+import { DEFAULT_TEST_RATE_LIMIT } from './wallet/rate-limiter.ts';
 import { MAX_EXPORT_RESERVE_ROWS } from './wallet/types.ts';
 import { isLoopbackHost } from './http/loopback.ts';
 import { DEFAULT_LINK_TTL_SECONDS } from './services/export-link.ts';
@@ -96,6 +97,11 @@ export const ConfigSchema = z
     REGDATA_DEMO_SCALE: z.coerce.number().positive().max(2).default(0.01),
     REGDATA_DEMO_SEED: z.coerce.number().int().min(0).default(1),
     /**
+     * Test mode (issue 30 item 6): serve `rgd_test_` keys from the synthetic test world under
+     * <data dir>/test-world, built on a test key's first request. false: test keys are answered 403.
+     */
+    REGDATA_TEST_MODE: z.stringbool().default(true),
+    /**
      * Where the wallet lives: `sqlite:<path>` (the embedded default, wallet.db in the data folder) or
      * `postgres://user:pass@host:5432/db` (PostgreSQL, shared by several API replicas).
      */
@@ -113,6 +119,13 @@ export const ConfigSchema = z
     REGDATA_PRICES: PricesSchema,
     REGDATA_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
     REGDATA_RATE_LIMIT_BURST: z.coerce.number().int().positive().default(60),
+    /** Test keys' own bucket (issue 30 item 6, docs/api-decisions.md "Test mode"). */
+    REGDATA_TEST_RATE_LIMIT_PER_MINUTE: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(DEFAULT_TEST_RATE_LIMIT.requestsPerMinute),
+    REGDATA_TEST_RATE_LIMIT_BURST: z.coerce.number().int().positive().default(DEFAULT_TEST_RATE_LIMIT.burst),
     REGDATA_WALLET_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).default(30_000),
     REGDATA_HOLD_TIMEOUT_MS: z.coerce.number().int().positive().default(300_000),
     /** Live (unrevoked) API keys an account may hold, over every channel that creates keys (issue 33). */
@@ -274,14 +287,8 @@ export const ConfigSchema = z
     logLevel: env.LOG_LEVEL,
     demoScale: env.REGDATA_DEMO_SCALE,
     demoSeed: env.REGDATA_DEMO_SEED,
-    engine: {
-      memoryLimit: env.REGDATA_DUCKDB_MEMORY_LIMIT,
-      threads: env.REGDATA_DUCKDB_THREADS,
-      connections: env.REGDATA_DUCKDB_CONNECTIONS,
-      plannerThreads: env.REGDATA_PLANNER_THREADS,
-      ...(env.REGDATA_QUERY_MAX_WAIT_MS > 0 ? { maxQueueMs: env.REGDATA_QUERY_MAX_WAIT_MS } : {}),
-      exportDirectory: exportDir(env.REGDATA_EXPORT_DIR),
-    },
+    testMode: env.REGDATA_TEST_MODE,
+    engine: engineSettings(env),
     export: {
       maxRows: env.REGDATA_EXPORT_MAX_ROWS,
       holdTimeoutMs: env.REGDATA_EXPORT_HOLD_TIMEOUT_MS,
@@ -337,6 +344,8 @@ export const ConfigSchema = z
       prices: env.REGDATA_PRICES,
       ratePerMinute: env.REGDATA_RATE_LIMIT_PER_MINUTE,
       rateBurst: env.REGDATA_RATE_LIMIT_BURST,
+      testRatePerMinute: env.REGDATA_TEST_RATE_LIMIT_PER_MINUTE,
+      testRateBurst: env.REGDATA_TEST_RATE_LIMIT_BURST,
       sweepIntervalMs: env.REGDATA_WALLET_SWEEP_INTERVAL_MS,
       holdTimeoutMs: env.REGDATA_HOLD_TIMEOUT_MS,
       maxLiveKeys: env.REGDATA_MAX_LIVE_KEYS,
@@ -364,6 +373,24 @@ export const ConfigSchema = z
       },
     },
   }));
+
+function engineSettings(env: {
+  REGDATA_DUCKDB_MEMORY_LIMIT: string;
+  REGDATA_DUCKDB_THREADS: number;
+  REGDATA_DUCKDB_CONNECTIONS: number;
+  REGDATA_PLANNER_THREADS: number;
+  REGDATA_QUERY_MAX_WAIT_MS: number;
+  REGDATA_EXPORT_DIR?: string | undefined;
+}) {
+  return {
+    memoryLimit: env.REGDATA_DUCKDB_MEMORY_LIMIT,
+    threads: env.REGDATA_DUCKDB_THREADS,
+    connections: env.REGDATA_DUCKDB_CONNECTIONS,
+    plannerThreads: env.REGDATA_PLANNER_THREADS,
+    ...(env.REGDATA_QUERY_MAX_WAIT_MS > 0 ? { maxQueueMs: env.REGDATA_QUERY_MAX_WAIT_MS } : {}),
+    exportDirectory: exportDir(env.REGDATA_EXPORT_DIR),
+  };
+}
 
 function webhookSettings(env: {
   REGDATA_WEBHOOKS_POLL_MS: number;

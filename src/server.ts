@@ -13,6 +13,7 @@ import { ThreadPriority } from './runtime/thread-priority.ts';
 import { metricsApp } from './http/metrics.ts';
 import { removeStaleExports } from './services/export.ts';
 import { linkSecret } from './services/export-link.ts';
+import { openTestWorld } from './services/test-world.ts';
 import { walletOptions } from './wallet/from-config.ts';
 import { webDeps } from './web/from-config.ts';
 import { checkMailer, mailerFromConfig } from './identity/from-config.ts';
@@ -63,6 +64,9 @@ export async function startServer(config: Config, options: StartServerOptions = 
   const mailProblem = await checkMailer(mailer, settings);
   const store = new SnapshotStore(config.dataDir);
   const engine = await Engine.open(store, { ...config.engine, ...options.engine });
+  const testWorld = config.testMode
+    ? openTestWorld(config.dataDir, { ...config.engine, ...options.engine }, mailLog)
+    : null;
   const staleExports = removeStaleExports(engine.exportDirectory, config.export.holdTimeoutMs);
   const wallet = await openWallet(walletOptions(config));
   const web = webDeps(config, settings, wallet, mailer, mailLog);
@@ -79,6 +83,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
   });
   const app = await buildApp({
     engine,
+    ...(testWorld && { testWorld }),
     wallet,
     mcp: config.mcp,
     web: web.deps,
@@ -118,6 +123,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
       await metrics?.close();
       await app.close();
       engine.close();
+      testWorld?.close();
       await web.close();
       await wallet.close();
     })();

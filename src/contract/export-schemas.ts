@@ -115,7 +115,7 @@ export const ExportLinkDataSchema = z.object({
   credits_needed: z.number().describe('What the download reserves when it starts (0 when a waiver applies)'),
   credit_balance: z.number().describe('Credits available now'),
   waived: z.boolean(),
-  waiver: z.enum(['admin', 'unlimited', 'subscription', 'trial']).nullable(),
+  waiver: z.enum(['test', 'admin', 'unlimited', 'subscription', 'trial']).nullable(),
   url: z
     .string()
     .describe(
@@ -180,7 +180,7 @@ export const EstimateDataSchema = z.object({
   credit_balance: z.number().describe('Credits available now'),
   waived: z.boolean(),
   waiver: z
-    .enum(['admin', 'unlimited', 'subscription', 'trial'])
+    .enum(['test', 'admin', 'unlimited', 'subscription', 'trial'])
     .nullable()
     .describe('Why the call would be free, or null'),
   would_succeed: z

@@ -156,6 +156,8 @@ export class AuthorizationServer {
     if (!known) {
       const key = await this.opts.wallet.createAccountKey({
         accountId: input.accountId,
+        // A grant acts on the account's real data and credits: always a live key (test mode is by key).
+        mode: 'live',
         name: `MCP client: ${input.clientName}`.slice(0, 100),
       });
       const scope = [...new Set(Object.values(input.missingResourceScopes).flat())]

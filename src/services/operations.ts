@@ -22,6 +22,7 @@ import {
 } from '../contract/export-schemas.ts';
 import type { CountryCode } from '../contract/countries.ts';
 import type { Engine } from '../engine/engine.ts';
+import type { TestWorldSource } from './test-world.ts';
 import { AppError, validationError, type ValidationIssue } from '../errors/app-error.ts';
 import type {
   Channel,
@@ -166,7 +167,13 @@ export interface ExportQuote {
 }
 
 export interface OperationsDeps {
+  /** The live snapshot: every live key's answers. */
   engine: Engine;
+  /**
+   * The synthetic test world (src/services/test-world.ts): every test key's answers, and nothing else's.
+   * Absent: test keys are answered 403, never from the live snapshot.
+   */
+  testWorld?: TestWorldSource;
   rateLimiter: RateLimiter;
   metering: Metering;
   exports?: ExportOptions;
@@ -189,13 +196,30 @@ export class Operations {
 
   constructor(private readonly deps: OperationsDeps) {}
 
+  /** The live engine (the public landing page's figures); callers with a key go through engineOf. */
   get engine(): Engine {
     return this.deps.engine;
   }
 
-  /** The live snapshot's freshness for a country (null when none is loaded or it lacks the country). */
-  freshness(country: CountryCode): Freshness | null {
-    const snap = this.deps.engine.snapshot;
+  /**
+   * The one place a caller's data is chosen: a test key reads the test world, every other key the live
+   * snapshot. A test key on a server without test mode is refused (403: retrying will not help), never
+   * served live data.
+   */
+  async engineOf(caller: Caller): Promise<Engine> {
+    if (caller.principal.mode !== 'test') return this.deps.engine;
+    if (!this.deps.testWorld) {
+      throw new AppError(
+        'forbidden',
+        'this server does not serve test keys (test mode is off); use a live key',
+      );
+    }
+    return this.deps.testWorld.engine();
+  }
+
+  /** A snapshot's freshness for a country (null when none is loaded or it lacks the country); live by default. */
+  freshness(country: CountryCode, engine: Engine = this.deps.engine): Freshness | null {
+    const snap = engine.snapshot;
     if (!snap?.countries.includes(country)) return null;
     return {
       data_as_of: snap.country(country).manifest.generated_at.slice(0, 10),
@@ -213,11 +237,12 @@ export class Operations {
     caller: Caller,
     operation: FreeOperation,
     country: CountryCode | null,
-    run: () => T | Promise<T>,
+    run: (engine: Engine) => T | Promise<T>,
   ): Promise<Admitted<T>> {
+    const engine = await this.engineOf(caller);
     const rate = await this.admit(caller, operation);
-    const fresh = country ? this.freshness(country) : null;
-    const data = await run();
+    const fresh = country ? this.freshness(country, engine) : null;
+    const data = await run(engine);
     await this.deps.metering.recordFree({
       principal: caller.principal,
       channel: caller.channel,
@@ -233,29 +258,29 @@ export class Operations {
   }
 
   countries(caller: Caller): Promise<Admitted<ReturnType<typeof listCountries>>> {
-    return this.free(caller, 'countries', null, () => listCountries(this.deps.engine));
+    return this.free(caller, 'countries', null, (engine) => listCountries(engine));
   }
 
   filters(caller: Caller, country: CountryCode) {
-    return this.free(caller, 'filters', country, () => listFilters(this.deps.engine, country));
+    return this.free(caller, 'filters', country, (engine) => listFilters(engine, country));
   }
 
   activities(caller: Caller, params: Parameters<typeof listActivities>[1]) {
-    return this.free(caller, 'activities', params.country, () => listActivities(this.deps.engine, params));
+    return this.free(caller, 'activities', params.country, (engine) => listActivities(engine, params));
   }
 
   locations(caller: Caller, params: Parameters<typeof listLocations>[1]) {
-    return this.free(caller, 'locations', params.country, () => listLocations(this.deps.engine, params));
+    return this.free(caller, 'locations', params.country, (engine) => listLocations(engine, params));
   }
 
   count(caller: Caller, params: CountParams) {
-    return this.free(caller, 'count', params.country, () => countCompanies(this.deps.engine, params));
+    return this.free(caller, 'count', params.country, (engine) => countCompanies(engine, params));
   }
 
   /** Spec 8.3: reserves page_size rows at the country price, charges the rows returned. */
   search(caller: Caller, params: SearchParams): Promise<Metered<SearchData>> {
-    return this.metered(caller, 'search', params.country, params.page_size, params, async () => {
-      const result = await searchCompanies(this.deps.engine, params);
+    return this.metered(caller, 'search', params.country, params.page_size, params, async (engine) => {
+      const result = await searchCompanies(engine, params);
       return { result, chargeableRows: result.items.length, rowsReturned: result.items.length };
     });
   }
@@ -263,8 +288,8 @@ export class Operations {
   /** Spec 8.4: one row; a 404 voids the hold. */
   detail(caller: Caller, ref: CompanyRef): Promise<Metered<CompanyDetail>> {
     assertRegistrationCode(ref);
-    return this.metered(caller, 'detail', ref.country, 1, ref, async () => ({
-      result: await getCompany(this.deps.engine, ref),
+    return this.metered(caller, 'detail', ref.country, 1, ref, async (engine) => ({
+      result: await getCompany(engine, ref),
       chargeableRows: 1,
       rowsReturned: 1,
     }));
@@ -273,8 +298,8 @@ export class Operations {
   /** Spec 8.4: one row when there is history; a company without periods costs nothing. */
   history(caller: Caller, ref: CompanyRef): Promise<Metered<HistoryData>> {
     assertRegistrationCode(ref);
-    return this.metered(caller, 'history', ref.country, 1, ref, async () => {
-      const result = await getHistory(this.deps.engine, ref);
+    return this.metered(caller, 'history', ref.country, 1, ref, async (engine) => {
+      const result = await getHistory(engine, ref);
       const rows = result.periods.length > 0 ? 1 : 0;
       return { result, chargeableRows: rows, rowsReturned: rows };
     });
@@ -283,8 +308,8 @@ export class Operations {
   /** Spec 8.4: one SE row when the company has an active workplace; none costs nothing. */
   workplaces(caller: Caller, ref: CompanyRef): Promise<Metered<WorkplacesData>> {
     assertRegistrationCode(ref);
-    return this.metered(caller, 'workplaces', ref.country, 1, ref, async () => {
-      const result = await getWorkplaces(this.deps.engine, ref);
+    return this.metered(caller, 'workplaces', ref.country, 1, ref, async (engine) => {
+      const result = await getWorkplaces(engine, ref);
       const rows = result.workplaces.length > 0 ? 1 : 0;
       return { result, chargeableRows: rows, rowsReturned: rows };
     });
@@ -292,8 +317,8 @@ export class Operations {
 
   /** Issue 19: the change feed, priced like search (reserve page_size rows, charge the items returned). */
   changes(caller: Caller, params: ChangesParams): Promise<Metered<ChangesData>> {
-    return this.metered(caller, 'changes', params.country, params.page_size, params, async () => {
-      const result = await listChanges(this.deps.engine, params);
+    return this.metered(caller, 'changes', params.country, params.page_size, params, async (engine) => {
+      const result = await listChanges(engine, params);
       return { result, chargeableRows: result.items.length, rowsReturned: result.items.length };
     });
   }
@@ -306,8 +331,9 @@ export class Operations {
   events(caller: Caller, params: EventsParams): Promise<Metered<EventsData>> {
     const charges = this.deps.eventCharges;
     if (!charges) throw new AppError('not_found', 'watchlist events are not served here');
-    return this.metered(caller, 'events', params.country, params.page_size, params, async () => {
-      const result = await listEvents(this.deps.engine, caller.principal.accountId, params);
+    // A test key reads the test world, whose snapshots carry no events: an empty feed, nothing marked.
+    return this.metered(caller, 'events', params.country, params.page_size, params, async (engine) => {
+      const result = await listEvents(engine, caller.principal.accountId, params);
       const fresh = await charges.claimCharges(
         caller.principal.accountId,
         result.items.map((e) => e.id),
@@ -324,6 +350,7 @@ export class Operations {
    */
   async export(caller: Caller, params: ExportParams, sink: ExportSink): Promise<ExportDone> {
     const limits = this.exportLimits(params);
+    const engine = await this.engineOf(caller);
     const rate = await this.admit(caller, 'export');
     const keyId = caller.principal.keyId;
     const running = this.runningExports.get(keyId) ?? 0;
@@ -336,7 +363,7 @@ export class Operations {
     }
     this.runningExports.set(keyId, running + 1);
     try {
-      return await this.runExport(caller, params, limits, rate, sink);
+      return await this.runExport(caller, engine, params, limits, rate, sink);
     } finally {
       const left = (this.runningExports.get(keyId) ?? 1) - 1;
       if (left > 0) this.runningExports.set(keyId, left);
@@ -346,12 +373,13 @@ export class Operations {
 
   private async runExport(
     caller: Caller,
+    engine: Engine,
     params: ExportParams,
     limits: ExportOptions,
     rate: RateLimitDecision | null,
     sink: ExportSink,
   ): Promise<ExportDone> {
-    const reserveRows = await this.exportRows(params);
+    const reserveRows = await this.exportRows(engine, params);
     let ran = false;
     const { result, meta } = await this.deps.metering.runMetered<Kept<{ rows: number }>>(
       {
@@ -366,13 +394,13 @@ export class Operations {
       },
       async () => {
         ran = true;
-        const written = await writeExport(this.deps.engine, params, reserveRows);
+        const written = await writeExport(engine, params, reserveRows);
         const rows = await streamExport(written, params.format, sink, params.country, rate);
         return { result: { body: { rows }, fresh: written.fresh }, chargeableRows: rows, rowsReturned: rows };
       },
     );
     if (!ran) {
-      const written = await writeExport(this.deps.engine, params, result.body.rows);
+      const written = await writeExport(engine, params, result.body.rows);
       await streamExport(written, params.format, sink, params.country, rate);
     }
     return { meta: { ...meta, ...result.fresh } };
@@ -386,8 +414,8 @@ export class Operations {
    */
   exportQuote(caller: Caller, params: ExportParams): Promise<Admitted<ExportQuote>> {
     this.exportLimits(params);
-    return this.free(caller, 'export_link', params.country, async () => {
-      const rows = await this.exportRows(params);
+    return this.free(caller, 'export_link', params.country, async (engine) => {
+      const rows = await this.exportRows(engine, params);
       const quote = await this.deps.metering.quote({
         principal: caller.principal,
         channel: caller.channel,
@@ -420,8 +448,8 @@ export class Operations {
   }
 
   /** An export's reserve rule: min(matching rows, max_rows); the count is free and cached. */
-  private async exportRows(params: ExportParams): Promise<number> {
-    const { count } = await countCompanies(this.deps.engine, params);
+  private async exportRows(engine: Engine, params: ExportParams): Promise<number> {
+    const { count } = await countCompanies(engine, params);
     return Math.min(count, params.max_rows);
   }
 
@@ -430,8 +458,8 @@ export class Operations {
    * schema (so an estimate accepts exactly what the call accepts), with the waivers applied.
    */
   estimate(caller: Caller, req: EstimateRequest): Promise<Admitted<EstimateData>> {
-    return this.free(caller, 'estimate', req.country, async () => {
-      const rows = await this.reserveRule(req);
+    return this.free(caller, 'estimate', req.country, async (engine) => {
+      const rows = await this.reserveRule(engine, req);
       const quote: Quote = await this.deps.metering.quote({
         principal: caller.principal,
         channel: caller.channel,
@@ -448,7 +476,7 @@ export class Operations {
     });
   }
 
-  private async reserveRule(req: EstimateRequest): Promise<number> {
+  private async reserveRule(engine: Engine, req: EstimateRequest): Promise<number> {
     switch (req.operation) {
       case 'search':
         return parseRest(SearchQuerySchema, req.rest).page_size;
@@ -457,7 +485,7 @@ export class Operations {
       case 'export': {
         const params = parseRest(ExportQuerySchema, req.rest);
         this.exportLimits(params);
-        return this.exportRows(params);
+        return this.exportRows(engine, params);
       }
       case 'detail':
       case 'history':
@@ -478,8 +506,9 @@ export class Operations {
     country: CountryCode,
     reserveRows: number,
     params: unknown,
-    run: () => Promise<{ result: T; chargeableRows: number; rowsReturned: number }>,
+    run: (engine: Engine) => Promise<{ result: T; chargeableRows: number; rowsReturned: number }>,
   ): Promise<Metered<T>> {
+    const engine = await this.engineOf(caller);
     const rate = await this.admit(caller, operation);
     const { result, meta } = await this.deps.metering.runMetered<Kept<T>>(
       {
@@ -495,8 +524,8 @@ export class Operations {
       },
       async () => {
         // Read as the query starts: the engine answers it from the snapshot live at this moment.
-        const fresh = this.freshness(country);
-        const out = await run();
+        const fresh = this.freshness(country, engine);
+        const out = await run(engine);
         if (!fresh) throw new AppError('backend_unavailable', `no live snapshot holds ${country}`);
         return { ...out, result: { body: out.result, fresh } };
       },

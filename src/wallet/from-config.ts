@@ -9,6 +9,7 @@ export function walletOptions(config: Config, overrides: Partial<WalletOptions> 
     poolSize: w.poolSize,
     prices: w.prices,
     rateLimit: { requestsPerMinute: w.ratePerMinute, burst: w.rateBurst },
+    testRateLimit: { requestsPerMinute: w.testRatePerMinute, burst: w.testRateBurst },
     sweepIntervalMs: w.sweepIntervalMs,
     holdTimeoutMs: w.holdTimeoutMs,
     maxLiveKeys: w.maxLiveKeys,

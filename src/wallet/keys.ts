@@ -2,13 +2,21 @@ import crypto from 'node:crypto';
 import { AppError } from '../errors/app-error.ts';
 import type { Clock } from './clock.ts';
 import type { Queryable, WalletStore } from './store.ts';
-import { constantTimeEqual, generateApiKey, hashApiKey, isWellFormedApiKey, keyHint } from './key-format.ts';
-import type { Authenticator, KeyKind, Principal } from './types.ts';
+import {
+  constantTimeEqual,
+  generateApiKey,
+  hashApiKey,
+  isWellFormedApiKey,
+  keyHint,
+  keyModeOf,
+} from './key-format.ts';
+import type { Authenticator, KeyKind, KeyMode, Principal } from './types.ts';
 
 interface KeyRow {
   id: string;
   account_id: string;
   kind: KeyKind;
+  mode: KeyMode;
   name: string | null;
   secret_hash: Buffer;
   hint: string;
@@ -45,15 +53,23 @@ export class ApiKeys implements Authenticator {
 
   /**
    * Inside the caller's transaction. The returned secret exists nowhere else: only its hash is stored.
-   * Refused when the account already holds its cap of live keys.
+   * Refused when the account already holds its cap of live keys (test keys count too: each is a secret
+   * that works). An admin key is never a test key: operators act on real data.
    */
   async create(
     q: Queryable,
     accountId: string,
     kind: KeyKind,
+    mode: KeyMode,
     name: string | null,
     now: number,
   ): Promise<{ key: string; keyId: string }> {
+    if (mode !== 'live' && mode !== 'test') {
+      throw new AppError('validation_failed', `key mode must be live or test, not ${String(mode)}`);
+    }
+    if (kind === 'admin' && mode === 'test') {
+      throw new AppError('validation_failed', 'an admin key cannot be a test key');
+    }
     // SQLite's write transaction already serialises this count and insert; on PostgreSQL two creations
     // at once, on any replica, would both see room for one more without a lock per account.
     if (q.dialect === 'postgres') {
@@ -70,11 +86,12 @@ export class ApiKeys implements Authenticator {
           'longer needs, then create the new one',
       );
     }
-    const key = generateApiKey();
+    const key = generateApiKey(mode);
     const keyId = `key_${crypto.randomBytes(8).toString('hex')}`;
     await q.run(
-      `INSERT INTO api_keys (id, account_id, kind, name, secret_hash, hint, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      [keyId, accountId, kind, name, hashApiKey(key), keyHint(key), now],
+      `INSERT INTO api_keys (id, account_id, kind, mode, name, secret_hash, hint, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      [keyId, accountId, kind, mode, name, hashApiKey(key), keyHint(key), now],
     );
     return { key, keyId };
   }
@@ -96,7 +113,7 @@ export class ApiKeys implements Authenticator {
 
   async list(q: Queryable, accountId: string): Promise<KeyListing[]> {
     return q.all<KeyListing>(
-      `SELECT id, account_id, kind, name, hint, created_at, revoked_at, last_used_at
+      `SELECT id, account_id, kind, mode, name, hint, created_at, revoked_at, last_used_at
        FROM api_keys WHERE account_id = ? ORDER BY created_at, rowid`,
       [accountId],
     );
@@ -113,7 +130,9 @@ export class ApiKeys implements Authenticator {
       throw new AppError('unauthorized', 'malformed API key');
     }
     const row = await lookup(this.store, key);
-    if (!row) throw new AppError('unauthorized', 'invalid API key');
+    // The prefix and the stored mode agree for every key ever issued; a row that says otherwise is
+    // refused rather than let a `rgd_test_` key read live data, or the reverse.
+    if (!row || row.mode !== keyModeOf(key)) throw new AppError('unauthorized', 'invalid API key');
     if (row.revoked_at !== null) throw new AppError('unauthorized', 'API key has been revoked');
     return this.used(row);
   }
@@ -134,7 +153,7 @@ export class ApiKeys implements Authenticator {
     if (row.last_used_at === null || now - row.last_used_at >= LAST_USED_RESOLUTION_MS) {
       await this.store.tx((q) => q.run('UPDATE api_keys SET last_used_at = ? WHERE id = ?', [now, row.id]));
     }
-    return { keyId: row.id, accountId: row.account_id, kind: row.kind };
+    return { keyId: row.id, accountId: row.account_id, kind: row.kind, mode: row.mode };
   }
 }
 

@@ -359,7 +359,7 @@ export class WalletMetering implements Metering {
             operation: call.operation,
             country: call.country ?? '',
             outcome: 'free',
-            freeReason: 'free_operation',
+            freeReason: call.principal.mode === 'test' ? 'test' : 'free_operation',
             rowsReturned: call.rowsReturned ?? null,
             chargeableRows: 0,
             reserved: 0,
@@ -391,7 +391,8 @@ export class WalletMetering implements Metering {
 }
 
 /**
- * Spec 5.5/5.6 waivers, in order of precedence. The trial covers "API and MCP use"; in-app search
+ * Spec 5.5/5.6 waivers, in order of precedence, after test mode: a test key's call is free before any plan
+ * is looked at (nothing is reserved, the usage record says `test`). The trial covers "API and MCP use"; in-app search
  * (channel 'app') draws on the registration credits during the trial, which is what those are for.
  */
 export function freeReason(
@@ -400,6 +401,7 @@ export function freeReason(
   call: Pick<MeteredCall, 'channel' | 'country'>,
   subscribed: (country: CountryCode) => boolean,
 ): Quote['waiver'] {
+  if (principal.mode === 'test') return 'test';
   if (principal.kind === 'admin') return 'admin';
   if (plan === 'unlimited') return 'unlimited';
   if (subscribed(call.country)) return 'subscription';

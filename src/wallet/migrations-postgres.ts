@@ -455,6 +455,15 @@ CREATE TABLE webhook_attempts (
 CREATE INDEX webhook_attempts_delivery ON webhook_attempts(delivery_id);
 `,
   },
+  {
+    version: 9,
+    name: 'API key mode: live or test',
+    sql: `
+-- Issue 30 item 6, test mode: a test key (rgd_test_) reads the synthetic test world, never the live
+-- snapshot, and is never charged. Every key issued before is live.
+ALTER TABLE api_keys ADD COLUMN mode TEXT NOT NULL DEFAULT 'live' CHECK (mode IN ('live', 'test'));
+`,
+  },
 ];
 
 /** Any constant: the advisory lock that makes replicas starting at once apply migrations one at a time. */

@@ -14,6 +14,13 @@ export interface RateLimitOptions {
 /** Documented in docs/wallet.md: 10 requests/second sustained per key, bursts of 60. */
 export const DEFAULT_RATE_LIMIT: RateLimitOptions = { requestsPerMinute: 600, burst: 60 };
 
+/**
+ * Test keys (issue 30 item 6): 2 requests/second sustained per key, bursts of 60. A CI run is bursty and
+ * short; the synthetic world costs nothing to answer, so the sustained rate is what keeps a runaway loop
+ * of free calls from taking the cores live customers pay for. docs/api-decisions.md "Test mode".
+ */
+export const DEFAULT_TEST_RATE_LIMIT: RateLimitOptions = { requestsPerMinute: 120, burst: 60 };
+
 /** Above this many idle entries the map is pruned on the spot rather than waiting for the sweeper. */
 const PRUNE_THRESHOLD = 10_000;
 
@@ -176,6 +183,29 @@ export class SharedGcraRateLimiter implements RateLimiter {
   /** Rows whose TAT has passed are full buckets, the same as no row; the sweeper drops them. */
   async prune(): Promise<number> {
     return (await this.store.run('DELETE FROM rate_limits WHERE tat <= ?::float8', [this.clock()])).changes;
+  }
+}
+
+type Limiter = GcraRateLimiter | SharedGcraRateLimiter;
+
+/**
+ * Live and test keys in separate buckets with separate limits: a test key's calls never spend a live key's
+ * tokens (nor the reverse), and its limit is its own. Each limiter keeps one entry per key id; a key is
+ * one mode for life, so no key's state is ever in both.
+ */
+export class ModeRateLimiter implements RateLimiter {
+  constructor(
+    readonly live: Limiter,
+    readonly test: Limiter,
+  ) {}
+
+  take(principal: Principal, operation: MeteredOperation | FreeOperation): Promise<RateLimitDecision | null> {
+    return (principal.mode === 'test' ? this.test : this.live).take(principal, operation);
+  }
+
+  /** Full buckets dropped from both (the sweeper's periodic call). */
+  async prune(): Promise<number> {
+    return (await this.live.prune()) + (await this.test.prune());
   }
 }
 

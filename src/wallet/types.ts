@@ -8,6 +8,12 @@ import type { CountryCode } from '../contract/countries.ts';
  */
 
 export type KeyKind = 'standard' | 'admin';
+/**
+ * Issue 30 item 6: a live key reads the live snapshot and is metered; a test key (`rgd_test_`) reads the
+ * synthetic test world only, is never charged and has a rate-limit bucket of its own (docs/api-decisions.md
+ * "Test mode"). Both belong to the same account.
+ */
+export type KeyMode = 'live' | 'test';
 export type Channel = 'rest' | 'mcp' | 'app' | 'webhook';
 export type MeteredOperation =
   | 'search'
@@ -37,6 +43,7 @@ export interface Principal {
   keyId: string;
   accountId: string;
   kind: KeyKind;
+  mode: KeyMode;
 }
 
 export interface Authenticator {
@@ -113,7 +120,7 @@ export interface Quote {
   /** rows x unitPrice, or 0 when a waiver applies. */
   needed: number;
   balance: number;
-  waiver: 'admin' | 'unlimited' | 'subscription' | 'trial' | null;
+  waiver: 'test' | 'admin' | 'unlimited' | 'subscription' | 'trial' | null;
 }
 
 export interface Metering {

@@ -3,12 +3,20 @@ import type { Micro } from './money.ts';
 
 export type UsageOutcome = 'charged' | 'free' | 'voided' | 'rejected' | 'replayed';
 /**
- * Why a call cost nothing: the four waivers of spec 5.5/5.6, a call that had nothing to reserve
+ * Why a call cost nothing: a test key (issue 30: logged at zero cost, never reserved), the four waivers
+ * of spec 5.5/5.6, a call that had nothing to reserve
  * (price 0), a hold the sweeper voided before the call settled, or an operation the spec makes free
  * (discovery and count).
  */
 export type FreeReason =
-  'admin' | 'unlimited' | 'subscription' | 'trial' | 'nothing_to_reserve' | 'hold_expired' | 'free_operation';
+  | 'test'
+  | 'admin'
+  | 'unlimited'
+  | 'subscription'
+  | 'trial'
+  | 'nothing_to_reserve'
+  | 'hold_expired'
+  | 'free_operation';
 
 export interface UsageEntry {
   accountId: string;

@@ -8,7 +8,7 @@ import type { LedgerAudit, LotSource } from './ledger.ts';
 import type { RateLimitOptions } from './rate-limiter.ts';
 import type { WalletStore } from './store.ts';
 import type { SweepReport } from './sweeper.ts';
-import type { Authenticator, KeyKind, Metering, Principal, RateLimiter } from './types.ts';
+import type { Authenticator, KeyKind, KeyMode, Metering, Principal, RateLimiter } from './types.ts';
 import type { FreeReason, UsageOutcome } from './usage.ts';
 
 export interface WalletOptions {
@@ -26,6 +26,8 @@ export interface WalletOptions {
   /** Row prices in credits, overriding spec 8.2 defaults per country. */
   prices?: Partial<Record<CountryCode, number>>;
   rateLimit?: Partial<RateLimitOptions>;
+  /** Test keys' own limit (issue 30); DEFAULT_TEST_RATE_LIMIT where absent. */
+  testRateLimit?: Partial<RateLimitOptions>;
   /** 0 disables the periodic sweep; the start-up sweep always runs. */
   sweepIntervalMs?: number;
   holdTimeoutMs?: number;
@@ -44,6 +46,8 @@ export interface CreatedKey {
   accountId: string;
   email: string;
   kind: KeyKind;
+  /** live, or test (`rgd_test_`: the synthetic test world, never charged). */
+  mode: KeyMode;
   plan: PlanName;
   accountCreated: boolean;
   /** Spendable balance in credits after any credits granted with the key. */
@@ -53,6 +57,7 @@ export interface CreatedKey {
 export interface KeyInfo {
   keyId: string;
   kind: KeyKind;
+  mode: KeyMode;
   name: string | null;
   /** Last four characters of the key, for telling keys apart. */
   hint: string;
@@ -151,6 +156,8 @@ export interface Wallet {
   createKey(input: {
     email: string;
     kind: KeyKind;
+    /** Default live; an admin key is always live. */
+    mode?: KeyMode;
     credits?: number;
     plan?: PlanName;
     name?: string;
@@ -199,8 +206,8 @@ export interface Wallet {
   appPrincipal(accountId: string): Promise<Principal>;
   /** The account's own keys (the internal in-app key left out). */
   accountKeys(accountId: string): Promise<KeyInfo[]>;
-  /** A standard key on an existing account, named by its holder. */
-  createAccountKey(input: { accountId: string; name: string }): Promise<CreatedKey>;
+  /** A standard key on an existing account, named by its holder; live unless `mode` says test. */
+  createAccountKey(input: { accountId: string; name: string; mode?: KeyMode }): Promise<CreatedKey>;
   /** Revokes one of the account's own keys; another account's key id, or the in-app key, is not_found. */
   revokeAccountKey(input: {
     accountId: string;

@@ -16,7 +16,14 @@ import { startLifecycle } from './parts/lifecycle.ts';
 import { ordersPart } from './parts/orders.ts';
 import { plansPart } from './parts/plans.ts';
 import { usagePart } from './parts/usage.ts';
-import { DEFAULT_RATE_LIMIT, GcraRateLimiter, SharedGcraRateLimiter } from './rate-limiter.ts';
+import {
+  DEFAULT_RATE_LIMIT,
+  DEFAULT_TEST_RATE_LIMIT,
+  GcraRateLimiter,
+  ModeRateLimiter,
+  SharedGcraRateLimiter,
+  type RateLimitOptions,
+} from './rate-limiter.ts';
 import { parseWalletUrl, type WalletStore } from './store.ts';
 import { PostgresStore } from './store-postgres.ts';
 import { openSqliteStore } from './store-sqlite.ts';
@@ -73,11 +80,14 @@ export async function openWallet(opts: WalletOptions): Promise<Wallet> {
     }));
   // The limiter's state must be shared where the wallet is: in memory beside SQLite (one machine, and a
   // restart forgives everyone), in the database beside PostgreSQL (every replica sees every request).
-  const rateLimit = { ...DEFAULT_RATE_LIMIT, ...opts.rateLimit };
-  const rateLimiter =
+  const limiter = (options: RateLimitOptions) =>
     store.dialect === 'postgres'
-      ? new SharedGcraRateLimiter(store, rateLimit, clock)
-      : new GcraRateLimiter(rateLimit, clock);
+      ? new SharedGcraRateLimiter(store, options, clock)
+      : new GcraRateLimiter(options, clock);
+  const rateLimiter = new ModeRateLimiter(
+    limiter({ ...DEFAULT_RATE_LIMIT, ...opts.rateLimit }),
+    limiter({ ...DEFAULT_TEST_RATE_LIMIT, ...opts.testRateLimit }),
+  );
   const ledger = new Ledger();
   const keys = new ApiKeys(store, clock, opts.maxLiveKeys);
   const usage = new UsageLog();

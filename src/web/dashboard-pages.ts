@@ -82,12 +82,17 @@ function keyRoutes(app: FastifyInstance, { wallet }: WebDeps): void {
     const who = signedIn(request, reply);
     if (!who) return reply;
     try {
+      const mode = formField(request.body, 'mode') || 'live';
+      if (mode !== 'live' && mode !== 'test') {
+        throw new AppError('validation_failed', 'choose a live key or a test key');
+      }
       const created = await wallet.createAccountKey({
         accountId: who.accountId,
         name: formField(request.body, 'name'),
+        mode,
       });
       // The secret is in this one response and nowhere else (only its hash is stored); no-store keeps it out of caches.
-      return sendPage(reply, await keysPage(request, who, newKeyNotice(created.key)));
+      return sendPage(reply, await keysPage(request, who, newKeyNotice(created.key, created.mode)));
     } catch (err) {
       if (isAppError(err) && err.status < 500) {
         return sendPage(reply.code(422), await keysPage(request, who, errorNotice(err.message)));

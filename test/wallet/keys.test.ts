@@ -105,6 +105,7 @@ describe.each(WALLET_BACKENDS)('%s: keys in the wallet', (backend) => {
       keyId: std.keyId,
       accountId: std.accountId,
       kind: 'standard',
+      mode: 'live',
     });
     expect((await wallet.authenticator.authenticate(`bearer   ${adm.key} `)).kind).toBe('admin');
   });

@@ -20,7 +20,7 @@ import {
   useBackend,
 } from './helpers.ts';
 
-const std = (keyId: string): Principal => ({ keyId, accountId: 'acc_1', kind: 'standard' });
+const std = (keyId: string): Principal => ({ keyId, accountId: 'acc_1', kind: 'standard', mode: 'live' });
 
 async function limited(p: Promise<unknown>): Promise<RateLimitedError> {
   try {
@@ -107,7 +107,7 @@ describe.each(WALLET_BACKENDS)('%s: rate limiting per key (GCRA)', (backend) => 
   it('exempts admin keys', async () => {
     const clock = new TestClock();
     const limiter = await limiterOf({ requestsPerMinute: 1, burst: 1 }, clock);
-    const admin: Principal = { keyId: 'ka', accountId: 'acc', kind: 'admin' };
+    const admin: Principal = { keyId: 'ka', accountId: 'acc', kind: 'admin', mode: 'live' };
     for (let i = 0; i < 1000; i++) expect(await limiter.take(admin, 'search')).toBeNull();
   });
 

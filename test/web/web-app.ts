@@ -6,6 +6,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
 import { Engine } from '../../src/engine/engine.ts';
+import type { TestWorldSource } from '../../src/services/test-world.ts';
 import { Identity } from '../../src/identity/identity.ts';
 import { OutboxMailer } from '../../src/identity/mailer.ts';
 import { MailWorker, type MailLog } from '../../src/identity/mail-worker.ts';
@@ -28,8 +29,14 @@ export interface WebTestApp {
   close(): Promise<void>;
 }
 
-/** `walletUrl`: a wallet of the test's own (a postgres:// URL shared by several apps, as replicas). */
-export async function buildWebApp(dataDir: string, opts: { walletUrl?: string } = {}): Promise<WebTestApp> {
+/**
+ * `walletUrl`: a wallet of the test's own (a postgres:// URL shared by several apps, as replicas);
+ * `testWorld`: the test-mode world test keys read (the caller opens and closes it).
+ */
+export async function buildWebApp(
+  dataDir: string,
+  opts: { walletUrl?: string; testWorld?: TestWorldSource } = {},
+): Promise<WebTestApp> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-test-web-'));
   const walletPath = opts.walletUrl ?? path.join(dir, 'wallet.db');
   const engine = await Engine.open(new SnapshotStore(dataDir), { connections: 2 });
@@ -60,6 +67,7 @@ export async function buildWebApp(dataDir: string, opts: { walletUrl?: string } 
   });
   const app = await buildApp({
     engine,
+    ...(opts.testWorld && { testWorld: opts.testWorld }),
     wallet,
     logger: { level: 'trace', stream },
     web: {

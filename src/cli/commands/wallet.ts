@@ -15,13 +15,14 @@ import { out } from '../output.ts';
  * Each prints a short human text, or with --json one JSON document for scripts.
  */
 
-export const keysHelp = `regdata keys create --email <e> --kind standard|admin [--credits <n>] [--plan payg|trial|unlimited] [--name <s>] [--json]
+export const keysHelp = `regdata keys create --email <e> --kind standard|admin [--test] [--credits <n>] [--plan payg|trial|unlimited] [--name <s>] [--json]
 regdata keys revoke (--key-id <id> | --key <secret>) [--json]
 regdata keys list --email <e> [--json]
 
 create: creates the account if new and a key; the secret is printed this once and stored only as a hash.
   --credits grants non-expiring top-up credit (at least 20); --plan sets the account's plan
-  (trial: 7 days unmetered; unlimited: never charged).`;
+  (trial: 7 days unmetered; unlimited: never charged). --test makes a test key (rgd_test_, standard only):
+  answered from the synthetic test world, never charged, its own rate limit.`;
 
 export const creditsHelp = `regdata credits add --email <e> --amount <n> [--json]
 regdata credits show --email <e> [--json]
@@ -66,6 +67,7 @@ export async function keysCommand(args: string[], config: Config): Promise<numbe
     options: {
       email: { type: 'string' },
       kind: { type: 'string' },
+      test: { type: 'boolean', default: false },
       credits: { type: 'string' },
       plan: { type: 'string' },
       name: { type: 'string' },
@@ -85,6 +87,7 @@ export async function keysCommand(args: string[], config: Config): Promise<numbe
       w.createKey({
         email: required(values.email, '--email'),
         kind,
+        mode: values.test ? 'test' : 'live',
         ...(values.credits !== undefined ? { credits: amount(values.credits, '--credits') } : {}),
         ...(plan !== undefined ? { plan } : {}),
         ...(values.name !== undefined ? { name: values.name } : {}),
@@ -95,6 +98,7 @@ export async function keysCommand(args: string[], config: Config): Promise<numbe
         key: created.key,
         account: created.accountId,
         kind: created.kind,
+        mode: created.mode,
         key_id: created.keyId,
         email: created.email,
         plan: created.plan,
@@ -104,7 +108,7 @@ export async function keysCommand(args: string[], config: Config): Promise<numbe
     } else {
       out.line(created.key);
       out.info(
-        `key ${created.keyId} (${created.kind}) for ${created.email}` +
+        `key ${created.keyId} (${created.kind}, ${created.mode}) for ${created.email}` +
           `${created.accountCreated ? ' (new account)' : ''}, plan ${created.plan}, balance ${created.balance.toFixed(2)} credits.` +
           '\nThe key is shown this once; store it now.',
       );

@@ -19,13 +19,13 @@ export function accountKeysPart({ store, clock, ledger, keys }: PartContext): Ac
   return {
     appPrincipal: async (accountId) => {
       const found = await appKeyOf(store, accountId);
-      if (found) return { keyId: found.id, accountId, kind: 'standard' };
+      if (found) return { keyId: found.id, accountId, kind: 'standard', mode: 'live' };
       return store.tx(async (q) => {
         // PostgreSQL: the account row lock makes the check-then-insert one decision across replicas.
         const lock = q.dialect === 'postgres' ? ' FOR UPDATE' : '';
         await q.get(`SELECT id FROM accounts WHERE id = ?${lock}`, [accountId]);
         const again = await appKeyOf(q, accountId);
-        if (again) return { keyId: again.id, accountId, kind: 'standard' as const };
+        if (again) return { keyId: again.id, accountId, kind: 'standard' as const, mode: 'live' as const };
         const account = await Accounts.resolve(q, { accountId });
         const keyId = `key_${crypto.randomBytes(8).toString('hex')}`;
         await q.run(
@@ -33,7 +33,7 @@ export function accountKeysPart({ store, clock, ledger, keys }: PartContext): Ac
            VALUES (?, ?, 'standard', ?, ?, '', ?, 1)`,
           [keyId, account.id, APP_KEY_NAME, crypto.randomBytes(32), clock()],
         );
-        return { keyId, accountId: account.id, kind: 'standard' as const };
+        return { keyId, accountId: account.id, kind: 'standard' as const, mode: 'live' as const };
       });
     },
 
@@ -53,13 +53,15 @@ export function accountKeysPart({ store, clock, ledger, keys }: PartContext): Ac
           throw new AppError('validation_failed', 'a key name is 1-80 characters');
         }
         const now = clock();
-        const { key, keyId } = await keys.create(q, account.id, 'standard', name, now);
+        const mode = input.mode ?? 'live';
+        const { key, keyId } = await keys.create(q, account.id, 'standard', mode, name, now);
         return {
           key,
           keyId,
           accountId: account.id,
           email: account.email,
           kind: 'standard' as const,
+          mode,
           plan: planName(account, now),
           accountCreated: false,
           balance: await balanceOf(ledger, q, account, now),
@@ -80,12 +82,13 @@ export function accountKeysPart({ store, clock, ledger, keys }: PartContext): Ac
   };
 }
 
-const KEY_COLUMNS = 'id, account_id, kind, name, hint, created_at, revoked_at, last_used_at';
+const KEY_COLUMNS = 'id, account_id, kind, mode, name, hint, created_at, revoked_at, last_used_at';
 
 export function keyInfo(k: KeyListing): KeyInfo {
   return {
     keyId: k.id,
     kind: k.kind,
+    mode: k.mode,
     name: k.name,
     hint: k.hint,
     createdAt: toIso(k.created_at) ?? '',

@@ -3,7 +3,7 @@ import { Accounts, normaliseEmail, planName, type PlanName } from '../accounts.t
 import { toIso } from '../clock.ts';
 import { creditsToMicro } from '../money.ts';
 import type { Queryable } from '../store.ts';
-import type { KeyKind } from '../types.ts';
+import type { KeyKind, KeyMode } from '../types.ts';
 import type { CreatedKey, Wallet } from '../wallet-api.ts';
 import { keyInfo } from './account-keys.ts';
 import { balanceOf, type PartContext } from './context.ts';
@@ -18,6 +18,8 @@ export type KeysPart = Pick<Wallet, 'createKey' | 'createDemoKeyIfEmpty' | 'revo
 interface KeyRequest {
   email: string;
   kind: KeyKind;
+  /** Default live. */
+  mode?: KeyMode;
   credits?: number;
   plan?: PlanName;
   name?: string;
@@ -90,13 +92,15 @@ async function createKeyTx(
     );
   }
   if (grant > 0) await ledger.grant(q, account.id, 'grant', grant, null, now);
-  const { key, keyId } = await keys.create(q, account.id, input.kind, input.name ?? null, now);
+  const mode = input.mode ?? 'live';
+  const { key, keyId } = await keys.create(q, account.id, input.kind, mode, input.name ?? null, now);
   return {
     key,
     keyId,
     accountId: account.id,
     email,
     kind: input.kind,
+    mode,
     plan: planName(account, now),
     accountCreated,
     balance: await balanceOf(ledger, q, account, now),

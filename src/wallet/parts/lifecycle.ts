@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.ts';
 import type { Ledger } from '../ledger.ts';
-import { SharedGcraRateLimiter, type GcraRateLimiter } from '../rate-limiter.ts';
+import type { ModeRateLimiter } from '../rate-limiter.ts';
 import type { WalletStore } from '../store.ts';
 import { SWEEP_LOCK, type Instances, type Sweeper } from '../sweeper.ts';
 import type { Wallet } from '../wallet-api.ts';
@@ -16,7 +16,7 @@ export interface LifecycleInput {
   sweeper: Sweeper;
   instances: Instances;
   instanceId: string;
-  rateLimiter: GcraRateLimiter | SharedGcraRateLimiter;
+  rateLimiter: ModeRateLimiter;
   /** 0 disables the periodic sweep; the start-up sweep always runs. */
   sweepIntervalMs: number;
 }
@@ -43,8 +43,7 @@ export async function startLifecycle(life: LifecycleInput): Promise<LifecyclePar
       if (sweeping) return;
       sweeping = (async () => {
         await sweeper.sweep();
-        if (rateLimiter instanceof SharedGcraRateLimiter) await rateLimiter.prune();
-        else rateLimiter.prune();
+        await rateLimiter.prune();
       })()
         .catch(() => undefined)
         .finally(() => {

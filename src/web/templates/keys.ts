@@ -1,4 +1,5 @@
 import type { KeyInfo } from '../../wallet/wallet.ts';
+import type { KeyMode } from '../../wallet/types.ts';
 import { csrfField, formatDate, html, type SafeHtml } from '../html.ts';
 
 export interface KeysView {
@@ -16,10 +17,20 @@ export function keysBody(v: KeysView): SafeHtml {
       Send a key as <code>Authorization: Bearer &lt;key&gt;</code> to the REST API (<a href="/docs">docs</a>)
       or the MCP server. Keep keys on your server; never put them in a browser or mobile app.
     </p>
+    <p>
+      A <strong>live</strong> key (<code>rgd_…</code>) reads the registers' data and is charged. A
+      <strong>test</strong> key (<code>rgd_test_…</code>) answers every endpoint and MCP tool from a small
+      synthetic world, is never charged and has a rate limit of its own: for your CI and development.
+    </p>
     <form method="post" action="/dashboard/keys" class="row">
       ${csrfField(v.csrfToken)}
       <label for="key-name">Name</label>
       <input id="key-name" name="name" required maxlength="80" placeholder="e.g. CRM sync" />
+      <fieldset class="row">
+        <legend>Kind</legend>
+        <label><input type="radio" name="mode" value="live" checked /> Live</label>
+        <label><input type="radio" name="mode" value="test" /> Test</label>
+      </fieldset>
       <button type="submit">Create API key</button>
     </form>
     <table id="keys" tabindex="0">
@@ -29,6 +40,7 @@ export function keysBody(v: KeysView): SafeHtml {
       <thead>
         <tr>
           <th scope="col">Key</th>
+          <th scope="col">Kind</th>
           <th scope="col">Name</th>
           <th scope="col">Created</th>
           <th scope="col">Last used</th>
@@ -39,7 +51,7 @@ export function keysBody(v: KeysView): SafeHtml {
         ${
           v.keys.length === 0
             ? html`<tr>
-                <td colspan="5">No keys yet.</td>
+                <td colspan="6">No keys yet.</td>
               </tr>`
             : ''
         }
@@ -50,7 +62,8 @@ export function keysBody(v: KeysView): SafeHtml {
 
 function keyRow(k: KeyInfo, csrfToken: string): SafeHtml {
   return html`<tr data-key-id="${k.keyId}">
-    <td><code>rgd_…${k.hint}</code></td>
+    <td><code>${keyPrefix(k.mode)}…${k.hint}</code></td>
+    <td>${k.mode === 'test' ? 'test' : 'live'}</td>
     <td>${k.name ?? ''}</td>
     <td>${formatDate(k.createdAt)}</td>
     <td>${k.lastUsedAt ? formatDate(k.lastUsedAt) : 'never'}</td>
@@ -69,11 +82,19 @@ function keyRow(k: KeyInfo, csrfToken: string): SafeHtml {
   </tr>`;
 }
 
+/** How a listing shows a key: its prefix (which tells the kind) and its last four characters. */
+function keyPrefix(mode: KeyMode): string {
+  return mode === 'test' ? 'rgd_test_' : 'rgd_';
+}
+
 /** The secret, in this one response and nowhere else (only its hash is stored). */
-export function newKeyNotice(key: string): SafeHtml {
+export function newKeyNotice(key: string, mode: KeyMode = 'live'): SafeHtml {
   return html`<section class="newkey" aria-labelledby="newkey-h">
-    <h2 id="newkey-h">Your new API key</h2>
-    <p>Copy it now: it is shown only this once.</p>
+    <h2 id="newkey-h">Your new ${mode === 'test' ? 'test' : 'live'} API key</h2>
+    <p>
+      Copy it now: it is shown only this
+      once.${mode === 'test' ? ' It reads the synthetic test world only and is never charged.' : ''}
+    </p>
     <p class="row">
       <input id="new-key" readonly value="${key}" aria-label="New API key" />
       <button type="button" data-copy="new-key">Copy</button>
@@ -83,7 +104,7 @@ export function newKeyNotice(key: string): SafeHtml {
 
 /** Revoking cannot be undone and breaks every client using the key at once: the first click only asks. */
 export function revokeQuestion(key: KeyInfo, csrfToken: string): SafeHtml {
-  const keyName = key.name ?? `rgd_…${key.hint}`;
+  const keyName = key.name ?? `${keyPrefix(key.mode)}…${key.hint}`;
   return html`<section class="confirm" aria-labelledby="confirm-h">
     <h2 id="confirm-h" tabindex="-1">Revoke key ${keyName}?</h2>
     <p>Every program using this key gets 401 from its next call on. This cannot be undone.</p>

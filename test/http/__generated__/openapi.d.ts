@@ -3283,7 +3283,7 @@ export interface operations {
             /** @example false */
             waived: boolean;
             /** @description Why the call would be free, or null */
-            waiver: ('admin' | 'unlimited' | 'subscription' | 'trial') | null;
+            waiver: ('test' | 'admin' | 'unlimited' | 'subscription' | 'trial') | null;
             /**
              * @description Whether the balance covers credits_needed now (false: the call would answer 402)
              * @example true
