@@ -79,40 +79,91 @@ export interface SnapshotInfo {
  */
 export async function publishSnapshot(opts: PublishOptions): Promise<PublishResult> {
   const { store } = opts;
-  const log = opts.log ?? (() => {});
   const now = opts.now ?? (() => new Date());
   const snapshotId = newSnapshotId(opts.label, now());
-  const partialDir = path.join(store.snapshotsDir, `.partial-${snapshotId}`);
-  fs.mkdirSync(partialDir, { recursive: true });
-  const tmpDir = path.join(partialDir, '.duckdb-tmp');
+  const p: Publish = {
+    opts,
+    store,
+    log: opts.log ?? (() => {}),
+    now,
+    snapshotId,
+    partialDir: path.join(store.snapshotsDir, `.partial-${snapshotId}`),
+    liveAtStart: store.currentId(),
+    memoryLimit: opts.duckdb?.memoryLimit ?? '6GB',
+  };
+  fs.mkdirSync(p.partialDir, { recursive: true });
+  let manifests: CountryManifest[];
+  try {
+    manifests = await writeCountries(p);
+    await buildServing(p);
+    if (opts.watchlists) {
+      await writePublishEvents({
+        source: opts.watchlists,
+        store,
+        snapshotId,
+        partialDir: p.partialDir,
+        liveId: p.liveAtStart,
+        countries: opts.countries,
+        asOf: now().toISOString().slice(0, 10),
+        memoryLimit: p.memoryLimit,
+        log: p.log,
+      });
+    }
+  } catch (err) {
+    fs.rmSync(p.partialDir, { recursive: true, force: true });
+    throw err;
+  }
+  const carriedOver = carryOver(p);
+  await writeSnapshotInfo(p, carriedOver);
+  fs.renameSync(p.partialDir, store.snapshotDir(snapshotId));
+  if (opts.promote ?? true) {
+    store.promote(snapshotId);
+    pruneSnapshots(store, opts.keep ?? 3);
+  }
+  return { snapshotId, manifests, carriedOver };
+}
 
+/** One publish: its options, where it writes, and the snapshot that was live when it started. */
+interface Publish {
+  opts: PublishOptions;
+  store: SnapshotStore;
+  log: (msg: string) => void;
+  now: () => Date;
+  snapshotId: string;
+  partialDir: string;
+  liveAtStart: string | null;
+  memoryLimit: string;
+}
+
+/** Stages, writes and audits every country, one after the other, in one DuckDB instance. */
+async function writeCountries(p: Publish): Promise<CountryManifest[]> {
+  const { opts, log } = p;
   const instance = await DuckDBInstance.create(':memory:', {
-    memory_limit: opts.duckdb?.memoryLimit ?? '6GB',
+    memory_limit: p.memoryLimit,
     threads: String(opts.duckdb?.threads ?? 2),
-    temp_directory: tmpDir,
+    temp_directory: path.join(p.partialDir, '.duckdb-tmp'),
     // Adapters build list columns (people, activities) in file order and rely on DuckDB keeping it.
     preserve_insertion_order: 'true',
     ...RELEASE_FREED_MEMORY,
   });
   const conn = await instance.connect();
   const manifests: CountryManifest[] = [];
-  const liveAtStart = store.currentId();
   try {
     for (const country of opts.countries) {
       const started = Date.now();
       const reference = loadReference(country);
       const staged = await opts.stageCountry(conn, country, reference);
       log(`${country}: staged in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-      const dir = path.join(partialDir, country);
+      const dir = path.join(p.partialDir, country);
       const manifest = await writeCountry(conn, {
         dir,
-        snapshotId,
+        snapshotId: p.snapshotId,
         country,
         reference,
         source: staged.source,
         sourceDetail: staged.sourceDetail,
-        now: now(),
-        ...(liveAtStart ? { previous: store.countryDir(liveAtStart, country) } : {}),
+        now: p.now(),
+        ...(p.liveAtStart ? { previous: p.store.countryDir(p.liveAtStart, country) } : {}),
       });
       for (const t of Object.values(STAGE_TABLES)) {
         await conn.run(`DROP TABLE IF EXISTS ${t}`);
@@ -126,69 +177,62 @@ export async function publishSnapshot(opts: PublishOptions): Promise<PublishResu
           `written and audited in ${((Date.now() - started) / 1000).toFixed(1)} s`,
       );
     }
-  } catch (err) {
+  } finally {
     conn.closeSync();
     instance.closeSync();
-    fs.rmSync(partialDir, { recursive: true, force: true });
-    throw err;
   }
-  conn.closeSync();
-  instance.closeSync();
-  fs.rmSync(tmpDir, { recursive: true, force: true });
+  fs.rmSync(path.join(p.partialDir, '.duckdb-tmp'), { recursive: true, force: true });
+  return manifests;
+}
 
-  // The engine's serving database of each written country, built once here so that a server attaches it in
-  // seconds instead of loading the Parquet (src/engine/serving-build.ts). Built after the staging instance
-  // is closed, so the two never hold memory at once; the builds run side by side and share its limit.
-  try {
-    await buildServingDatabases(
-      opts.countries.map((country) => ({ dir: path.join(partialDir, country), country })),
-      {
-        parallel: opts.servingBuilds ?? 2,
-        memoryLimit: opts.duckdb?.memoryLimit ?? '6GB',
-        ...(opts.duckdb?.threads !== undefined && { threads: opts.duckdb.threads }),
-        log,
-      },
-    );
-    if (opts.watchlists) {
-      await writePublishEvents({
-        source: opts.watchlists,
-        store,
-        snapshotId,
-        partialDir,
-        liveId: liveAtStart,
-        countries: opts.countries,
-        asOf: now().toISOString().slice(0, 10),
-        memoryLimit: opts.duckdb?.memoryLimit ?? '6GB',
-        log,
-      });
-    }
-  } catch (err) {
-    fs.rmSync(partialDir, { recursive: true, force: true });
-    throw err;
-  }
+/**
+ * The engine's serving database of each written country, built once here so that a server attaches it in
+ * seconds instead of loading the Parquet (src/engine/serving-build.ts). Built after the staging instance
+ * is closed, so the two never hold memory at once; the builds run side by side and share its limit.
+ */
+async function buildServing(p: Publish): Promise<void> {
+  const { opts } = p;
+  await buildServingDatabases(
+    opts.countries.map((country) => ({ dir: path.join(p.partialDir, country), country })),
+    {
+      parallel: opts.servingBuilds ?? 2,
+      memoryLimit: p.memoryLimit,
+      ...(opts.duckdb?.threads !== undefined && { threads: opts.duckdb.threads }),
+      log: p.log,
+    },
+  );
+}
 
+/** Countries not written are hard-linked from the live snapshot (carryOver), so a partial ingest serves all. */
+function carryOver(p: Publish): CountryCode[] {
   const carriedOver: CountryCode[] = [];
-  const liveId = store.currentId();
-  if (opts.carryOver && liveId) {
-    for (const country of COUNTRY_CODES) {
-      if (opts.countries.includes(country)) continue;
-      const from = store.countryDir(liveId, country);
-      if (!fs.existsSync(from)) continue;
-      const to = path.join(partialDir, country);
-      fs.mkdirSync(to);
-      // Hard links: the carried-over files are immutable, so sharing inodes costs no space and no copy time.
-      for (const f of fs.readdirSync(from)) fs.linkSync(path.join(from, f), path.join(to, f));
-      carriedOver.push(country);
-    }
+  const liveId = p.store.currentId();
+  if (!p.opts.carryOver || !liveId) return carriedOver;
+  for (const country of COUNTRY_CODES) {
+    if (p.opts.countries.includes(country)) continue;
+    const from = p.store.countryDir(liveId, country);
+    if (!fs.existsSync(from)) continue;
+    const to = path.join(p.partialDir, country);
+    fs.mkdirSync(to);
+    // Hard links: the carried-over files are immutable, so sharing inodes costs no space and no copy time.
+    for (const f of fs.readdirSync(from)) fs.linkSync(path.join(from, f), path.join(to, f));
+    carriedOver.push(country);
   }
+  return carriedOver;
+}
 
-  // Contract files were hashed into their manifests as they were written, and carried-over files (the same
-  // inodes) in the live snapshot's snapshot.json: only the rest is read again here.
-  const known: SnapshotChecksums = { ...manifestChecksums(partialDir) };
+/**
+ * snapshot.json with every file's checksum. Contract files were hashed into their manifests as they were
+ * written, and carried-over files (the same inodes) in the live snapshot's snapshot.json: only the rest is
+ * read again here.
+ */
+async function writeSnapshotInfo(p: Publish, carriedOver: CountryCode[]): Promise<void> {
+  const known: SnapshotChecksums = { ...manifestChecksums(p.partialDir) };
+  const liveId = p.store.currentId();
   if (carriedOver.length > 0 && liveId) {
     let liveFiles: SnapshotChecksums = {};
     try {
-      liveFiles = readSnapshotInfo(store, liveId).files ?? {};
+      liveFiles = readSnapshotInfo(p.store, liveId).files ?? {};
     } catch {
       // A live snapshot without a readable snapshot.json: its carried-over files are simply hashed again.
     }
@@ -197,19 +241,13 @@ export async function publishSnapshot(opts: PublishOptions): Promise<PublishResu
     }
   }
   const info: SnapshotInfo = {
-    snapshot_id: snapshotId,
+    snapshot_id: p.snapshotId,
     contract_version: CONTRACT_VERSION,
-    created_at: now().toISOString(),
-    countries: COUNTRY_CODES.filter((c) => fs.existsSync(path.join(partialDir, c))),
-    files: await computeSnapshotChecksums(partialDir, known),
+    created_at: p.now().toISOString(),
+    countries: COUNTRY_CODES.filter((c) => fs.existsSync(path.join(p.partialDir, c))),
+    files: await computeSnapshotChecksums(p.partialDir, known),
   };
-  fs.writeFileSync(path.join(partialDir, SNAPSHOT_INFO_FILE), `${JSON.stringify(info, null, 2)}\n`);
-  fs.renameSync(partialDir, store.snapshotDir(snapshotId));
-  if (opts.promote ?? true) {
-    store.promote(snapshotId);
-    pruneSnapshots(store, opts.keep ?? 3);
-  }
-  return { snapshotId, manifests, carriedOver };
+  fs.writeFileSync(path.join(p.partialDir, SNAPSHOT_INFO_FILE), `${JSON.stringify(info, null, 2)}\n`);
 }
 
 /**

@@ -21,6 +21,87 @@ interface Prompt {
   details: { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
 }
 
+/** A page of the sign-in flow, in the dashboard's layout. */
+const page = (request: FastifyRequest, title: string, body: SafeHtml) =>
+  layout({ title, email: request.web.session?.email ?? null, csrfToken: request.web.csrfToken }, body);
+
+/** Hands the result back to the provider, which redirects the browser on to the client. */
+const finish = async (
+  provider: Provider,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  result: InteractionResults,
+) => {
+  reply.hijack();
+  await provider.interactionFinished(request.raw, reply.raw, result, { mergeWithLastSubmission: true });
+};
+
+/** The dashboard account's sign-in, inside the client's authorization. */
+const signInForm = (request: FastifyRequest, uid: string, clientName: string, error: string | null) =>
+  page(
+    request,
+    'Sign in to connect',
+    html`<main id="main">
+      <h1>Sign in to connect ${clientName}</h1>
+      <p>${clientName} asks to use the regdata MCP server for your account.</p>
+      ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
+      <form method="post" action="${INTERACTION_PREFIX}/${uid}/login">
+        ${csrfField(request.web.csrfToken)}
+        <label>E-mail <input name="email" type="email" autocomplete="username" required /></label>
+        <label
+          >Password <input name="password" type="password" autocomplete="current-password" required
+        /></label>
+        <button type="submit">Sign in</button>
+      </form>
+    </main>`,
+  );
+
+/** The client's registered name, else its id. */
+const clientName = async (provider: Provider, clientId: unknown) => {
+  const client = typeof clientId === 'string' ? await provider.Client.find(clientId) : undefined;
+  return client?.clientName ?? (typeof clientId === 'string' ? clientId : 'an MCP client');
+};
+
+/** The consent: which client, which account, that its calls are charged, and the scopes. */
+function consentPage(
+  request: FastifyRequest,
+  name: string,
+  accountId: string,
+  uid: string,
+  scopes: string[],
+): string {
+  return page(
+    request,
+    'Connect an MCP client',
+    html`<main id="main">
+      <h1>Connect ${name}?</h1>
+      <p>
+        ${name} will act for the account
+        <strong>${request.web.session?.email ?? accountId}</strong>. Its metered calls are charged to this
+        account’s credits at the prices of the API, as calls with an API key are.
+      </p>
+      <p>It asks to:</p>
+      <ul>
+        ${scopes.map((s) => html`<li><code>${s}</code>: ${SCOPE_TEXT[s] ?? s}</li>`)}
+      </ul>
+      <p>You can disconnect it at any time: it is listed under API keys on the dashboard.</p>
+      <form method="post" action="${INTERACTION_PREFIX}/${uid}/consent">
+        ${csrfField(request.web.csrfToken)}
+        ${
+          scopes.includes(SCOPES.data)
+            ? html`<label
+                ><input type="checkbox" name="metered" value="yes" checked /> Allow metered calls (untick for
+                the free tools only: then it can never spend)</label
+              >`
+            : ''
+        }
+        <button type="submit" name="decision" value="approve">Allow</button>
+        <button type="submit" name="decision" value="deny">Deny</button>
+      </form>
+    </main>`,
+  );
+}
+
 /**
  * The two pages an MCP client's sign-in shows in the browser (the MCP authorization flow, issue 29): the
  * dashboard account's sign-in, skipped when the browser is already signed in, then the consent: which
@@ -31,44 +112,6 @@ interface Prompt {
 export function oauthPages(app: FastifyInstance, deps: WebDeps, oauth: AuthorizationServer): void {
   const { identity, wallet } = deps;
   const providerOf = (request: FastifyRequest) => oauth.provider(baseUrl(deps, request));
-  const page = (request: FastifyRequest, title: string, body: SafeHtml) =>
-    layout({ title, email: request.web.session?.email ?? null, csrfToken: request.web.csrfToken }, body);
-
-  /** Hands the result back to the provider, which redirects the browser on to the client. */
-  const finish = async (
-    provider: Provider,
-    request: FastifyRequest,
-    reply: FastifyReply,
-    result: InteractionResults,
-  ) => {
-    reply.hijack();
-    await provider.interactionFinished(request.raw, reply.raw, result, { mergeWithLastSubmission: true });
-  };
-
-  const signInForm = (request: FastifyRequest, uid: string, clientName: string, error: string | null) =>
-    page(
-      request,
-      'Sign in to connect',
-      html`<main id="main">
-        <h1>Sign in to connect ${clientName}</h1>
-        <p>${clientName} asks to use the regdata MCP server for your account.</p>
-        ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
-        <form method="post" action="${INTERACTION_PREFIX}/${uid}/login">
-          ${csrfField(request.web.csrfToken)}
-          <label>E-mail <input name="email" type="email" autocomplete="username" required /></label>
-          <label
-            >Password <input name="password" type="password" autocomplete="current-password" required
-          /></label>
-          <button type="submit">Sign in</button>
-        </form>
-      </main>`,
-    );
-
-  const clientName = async (provider: Provider, clientId: unknown) => {
-    const client = typeof clientId === 'string' ? await provider.Client.find(clientId) : undefined;
-    return client?.clientName ?? (typeof clientId === 'string' ? clientId : 'an MCP client');
-  };
-
   app.get<Uid>(`${INTERACTION_PREFIX}/:uid`, async (request, reply) => {
     const provider = providerOf(request);
     const details = await provider.interactionDetails(request.raw, reply.raw);
@@ -85,40 +128,7 @@ export function oauthPages(app: FastifyInstance, deps: WebDeps, oauth: Authoriza
         ...Object.values(prompt.details.missingResourceScopes ?? {}).flat(),
       ]),
     ];
-    return sendPage(
-      reply,
-      page(
-        request,
-        'Connect an MCP client',
-        html`<main id="main">
-          <h1>Connect ${name}?</h1>
-          <p>
-            ${name} will act for the account
-            <strong>${request.web.session?.email ?? details.session?.accountId ?? ''}</strong>. Its metered
-            calls are charged to this account’s credits at the prices of the API, as calls with an API key
-            are.
-          </p>
-          <p>It asks to:</p>
-          <ul>
-            ${scopes.map((s) => html`<li><code>${s}</code>: ${SCOPE_TEXT[s] ?? s}</li>`)}
-          </ul>
-          <p>You can disconnect it at any time: it is listed under API keys on the dashboard.</p>
-          <form method="post" action="${INTERACTION_PREFIX}/${details.uid}/consent">
-            ${csrfField(request.web.csrfToken)}
-            ${
-              scopes.includes(SCOPES.data)
-                ? html`<label
-                    ><input type="checkbox" name="metered" value="yes" checked /> Allow metered calls (untick
-                    for the free tools only: then it can never spend)</label
-                  >`
-                : ''
-            }
-            <button type="submit" name="decision" value="approve">Allow</button>
-            <button type="submit" name="decision" value="deny">Deny</button>
-          </form>
-        </main>`,
-      ),
-    );
+    return sendPage(reply, consentPage(request, name, details.session?.accountId ?? '', details.uid, scopes));
   });
 
   app.post<Uid & { Body: FormBody }>(`${INTERACTION_PREFIX}/:uid/login`, async (request, reply) => {

@@ -75,7 +75,8 @@ export class Browser {
         continue;
       }
       if (res.status !== 200) throw new Error(`${url}: HTTP ${res.status}: ${body.slice(0, 300)}`);
-      pages.push(body);
+      // As a browser shows it: HTML collapses runs of white space (line breaks of the template) to one.
+      pages.push(body.replace(/\s+/g, ' '));
       // The page's own form (the header of a signed-in page has the sign-out form too).
       const action = /<form method="post" action="(\/oauth\/interaction\/[^"]+)"/.exec(body)?.[1];
       const csrf = /name="_csrf" value="([^"]+)"/.exec(body)?.[1];
