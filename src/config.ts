@@ -208,6 +208,8 @@ export const ConfigSchema = z
     REGDATA_WEBHOOKS_ALLOW_PRIVATE: z.stringbool().default(false),
     /** The deadline of one delivery attempt (connect, send, answer). */
     REGDATA_WEBHOOKS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+    /** How long a replica's claim on a delivery lasts: after it, a replica that died is replaced by another. */
+    REGDATA_WEBHOOKS_LEASE_MS: z.coerce.number().int().min(1_000).default(60_000),
     /** DuckDB buffer pool of the serving engine (the attached serving databases are read into it). */
     REGDATA_DUCKDB_MEMORY_LIMIT: MemorySize.default(ENGINE_DEFAULTS.memoryLimit),
     REGDATA_DUCKDB_THREADS: z.coerce.number().int().min(1).max(64).default(ENGINE_DEFAULTS.threads),
@@ -396,11 +398,13 @@ function webhookSettings(env: {
   REGDATA_WEBHOOKS_POLL_MS: number;
   REGDATA_WEBHOOKS_ALLOW_PRIVATE: boolean;
   REGDATA_WEBHOOKS_TIMEOUT_MS: number;
+  REGDATA_WEBHOOKS_LEASE_MS: number;
 }) {
   return {
     pollMs: env.REGDATA_WEBHOOKS_POLL_MS,
     allowPrivate: env.REGDATA_WEBHOOKS_ALLOW_PRIVATE,
     timeoutMs: env.REGDATA_WEBHOOKS_TIMEOUT_MS,
+    leaseMs: env.REGDATA_WEBHOOKS_LEASE_MS,
   };
 }
 

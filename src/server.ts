@@ -80,6 +80,8 @@ export async function startServer(config: Config, options: StartServerOptions = 
     policy,
     clock: Date.now,
     limits: { ...DEFAULT_SEND_LIMITS, timeoutMs: config.webhooks.timeoutMs },
+    // Longer than an attempt can take, so a live replica never loses its claim mid-delivery.
+    leaseMs: Math.max(config.webhooks.leaseMs, config.webhooks.timeoutMs + 5_000),
   });
   const app = await buildApp({
     engine,
