@@ -213,6 +213,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(oauth && { oauth }),
     ops,
     authenticator: deps.wallet.authenticator,
+    ...(deps.watchlists && { watchlists: deps.watchlists }),
     ...(deps.wallet.prices && { prices: deps.wallet.prices }),
     exportLinks: {
       links,

@@ -27,7 +27,7 @@ export interface TestApp {
 
 export async function buildTestApp(
   dataDir: string,
-  opts: { rateLimit?: { burst: number; requestsPerMinute: number } } = {},
+  opts: { rateLimit?: { burst: number; requestsPerMinute: number }; watchlists?: boolean } = {},
 ): Promise<TestApp> {
   const walletDir = fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-test-wallet-'));
   const engine = await Engine.open(new SnapshotStore(dataDir), { connections: 2 });
@@ -40,7 +40,7 @@ export async function buildTestApp(
     engine,
     wallet,
     logger: false,
-    watchlists: new Watchlists(wallet.store, Date.now),
+    ...(opts.watchlists !== false && { watchlists: new Watchlists(wallet.store, Date.now) }),
   });
   await app.ready();
   const { key: adminKey } = await wallet.createKey({ email: 'admin@test.local', kind: 'admin' });
