@@ -208,7 +208,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       }
     : undefined;
   if (oauth) await app.register(oauthRoutes, { oauth: oauth.server, origin: oauth.origin });
-  if (deps.web) await app.register(webPlugin, { ...deps.web, ops, ...(oauth && { oauth: oauth.server }) });
+  if (deps.web) {
+    await app.register(webPlugin, {
+      ...deps.web,
+      ops,
+      ...(oauth && { oauth: oauth.server }),
+      ...(deps.watchlists && { watchlists: deps.watchlists }),
+    });
+  }
   await app.register(mcpRoutes, {
     ...(oauth && { oauth }),
     ops,

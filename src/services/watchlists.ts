@@ -131,11 +131,16 @@ export function searchFromQuery(country: CountryCode, query: string): Record<str
   return out;
 }
 
-/** A saved search as one line people read: `legal_form: OÜ, AS; vat_active: true`. */
-export function searchText(search: Record<string, unknown> | null): string {
+/**
+ * A saved search as one line people read: `legal_form: OÜ, AS; vat_active: true`; a filter with more than
+ * `perFilter` values (a location node sends all its codes) names the first ones and how many more.
+ */
+export function searchText(search: Record<string, unknown> | null, perFilter = Infinity): string {
   if (!search) return '';
-  const parts = Object.entries(search).map(
-    ([k, v]) => `${k}: ${(Array.isArray(v) ? v : [v]).map(String).join(', ')}`,
-  );
+  const parts = Object.entries(search).map(([k, v]) => {
+    const values = (Array.isArray(v) ? v : [v]).map(String);
+    const more = values.length > perFilter ? ` and ${values.length - perFilter} more` : '';
+    return `${k}: ${values.slice(0, perFilter).join(', ')}${more}`;
+  });
   return parts.length > 0 ? parts.join('; ') : 'every company of the country';
 }

@@ -11,6 +11,7 @@ import { OutboxMailer } from '../../src/identity/mailer.ts';
 import { MailWorker, type MailLog } from '../../src/identity/mail-worker.ts';
 import { InvoiceProvider } from '../../src/identity/payments.ts';
 import { openWallet, type Wallet } from '../../src/wallet/wallet.ts';
+import { Watchlists } from '../../src/watchlists/watchlists.ts';
 
 /**
  * The real app with the dashboard on a real snapshot and a real wallet.db in a temp folder; every log line
@@ -18,7 +19,10 @@ import { openWallet, type Wallet } from '../../src/wallet/wallet.ts';
  */
 export interface WebTestApp {
   app: FastifyInstance;
+  engine: Engine;
   wallet: Wallet;
+  /** The app's watchlists (issue 31); null when built without. */
+  watchlists: Watchlists | null;
   identity: Identity;
   outbox: OutboxMailer;
   /** Sends the queued mail to the outbox; not started, so a test decides when (linkToken drains it). */
@@ -29,7 +33,10 @@ export interface WebTestApp {
 }
 
 /** `walletUrl`: a wallet of the test's own (a postgres:// URL shared by several apps, as replicas). */
-export async function buildWebApp(dataDir: string, opts: { walletUrl?: string } = {}): Promise<WebTestApp> {
+export async function buildWebApp(
+  dataDir: string,
+  opts: { walletUrl?: string; watchlists?: boolean } = {},
+): Promise<WebTestApp> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-test-web-'));
   const walletPath = opts.walletUrl ?? path.join(dir, 'wallet.db');
   const engine = await Engine.open(new SnapshotStore(dataDir), { connections: 2 });
@@ -58,9 +65,11 @@ export async function buildWebApp(dataDir: string, opts: { walletUrl?: string } 
       done();
     },
   });
+  const watchlists = opts.watchlists === false ? null : new Watchlists(wallet.store, Date.now);
   const app = await buildApp({
     engine,
     wallet,
+    ...(watchlists && { watchlists }),
     logger: { level: 'trace', stream },
     web: {
       wallet,
@@ -74,7 +83,9 @@ export async function buildWebApp(dataDir: string, opts: { walletUrl?: string } 
   await app.ready();
   return {
     app,
+    engine,
     wallet,
+    watchlists,
     identity,
     outbox,
     mail,
