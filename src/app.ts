@@ -126,6 +126,30 @@ function trustProxyOption(
   return typeof value === 'number' ? (_address, hop) => hop < value : value;
 }
 
+/** The MCP server at /mcp: the same operations as REST, with OAuth sign-in where there are accounts. */
+async function registerMcp(
+  app: FastifyInstance,
+  deps: AppDeps,
+  ops: Operations,
+  links: ExportLinks,
+  oauth: { server: AuthorizationServer; origin: (request: FastifyRequest) => string } | undefined,
+): Promise<void> {
+  await app.register(mcpRoutes, {
+    ...(oauth && { oauth }),
+    ops,
+    authenticator: deps.wallet.authenticator,
+    ...(deps.watchlists && { watchlists: deps.watchlists }),
+    ...(deps.wallet.prices && { prices: deps.wallet.prices }),
+    exportLinks: {
+      links,
+      publicUrl: deps.exportLinks?.publicUrl ?? null,
+      path: `${API_PREFIX}/companies/export`,
+    },
+    allowedOrigins: deps.mcp?.allowedOrigins ?? [],
+    allowedHosts: deps.mcp?.allowedHosts ?? [],
+  });
+}
+
 /**
  * Builds the fastify app from its dependencies and never listens (src/server.ts does). The app owns no
  * resource: the engine and the wallet are opened and closed by whoever built them.
@@ -229,19 +253,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       }
     : undefined;
   if (oauth) await app.register(oauthRoutes, { oauth: oauth.server, origin: oauth.origin });
-  if (deps.web) await app.register(webPlugin, { ...deps.web, ops, ...(oauth && { oauth: oauth.server }) });
-  await app.register(mcpRoutes, {
-    ...(oauth && { oauth }),
-    ops,
-    authenticator: deps.wallet.authenticator,
-    ...(deps.wallet.prices && { prices: deps.wallet.prices }),
-    exportLinks: {
-      links,
-      publicUrl: deps.exportLinks?.publicUrl ?? null,
-      path: `${API_PREFIX}/companies/export`,
-    },
-    allowedOrigins: deps.mcp?.allowedOrigins ?? [],
-    allowedHosts: deps.mcp?.allowedHosts ?? [],
-  });
+  if (deps.web) {
+    await app.register(webPlugin, {
+      ...deps.web,
+      ops,
+      ...(oauth && { oauth: oauth.server }),
+      ...(deps.watchlists && { watchlists: deps.watchlists }),
+    });
+  }
+  await registerMcp(app, deps, ops, links, oauth);
   return app;
 }

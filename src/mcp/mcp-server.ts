@@ -6,7 +6,12 @@ import { priceList } from './tools/common.ts';
 
 export const SERVER_NAME = 'regdata';
 
-function instructions(prices: Readonly<Record<string, number>>): string {
+const WATCHING =
+  'To be told what changes: manage_watchlists (free) watches companies or a saved search of one ' +
+  'country; after each publish, list_events gives the events of your watchlists (metered, each event ' +
+  'once; resume with `after`).';
+
+function instructions(prices: Readonly<Record<string, number>>, watching: boolean): string {
   return [
     'Official company-register data of seven countries: EE Estonia, LV Latvia, LT Lithuania, NO Norway, ' +
       'FI Finland, PL Poland, SE Sweden.',
@@ -28,6 +33,7 @@ function instructions(prices: Readonly<Record<string, number>>): string {
     'Retrying a metered call safely: send `_meta: {"idempotency_key": "<unique id>"}` in the tools/call ' +
       'params; a retry with the same key and arguments within 24 h returns the first answer and is not ' +
       'charged again.',
+    ...(watching ? [WATCHING] : []),
   ].join('\n');
 }
 
@@ -47,7 +53,7 @@ export class McpToolServer {
   ) {
     this.listing = tools.map(toolListing);
     this.byName = new Map(tools.map((t) => [t.name, t]));
-    this.instructions = instructions(prices);
+    this.instructions = instructions(prices, this.byName.has('list_events'));
   }
 
   get tools(): readonly Tool[] {

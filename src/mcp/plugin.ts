@@ -12,6 +12,7 @@ import { frameworkClientDetail } from '../http/error-handler.ts';
 import type { ExportLinks } from '../services/export-link.ts';
 import type { Caller, Operations } from '../services/operations.ts';
 import type { Authenticator } from '../wallet/types.ts';
+import type { Watchlists } from '../watchlists/watchlists.ts';
 import { McpToolServer } from './mcp-server.ts';
 import { refuseMessage } from './message-guard.ts';
 import { refusal, type RequestGuardOptions } from './request-guard.ts';
@@ -29,6 +30,8 @@ export interface McpPluginOptions extends RequestGuardOptions {
   authenticator: Authenticator;
   /** Row prices in credits per country, quoted in the tool descriptions; spec 8.2 defaults when absent. */
   prices?: Readonly<Record<string, number>>;
+  /** Watchlists (issue 31), as the REST routes get them; absent: their tools are not listed. */
+  watchlists?: Watchlists;
   /** Signs export_companies' download links; they point at `publicUrl` (else the request's local address). */
   exportLinks: { links: ExportLinks; publicUrl: string | null; path: string };
 }
@@ -88,7 +91,7 @@ function webRequest(request: FastifyRequest): Request {
  */
 export const mcpRoutes: FastifyPluginAsync<McpPluginOptions> = async (app, opts) => {
   const prices = opts.prices ?? defaultPrices();
-  const tools = new McpToolServer(buildTools(prices), prices);
+  const tools = new McpToolServer(buildTools(prices, opts.watchlists), prices);
   // The caller of each request in flight, for the factory the SDK calls with that request.
   const contexts = new WeakMap<
     Request,

@@ -41,6 +41,13 @@ export interface ToolDef<In extends z.ZodType = z.ZodType> {
   output: z.ZodObject;
   /** Free tools are idempotent; metered ones are not (each call is charged). */
   metered: boolean;
+  /**
+   * What a call does to the account, for the MCP annotations: `read` (the default, every data tool),
+   * `write` (adds to the account's watchlists), `destructive` (deletes from them). Unless said otherwise,
+   * a tool is idempotent exactly when it is free.
+   */
+  effect?: 'read' | 'write' | 'destructive';
+  idempotent?: boolean;
   run(ctx: ToolContext, args: z.output<In>): Promise<ToolAnswer>;
 }
 
@@ -105,7 +112,25 @@ function splitTypes(node: JsonSchema, types: string[]): JsonSchema {
 }
 
 /**
+ * Any JSON value, spelled by type: a schema with a description and no constraint (zod's `unknown`, such as
+ * a changed field's before and after values) reads to the Inspector as a forgotten schema.
+ */
+const ANY_JSON = [
+  { type: 'string' },
+  { type: 'number' },
+  { type: 'boolean' },
+  { type: 'null' },
+  { type: 'array' },
+  { type: 'object', additionalProperties: true },
+];
+const describesOnly = (n: JsonSchema) => {
+  const keys = Object.keys(n);
+  return keys.length > 0 && keys.every((k) => ANNOTATIONS.has(k));
+};
+
+/**
  * Tool schemas every major model provider takes, at fewer tokens:
+ * - a schema that only describes (any JSON value) lists the JSON types (ANY_JSON);
  * - type arrays become one-type `anyOf` branches (splitTypes);
  * - an open object's `additionalProperties: {}` is written `true`, which says the same without looking
  *   like a forgotten schema; in output schemas every object is open (`open`), as the spec's objects are:
@@ -117,6 +142,7 @@ function portable(node: unknown, open: boolean): unknown {
   if (Array.isArray(node)) return node.map((n) => portable(n, open));
   if (!node || typeof node !== 'object') return node;
   const n = node as JsonSchema;
+  if (describesOnly(n)) return { ...n, anyOf: ANY_JSON };
   if (Array.isArray(n['type'])) return portable(splitTypes(n, n['type'] as string[]), open);
   const out: JsonSchema = {};
   for (const [k, v] of Object.entries(n)) {
@@ -137,11 +163,12 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSchem
 
 /** The tools/list entry, computed once per process: every request of a stateless server sends the same list. */
 export function toolListing(def: ToolDef): Tool {
+  const effect = def.effect ?? 'read';
   const annotations: ToolAnnotations = {
     title: def.title,
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: !def.metered,
+    readOnlyHint: effect === 'read',
+    destructiveHint: effect === 'destructive',
+    idempotentHint: def.idempotent ?? !def.metered,
     openWorldHint: false,
   };
   return {
@@ -155,7 +182,7 @@ export function toolListing(def: ToolDef): Tool {
 }
 
 /** Zod issues as the REST 422 `detail` (same element shape), located in `arguments` instead of `query`. */
-function argumentIssues(error: z.ZodError) {
+export function argumentIssues(error: z.ZodError) {
   return toValidationIssues(
     error.issues.map((issue) => ({
       keyword: issue.code,
@@ -206,18 +233,21 @@ function withIdempotencyKey(ctx: ToolContext, meta: Record<string, unknown> | un
   return { ...ctx, caller: { ...ctx.caller, idempotencyKey: key } };
 }
 
+/** Where REST locates a value that MCP carries in `arguments`. */
+const REST_LOCS = new Set<unknown>(['query', 'body']);
+
 /**
  * A service's 422 issues located where MCP carries the value: the wallet's Idempotency-Key issues at the
- * `_meta` key, issues about a query parameter (a too-old `updated_since`, an estimate's parameters) in
- * `arguments`.
+ * `_meta` key, issues about a query parameter (a too-old `updated_since`, an estimate's parameters) or a
+ * body field (a watchlist's codes or saved search) in `arguments`.
  */
 function renameIdempotencyIssues(err: unknown): unknown {
   if (!isAppError(err) || err.code !== 'validation_failed') return err;
-  if (!err.issues.some((i) => i.param === 'Idempotency-Key' || i.loc[0] === 'query')) return err;
+  if (!err.issues.some((i) => i.param === 'Idempotency-Key' || REST_LOCS.has(i.loc[0]))) return err;
   const issues = err.issues.map((i) =>
     i.param === 'Idempotency-Key'
       ? { ...i, loc: IDEMPOTENCY_LOC, param: IDEMPOTENCY_META_KEY }
-      : i.loc[0] === 'query'
+      : REST_LOCS.has(i.loc[0])
         ? { ...i, loc: ['arguments', ...i.loc.slice(1)] }
         : i,
   );

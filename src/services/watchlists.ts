@@ -1,7 +1,14 @@
-import { CountJsonObject, refineJsonFilters, toCountParams } from '../contract/api-schemas.ts';
+import {
+  CountJsonObject,
+  CountQueryObject,
+  FILTER_PARAMS,
+  refineJsonFilters,
+  toCountParams,
+} from '../contract/api-schemas.ts';
 import { COUNTRIES, type CountryCode } from '../contract/countries.ts';
 import type { WatchlistCreateBody } from '../contract/watchlist-schemas.ts';
 import { validationError, type ValidationIssue } from '../errors/app-error.ts';
+import { arrayParams } from '../http/query-params.ts';
 import type { Watchlist, Watchlists } from '../watchlists/watchlists.ts';
 
 /**
@@ -68,4 +75,71 @@ export async function addToWatchlist(
   const list = await lists.get(accountId, id);
   checkCodes(list.country, codes, ['body', 'companies']);
   return lists.addCompanies(accountId, id, codes);
+}
+
+/** A registration-code list as people paste it: one a line, or separated by commas, semicolons or spaces. */
+export function splitCodes(text: string): string[] {
+  return text
+    .split(/[\s,;]+/)
+    .map((c) => c.trim())
+    .filter((c) => c.length > 0);
+}
+
+const QUERY_ARRAYS = arrayParams(CountQueryObject);
+const ALIASES = new Map(FILTER_PARAMS.filter((p) => p.alias).map((p) => [p.alias as string, p.english]));
+
+/**
+ * A saved search from a /count query string (the in-app search's "Watch this search", or one pasted from
+ * a REST call): parsed by /count's own query schema, then written with the English names as the JSON
+ * arguments a watchlist keeps. `country` in the string must be the watchlist's, or absent.
+ */
+export function searchFromQuery(country: CountryCode, query: string): Record<string, unknown> {
+  const raw: Record<string, string | string[]> = {};
+  for (const [k, v] of new URLSearchParams(query.trim().replace(/^\?/, ''))) {
+    if (v === '') continue;
+    const prev = raw[k];
+    raw[k] = prev === undefined ? (QUERY_ARRAYS.has(k) ? [v] : v) : [prev, v].flat();
+  }
+  const { country: sent, ...filters } = raw;
+  if (sent !== undefined && sent !== country) {
+    throw validationError([
+      {
+        loc: ['body', 'search', 'country'],
+        param: 'search',
+        msg: `the filters are for country ${String(sent)}, the watchlist is for ${country}`,
+        type: 'conflicting_parameters',
+      },
+    ]);
+  }
+  const parsed = CountQueryObject.safeParse({ ...filters, country });
+  if (!parsed.success) {
+    throw validationError(
+      parsed.error.issues.map((i) => ({
+        loc: ['body', 'search', ...i.path.map((p) => (typeof p === 'number' ? p : String(p)))],
+        param: String(i.path[0] ?? 'search'),
+        msg: i.message,
+        type: i.code,
+      })),
+    );
+  }
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(parsed.data)) {
+    if (k === 'country' || v === undefined) continue;
+    out[ALIASES.get(k) ?? k] = v;
+  }
+  return out;
+}
+
+/**
+ * A saved search as one line people read: `legal_form: OÜ, AS; vat_active: true`; a filter with more than
+ * `perFilter` values (a location node sends all its codes) names the first ones and how many more.
+ */
+export function searchText(search: Record<string, unknown> | null, perFilter = Infinity): string {
+  if (!search) return '';
+  const parts = Object.entries(search).map(([k, v]) => {
+    const values = (Array.isArray(v) ? v : [v]).map(String);
+    const more = values.length > perFilter ? ` and ${values.length - perFilter} more` : '';
+    return `${k}: ${values.slice(0, perFilter).join(', ')}${more}`;
+  });
+  return parts.length > 0 ? parts.join('; ') : 'every company of the country';
 }

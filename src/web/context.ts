@@ -7,6 +7,7 @@ import type { MailWorker } from '../identity/mail-worker.ts';
 import type { PaymentProvider } from '../identity/payments.ts';
 import type { Operations } from '../services/operations.ts';
 import type { Wallet } from '../wallet/wallet.ts';
+import type { Watchlists } from '../watchlists/watchlists.ts';
 import { throttleKey } from './client-key.ts';
 import { parseCookies, serializeCookie } from './cookies.ts';
 
@@ -28,6 +29,8 @@ export interface WebDeps {
 
 export interface WebPluginOptions extends WebDeps {
   ops: Operations;
+  /** Watchlists (issue 31), as the REST routes get them; absent: the Watchlists page says so. */
+  watchlists?: Watchlists;
   /** The MCP authorization server, whose sign-in and consent pages are the dashboard's (oauth-pages.ts). */
   oauth?: AuthorizationServer;
 }

@@ -59,6 +59,7 @@ const NAV = [
   ['/dashboard', 'Overview'],
   ['/dashboard/keys', 'API keys'],
   ['/search', 'Search'],
+  ['/dashboard/watchlists', 'Watchlists'],
   ['/dashboard/billing', 'Plans and top-ups'],
 ] as const;
 

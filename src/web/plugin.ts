@@ -6,6 +6,7 @@ import { oauthPages } from './oauth-pages.ts';
 import { landingPage } from './landing-page.ts';
 import { searchPages } from './search.ts';
 import { staticAsset } from './static-assets.ts';
+import { watchlistPages } from './watchlist-pages.ts';
 
 /**
  * The dashboard: accounts, API keys, balance and usage, plans and top-ups, and the in-app search, as
@@ -75,5 +76,6 @@ export const webPlugin: FastifyPluginAsync<WebPluginOptions> = async (app, deps)
   authPages(app, deps);
   dashboardPages(app, deps);
   searchPages(app, deps);
+  watchlistPages(app, deps);
   if (deps.oauth) oauthPages(app, deps, deps.oauth);
 };

@@ -137,6 +137,9 @@ function searchBody(boot: SearchBoot, balance: number): SafeHtml {
           <div class="summary-text">
             <p id="count" role="status">Choose a country to count companies (counting is free).</p>
             <p id="quote"></p>
+            <p id="watch-line" hidden>
+              <a id="watch-search" href="/dashboard/watchlists#new-search">Watch this search</a>
+            </p>
           </div>
           <div class="summary-actions">
             <button type="submit" form="search-form" id="run-search" data-costs disabled>Run search</button>

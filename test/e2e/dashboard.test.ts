@@ -470,6 +470,35 @@ describe.skipIf(inject('missingTools').includes('chromium'))('dashboard in a rea
       await page.locator('#detail-h').scrollIntoViewIfNeeded();
       await shot('search-detail');
 
+      // Issue 31: the search just run becomes a watchlist; a list of companies is pasted; one is deleted.
+      await page.evaluate('window.scrollTo(0, 0)');
+      await page.getByRole('link', { name: 'Watch this search' }).click();
+      await page.waitForURL('**/dashboard/watchlists?**');
+      await page.locator('#search-name').fill('Tallinn VAT');
+      await page.getByRole('button', { name: 'Watch this search' }).click();
+      await page.getByText('Watchlist Tallinn VAT created (EE, saved search).').waitFor();
+      const watched = (await page.locator('#watchlists tbody').textContent())!;
+      expect(watched).toContain('vat_active: true');
+      // A location node's codes: the first five and how many more.
+      const more = tallinn.codes.length > 5 ? ` and ${tallinn.codes.length - 5} more` : '';
+      expect(watched).toContain(`ehak_kood: ${tallinn.codes.slice(0, 5).join(', ')}${more}`);
+      const pasted = (restBody.data.items as { registrikood: string }[]).map((r) => r.registrikood);
+      await page.locator('#companies-name').fill('Suppliers');
+      await page.locator('#companies-country').selectOption('EE');
+      await page
+        .locator('#companies-codes')
+        .fill(`${pasted.slice(0, 3).join('\n')}, ${pasted.slice(3).join(', ')}`);
+      await page.getByRole('button', { name: 'Watch these companies' }).click();
+      await page.getByText(`Watchlist Suppliers created (EE, ${pasted.length} companies).`).waitFor();
+      await checkPage(page, size, 'watchlists');
+      await shot('watchlists');
+      await page.getByRole('button', { name: 'Delete watchlist Suppliers' }).click();
+      await page.getByRole('heading', { name: 'Delete watchlist Suppliers?' }).waitFor();
+      await checkPage(page, size, 'watchlists (delete confirmation)');
+      await page.getByRole('button', { name: 'Yes, delete Suppliers' }).click();
+      await page.waitForURL('**/dashboard/watchlists');
+      expect(await page.locator('#watchlists tbody tr').count()).toBe(1);
+
       // The overview shows the in-app usage.
       await page.getByRole('link', { name: 'Overview' }).click();
       expect(await page.getByRole('heading', { name: 'Get started' }).count()).toBe(0);

@@ -29,7 +29,7 @@ export interface TestApp {
 
 export async function buildTestApp(
   dataDir: string,
-  opts: { rateLimit?: { burst: number; requestsPerMinute: number } } = {},
+  opts: { rateLimit?: { burst: number; requestsPerMinute: number }; watchlists?: boolean } = {},
 ): Promise<TestApp> {
   const walletDir = fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-test-wallet-'));
   const engine = await Engine.open(new SnapshotStore(dataDir), { connections: 2 });
@@ -42,7 +42,7 @@ export async function buildTestApp(
     engine,
     wallet,
     logger: false,
-    watchlists: new Watchlists(wallet.store, Date.now),
+    ...(opts.watchlists !== false && { watchlists: new Watchlists(wallet.store, Date.now) }),
     // Never started here: a test that delivers drives its own Deliverer (test/webhooks).
     webhooks: {
       endpoints: new Endpoints(wallet.store, Date.now, { allowPrivate: false }),

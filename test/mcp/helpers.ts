@@ -76,3 +76,6 @@ export const TOOL_NAMES = [
   'export_companies',
   'estimate_cost',
 ];
+
+/** Issue 31: the watchlist tools, listed after the others when the app has watchlists (as tests' apps do). */
+export const WATCHLIST_TOOL_NAMES = ['manage_watchlists', 'list_events'];

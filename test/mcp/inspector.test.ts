@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { mcpInspector } from '../tools.ts';
-import { TOOL_NAMES, listen } from './helpers.ts';
+import { TOOL_NAMES, WATCHLIST_TOOL_NAMES, listen } from './helpers.ts';
 
 /**
  * The MCP Inspector CLI 2 (`@modelcontextprotocol/inspector --cli`, a separate process with its own client,
@@ -39,7 +39,10 @@ afterAll(async () => {
 describe.skipIf(!HAS_INSPECTOR)('MCP Inspector CLI 2 against a running server', () => {
   it('lists the tools, and its schema check finds nothing to warn about', async () => {
     const { out, stderr } = await inspector(t.adminKey, '--method', 'tools/list', '--strict');
-    expect((out as { tools: { name: string }[] }).tools.map((x) => x.name)).toEqual(TOOL_NAMES);
+    expect((out as { tools: { name: string }[] }).tools.map((x) => x.name)).toEqual([
+      ...TOOL_NAMES,
+      ...WATCHLIST_TOOL_NAMES,
+    ]);
     expect(stderr).not.toMatch(/warning|error/i);
   });
 

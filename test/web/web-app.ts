@@ -12,6 +12,7 @@ import { OutboxMailer } from '../../src/identity/mailer.ts';
 import { MailWorker, type MailLog } from '../../src/identity/mail-worker.ts';
 import { InvoiceProvider } from '../../src/identity/payments.ts';
 import { openWallet, type Wallet } from '../../src/wallet/wallet.ts';
+import { Watchlists } from '../../src/watchlists/watchlists.ts';
 
 /**
  * The real app with the dashboard on a real snapshot and a real wallet.db in a temp folder; every log line
@@ -19,7 +20,10 @@ import { openWallet, type Wallet } from '../../src/wallet/wallet.ts';
  */
 export interface WebTestApp {
   app: FastifyInstance;
+  engine: Engine;
   wallet: Wallet;
+  /** The app's watchlists (issue 31); null when built without. */
+  watchlists: Watchlists | null;
   identity: Identity;
   outbox: OutboxMailer;
   /** Sends the queued mail to the outbox; not started, so a test decides when (linkToken drains it). */
@@ -35,7 +39,7 @@ export interface WebTestApp {
  */
 export async function buildWebApp(
   dataDir: string,
-  opts: { walletUrl?: string; testWorld?: TestWorldSource } = {},
+  opts: { walletUrl?: string; testWorld?: TestWorldSource; watchlists?: boolean } = {},
 ): Promise<WebTestApp> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-test-web-'));
   const walletPath = opts.walletUrl ?? path.join(dir, 'wallet.db');
@@ -65,10 +69,12 @@ export async function buildWebApp(
       done();
     },
   });
+  const watchlists = opts.watchlists === false ? null : new Watchlists(wallet.store, Date.now);
   const app = await buildApp({
     engine,
     ...(opts.testWorld && { testWorld: opts.testWorld }),
     wallet,
+    ...(watchlists && { watchlists }),
     logger: { level: 'trace', stream },
     web: {
       wallet,
@@ -82,7 +88,9 @@ export async function buildWebApp(
   await app.ready();
   return {
     app,
+    engine,
     wallet,
+    watchlists,
     identity,
     outbox,
     mail,

@@ -12,8 +12,18 @@ import { defineTool } from '../tool.ts';
 import { MeteredOutput, meteredAnswer, priceList } from './common.ts';
 
 /** A change item is one short line, so an agent can take more of them per call than search rows. */
-const MCP_DEFAULT_PAGE_SIZE = 50;
-const MCP_MAX_PAGE_SIZE = 200;
+export const MCP_DEFAULT_PAGE_SIZE = 50;
+export const MCP_MAX_PAGE_SIZE = 200;
+
+/** page_size of the feeds (list_changes, list_events): MCP's page sizes, as a JSON integer. */
+export const feedPageSize = (what: string, charge: string) =>
+  z
+    .number()
+    .int()
+    .min(1)
+    .max(MCP_MAX_PAGE_SIZE)
+    .default(MCP_DEFAULT_PAGE_SIZE)
+    .describe(`${what} per page, 1-${MCP_MAX_PAGE_SIZE}; ${charge}`);
 
 /** The service's 422s locate the parameter in a query string; an agent sent it as an argument. */
 async function changes(ops: Operations, caller: Caller, params: ChangesParams) {
@@ -28,7 +38,7 @@ async function changes(ops: Operations, caller: Caller, params: ChangesParams) {
 }
 
 /** `: arinimi "Old" -> "New"`; only the names when the history predates kept values. */
-function fieldText(c: ChangeItem): string {
+export function fieldText(c: Pick<ChangeItem, 'fields' | 'diff'>): string {
   if (c.fields.length === 0) return '';
   if (!c.diff) return `: ${c.fields.join(', ')}`;
   const short = (v: unknown) => {
@@ -50,15 +60,7 @@ export function listChangesTool(prices: Readonly<Record<string, number>>) {
       `credits (${priceList(prices)}); an empty page is free. page_size defaults to ` +
       `${MCP_DEFAULT_PAGE_SIZE} here (max ${MCP_MAX_PAGE_SIZE}). A since before the kept history is an ` +
       'error naming the oldest date available. Get the companies themselves with get_company.',
-    input: ChangesQueryObject.extend({
-      page_size: z
-        .number()
-        .int()
-        .min(1)
-        .max(MCP_MAX_PAGE_SIZE)
-        .default(MCP_DEFAULT_PAGE_SIZE)
-        .describe(`Items per page, 1-${MCP_MAX_PAGE_SIZE}; each returned item is charged`),
-    })
+    input: ChangesQueryObject.extend({ page_size: feedPageSize('Items', 'each returned item is charged') })
       .superRefine(refineChangesFrom)
       .transform(toChangesParams),
     output: MeteredOutput(ChangesDataSchema),

@@ -1,9 +1,9 @@
-/* global setTimeout, clearTimeout */
+/* global document, setTimeout, clearTimeout */
 // The free count and the quote as the filters change (debounced), and, when nothing matches, which filter
 // to loosen: counted again without each one that is set (counting is free).
 import { api, el } from '../dom.js';
 import { updateFilterBadge } from './filters.js';
-import { countTexts, isSet, loosenChoices, paramsOf } from './state.js';
+import { countTexts, isSet, loosenChoices, paramsOf, watchHref } from './state.js';
 
 /** The no-match advice goes beside the count, or at the drawer's top while the drawer covers the count. */
 export function showLoosen(s, ...nodes) {
@@ -32,9 +32,16 @@ async function updateCount(s) {
   if (!ui.country.value || ui.form.getAttribute('data-loaded') !== ui.country.value) return;
   const seq = ++s.seq.count;
   try {
-    const res = await countOf(s, paramsOf(s.fields));
+    const params = paramsOf(s.fields);
+    const res = await countOf(s, params);
     if (seq !== s.seq.count) return;
     s.showError(null);
+    // Filters the count accepted are a saved search a watchlist can keep.
+    const watch = document.getElementById('watch-search');
+    if (watch) {
+      watch.setAttribute('href', watchHref(ui.country.value, params));
+      watch.parentElement.hidden = false;
+    }
     const t = countTexts(res, s.fmt);
     ui.countOut.textContent = t.count;
     ui.quoteOut.textContent = t.quote;

@@ -1,4 +1,5 @@
 // @ts-check
+/* global URLSearchParams */
 /**
  * The search page's state and what follows from it, as pure functions: the page and the sort, the
  * parameters the filters make, the count's wording, the cost of the neighbouring pages, which filters to
@@ -65,6 +66,21 @@ export function paramsOf(fields, skip) {
     for (const [param, value] of f.get()) if (!isEmpty(value)) out[param] = value;
   }
   return out;
+}
+
+/**
+ * The Watchlists page with this search filled in ("Watch this search"): the country and the filters as the
+ * API's query string, repeated parameters for lists.
+ * @param {string} country
+ * @param {Record<string, ParamValue>} params
+ */
+export function watchHref(country, params) {
+  const filters = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) {
+    for (const item of Array.isArray(v) ? v : [v]) filters.append(k, String(item));
+  }
+  const q = new URLSearchParams({ country, filters: filters.toString() });
+  return `/dashboard/watchlists?${q.toString()}#new-search`;
 }
 
 /**

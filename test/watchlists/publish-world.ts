@@ -1,0 +1,105 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { publishSnapshot } from '../../ingest/pipeline/publish.ts';
+import { sqlPath } from '../../ingest/pipeline/sql.ts';
+import type { CountryManifest } from '../../src/contract/data-contract.ts';
+import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
+import { loadConfig } from '../../src/config.ts';
+import type { Engine } from '../../src/engine/engine.ts';
+import { startServer, type StartedServer } from '../../src/server.ts';
+import type { Watchlists } from '../../src/watchlists/watchlists.ts';
+
+/**
+ * A copy of the test world that a test can publish into: EE republished from the live files with SQL
+ * edits, its watchlist events computed by the real publish from the test's own wallet, then served.
+ */
+export interface PublishWorld {
+  tmp: string;
+  dataDir: string;
+  store: SnapshotStore;
+  /** The day the test world was generated; publishes are made the day after. */
+  worldDay: string;
+  /** Sellable EE registration codes of the live snapshot, in code order. */
+  codes: string[];
+  /** Publishes EE with `edits` (SQL on stage_companies), computing events from `watchlists`, and swaps. */
+  publishEE(engine: Engine, watchlists: Watchlists, edits: string[]): Promise<string>;
+  /** The real server on this copy, on a socket, with EE at `eePrice` credits a row. */
+  serve(eePrice: number, env?: Record<string, string>): Promise<StartedServer>;
+  remove(): void;
+}
+
+export async function publishWorld(testDataDir: string, prefix: string, nCodes = 4): Promise<PublishWorld> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `regdata-test-${prefix}-`));
+  const dataDir = path.join(tmp, 'data');
+  fs.cpSync(testDataDir, dataDir, { recursive: true });
+  const store = new SnapshotStore(dataDir);
+  const live = store.currentId()!;
+  const worldDay = (
+    JSON.parse(fs.readFileSync(store.file(live, 'EE', 'manifest'), 'utf8')) as CountryManifest
+  ).generated_at.slice(0, 10);
+  const db = await DuckDBInstance.create(':memory:');
+  const conn = await db.connect();
+  const codes = (
+    await conn.runAndReadAll(
+      `SELECT registrikood FROM read_parquet(${sqlPath(store.file(live, 'EE', 'companies'))})
+       WHERE NOT not_for_sale ORDER BY 1 LIMIT ${nCodes}`,
+    )
+  )
+    .getRowObjectsJson()
+    .map((r) => String(r['registrikood']));
+  conn.closeSync();
+  db.closeSync();
+
+  let n = 0;
+  async function publishEE(engine: Engine, watchlists: Watchlists, edits: string[]): Promise<string> {
+    const current = store.currentId()!;
+    const base = path.join(tmp, `base-${++n}`);
+    fs.mkdirSync(base);
+    for (const f of ['companies', 'history'] as const) {
+      fs.copyFileSync(store.file(current, 'EE', f), path.join(base, `${f}.parquet`));
+    }
+    const result = await publishSnapshot({
+      store,
+      countries: ['EE'],
+      carryOver: true,
+      label: prefix,
+      now: () => new Date(Date.parse(`${worldDay}T03:00:00Z`) + n * 86_400_000),
+      watchlists,
+      stageCountry: async (c) => {
+        await c.run(
+          `CREATE OR REPLACE TABLE stage_companies AS SELECT * FROM read_parquet(${sqlPath(path.join(base, 'companies.parquet'))})`,
+        );
+        for (const sql of edits) await c.run(sql);
+        await c.run(
+          `CREATE OR REPLACE TABLE stage_history AS SELECT * FROM read_parquet(${sqlPath(path.join(base, 'history.parquet'))})
+           WHERE registrikood IN (SELECT registrikood FROM stage_companies)`,
+        );
+        return { source: 'test-edits', sourceDetail: {} };
+      },
+    });
+    await engine.swap(result.snapshotId);
+    return result.snapshotId;
+  }
+
+  const serve = (eePrice: number, env: Record<string, string> = {}) =>
+    startServer(
+      loadConfig({
+        PORT: '0',
+        REGDATA_DATA_DIR: dataDir,
+        LOG_LEVEL: 'silent',
+        REGDATA_WALLET_SWEEP_INTERVAL_MS: '0',
+        REGDATA_PRICES: `EE=${eePrice}`,
+        // Deliveries are driven by test/webhooks; these servers only manage endpoints.
+        REGDATA_WEBHOOKS_POLL_MS: '0',
+        ...env,
+      }),
+      { handleSignals: false, engine: { connections: 2 } },
+    );
+
+  return {
+    ...{ tmp, dataDir, store, worldDay, codes, publishEE, serve },
+    remove: () => fs.rmSync(tmp, { recursive: true, force: true }),
+  };
+}
