@@ -43,6 +43,12 @@ export const COPY_ORDER = [
   'mail_queue',
   'oauth_records',
   'oauth_grants',
+  'watchlists',
+  'watchlist_companies',
+  'event_charges',
+  'webhook_endpoints',
+  'webhook_deliveries',
+  'webhook_attempts',
 ] as const;
 
 /**

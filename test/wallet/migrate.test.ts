@@ -1,3 +1,5 @@
+import { Endpoints } from '../../src/webhooks/endpoints.ts';
+import { Watchlists } from '../../src/watchlists/watchlists.ts';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -183,6 +185,30 @@ async function busyWallet(file: string) {
       missingResourceScopes: { [oauth.resource(origin)]: ['mcp:data', 'mcp:free'] },
       metered: true,
     });
+    // Watchlists of the account (issue 31), an event it was charged for, a webhook endpoint, and one
+    // delivery with its attempt (written as the deliverer writes them: a real one needs a receiver).
+    const lists = new Watchlists(wallet.store, () => clock.now().getTime());
+    const list = await lists.create(accountId, { name: 'suppliers', country: 'EE', companies: ['10000019'] });
+    await lists.create(accountId, { name: 'builders', country: 'EE', search: { company_name: ['ehitus'] } });
+    await lists.claimCharges(accountId, [`20261127T030000Z.EE.${'0'.repeat(16)}`]);
+    const endpoint = await new Endpoints(wallet.store, () => clock.now().getTime(), {
+      allowPrivate: true,
+    }).create(accountId, 'http://127.0.0.1:9/hook');
+    await wallet.store.run(
+      `INSERT INTO webhook_deliveries (endpoint_id, account_id, event_id, country, payload, created_at, expires_at, next_at,
+         state, attempts, last_status, last_error)
+       VALUES (?, ?, ?, 'EE', ?, 1, 2, 3, 'pending', 1, 500, 'HTTP 500')`,
+      [
+        endpoint.id,
+        accountId,
+        `20261127T030000Z.EE.${'0'.repeat(16)}`,
+        JSON.stringify({ watchlist: list.id }),
+      ],
+    );
+    await wallet.store.run(
+      `INSERT INTO webhook_attempts (delivery_id, at, status, error, charged_micro)
+       SELECT id, 3, 500, 'HTTP 500', 0 FROM webhook_deliveries`,
+    );
     const { token: sessionToken } = await identity.signIn(
       'user@test.local',
       'correct horse battery',

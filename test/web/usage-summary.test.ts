@@ -67,6 +67,7 @@ describe('usage summary', () => {
       { name: 'REST', cls: 'c-rest', values: [1, 0, 3, 0, 0, 0, 0] },
       { name: 'MCP', cls: 'c-mcp', values: [2, 0, 0, 0, 0, 0, 0] },
       { name: 'In-app', cls: 'c-app', values: [0, 0, 0, 0, 0, 0, 4] },
+      { name: 'Webhooks', cls: 'c-webhook', values: [0, 0, 0, 0, 0, 0, 0] },
     ]);
     expect(s.channelTotals).toEqual([
       ['MCP', { requests: 2, rows: 20, credits: 0.5 }],
@@ -83,7 +84,7 @@ describe('usage summary', () => {
   it('has empty tables and flat bars when nothing was called', () => {
     const s = usageSummary([], since, 30);
     expect(s.slots).toHaveLength(30);
-    expect(s.byChannel.map((c) => c.values.every((v) => v === 0))).toEqual([true, true, true]);
+    expect(s.byChannel.map((c) => c.values.every((v) => v === 0))).toEqual([true, true, true, true]);
     expect([s.channelTotals, s.countryTotals]).toEqual([[], []]);
   });
 
@@ -91,7 +92,7 @@ describe('usage summary', () => {
     const days = ['2026-11-20', '2026-11-21', '2026-11-24', '2026-11-27', '2026-11-28'];
     const arbPoint = fc.record({
       day: fc.constantFrom(...days),
-      channel: fc.constantFrom('rest', 'mcp', 'app', 'other'),
+      channel: fc.constantFrom('rest', 'mcp', 'app', 'webhook', 'other'),
       country: fc.constantFrom('EE', 'LV', 'SE', 'PL', ''),
       requests: fc.integer({ min: 1, max: 1000 }),
       rows: fc.integer({ min: 0, max: 10_000 }),
@@ -116,7 +117,7 @@ describe('usage summary', () => {
         expect(s.slots).toEqual(slots);
         const sum = (ps: typeof raw, f: (r: (typeof raw)[number]) => number) =>
           ps.reduce((a, r) => a + f(r), 0);
-        const names = { rest: 'REST', mcp: 'MCP', app: 'In-app' } as const;
+        const names = { rest: 'REST', mcp: 'MCP', app: 'In-app', webhook: 'Webhooks' } as const;
         for (const [channel, name] of Object.entries(names)) {
           const series = s.byChannel.find((c) => c.name === name);
           expect(series?.values).toEqual(
