@@ -259,6 +259,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ops,
       ...(oauth && { oauth: oauth.server }),
       ...(deps.watchlists && { watchlists: deps.watchlists }),
+      ...(deps.webhooks && { webhooks: deps.webhooks }),
     });
   }
   await registerMcp(app, deps, ops, links, oauth);

@@ -8,6 +8,8 @@ import type { PaymentProvider } from '../identity/payments.ts';
 import type { Operations } from '../services/operations.ts';
 import type { Wallet } from '../wallet/wallet.ts';
 import type { Watchlists } from '../watchlists/watchlists.ts';
+import type { Deliverer } from '../webhooks/deliverer.ts';
+import type { Endpoints } from '../webhooks/endpoints.ts';
 import { throttleKey } from './client-key.ts';
 import { parseCookies, serializeCookie } from './cookies.ts';
 
@@ -31,6 +33,8 @@ export interface WebPluginOptions extends WebDeps {
   ops: Operations;
   /** Watchlists (issue 31), as the REST routes get them; absent: the Watchlists page says so. */
   watchlists?: Watchlists;
+  /** Webhook endpoints and their deliverer (issue 31), as REST gets them; absent: the page says so. */
+  webhooks?: { endpoints: Endpoints; deliverer: Deliverer };
   /** The MCP authorization server, whose sign-in and consent pages are the dashboard's (oauth-pages.ts). */
   oauth?: AuthorizationServer;
 }

@@ -7,6 +7,7 @@ import { landingPage } from './landing-page.ts';
 import { searchPages } from './search.ts';
 import { staticAsset } from './static-assets.ts';
 import { watchlistPages } from './watchlist-pages.ts';
+import { webhookPages } from './webhook-pages.ts';
 
 /**
  * The dashboard: accounts, API keys, balance and usage, plans and top-ups, and the in-app search, as
@@ -77,5 +78,6 @@ export const webPlugin: FastifyPluginAsync<WebPluginOptions> = async (app, deps)
   dashboardPages(app, deps);
   searchPages(app, deps);
   watchlistPages(app, deps);
+  webhookPages(app, deps);
   if (deps.oauth) oauthPages(app, deps, deps.oauth);
 };

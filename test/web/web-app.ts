@@ -1,3 +1,5 @@
+import { Deliverer } from '../../src/webhooks/deliverer.ts';
+import { Endpoints } from '../../src/webhooks/endpoints.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,6 +26,8 @@ export interface WebTestApp {
   wallet: Wallet;
   /** The app's watchlists (issue 31); null when built without. */
   watchlists: Watchlists | null;
+  /** Its webhook endpoints and deliverer (issue 31; loopback receivers allowed); null without watchlists. */
+  webhooks: { endpoints: Endpoints; deliverer: Deliverer } | null;
   identity: Identity;
   outbox: OutboxMailer;
   /** Sends the queued mail to the outbox; not started, so a test decides when (linkToken drains it). */
@@ -70,11 +74,24 @@ export async function buildWebApp(
     },
   });
   const watchlists = opts.watchlists === false ? null : new Watchlists(wallet.store, Date.now);
+  // Never started here: a test that delivers runs the deliverer itself.
+  const webhooks = watchlists && {
+    endpoints: new Endpoints(wallet.store, Date.now, { allowPrivate: true }),
+    deliverer: new Deliverer({
+      store: wallet.store,
+      engine,
+      metering: wallet.metering,
+      principalOf: (accountId) => wallet.appPrincipal(accountId),
+      policy: { allowPrivate: true },
+      clock: Date.now,
+    }),
+  };
   const app = await buildApp({
     engine,
     ...(opts.testWorld && { testWorld: opts.testWorld }),
     wallet,
     ...(watchlists && { watchlists }),
+    ...(webhooks && { webhooks }),
     logger: { level: 'trace', stream },
     web: {
       wallet,
@@ -91,6 +108,7 @@ export async function buildWebApp(
     engine,
     wallet,
     watchlists,
+    webhooks,
     identity,
     outbox,
     mail,

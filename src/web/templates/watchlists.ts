@@ -60,7 +60,7 @@ export function watchlistsBody(v: WatchlistsView): SafeHtml {
       company it adds, removes or changes, and for every company that enters or leaves a saved search.
       Managing watchlists is free; an event costs its country's row price once, when you pull it with
       <code>GET /api/v1/data/events</code> (<a href="/docs">docs</a>) or the MCP tool
-      <code>list_events</code>.
+      <code>list_events</code>, or when <a href="/dashboard/webhooks">Webhooks</a> push it to your endpoint.
     </p>
     ${listsTable(v.lists, v.csrfToken)} ${eventsSection(v.events, v.lists.length > 0)}
     <h2 id="new-list">Watch companies</h2>
