@@ -1,3 +1,4 @@
+import { manager, type App, type Manage } from './account.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -11,7 +12,7 @@ import {
   WatchlistResponseSchema,
 } from '../../contract/watchlist-schemas.ts';
 import { registrationCodeString } from '../../contract/api-schemas.ts';
-import type { Admitted, Operations } from '../../services/operations.ts';
+import type { Operations } from '../../services/operations.ts';
 import { addToWatchlist, createWatchlist } from '../../services/watchlists.ts';
 import type { Authenticator } from '../../wallet/types.ts';
 import type { Watchlists } from '../../watchlists/watchlists.ts';
@@ -22,20 +23,12 @@ import { errorResponse, errorResponses, okResponse } from './responses.ts';
  * Watchlists (issue 31, docs/api-decisions.md "Watchlists and events"): account management under
  * /api/v1/account, free, beside the read-only data API; their events are pulled from /api/v1/data/events.
  */
-export const ACCOUNT_PREFIX = '/api/v1/account';
 
 interface Deps {
   ops: Operations;
   authenticator: Authenticator;
   watchlists: Watchlists;
 }
-
-type App = Parameters<FastifyPluginAsyncZod<Deps>>[0];
-/** Authenticates, rate-limits and records a free account call, then runs it for the caller's account. */
-type Manage = <T>(
-  request: Parameters<typeof restCaller>[1],
-  run: (accountId: string) => Promise<T>,
-) => Promise<Admitted<T>>;
 
 const NOT_FOUND = { 404: errorResponse('No watchlist with that id in this account') };
 const tags = ['watchlists'];
@@ -44,10 +37,7 @@ export const watchlistRoutes: FastifyPluginAsyncZod<Deps> = async (
   app,
   { ops, authenticator, watchlists },
 ) => {
-  const manage: Manage = async (request, run) => {
-    const caller = await restCaller(authenticator, request);
-    return ops.manageWatchlists(caller, () => run(caller.principal.accountId));
-  };
+  const manage = manager(ops, authenticator);
   listAndCreate(app, manage, watchlists);
   oneWatchlist(app, manage, watchlists);
   watchlistCompanies(app, manage, watchlists);

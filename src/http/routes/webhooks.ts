@@ -1,3 +1,4 @@
+import { manager, type App, type Manage } from './account.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -11,11 +12,11 @@ import {
   ReplayResponseSchema,
 } from '../../contract/webhook-schemas.ts';
 import { AppError } from '../../errors/app-error.ts';
-import type { Admitted, Operations } from '../../services/operations.ts';
+import type { Operations } from '../../services/operations.ts';
 import type { Authenticator } from '../../wallet/types.ts';
 import type { Deliverer } from '../../webhooks/deliverer.ts';
 import type { Endpoints } from '../../webhooks/endpoints.ts';
-import { restCaller, sendAdmitted } from '../guard.ts';
+import { sendAdmitted } from '../guard.ts';
 import { errorResponse, errorResponses, okResponse } from './responses.ts';
 
 /**
@@ -29,12 +30,6 @@ interface Deps {
   deliverer: Deliverer;
 }
 
-type App = Parameters<FastifyPluginAsyncZod<Deps>>[0];
-/** Authenticates, rate-limits and records a free account call, then runs it for the caller's account. */
-type Manage = <T>(
-  request: Parameters<typeof restCaller>[1],
-  run: (accountId: string) => Promise<T>,
-) => Promise<Admitted<T>>;
 type Parts = Pick<Deps, 'endpoints' | 'deliverer'>;
 
 const NOT_FOUND = { 404: errorResponse('No webhook endpoint (or delivery) with that id in this account') };
@@ -44,10 +39,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<Deps> = async (
   app,
   { ops, authenticator, endpoints, deliverer },
 ) => {
-  const manage: Manage = async (request, run) => {
-    const caller = await restCaller(authenticator, request);
-    return ops.manageWatchlists(caller, () => run(caller.principal.accountId));
-  };
+  const manage = manager(ops, authenticator);
   endpointList(app, manage, { endpoints, deliverer });
   endpointSettings(app, manage, { endpoints, deliverer });
   deliveryLog(app, manage, { endpoints, deliverer });
