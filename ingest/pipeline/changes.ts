@@ -26,9 +26,10 @@ export const CHANGE_FIELDS: readonly string[] = COMPANY_COLUMNS.map((c) => c.nam
 /** How long the change history is kept in a snapshot (days); older entries are dropped at publish. */
 export const CHANGE_RETENTION_DAYS = 400;
 
-async function columnsOf(conn: DuckDBConnection, file: string): Promise<Set<string>> {
+/** A file's columns and their types, for reading a file of an older contract as the current one. */
+async function describeColumns(conn: DuckDBConnection, file: string): Promise<Map<string, string>> {
   const rows = await queryRows(conn, `DESCRIBE SELECT * FROM read_parquet(${sqlPath(file)})`);
-  return new Set(rows.map((r) => String(r['column_name'])));
+  return new Map(rows.map((r) => [String(r['column_name']), String(r['column_type'])]));
 }
 
 export interface ChangeSummary {
@@ -76,10 +77,10 @@ export async function writeChanges(conn: DuckDBConnection, input: ChangeInput): 
       .slice(0, 10);
     if (prev.changes && fs.existsSync(prev.changes)) {
       since = prev.since && prev.since > cutoff ? prev.since : cutoff;
-      // A history written before contract 1.4.0 has no before and after values: null, not invented.
-      const kept = await columnsOf(conn, prev.changes);
-      const diff = kept.has('diff') ? '' : `, NULL::${CHANGE_DIFF_TYPE} AS diff`;
-      history = `SELECT ${columnList(CHANGE_COLUMNS)} FROM (SELECT *${diff} FROM read_parquet(${sqlPath(prev.changes)}))
+      // Read as the current contract: a history written before 1.4.0 has no before and after values, so
+      // its `diff` is null, not invented.
+      const kept = contractColumnsSql(CHANGE_COLUMNS, await describeColumns(conn, prev.changes));
+      history = `SELECT ${kept} FROM read_parquet(${sqlPath(prev.changes)})
         WHERE as_of >= (SELECT since FROM change_run)`;
     }
     // Otherwise the live snapshot predates the change feed, and the history starts with this run.
@@ -94,12 +95,7 @@ export async function writeChanges(conn: DuckDBConnection, input: ChangeInput): 
     // A live snapshot of an older contract is read as the current one: the columns added since (postcode,
     // 1.2.0) are null there, so a company that gained a value is `changed` in that field, and employee
     // counts (DOUBLE before 1.3.0) are INTEGER, so an unchanged count hashes and compares as unchanged.
-    const present = new Map(
-      (await queryRows(conn, `DESCRIBE SELECT * FROM read_parquet(${sqlPath(prev.companies)})`)).map((r) => [
-        String(r['column_name']),
-        String(r['column_type']),
-      ]),
-    );
+    const present = await describeColumns(conn, prev.companies);
     const forSale = (file: string) =>
       `(SELECT ${file === prev.companies ? contractColumnsSql(COMPANY_COLUMNS, present) : '*'}
         FROM read_parquet(${sqlPath(file)}) WHERE NOT not_for_sale)`;

@@ -234,4 +234,46 @@ describe('a live snapshot written under an older contract', () => {
       conn.closeSync();
     }
   });
+  it('keeps a history written before contract 1.4.0 (no diff): its rows with diff null, the new ones with values', async () => {
+    const conn = await db.connect();
+    try {
+      // A 1.3.0 history: one change row of an earlier publish, without the diff column.
+      const [first] = await rows(
+        `SELECT registrikood, arinimi FROM read_parquet(${sqlPath(baseCompanies)}) WHERE NOT not_for_sale
+         ORDER BY registrikood LIMIT 1`,
+      );
+      const code = String(first!['registrikood']);
+      const oldHistory = path.join(tmp, 'changes-1.3.0.parquet');
+      await conn.run(
+        `COPY (SELECT '${code}' AS registrikood, 'changed' AS change, ['arinimi'] AS fields,
+           'contract-1.3.0' AS snapshot_id, DATE '${dayAfterWorld(1)}' AS as_of) TO ${sqlPath(oldHistory)} (FORMAT parquet)`,
+      );
+      // This publish renames the same company.
+      const renamed = path.join(tmp, 'companies-renamed.parquet');
+      await conn.run(
+        `COPY (SELECT * REPLACE (CASE WHEN registrikood = '${code}' THEN arinimi || ' Uus' ELSE arinimi END AS arinimi)
+         FROM read_parquet(${sqlPath(baseCompanies)})) TO ${sqlPath(renamed)} (FORMAT parquet)`,
+      );
+      const out = path.join(tmp, 'changes-1.4.0.parquet');
+      await writeChanges(conn, {
+        companies: renamed,
+        previous: { companies: baseCompanies, changes: oldHistory, since: dayAfterWorld(1) },
+        out,
+        snapshotId: 'contract-1.4.0',
+        asOf: dayAfterWorld(2),
+      });
+      const name = String(first!['arinimi']);
+      expect(
+        await rows(`SELECT snapshot_id, diff FROM read_parquet(${sqlPath(out)}) ORDER BY as_of, snapshot_id`),
+      ).toEqual([
+        { snapshot_id: 'contract-1.3.0', diff: null },
+        {
+          snapshot_id: 'contract-1.4.0',
+          diff: [{ field: 'arinimi', before: JSON.stringify(name), after: JSON.stringify(`${name} Uus`) }],
+        },
+      ]);
+    } finally {
+      conn.closeSync();
+    }
+  });
 });
