@@ -1,10 +1,10 @@
+import { publishEdited } from './publish-world.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { publishSnapshot } from '../../ingest/pipeline/publish.ts';
 import { sqlPath } from '../../ingest/pipeline/sql.ts';
 import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
 import { openWallet, type Wallet } from '../../src/wallet/wallet.ts';
@@ -81,26 +81,14 @@ async function publish(states: CompanyState[], lists: Watchlists): Promise<strin
     }
   });
   day++;
-  const result = await publishSnapshot({
+  return publishEdited({
     store,
-    countries: ['EE'],
-    carryOver: true,
+    base,
     label: 'prop',
-    now: () => new Date(worldDay + day * 86_400_000),
+    at: new Date(worldDay + day * 86_400_000),
+    edits,
     watchlists: lists,
-    stageCountry: async (conn) => {
-      await conn.run(
-        `CREATE OR REPLACE TABLE stage_companies AS SELECT * FROM read_parquet(${sqlPath(base.companies)})`,
-      );
-      for (const sql of edits) await conn.run(sql);
-      await conn.run(
-        `CREATE OR REPLACE TABLE stage_history AS SELECT * FROM read_parquet(${sqlPath(base.history)})
-         WHERE registrikood IN (SELECT registrikood FROM stage_companies)`,
-      );
-      return { source: 'test-edits', sourceDetail: {} };
-    },
   });
-  return result.snapshotId;
 }
 
 async function eventsOf(snapshotId: string) {

@@ -1,9 +1,9 @@
+import { publishEdited } from './publish-world.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { publishSnapshot } from '../../ingest/pipeline/publish.ts';
 import { sqlPath } from '../../ingest/pipeline/sql.ts';
 import type { CountryManifest } from '../../src/contract/data-contract.ts';
 import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
@@ -40,27 +40,15 @@ let worldDay: string;
 const day = (n: number) =>
   new Date(Date.parse(`${worldDay}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
 
-async function publishEE(base: { companies: string; history: string }, at: string, edits: string[]) {
-  const result = await publishSnapshot({
+function publishEE(base: { companies: string; history: string }, at: string, edits: string[]) {
+  return publishEdited({
     store,
-    countries: ['EE'],
-    carryOver: true,
+    base,
     label: 'watch',
-    now: () => new Date(`${at}T03:00:00Z`),
+    at: new Date(`${at}T03:00:00Z`),
+    edits,
     watchlists: lists,
-    stageCountry: async (conn) => {
-      await conn.run(
-        `CREATE OR REPLACE TABLE stage_companies AS SELECT * FROM read_parquet(${sqlPath(base.companies)})`,
-      );
-      for (const sql of edits) await conn.run(sql);
-      await conn.run(
-        `CREATE OR REPLACE TABLE stage_history AS SELECT * FROM read_parquet(${sqlPath(base.history)})
-         WHERE registrikood IN (SELECT registrikood FROM stage_companies)`,
-      );
-      return { source: 'test-edits', sourceDetail: {} };
-    },
   });
-  return result.snapshotId;
 }
 
 async function readEvents(snapshotId: string): Promise<EventRow[]> {

@@ -10,6 +10,7 @@ import { loadConfig } from '../../src/config.ts';
 import type { Engine } from '../../src/engine/engine.ts';
 import { startServer, type StartedServer } from '../../src/server.ts';
 import type { Watchlists } from '../../src/watchlists/watchlists.ts';
+import type { WatchlistSource } from '../../ingest/pipeline/events.ts';
 
 /**
  * A copy of the test world that a test can publish into: EE republished from the live files with SQL
@@ -28,6 +29,40 @@ export interface PublishWorld {
   /** The real server on this copy, on a socket, with EE at `eePrice` credits a row. */
   serve(eePrice: number, env?: Record<string, string>): Promise<StartedServer>;
   remove(): void;
+}
+
+/**
+ * Publishes EE from `base` (a copy of a live snapshot's companies and history) with `edits` (SQL on
+ * stage_companies), computing the events of `watchlists` when given; the new snapshot is promoted.
+ */
+export async function publishEdited(input: {
+  store: SnapshotStore;
+  base: { companies: string; history: string };
+  label: string;
+  at: Date;
+  edits: readonly string[];
+  watchlists?: WatchlistSource;
+}): Promise<string> {
+  const result = await publishSnapshot({
+    store: input.store,
+    countries: ['EE'],
+    carryOver: true,
+    label: input.label,
+    now: () => input.at,
+    ...(input.watchlists && { watchlists: input.watchlists }),
+    stageCountry: async (c) => {
+      await c.run(
+        `CREATE OR REPLACE TABLE stage_companies AS SELECT * FROM read_parquet(${sqlPath(input.base.companies)})`,
+      );
+      for (const sql of input.edits) await c.run(sql);
+      await c.run(
+        `CREATE OR REPLACE TABLE stage_history AS SELECT * FROM read_parquet(${sqlPath(input.base.history)})
+         WHERE registrikood IN (SELECT registrikood FROM stage_companies)`,
+      );
+      return { source: 'test-edits', sourceDetail: {} };
+    },
+  });
+  return result.snapshotId;
 }
 
 export async function publishWorld(testDataDir: string, prefix: string, nCodes = 4): Promise<PublishWorld> {
@@ -60,27 +95,16 @@ export async function publishWorld(testDataDir: string, prefix: string, nCodes =
     for (const f of ['companies', 'history'] as const) {
       fs.copyFileSync(store.file(current, 'EE', f), path.join(base, `${f}.parquet`));
     }
-    const result = await publishSnapshot({
+    const snapshotId = await publishEdited({
       store,
-      countries: ['EE'],
-      carryOver: true,
+      base: { companies: path.join(base, 'companies.parquet'), history: path.join(base, 'history.parquet') },
       label: prefix,
-      now: () => new Date(Date.parse(`${worldDay}T03:00:00Z`) + n * 86_400_000),
+      at: new Date(Date.parse(`${worldDay}T03:00:00Z`) + n * 86_400_000),
       watchlists,
-      stageCountry: async (c) => {
-        await c.run(
-          `CREATE OR REPLACE TABLE stage_companies AS SELECT * FROM read_parquet(${sqlPath(path.join(base, 'companies.parquet'))})`,
-        );
-        for (const sql of edits) await c.run(sql);
-        await c.run(
-          `CREATE OR REPLACE TABLE stage_history AS SELECT * FROM read_parquet(${sqlPath(path.join(base, 'history.parquet'))})
-           WHERE registrikood IN (SELECT registrikood FROM stage_companies)`,
-        );
-        return { source: 'test-edits', sourceDetail: {} };
-      },
+      edits,
     });
-    await engine.swap(result.snapshotId);
-    return result.snapshotId;
+    await engine.swap(snapshotId);
+    return snapshotId;
   }
 
   const serve = (eePrice: number, env: Record<string, string> = {}) =>

@@ -1,3 +1,4 @@
+import { publishEdited } from '../watchlists/publish-world.ts';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -6,7 +7,6 @@ import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { publishSnapshot } from '../../ingest/pipeline/publish.ts';
 import { sqlPath } from '../../ingest/pipeline/sql.ts';
 import type { CountryManifest } from '../../src/contract/data-contract.ts';
 import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
@@ -134,28 +134,19 @@ beforeAll(async () => {
   fs.copyFileSync(store.file(live, 'EE', 'companies'), companies);
   fs.copyFileSync(store.file(live, 'EE', 'history'), history);
   const [a, c] = codes as [string, string];
-  const result = await publishSnapshot({
+  const snapshotId = await publishEdited({
     store,
-    countries: ['EE'],
-    carryOver: true,
+    base: { companies, history },
     label: 'hooks',
-    now: () => new Date(Date.parse(`${worldDay}T03:00:00Z`) + 86_400_000),
+    at: new Date(Date.parse(`${worldDay}T03:00:00Z`) + 86_400_000),
+    edits: [
+      `DELETE FROM stage_companies WHERE registrikood = '${a}'`,
+      `UPDATE stage_companies SET arinimi = arinimi || ' Hooked' WHERE registrikood = '${c}'`,
+    ],
     watchlists: lists,
-    stageCountry: async (conn) => {
-      await conn.run(
-        `CREATE OR REPLACE TABLE stage_companies AS SELECT * FROM read_parquet(${sqlPath(companies)})`,
-      );
-      await conn.run(`DELETE FROM stage_companies WHERE registrikood = '${a}'`);
-      await conn.run(`UPDATE stage_companies SET arinimi = arinimi || ' Hooked' WHERE registrikood = '${c}'`);
-      await conn.run(
-        `CREATE OR REPLACE TABLE stage_history AS SELECT * FROM read_parquet(${sqlPath(history)})
-         WHERE registrikood IN (SELECT registrikood FROM stage_companies)`,
-      );
-      return { source: 'test-edits', sourceDetail: {} };
-    },
   });
   engine = await Engine.open(store, { connections: 2 });
-  expect(engine.snapshot!.id).toBe(result.snapshotId);
+  expect(engine.snapshot!.id).toBe(snapshotId);
   deliverer = new Deliverer({
     store: wallet.store,
     engine,

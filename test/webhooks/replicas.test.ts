@@ -1,3 +1,4 @@
+import { publishEdited } from '../watchlists/publish-world.ts';
 import crypto from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -8,7 +9,6 @@ import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { publishSnapshot } from '../../ingest/pipeline/publish.ts';
 import { sqlPath } from '../../ingest/pipeline/sql.ts';
 import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
 import { openWallet, type Wallet } from '../../src/wallet/wallet.ts';
@@ -119,27 +119,16 @@ beforeAll(async () => {
   const history = path.join(tmp, 'history.parquet');
   fs.copyFileSync(store.file(live, 'EE', 'companies'), companies);
   fs.copyFileSync(store.file(live, 'EE', 'history'), history);
-  await publishSnapshot({
+  await publishEdited({
     store,
-    countries: ['EE'],
-    carryOver: true,
+    base: { companies, history },
     label: 'replicas',
-    now: () => new Date(Date.now() + 60_000),
+    at: new Date(Date.now() + 60_000),
+    // Every watched company changes: 12 events per account.
+    edits: [
+      `UPDATE stage_companies SET arinimi = arinimi || ' Moved' WHERE registrikood IN (${codes.map((x) => `'${x}'`).join(', ')})`,
+    ],
     watchlists: lists,
-    stageCountry: async (c) => {
-      await c.run(
-        `CREATE OR REPLACE TABLE stage_companies AS SELECT * FROM read_parquet(${sqlPath(companies)})`,
-      );
-      // Every watched company changes: 12 events per account.
-      await c.run(
-        `UPDATE stage_companies SET arinimi = arinimi || ' Moved' WHERE registrikood IN (${codes.map((x) => `'${x}'`).join(', ')})`,
-      );
-      await c.run(
-        `CREATE OR REPLACE TABLE stage_history AS SELECT * FROM read_parquet(${sqlPath(history)})
-         WHERE registrikood IN (SELECT registrikood FROM stage_companies)`,
-      );
-      return { source: 'test-edits', sourceDetail: {} };
-    },
   });
   const env = {
     ...process.env,
