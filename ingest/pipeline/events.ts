@@ -3,7 +3,12 @@ import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { CountJsonObject, refineJsonFilters, toCountParams } from '../../src/contract/api-schemas.ts';
 import type { CountryCode } from '../../src/contract/countries.ts';
-import { CHANGE_DIFF_TYPE, EVENT_COLUMNS, columnList } from '../../src/contract/data-contract.ts';
+import {
+  CHANGE_DIFF_TYPE,
+  EVENT_COLUMNS,
+  SNAPSHOT_FILES,
+  columnList,
+} from '../../src/contract/data-contract.ts';
 import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
 import type { LoadedSnapshot } from '../../src/engine/loaded-snapshot.ts';
 import { buildExportQuery } from '../../src/engine/query-builder.ts';
@@ -26,7 +31,7 @@ import { sqlPath } from './sql.ts';
  */
 
 export const EVENT_RETENTION_DAYS = 30;
-export const EVENTS_META_FILE = 'events.json';
+export const EVENTS_META_FILE = SNAPSHOT_FILES.eventsMeta;
 
 /** What a publish reads of the watchlists (the wallet's Watchlists, or a test's own). */
 export interface WatchlistSource {

@@ -171,6 +171,8 @@ export const SNAPSHOT_FILES = {
   companies: 'companies.parquet',
   changes: 'changes.parquet',
   events: 'events.parquet',
+  /** `{since}`: the first day events.parquet covers (issue 31). */
+  eventsMeta: 'events.json',
   history: 'history.parquet',
   workplaces: 'workplaces.parquet',
   activities: 'activities.json',

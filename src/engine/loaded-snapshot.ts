@@ -41,6 +41,8 @@ export interface CountryData {
   postings: Postings;
   /** The change history (changes.parquet) when the snapshot has one, for `updated_since`. */
   changesFile?: string;
+  /** The watchlist events (events.parquet) and the first day they cover, when the publish wrote them. */
+  events?: { file: string; since: string };
 }
 
 /** Counts remembered per snapshot: a key is ~100-500 bytes, so this bounds the cache at a few MB. */

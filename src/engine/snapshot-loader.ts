@@ -143,6 +143,18 @@ async function attachCountry(
   return { dictionaries, lookups: LookupStore.open(path.join(folder, LOOKUP_FILE)), postings };
 }
 
+/** The events file and the first day it covers, read once at load (issue 31); null when none was written. */
+function readEvents(
+  store: SnapshotStore,
+  snapshotId: string,
+  country: CountryCode,
+): { file: string; since: string } | null {
+  const file = store.file(snapshotId, country, 'events');
+  const meta = store.file(snapshotId, country, 'eventsMeta');
+  if (!fs.existsSync(file) || !fs.existsSync(meta)) return null;
+  return { file, since: readJson<{ since: string }>(meta).since };
+}
+
 interface LocationsJson {
   has_tree: boolean;
   tree: TreeNode[] | null;
@@ -213,9 +225,11 @@ export async function loadSnapshot(
           opts,
         );
         const changesFile = store.file(snapshotId, country, 'changes');
+        const events = readEvents(store, snapshotId, country);
         data[country] = {
           ...files,
           ...(files.manifest.changes && fs.existsSync(changesFile) && { changesFile }),
+          ...(events && { events }),
           dictionaries,
           lookups,
           postings,

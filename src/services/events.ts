@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { CountryCode } from '../contract/countries.ts';
 import type { EventsData, EventsParams, WatchlistEvent } from '../contract/watchlist-schemas.ts';
 import type { Engine } from '../engine/engine.ts';
@@ -11,13 +9,6 @@ import { parseDiff, snapshotDay } from './changes.ts';
  * the account's own rows after a cursor. The events were computed once at publish
  * (ingest/pipeline/events.ts); every snapshot keeps the last 30 days of them.
  */
-
-/** The file's `events.json`: the first day its events cover. */
-function eventsSince(dir: string): string | null {
-  const file = path.join(dir, 'events.json');
-  if (!fs.existsSync(file)) return null;
-  return (JSON.parse(fs.readFileSync(file, 'utf8')) as { since: string }).since;
-}
 
 function tooOld(country: CountryCode, since: string, oldest: string | null) {
   const resume = oldest
@@ -68,10 +59,9 @@ export async function listEvents(
 ): Promise<EventsData> {
   return engine.use(async (snap) => {
     const { country, page_size } = params;
-    const dir = engine.store.countryDir(snap.id, country);
-    const file = engine.store.file(snap.id, country, 'events');
-    const since = eventsSince(dir);
-    if (since === null || !fs.existsSync(file)) return { items: [], next_after: null, oldest: null };
+    const events = snap.countries.includes(country) ? snap.country(country).events : undefined;
+    if (!events) return { items: [], next_after: null, oldest: null };
+    const { file, since } = events;
     const first = await snap.query(
       'events',
       'SELECT min(id) AS id FROM read_parquet(?) WHERE account_id = ?',

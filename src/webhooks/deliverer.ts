@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import type { CountryCode } from '../contract/countries.ts';
 import type { Engine } from '../engine/engine.ts';
 import { isAppError } from '../errors/app-error.ts';
@@ -120,8 +119,8 @@ export class Deliverer {
     return engine.use(async (snap) => {
       let queued = 0;
       for (const country of snap.countries) {
-        const file = engine.store.file(snap.id, country, 'events');
-        if (!fs.existsSync(file)) continue;
+        const file = snap.country(country).events?.file;
+        if (!file) continue;
         const rows = (await snap.query(
           'events',
           `${EVENT_SELECT}, account_id FROM read_parquet(?)
