@@ -98,14 +98,20 @@ export class Watchlists {
     return rows.map(toWatchlist);
   }
 
-  async get(accountId: string, id: string): Promise<Watchlist & { registrikoodid: string[] }> {
+  /** One watchlist of the account, without its companies; 404 when it is not the account's. */
+  async one(accountId: string, id: string): Promise<Watchlist> {
     const row = await this.store.get<Row>(`${SELECT} WHERE w.id = ? AND w.account_id = ?`, [id, accountId]);
     if (!row) throw notFound(id);
+    return toWatchlist(row);
+  }
+
+  async get(accountId: string, id: string): Promise<Watchlist & { registrikoodid: string[] }> {
+    const list = await this.one(accountId, id);
     const codes = await this.store.all<{ registrikood: string }>(
       'SELECT registrikood FROM watchlist_companies WHERE watchlist_id = ? ORDER BY registrikood',
       [id],
     );
-    return { ...toWatchlist(row), registrikoodid: codes.map((c) => c.registrikood) };
+    return { ...list, registrikoodid: codes.map((c) => c.registrikood) };
   }
 
   /** A new watchlist; codes and the search are validated by the caller (services/watchlists.ts). */
@@ -148,7 +154,7 @@ export class Watchlists {
       );
       if ('companies' in input) await this.insertCodes(q, accountId, id, input.country, input.companies);
     });
-    return (await this.list(accountId)).find((w) => w.id === id)!;
+    return this.one(accountId, id);
   }
 
   /** Adds companies to a list; those already on it are kept once. Returns the list. */
@@ -161,7 +167,7 @@ export class Watchlists {
       }
       await this.insertCodes(q, accountId, id, row.country, codes);
     });
-    return (await this.list(accountId)).find((w) => w.id === id)!;
+    return this.one(accountId, id);
   }
 
   /** Removes companies from a list; returns how many were on it. */
