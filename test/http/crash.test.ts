@@ -113,7 +113,11 @@ describe('invariant 3 over HTTP: SIGKILL of a serving process', () => {
       // moment, so the kill lands among calls in every phase of reserve, run and settle.
       const before = answered;
       while (answered - before < CONCURRENCY) await sleep(10);
-      await sleep(Math.random() * 300);
+      // Every other kill waits until the wallet file shows a hold pending, so that some kills surely land
+      // between a reserve and its settle (a random moment alone caught one in 1-2 of 8 kills, and
+      // sometimes none); the others land at a random moment.
+      if (i % 2 === 1) await untilHoldPending(dbPath, 2_000);
+      else await sleep(Math.random() * 300);
       child.proc.kill('SIGKILL');
       alive = false;
       const exit = await child.exited;
@@ -164,3 +168,15 @@ describe('invariant 3 over HTTP: SIGKILL of a serving process', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }, 300_000);
 });
+
+/** Polls the wallet file (read-only) until a hold is pending, or `ms` pass. */
+async function untilHoldPending(dbPath: string, ms: number): Promise<void> {
+  const raw = new Database(dbPath, { readonly: true });
+  try {
+    const pending = raw.prepare(`SELECT count(*) FROM holds WHERE state = 'pending'`).pluck();
+    const end = Date.now() + ms;
+    while (Date.now() < end && (pending.get() as number) === 0) await sleep(1);
+  } finally {
+    raw.close();
+  }
+}
