@@ -68,7 +68,9 @@ export async function startServer(config: Config, options: StartServerOptions = 
     ? openTestWorld(config.dataDir, { ...config.engine, ...options.engine }, mailLog)
     : null;
   const staleExports = removeStaleExports(engine.exportDirectory, config.export.holdTimeoutMs);
-  const wallet = await openWallet(walletOptions(config));
+  const wallet = await openWallet(
+    walletOptions(config, { onStoreWarning: (message) => app.log.warn(message) }),
+  );
   const web = webDeps(config, settings, wallet, mailer, mailLog);
   const policy = { allowPrivate: config.webhooks.allowPrivate };
   const endpoints = new Endpoints(wallet.store, Date.now, policy);

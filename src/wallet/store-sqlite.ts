@@ -2,6 +2,7 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { openWalletDb, type WalletDb } from './db.ts';
 import type { Queryable, SqlParam, TxOptions, WalletStore } from './store.ts';
+import { WalCheckpointer, type WalCheckpointerOptions, type WithWritersHeld } from './wal-checkpointer.ts';
 import { WalSync } from './wal-sync.ts';
 
 /**
@@ -18,12 +19,15 @@ interface Shared {
   statements: Map<string, Database.Statement>;
   /** Durability off the event loop (wal-sync.ts); null for an in-memory database. */
   wal: WalSync | null;
+  /** Checkpoints off the event loop (wal-checkpointer.ts); null for an in-memory database. */
+  checkpointer: WalCheckpointer | null;
 }
 
 const OPEN = new Map<string, Shared>();
 
 /** A commit that did not wait for its flush is flushed within this long (docs/wallet.md "Durability"). */
 const UNFLUSHED_MAX_MS = 1_000;
+const WAL_SIZE_LIMIT_BYTES = 32 * 1024 * 1024;
 
 class FifoLock {
   busy = false;
@@ -47,6 +51,9 @@ class FifoLock {
 
 export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
+  /** When the checkpoint thread starts and how often it checkpoints (wal-checkpointer.ts). */
+  checkpoints?: WalCheckpointerOptions;
+  onCheckpointError?: (message: string) => void;
 }
 
 export function openSqliteStore(dbPath: string, opts: SqliteStoreOptions = {}): SqliteStore {
@@ -56,8 +63,24 @@ export function openSqliteStore(dbPath: string, opts: SqliteStoreOptions = {}): 
     const db = openWalletDb(dbPath, opts);
     // Commits write the WAL without flushing it; a durable write then awaits WalSync.flush().
     db.pragma('synchronous = NORMAL');
-    const wal = dbPath === ':memory:' ? null : new WalSync(`${key}-wal`);
-    shared = { db, refs: 0, lock: new FifoLock(), statements: new Map(), wal };
+    // A WAL restarted after a checkpoint (wal-checkpointer.ts) is cut back to this size, so a burst that
+    // grew it does not keep the disk space.
+    db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
+    const file = dbPath !== ':memory:';
+    const wal = file ? new WalSync(`${key}-wal`) : null;
+    const lock = new FifoLock();
+    const held: WithWritersHeld = async (fn) => {
+      await lock.acquire();
+      try {
+        return await fn();
+      } finally {
+        lock.release();
+      }
+    };
+    const checkpointer = file
+      ? new WalCheckpointer(db, key, held, opts.checkpoints, opts.onCheckpointError)
+      : null;
+    shared = { db, refs: 0, lock, statements: new Map(), wal, checkpointer };
     OPEN.set(key, shared);
   }
   shared.refs++;
@@ -131,6 +154,7 @@ export class SqliteStore implements WalletStore {
   }
   async run(sql: string, params: readonly SqlParam[] = []): Promise<{ changes: number }> {
     const result = await this.outside(() => syncRun(this.shared, sql, params));
+    if (result.changes > 0) this.shared.checkpointer?.committed();
     // A write outside a transaction is durable before it is acknowledged, like a durable tx.
     if (result.changes > 0 && this.shared.wal) await this.shared.wal.flush();
     return result;
@@ -162,6 +186,7 @@ export class SqliteStore implements WalletStore {
         throw err;
       }
       db.exec('COMMIT');
+      this.shared.checkpointer?.committed();
     } finally {
       lock.release();
     }
@@ -179,6 +204,7 @@ export class SqliteStore implements WalletStore {
     try {
       if (--this.shared.refs === 0) {
         OPEN.delete(this.location);
+        await this.shared.checkpointer?.close();
         await this.shared.wal?.close();
         this.shared.db.close();
       }

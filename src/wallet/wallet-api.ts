@@ -37,6 +37,8 @@ export interface WalletOptions {
   poolSize?: number;
   /** Live API keys per account (REGDATA_MAX_LIVE_KEYS); DEFAULT_MAX_LIVE_KEYS when absent. */
   maxLiveKeys?: number;
+  /** Where the SQLite store reports a failed checkpoint thread (wal-checkpointer.ts); the server logs it. */
+  onStoreWarning?: (message: string) => void;
 }
 
 export interface CreatedKey {

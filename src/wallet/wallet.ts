@@ -49,12 +49,20 @@ export const DEFAULT_HOLD_TIMEOUT_MS = 5 * 60_000;
 /** Opens the store a wallet URL names: `sqlite:<path>` (or a bare path) or `postgres://…`. */
 export async function openWalletStore(
   url: string,
-  opts: { busyTimeoutMs?: number; poolSize?: number; applicationName?: string } = {},
+  opts: {
+    busyTimeoutMs?: number;
+    poolSize?: number;
+    applicationName?: string;
+    onWarning?: (message: string) => void;
+  } = {},
 ): Promise<WalletStore> {
   const where = parseWalletUrl(url);
   if (where.kind === 'postgres')
     return PostgresStore.open(where.url, { poolSize: opts.poolSize, applicationName: opts.applicationName });
-  return openSqliteStore(where.path, { busyTimeoutMs: opts.busyTimeoutMs });
+  return openSqliteStore(where.path, {
+    busyTimeoutMs: opts.busyTimeoutMs,
+    ...(opts.onWarning && { onCheckpointError: opts.onWarning }),
+  });
 }
 
 /** Opens the store, starts this process's sweeping, and assembles the wallet from its parts (parts/). */
@@ -77,6 +85,7 @@ export async function openWallet(opts: WalletOptions): Promise<Wallet> {
       busyTimeoutMs: opts.busyTimeoutMs,
       poolSize: opts.poolSize,
       applicationName: sessionName(instanceId),
+      ...(opts.onStoreWarning && { onWarning: opts.onStoreWarning }),
     }));
   // The limiter's state must be shared where the wallet is: in memory beside SQLite (one machine, and a
   // restart forgives everyone), in the database beside PostgreSQL (every replica sees every request).
