@@ -1,16 +1,16 @@
 /**
  * Example values the OpenAPI document shows for query parameters and scalar response fields, keyed by name
- * (a name means one thing across the API). Codes and names are those of the test world (a synthetic EE
- * company `10000019`, `Näidis OÜ`, EHAK `0176`) or format examples of the register (docs/api-decisions.md);
- * none is a real company's code. A field without an entry gets none, and the Redocly rule
+ * (a name means one thing across the API). Codes and names are made up in the registers' formats (an EE
+ * code `10000018` whose check digit is valid, `Näidis OÜ`, EHAK `0176`; docs/api-decisions.md), so a
+ * generated client's example request passes the API's format check; none is a real company's code. A field without an entry gets none, and the Redocly rule
  * `scalar-property-missing-example` (redocly.yaml) says so.
  */
 export const OPENAPI_EXAMPLES: Readonly<Record<string, unknown>> = {
   // Identity
   country: 'EE',
   code: 'EE',
-  registrikood: '10000019',
-  registration_code: '10000019',
+  registrikood: '10000018',
+  registration_code: '10000018',
   arinimi: 'Näidis OÜ',
   company_name: 'Näidis',
   name: 'Näidis OÜ',

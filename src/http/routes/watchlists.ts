@@ -175,7 +175,7 @@ function watchlistCompanies(app: App, manage: Manage, watchlists: Watchlists): v
           registrikood: registrationCodeString()
             .min(1)
             .describe('The company to take off the list')
-            .meta({ examples: ['10000019'] }),
+            .meta({ examples: ['10000018'] }),
         }),
         response: {
           200: okResponse(

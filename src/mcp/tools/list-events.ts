@@ -7,7 +7,7 @@ import { defineTool } from '../tool.ts';
 import { MeteredOutput, meteredAnswer, priceList } from './common.ts';
 import { MCP_DEFAULT_PAGE_SIZE, MCP_MAX_PAGE_SIZE, feedPageSize, fieldText } from './list-changes.ts';
 
-/** `- <id> EE 10000019 changed: arinimi "A" -> "B" [wl_x member, wl_y entered]` */
+/** `- <id> EE 10000018 changed: arinimi "A" -> "B" [wl_x member, wl_y entered]` */
 function eventLine(e: WatchlistEvent): string {
   const lists = e.watchlists.map((w) => `${w.id} ${w.membership}`).join(', ');
   return `- ${e.id} ${e.as_of} ${e.registrikood} ${e.change ?? 'search membership'}${fieldText(e)} [${lists}]`;
