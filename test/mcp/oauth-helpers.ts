@@ -10,18 +10,21 @@ import { startServer, type StartedServer } from '../../src/server.ts';
 export const REDIRECT = 'http://127.0.0.1:9/callback';
 export const PASSWORD = 'a long enough password';
 
-/** What the SDK client keeps between runs (in memory here; an agent keeps it on disk). */
-export function memoryProvider() {
+/**
+ * What the SDK client keeps between runs (in memory here; an agent keeps it on disk). `redirect` is the
+ * client's callback address, `clientName` the name it registers with (the consent page shows it).
+ */
+export function memoryProvider({ redirect = REDIRECT, clientName = 'Test agent' } = {}) {
   const kept: Record<string, unknown> = {};
   let authorizationUrl: URL | null = null;
   const provider: OAuthClientProvider = {
     get redirectUrl() {
-      return REDIRECT;
+      return redirect;
     },
     get clientMetadata() {
       return {
-        client_name: 'Test agent',
-        redirect_uris: [REDIRECT],
+        client_name: clientName,
+        redirect_uris: [redirect],
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
         token_endpoint_auth_method: 'none',
