@@ -1,21 +1,30 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { OAuthClientProvider } from '@modelcontextprotocol/client';
+import { loadConfig } from '../../src/config.ts';
+import { Identity } from '../../src/identity/identity.ts';
+import { startServer, type StartedServer } from '../../src/server.ts';
 
 /** The OAuth client's callback address; nothing listens there: the browser stops at the redirect. */
 export const REDIRECT = 'http://127.0.0.1:9/callback';
 export const PASSWORD = 'a long enough password';
 
-/** What the SDK client keeps between runs (in memory here; an agent keeps it on disk). */
-export function memoryProvider() {
+/**
+ * What the SDK client keeps between runs (in memory here; an agent keeps it on disk). `redirect` is the
+ * client's callback address, `clientName` the name it registers with (the consent page shows it).
+ */
+export function memoryProvider({ redirect = REDIRECT, clientName = 'Test agent' } = {}) {
   const kept: Record<string, unknown> = {};
   let authorizationUrl: URL | null = null;
   const provider: OAuthClientProvider = {
     get redirectUrl() {
-      return REDIRECT;
+      return redirect;
     },
     get clientMetadata() {
       return {
-        client_name: 'Test agent',
-        redirect_uris: [REDIRECT],
+        client_name: clientName,
+        redirect_uris: [redirect],
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
         token_endpoint_auth_method: 'none',
@@ -63,12 +72,20 @@ export class Browser {
     };
   }
 
-  /** From the authorization URL to the client's callback: sign in, then answer the consent page. */
-  async authorize(start: URL, email: string, consent: Record<string, string> = { metered: 'yes' }) {
+  /**
+   * From the authorization URL to the client's callback (`redirect`, where the browser stops): sign in, then
+   * answer the consent page.
+   */
+  async authorize(
+    start: URL,
+    email: string,
+    consent: Record<string, string> = { metered: 'yes' },
+    redirect = REDIRECT,
+  ) {
     let url = start.href;
     const pages: string[] = [];
     for (let hop = 0; hop < 20; hop++) {
-      if (url.startsWith(REDIRECT)) return { callback: new URL(url), pages };
+      if (url.startsWith(redirect)) return { callback: new URL(url), pages };
       const { next, body, res } = await this.go(url);
       if (next) {
         url = next;
@@ -93,4 +110,57 @@ export class Browser {
     }
     throw new Error('no callback after 20 hops');
   }
+}
+
+/**
+ * A listening server (development mode, as `npm start`) on a copy of the world in `worldDir`, in a temp
+ * folder of its own, with EE priced at `eePrice` per row; `close` stops it and removes the folder.
+ */
+export async function startOAuthServer(worldDir: string, eePrice: number) {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-oauth-'));
+  const dataDir = path.join(tmp, 'data');
+  fs.cpSync(worldDir, dataDir, { recursive: true });
+  let server: StartedServer;
+  try {
+    server = await startServer(
+      loadConfig({
+        PORT: '0',
+        REGDATA_DATA_DIR: dataDir,
+        LOG_LEVEL: 'silent',
+        REGDATA_DEV_MODE: 'true',
+        REGDATA_WALLET_SWEEP_INTERVAL_MS: '0',
+        REGDATA_PRICES: `EE=${eePrice}`,
+      }),
+      { handleSignals: false, engine: { connections: 2 } },
+    );
+  } catch (e) {
+    fs.rmSync(tmp, { recursive: true, force: true });
+    throw e;
+  }
+  return {
+    server,
+    tmp,
+    close: async () => {
+      await server.close();
+      fs.rmSync(tmp, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A verified dashboard user (password PASSWORD) on pay-as-you-go, with the account's registration credits
+ * (30), past the 7-day trial (whose calls are free), so calls are charged. The one write no API makes:
+ * time passing.
+ */
+export async function signedUpUser(server: StartedServer, email: string): Promise<string> {
+  const identity = new Identity({ store: server.wallet.store });
+  const { verifyToken } = await identity.signUp(email, PASSWORD, '127.0.0.1');
+  const verified = await identity.verifyEmail(verifyToken!);
+  const { accountId } = await server.wallet.completeRegistration(email);
+  await identity.linkAccount(verified.userId, accountId);
+  await server.wallet.store.run('UPDATE accounts SET trial_ends_at = ? WHERE id = ?', [
+    Date.now() - 1,
+    accountId,
+  ]);
+  return accountId;
 }
