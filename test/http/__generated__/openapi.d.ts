@@ -516,7 +516,7 @@ export interface components {
       [key: string]: unknown;
     };
     CompanyRow: {
-      /** @example 10000019 */
+      /** @example 10000018 */
       registrikood: string;
       /** @example Näidis OÜ */
       arinimi: string | null;
@@ -603,7 +603,7 @@ export interface components {
       snapshot_id: string;
     };
     CompanyDetail: {
-      /** @example 10000019 */
+      /** @example 10000018 */
       registrikood: string;
       /** @example Näidis OÜ */
       arinimi: string | null;
@@ -855,7 +855,7 @@ export interface components {
       [key: string]: unknown;
     };
     HistoryData: {
-      /** @example 10000019 */
+      /** @example 10000018 */
       registrikood: string;
       /** @example Näidis OÜ */
       arinimi: string | null;
@@ -946,7 +946,7 @@ export interface components {
       after: unknown;
     };
     ChangeItem: {
-      /** @example 10000019 */
+      /** @example 10000018 */
       registrikood: string;
       /**
        * @example changed
@@ -1000,7 +1000,7 @@ export interface components {
        */
       id: string;
       country: components['schemas']['Country'];
-      /** @example 10000019 */
+      /** @example 10000018 */
       registrikood: string;
       /** @description What the publish did to the company; null when only a saved search it is in changed */
       change: ('added' | 'removed' | 'changed') | null;
@@ -1483,13 +1483,13 @@ export interface operations {
         arinimi?: string[];
         /**
          * @description Registration code. Exact registration code. Countries: all countries.
-         * @example 10000019
+         * @example 10000018
          */
         registration_code?: string;
         /**
          * @deprecated
          * @description Deprecated Estonian-named alias of `registration_code`.
-         * @example 10000019
+         * @example 10000018
          */
         registrikood?: string;
         /**
@@ -1865,13 +1865,13 @@ export interface operations {
         arinimi?: string[];
         /**
          * @description Registration code. Exact registration code. Countries: all countries.
-         * @example 10000019
+         * @example 10000018
          */
         registration_code?: string;
         /**
          * @deprecated
          * @description Deprecated Estonian-named alias of `registration_code`.
-         * @example 10000019
+         * @example 10000018
          */
         registrikood?: string;
         /**
@@ -2302,7 +2302,7 @@ export interface operations {
       path: {
         /**
          * @description Registration code in the country’s own format
-         * @example 10000019
+         * @example 10000018
          */
         registrikood: string;
       };
@@ -2412,7 +2412,7 @@ export interface operations {
       path: {
         /**
          * @description Registration code in the country’s own format
-         * @example 10000019
+         * @example 10000018
          */
         registrikood: string;
       };
@@ -2522,7 +2522,7 @@ export interface operations {
       path: {
         /**
          * @description Registration code in the country’s own format
-         * @example 10000019
+         * @example 10000018
          */
         registrikood: string;
       };
@@ -2541,7 +2541,7 @@ export interface operations {
         content: {
           'application/json': {
             data: {
-              /** @example 10000019 */
+              /** @example 10000018 */
               registrikood: string;
               workplaces: components['schemas']['Workplace'][];
               /**
@@ -2776,13 +2776,13 @@ export interface operations {
         arinimi?: string[];
         /**
          * @description Registration code. Exact registration code. Countries: all countries.
-         * @example 10000019
+         * @example 10000018
          */
         registration_code?: string;
         /**
          * @deprecated
          * @description Deprecated Estonian-named alias of `registration_code`.
-         * @example 10000019
+         * @example 10000018
          */
         registrikood?: string;
         /**
@@ -3234,7 +3234,7 @@ export interface operations {
         country: components['schemas']['CountryInput'];
         /**
          * @description detail, history, workplaces: the registration code (the path parameter of the call)
-         * @example 10000019
+         * @example 10000018
          */
         registrikood?: string;
       };
@@ -3535,7 +3535,7 @@ export interface operations {
             company_name?: string[];
             /**
              * @description Registration code. Exact registration code. Countries: all countries.
-             * @example 10000019
+             * @example 10000018
              */
             registration_code?: string;
             /** @description Activity codes. Leaf codes from /activities; a company matches when any of its activity codes is sent. Countries: all countries. */
@@ -4056,7 +4056,7 @@ export interface operations {
         id: string;
         /**
          * @description The company to take off the list
-         * @example 10000019
+         * @example 10000018
          */
         registrikood: string;
       };
