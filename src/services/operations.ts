@@ -208,13 +208,18 @@ export class Operations {
    */
   async engineOf(caller: Caller): Promise<Engine> {
     if (caller.principal.mode !== 'test') return this.deps.engine;
+    return this.testWorldOf().engine();
+  }
+
+  /** The test world, or the 403 of a server without test mode. */
+  private testWorldOf(): NonNullable<OperationsDeps['testWorld']> {
     if (!this.deps.testWorld) {
       throw new AppError(
         'forbidden',
         'this server does not serve test keys (test mode is off); use a live key',
       );
     }
-    return this.deps.testWorld.engine();
+    return this.deps.testWorld;
   }
 
   /** A snapshot's freshness for a country (null when none is loaded or it lacks the country); live by default. */
@@ -238,8 +243,9 @@ export class Operations {
     operation: FreeOperation,
     country: CountryCode | null,
     run: (engine: Engine) => T | Promise<T>,
+    readsData = true,
   ): Promise<Admitted<T>> {
-    const engine = await this.engineOf(caller);
+    const engine = readsData ? await this.engineOf(caller) : this.deps.engine;
     const rate = await this.admit(caller, operation);
     const fresh = country ? this.freshness(country, engine) : null;
     const data = await run(engine);
@@ -252,9 +258,14 @@ export class Operations {
     return { data, rate, fresh };
   }
 
-  /** Account management of issue 31 (watchlists): rate-limited like any call, recorded, never charged. */
-  manageWatchlists<T>(caller: Caller, run: () => Promise<T>): Promise<Admitted<T>> {
-    return this.free(caller, 'watchlists', null, run);
+  /**
+   * Account management of issue 31 (watchlists): rate-limited like any call, recorded, never charged. It
+   * reads no data, so a test key does not load the test world for it (it is still refused where test mode
+   * is off, like every call of a test key).
+   */
+  async manageWatchlists<T>(caller: Caller, run: () => Promise<T>): Promise<Admitted<T>> {
+    if (caller.principal.mode === 'test') this.testWorldOf();
+    return this.free(caller, 'watchlists', null, run, false);
   }
 
   countries(caller: Caller): Promise<Admitted<ReturnType<typeof listCountries>>> {

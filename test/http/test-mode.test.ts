@@ -311,11 +311,17 @@ describe('startServer', () => {
           });
         expect((await count(live.key)).status).toBe(502);
         const res = await count(test.key);
+        // Watchlists read no data: a test key manages them where test mode is on, and is refused where not.
+        const watchlists = await fetch(`${server.url}/api/v1/account/watchlists`, {
+          headers: { authorization: `Bearer ${test.key}` },
+        });
         if (testMode === 'true') {
           expect(res.status).toBe(200);
           expect(await res.json()).toMatchObject({ count: await companies(testOracle, 'EE') });
+          expect(watchlists.status).toBe(200);
         } else {
           expect(res.status).toBe(403);
+          expect(watchlists.status).toBe(403);
         }
       } finally {
         await server.close();
