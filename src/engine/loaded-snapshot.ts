@@ -154,6 +154,21 @@ export class LoadedSnapshot {
     return { total: a.total, rids: a.rids ?? [] };
   }
 
+  /**
+   * The total and the page's rows of a search. A planner thread reads the rows' stored texts too, so the
+   * event loop only parses them (at scale 1 the read of a 50-row page took ~0.17 ms and the parse ~0.09,
+   * .tmp measurement on a loaded machine); without threads both happen here.
+   */
+  async searchPage(params: SearchParams): Promise<{ total: number; rows: Record<string, unknown>[] }> {
+    const a = await this.planned(params, { kind: 'search', params, rows: true });
+    const rids = a.rids ?? [];
+    const lookups = this.lookups(params.country);
+    const rows = this.lookup('search_rows', () =>
+      a.rows ? lookups.parseRows(rids, a.rows) : lookups.rows(rids),
+    );
+    return { total: a.total, rows };
+  }
+
   /** The rids an export writes (the first `limit` in its order, ascending), or null when over `most`. */
   async planExport(params: SearchParams, limit: number, most: number): Promise<number[] | null> {
     return (await this.planned(params, { kind: 'export', params, limit, most })).rids;
@@ -182,6 +197,7 @@ export class LoadedSnapshot {
         this.planners ??= new PlannerPool(
           Object.fromEntries(Object.entries(this.data).map(([c, x]) => [c, x.postings.shared])),
           this.plannerThreads,
+          Object.fromEntries(Object.entries(this.data).map(([c, x]) => [c, x.lookups.file])),
         );
         answer = await this.planners.run(full);
       } else {

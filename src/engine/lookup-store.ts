@@ -191,12 +191,12 @@ export class LookupStore {
     this.ridStmt = db.prepare('SELECT rid FROM company WHERE registrikood = ?').pluck();
   }
 
-  static open(file: string): LookupStore {
+  static open(file: string, cacheMiB = 16): LookupStore {
     const db = new Database(file, { readonly: true, fileMustExist: true });
     try {
       // 16 MiB of pages per country (the default is 2 MiB): the index and row pages that pages of results
       // read again and again stay in memory; at most ~112 MiB for all seven.
-      db.pragma('cache_size = -16384');
+      db.pragma(`cache_size = -${Math.trunc(cacheMiB * 1024)}`);
       return new LookupStore(db);
     } catch (err) {
       db.close();
@@ -251,6 +251,14 @@ export class LookupStore {
 
   /** The search rows of `rids`, in that order. */
   rows(rids: readonly number[]): Json[] {
+    return this.parseRows(rids, this.rawRows(rids));
+  }
+
+  /**
+   * The stored JSON text of the search rows of `rids`, in that order: what a planner thread reads off the
+   * event loop (planner-thread.ts) and hands back for `parseRows`.
+   */
+  rawRows(rids: readonly number[]): string[] {
     if (rids.length === 0) return [];
     // One statement for the page: a hundred point reads cost three to four times as much (.tmp bench at
     // scale 1, PL: 100 rows 0.9-1.5 ms against 3-5 ms, on a loaded machine).
@@ -260,11 +268,24 @@ export class LookupStore {
     return rids.map((rid) => {
       const row = found.get(rid);
       if (row === undefined) throw new Error(`lookup store has no row ${rid}`);
+      return row;
+    });
+  }
+
+  /** Search rows from the stored texts `rawRows` read for the same `rids`. */
+  parseRows(rids: readonly number[], raw: readonly string[]): Json[] {
+    if (raw.length !== rids.length) throw new Error(`${raw.length} stored rows for ${rids.length} rids`);
+    return raw.map((row) => {
       const values = JSON.parse(row) as unknown[];
       const out: Json = {};
       ROW_FIELDS.forEach((c, i) => (out[c] = values[i]));
       return out;
     });
+  }
+
+  /** The file this store reads (a planner thread opens its own connection to it). */
+  get file(): string {
+    return this.db.name;
   }
 
   /**

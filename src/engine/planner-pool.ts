@@ -24,6 +24,8 @@ export class PlannerPool {
   constructor(
     private readonly countries: Record<string, SharedPostings>,
     size: number,
+    /** Each country's lookup store file, which a thread opens when a search asks for its rows. */
+    private readonly lookupFiles: Record<string, string> = {},
   ) {
     this.workers = Array.from({ length: Math.max(1, size) }, () => null);
     this.busy = this.workers.map(() => 0);
@@ -49,7 +51,7 @@ export class PlannerPool {
 
   private start(index: number): Worker {
     const worker = new Worker(new URL('./planner-worker.mjs', import.meta.url), {
-      workerData: { countries: this.countries },
+      workerData: { countries: this.countries, lookupFiles: this.lookupFiles },
     });
     // A thread with nothing in flight must not keep the process alive.
     worker.unref();

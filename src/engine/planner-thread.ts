@@ -1,20 +1,46 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { LookupStore } from './lookup-store.ts';
 import { answerTask, type Plan, type PlanTask } from './planner.ts';
 import { Postings, type SharedPostings } from './postings.ts';
 
 /**
  * A planner thread (planner-pool.ts): maps the snapshot's posting lists from the shared memory the main
- * thread read them into, and answers plan tasks one at a time, with its own cache of plans.
+ * thread read them into, and answers plan tasks one at a time, with its own cache of plans. A search that
+ * asks for its rows also gets the page's stored rows from the country's lookup store, read here on a
+ * connection of this thread's own, so that the event loop only parses them.
  */
-const data = workerData as { countries: Record<string, SharedPostings> };
+const data = workerData as {
+  countries: Record<string, SharedPostings>;
+  lookupFiles: Record<string, string>;
+};
 const postings = new Map(Object.entries(data.countries).map(([c, s]) => [c, Postings.fromShared(s)]));
+const lookups = new Map<string, LookupStore>();
 const cache = new Map<string, Plan>();
+
+/** A small page cache per country and thread: the main thread's connection keeps the large one. */
+const THREAD_LOOKUP_CACHE_MIB = 4;
+
+function lookupOf(country: string): LookupStore {
+  let store = lookups.get(country);
+  if (!store) {
+    const file = data.lookupFiles[country];
+    if (!file) throw new Error(`no lookup store of ${country}`);
+    store = LookupStore.open(file, THREAD_LOOKUP_CACHE_MIB);
+    lookups.set(country, store);
+  }
+  return store;
+}
 
 parentPort!.on('message', (m: { id: number; task: PlanTask }) => {
   try {
-    const p = postings.get(m.task.params.country);
-    if (!p) throw new Error(`no posting lists of ${m.task.params.country}`);
-    parentPort!.postMessage({ id: m.id, answer: answerTask(m.task, p, cache) });
+    const country = m.task.params.country;
+    const p = postings.get(country);
+    if (!p) throw new Error(`no posting lists of ${country}`);
+    const answer = answerTask(m.task, p, cache);
+    if (m.task.kind === 'search' && m.task.rows && answer.rids) {
+      answer.rows = lookupOf(country).rawRows(answer.rids);
+    }
+    parentPort!.postMessage({ id: m.id, answer });
   } catch (err) {
     parentPort!.postMessage({
       id: m.id,

@@ -174,7 +174,8 @@ export type PlanTask = {
   rid: number | null;
 } & (
   | { kind: 'count'; params: CountParams }
-  | { kind: 'search'; params: SearchParams }
+  /** `rows`: the thread also reads the page's stored rows (PlanAnswer.rows), where it has the lookup store. */
+  | { kind: 'search'; params: SearchParams; rows?: boolean }
   /** An export's rids, ascending: the first `limit` in its order, or none when more than `most` match. */
   | { kind: 'export'; params: SearchParams; limit: number; most: number }
 );
@@ -186,6 +187,8 @@ export interface PlanAnswer {
   explain: string;
   /** Planned now, not taken from the cache. */
   fresh: boolean;
+  /** A search's stored rows in `rids` order (LookupStore.rawRows), when the planner read them. */
+  rows?: string[];
 }
 
 /** Plans remembered per planner: a search's pages and its count share one. */

@@ -53,8 +53,8 @@ export async function countCompanies(engine: Engine, params: CountParams) {
 export async function searchCompanies(engine: Engine, params: SearchParams): Promise<SearchData> {
   const [items, counted] = await engine.use(async (snap) => {
     assertUpdatedSince(snap, params);
-    const { total, rids } = await snap.planSearch(withForwardIndustryCodes(snap, params));
-    return [snap.lookup('search_rows', () => snap.lookups(params.country).rows(rids)), total] as const;
+    const { total, rows } = await snap.searchPage(withForwardIndustryCodes(snap, params));
+    return [rows, total] as const;
   });
   return {
     items: items as CompanyRow[],

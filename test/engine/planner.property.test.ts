@@ -193,6 +193,10 @@ describe('planner against the scan', () => {
             const expected = await scan(params);
             // Through the planner threads, as the services ask.
             expect(await snap.planSearch(params)).toEqual(expected);
+            // The page's rows, read by a planner thread: the rows of the scan's rids, as this thread reads them.
+            const page = await snap.searchPage(params);
+            expect(page.total).toBe(expected.total);
+            expect(page.rows).toEqual(snap.lookups(country).rows(expected.rids));
             if (expected.total > 0) nonEmpty++;
           }),
           { numRuns: 150, seed: 20261127 + COUNTRY_CODES.indexOf(country) },
