@@ -11,7 +11,7 @@ interface Pending {
  * Threads that plan searches, counts and exports (planner.ts) off the event loop, so both cores plan and
  * a detail or history never waits behind a plan. Each thread maps the same posting lists (shared memory)
  * and keeps its own cache of plans; a task goes to the thread its key hashes to, so a search's pages and
- * its count meet the same cache. A thread that fails is replaced at the next task; its tasks fail.
+ * its count meet the same cache, unless that thread is busy and another idle. A thread that fails is replaced at the next task; its tasks fail.
  */
 export class PlannerPool {
   private readonly workers: (Worker | null)[];
@@ -33,7 +33,7 @@ export class PlannerPool {
 
   run(task: PlanTask): Promise<PlanAnswer> {
     if (this.closed) return Promise.reject(new Error('planner pool closed'));
-    const index = hash(task.key) % this.workers.length;
+    const index = this.pick(task.key);
     const worker = this.workers[index] ?? this.start(index);
     const id = this.nextId++;
     if (this.busy[index]!++ === 0) worker.ref();
@@ -41,6 +41,17 @@ export class PlannerPool {
       this.pending.set(id, { resolve, reject, worker: index });
       worker.postMessage({ id, task });
     });
+  }
+
+  /**
+   * The thread a key hashes to, whose cache may hold its plan; but when that one is busy and another is
+   * idle, the idle one: planning again costs less than waiting behind another plan while a core idles.
+   */
+  private pick(key: string): number {
+    const home = hash(key) % this.workers.length;
+    if (this.busy[home] === 0) return home;
+    const idle = this.busy.indexOf(0);
+    return idle === -1 ? home : idle;
   }
 
   close(): void {

@@ -207,3 +207,20 @@ describe('planner against the scan', () => {
     );
   }
 });
+
+describe('planner threads', () => {
+  it('send a plan to an idle thread rather than queue it behind its home thread’s plan', async () => {
+    const fresh: string[] = [];
+    engine.observePlans((_country, explain) => fresh.push(explain));
+    // A filter set no other test plans: both threads start without it in their caches.
+    const params = SearchQuerySchema.parse({ country: 'EE', vat_active: 'true', legal_form: ['OÜ'] });
+    // Sent together: the second finds its home thread busy with the first and goes to the idle one,
+    // which plans it too (two fresh plans). Queued behind the first, it would have found the plan cached.
+    const [a, b] = await Promise.all([snap.planCount(params), snap.planCount(params)]);
+    expect(a).toBe(b);
+    expect(fresh).toHaveLength(2);
+    // One at a time, the home thread is idle and answers from its cache.
+    await snap.planCount(params);
+    expect(fresh).toHaveLength(2);
+  });
+});
