@@ -98,6 +98,9 @@ describe.skipIf(inject('missingTools').includes('chromium'))('dashboard in a rea
       REGDATA_WALLET_SWEEP_INTERVAL_MS: '0',
       // The sign-up goes through the development outbox, as with `npm start`.
       REGDATA_DEV_MODE: 'true',
+      // The webhook endpoint added on the Webhooks page is a loopback URL; nothing is delivered to it.
+      REGDATA_WEBHOOKS_ALLOW_PRIVATE: 'true',
+      REGDATA_WEBHOOKS_POLL_MS: '0',
     });
     server = await startServer(config, { handleSignals: false });
     browser = await chromium.launch({
@@ -498,6 +501,31 @@ describe.skipIf(inject('missingTools').includes('chromium'))('dashboard in a rea
       await page.getByRole('button', { name: 'Yes, delete Suppliers' }).click();
       await page.waitForURL('**/dashboard/watchlists');
       expect(await page.locator('#watchlists tbody tr').count()).toBe(1);
+
+      // Webhooks: an endpoint with a long URL (a token with no space to wrap at); its secret shown once,
+      // then a new one, then the delete question naming the URL. Every state fits at both sizes.
+      await page.getByRole('link', { name: 'Webhooks' }).first().click();
+      await page.waitForURL('**/dashboard/webhooks');
+      await page.getByText('No endpoint yet.').waitFor();
+      await checkPage(page, size, 'webhooks');
+      const hookUrl = `http://127.0.0.1:9/receivers/regdata-watchlist-events-${'0123456789abcdef'.repeat(4)}?tenant=${size.name}`;
+      await page.getByLabel(/^Endpoint URL/).fill(hookUrl);
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      await page.getByRole('heading', { name: 'Endpoint added' }).waitFor();
+      const secret = await page.locator('#new-secret').inputValue();
+      expect(secret).toMatch(/^whsec_[A-Za-z0-9+/=]{40,}$/);
+      expect(await page.locator('.endpoint h3').textContent()).toContain(hookUrl);
+      await checkPage(page, size, 'webhooks (secret shown)');
+      await shot('webhooks');
+      await page.getByRole('button', { name: 'New secret' }).click();
+      await page.getByRole('heading', { name: 'New secret' }).waitFor();
+      expect(await page.locator('#new-secret').inputValue()).not.toBe(secret);
+      await checkPage(page, size, 'webhooks (new secret)');
+      await page.getByRole('button', { name: 'Delete', exact: true }).click();
+      await page.getByRole('heading', { name: /^Delete the endpoint/ }).waitFor();
+      await checkPage(page, size, 'webhooks (delete confirmation)');
+      await page.getByRole('button', { name: 'Yes, delete it' }).click();
+      await page.getByText('No endpoint yet.').waitFor();
 
       // The overview shows the in-app usage.
       await page.getByRole('link', { name: 'Overview' }).click();

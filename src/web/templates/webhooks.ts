@@ -146,7 +146,7 @@ export function secretNotice(url: string, secret: string, rotated: boolean): Saf
 /** Deleting drops the queued deliveries: the first click only asks. */
 export function deleteEndpointQuestion(ep: Endpoint, csrfToken: string): SafeHtml {
   return html`<section class="confirm" aria-labelledby="confirm-h">
-    <h2 id="confirm-h" tabindex="-1">Delete the endpoint ${ep.url}?</h2>
+    <h2 id="confirm-h" tabindex="-1">Delete the endpoint <code class="wrap-any">${ep.url}</code>?</h2>
     <p>Events are no longer sent there; deliveries not yet made are dropped, unbilled.</p>
     <form method="post" action="/dashboard/webhooks/${ep.id}/delete" class="row">
       ${csrfField(csrfToken)}
