@@ -635,5 +635,11 @@ describe('events through the real ingest of official files', () => {
     expect([...received.ids].sort()).toEqual(pushed.map((e) => e.id).sort());
     const pulled = [...(await pull('EE')), ...(await pull('NO'))];
     expect(pushed.map((e) => e.id).sort()).toEqual(pulled.map((e) => e.id).sort());
+    // Pulled twice and pushed once, each event was charged once: the three detail rows read before the
+    // second ingest and one row price per event, to the micro-credit; the other account paid nothing.
+    const micro = (credits: number) => Math.round(credits * 1e6);
+    const balance = async (email: string) => (await server!.wallet.balance({ email })).balance;
+    expect(micro(50 - (await balance('watcher@test.local')))).toBe(micro((3 + expected.length) * PRICE));
+    expect(micro(await balance('quiet@test.local'))).toBe(micro(5));
   });
 });
