@@ -103,7 +103,9 @@ function deliveryTable(endpointId: string, log: DeliveryInfo[], csrfToken: strin
           (d) =>
             html`<tr>
               <td><code class="wrap-any">${d.event_id}</code></td>
-              <td>${d.state}${d.next_at ? html`, next ${formatDate(d.next_at)}` : ''}</td>
+              <td>
+                ${d.state}${d.next_at ? html`, next <span class="nowrap">${formatDate(d.next_at)}</span>` : ''}
+              </td>
               <td>${String(d.attempts)}</td>
               <td>${d.last_error ?? (d.last_status === null ? '' : String(d.last_status))}</td>
               <td>${creditsHtml(d.charged)}</td>
