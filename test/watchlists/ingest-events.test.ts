@@ -61,7 +61,13 @@ const received: { verified: { type: string; data: Event }[]; attempts: number; i
   ids: [],
 };
 
-const env = () => ({ ...process.env, REGDATA_DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+/** The CLI and the server are configured alike: one data folder, one SQLite wallet in it. */
+const settings = () => ({
+  REGDATA_DATA_DIR: dataDir,
+  REGDATA_WALLET_URL: `sqlite:${path.join(dataDir, 'wallet.db')}`,
+  LOG_LEVEL: 'silent',
+});
+const env = () => ({ ...process.env, ...settings() });
 async function cli(args: string[]): Promise<string> {
   const { stdout } = await run(process.execPath, [BIN, ...args], { env: env(), maxBuffer: 64 << 20 });
   return stdout;
@@ -70,9 +76,8 @@ async function cli(args: string[]): Promise<string> {
 function serve(): Promise<StartedServer> {
   return startServer(
     loadConfig({
+      ...settings(),
       PORT: '0',
-      REGDATA_DATA_DIR: dataDir,
-      LOG_LEVEL: 'silent',
       REGDATA_WALLET_SWEEP_INTERVAL_MS: '0',
       REGDATA_PRICES: `EE=${PRICE},NO=${PRICE}`,
       REGDATA_WEBHOOKS_ALLOW_PRIVATE: 'true',
