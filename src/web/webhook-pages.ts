@@ -60,7 +60,8 @@ export function webhookPages(app: FastifyInstance, deps: WebPluginOptions): void
       );
       await tokens.record(
         formField(request.body, '_once'),
-        `The endpoint ${made.data.url} was added; its secret was shown once.`,
+        // Not the URL: this plain-text notice cannot let it wrap; the list below shows it.
+        'The endpoint was added; its secret was shown once.',
       );
       return sendPage(
         reply,

@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
 import { startServer, type StartedServer } from '../../src/server.ts';
+import { Watchlists } from '../../src/watchlists/watchlists.ts';
+import { publishEdited } from '../watchlists/publish-world.ts';
 import { layoutReport } from './layout-checks.ts';
 
 /**
@@ -13,7 +15,8 @@ import { layoutReport } from './layout-checks.ts';
  * the real server on a socket, on a laptop (1280×800, en-US) and on a phone (375×812, de-DE): sign up,
  * verify through the development outbox, sign in, create a key and use it on the REST API, search in the
  * app and see the ledger fall by exactly what was charged (once, however often a button is clicked), open a
- * company, revoke the key (the API answers 401), order with confirmation, sign out. Every page is checked
+ * company, watch it (a saved search, a pasted list), add a webhook endpoint with a long URL and see a real
+ * publish's event in its delivery log, revoke the key (the API answers 401), order with confirmation, sign out. Every page is checked
  * for horizontal overflow, for words broken or wider than their box, overlapping header parts and chart
  * labels (layout-checks.ts), and with axe-core (no serious or critical violation), and one test uses the
  * keyboard alone. Screenshots go to test-results/e2e/ (REGDATA_SCREENSHOTS=docs/screenshots refreshes the
@@ -98,6 +101,9 @@ describe.skipIf(inject('missingTools').includes('chromium'))('dashboard in a rea
       REGDATA_WALLET_SWEEP_INTERVAL_MS: '0',
       // The sign-up goes through the development outbox, as with `npm start`.
       REGDATA_DEV_MODE: 'true',
+      // The webhook endpoint added on the Webhooks page is a loopback URL where nothing listens.
+      REGDATA_WEBHOOKS_ALLOW_PRIVATE: 'true',
+      REGDATA_WEBHOOKS_POLL_MS: '200',
     });
     server = await startServer(config, { handleSignals: false });
     browser = await chromium.launch({
@@ -123,6 +129,34 @@ describe.skipIf(inject('missingTools').includes('chromium'))('dashboard in a rea
     await server?.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
+
+  /** Publishes EE with `edits` (SQL on stage_companies), computing the events of `lists`, and serves it. */
+  let publishes = 0;
+  async function publishEE(edits: string[], lists: Watchlists, label: string): Promise<void> {
+    const store = new SnapshotStore(dataDir);
+    const live = store.currentId()!;
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-test-e2e-base-'));
+    try {
+      const files = {
+        companies: path.join(base, 'companies.parquet'),
+        history: path.join(base, 'history.parquet'),
+      };
+      fs.copyFileSync(store.file(live, 'EE', 'companies'), files.companies);
+      fs.copyFileSync(store.file(live, 'EE', 'history'), files.history);
+      const id = await publishEdited({
+        store,
+        base: files,
+        label: `e2e-${label}`,
+        // Snapshot ids are per second: a later publish of this run never reuses one.
+        at: new Date(Date.now() + ++publishes * 1000),
+        edits,
+        watchlists: lists,
+      });
+      await server.engine.swap(id);
+    } finally {
+      fs.rmSync(base, { recursive: true, force: true });
+    }
+  }
 
   const api = (url: string, key: string) =>
     fetch(`${server.url}${url}`, { headers: { authorization: `Bearer ${key}` } });
@@ -498,6 +532,56 @@ describe.skipIf(inject('missingTools').includes('chromium'))('dashboard in a rea
       await page.getByRole('button', { name: 'Yes, delete Suppliers' }).click();
       await page.waitForURL('**/dashboard/watchlists');
       expect(await page.locator('#watchlists tbody tr').count()).toBe(1);
+
+      // Webhooks: an endpoint with a long URL (a token with no space to wrap at); its secret shown once,
+      // then a new one, then the delete question naming the URL. Every state fits at both sizes.
+      await page.getByRole('link', { name: 'Webhooks' }).first().click();
+      await page.waitForURL('**/dashboard/webhooks');
+      await page.getByText('No endpoint yet.').waitFor();
+      await checkPage(page, size, 'webhooks');
+      const hookUrl = `http://127.0.0.1:9/receivers/regdata-watchlist-events-${'0123456789abcdef'.repeat(4)}?tenant=${size.name}`;
+      await page.getByLabel(/^Endpoint URL/).fill(hookUrl);
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      await page.getByRole('heading', { name: 'Endpoint added' }).waitFor();
+      const secret = await page.locator('#new-secret').inputValue();
+      expect(secret).toMatch(/^whsec_[A-Za-z0-9+/=]{40,}$/);
+      expect(await page.locator('.endpoint h3').textContent()).toContain(hookUrl);
+      await checkPage(page, size, 'webhooks (secret shown)');
+      // Reloading sends the form again: nothing more is added, and the page says so.
+      await page.reload();
+      await page.getByText('The endpoint was added; its secret was shown once.').waitFor();
+      expect(await page.locator('.endpoint').count()).toBe(1);
+      await checkPage(page, size, 'webhooks (form sent again)');
+
+      // A publish renames a watched company; the server's deliverer tries the endpoint (nothing listens
+      // on port 9), so the log shows a failed attempt with its error, the event id and what it cost (0).
+      const owner = await server.wallet.store.get<{ id: string }>('SELECT id FROM accounts WHERE email = ?', [
+        size.email,
+      ]);
+      const lists = new Watchlists(server.wallet.store, Date.now);
+      await lists.create(owner!.id, { name: 'Hooked', country: 'EE', companies: [pasted[0]!] });
+      await publishEE(
+        [`UPDATE stage_companies SET arinimi = arinimi || ' Hooked' WHERE registrikood = '${pasted[0]!}'`],
+        lists,
+        size.name,
+      );
+      for (let i = 0; i < 100 && (await page.locator('.endpoint tbody tr').count()) === 0; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await page.goto('/dashboard/webhooks');
+      }
+      expect(await page.locator('.endpoint tbody tr').count()).toBe(1);
+      expect(await page.locator('.endpoint tbody tr').textContent()).toMatch(/-e2e-\w+\.EE\.[0-9a-f]{16}/);
+      await checkPage(page, size, 'webhooks (delivery log)');
+      await shot('webhooks');
+      await page.getByRole('button', { name: 'New secret' }).click();
+      await page.getByRole('heading', { name: 'New secret' }).waitFor();
+      expect(await page.locator('#new-secret').inputValue()).not.toBe(secret);
+      await checkPage(page, size, 'webhooks (new secret)');
+      await page.getByRole('button', { name: 'Delete', exact: true }).click();
+      await page.getByRole('heading', { name: /^Delete the endpoint/ }).waitFor();
+      await checkPage(page, size, 'webhooks (delete confirmation)');
+      await page.getByRole('button', { name: 'Yes, delete it' }).click();
+      await page.getByText('No endpoint yet.').waitFor();
 
       // The overview shows the in-app usage.
       await page.getByRole('link', { name: 'Overview' }).click();

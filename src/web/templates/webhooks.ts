@@ -103,7 +103,9 @@ function deliveryTable(endpointId: string, log: DeliveryInfo[], csrfToken: strin
           (d) =>
             html`<tr>
               <td><code class="wrap-any">${d.event_id}</code></td>
-              <td>${d.state}${d.next_at ? html`, next ${formatDate(d.next_at)}` : ''}</td>
+              <td>
+                ${d.state}${d.next_at ? html`, next <span class="nowrap">${formatDate(d.next_at)}</span>` : ''}
+              </td>
               <td>${String(d.attempts)}</td>
               <td>${d.last_error ?? (d.last_status === null ? '' : String(d.last_status))}</td>
               <td>${creditsHtml(d.charged)}</td>
@@ -146,7 +148,7 @@ export function secretNotice(url: string, secret: string, rotated: boolean): Saf
 /** Deleting drops the queued deliveries: the first click only asks. */
 export function deleteEndpointQuestion(ep: Endpoint, csrfToken: string): SafeHtml {
   return html`<section class="confirm" aria-labelledby="confirm-h">
-    <h2 id="confirm-h" tabindex="-1">Delete the endpoint ${ep.url}?</h2>
+    <h2 id="confirm-h" tabindex="-1">Delete the endpoint <code class="wrap-any">${ep.url}</code>?</h2>
     <p>Events are no longer sent there; deliveries not yet made are dropped, unbilled.</p>
     <form method="post" action="/dashboard/webhooks/${ep.id}/delete" class="row">
       ${csrfField(csrfToken)}
