@@ -84,7 +84,7 @@ function consentPage(
       <ul>
         ${scopes.map((s) => html`<li><code>${s}</code>: ${SCOPE_TEXT[s] ?? s}</li>`)}
       </ul>
-      <p>You can disconnect it at any time: it is listed under API keys on the dashboard.</p>
+      <p>You can disconnect it at any time: it is listed under Connected clients on the dashboard.</p>
       <form method="post" action="${INTERACTION_PREFIX}/${uid}/consent">
         ${csrfField(request.web.csrfToken)}
         ${
@@ -106,8 +106,8 @@ function consentPage(
  * The two pages an MCP client's sign-in shows in the browser (the MCP authorization flow, issue 29): the
  * dashboard account's sign-in, skipped when the browser is already signed in, then the consent: which
  * client, which account, that its calls are charged to this account's credits, and the scopes. Approving
- * creates the grant and the key it acts through (authorization-server.ts); the key is listed, with its last
- * use, among the account's keys on the dashboard, where revoking it disconnects the client.
+ * creates the grant and the key it acts through (authorization-server.ts); the client is listed, with its
+ * last use, on the dashboard's Connected clients page (client-pages.ts), where revoking disconnects it.
  */
 export function oauthPages(app: FastifyInstance, deps: WebDeps, oauth: AuthorizationServer): void {
   const { identity, wallet } = deps;
