@@ -56,6 +56,21 @@ const signInForm = (request: FastifyRequest, uid: string, clientName: string, er
     </main>`,
   );
 
+/**
+ * Answering a sign-in or consent form redirects the browser on to the client's redirect_uri (checked by the
+ * provider against the client's registration), and browsers hold a form's redirects to CSP form-action:
+ * these pages allow that one origin (or custom scheme, as desktop clients use) besides their own.
+ */
+function allowFormRedirectTo(reply: FastifyReply, redirectUri: unknown): void {
+  const target = typeof redirectUri === 'string' && URL.canParse(redirectUri) ? new URL(redirectUri) : null;
+  if (!target) return;
+  const web = target.protocol === 'http:' || target.protocol === 'https:';
+  const source = web ? target.origin : target.protocol;
+  if (!web && !/^[a-z][a-z0-9+.-]*:$/.test(source)) return;
+  const csp = String(reply.getHeader('content-security-policy') ?? '');
+  reply.header('content-security-policy', csp.replace("form-action 'self'", `form-action 'self' ${source}`));
+}
+
 /** The client's registered name, else its id. */
 const clientName = async (provider: Provider, clientId: unknown) => {
   const client = typeof clientId === 'string' ? await provider.Client.find(clientId) : undefined;
@@ -117,6 +132,7 @@ export function oauthPages(app: FastifyInstance, deps: WebDeps, oauth: Authoriza
     const details = await provider.interactionDetails(request.raw, reply.raw);
     const prompt = details.prompt as Prompt;
     const name = await clientName(provider, details.params['client_id']);
+    allowFormRedirectTo(reply, details.params['redirect_uri']);
     if (prompt.name === 'login') {
       const accountId = request.web.session?.accountId;
       if (accountId) return finish(provider, request, reply, { login: { accountId } });
@@ -151,6 +167,7 @@ export function oauthPages(app: FastifyInstance, deps: WebDeps, oauth: Authoriza
     } catch (err) {
       if (isAppError(err) && err.status < 500) {
         const name = await clientName(provider, details.params['client_id']);
+        allowFormRedirectTo(reply, details.params['redirect_uri']);
         return sendPage(reply.code(err.status), signInForm(request, details.uid, name, err.message));
       }
       throw err;
