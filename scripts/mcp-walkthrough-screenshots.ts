@@ -9,14 +9,13 @@
  * official SDK client's OAuth flow (discovery, dynamic registration, PKCE, resource indicator). The browser
  * step is real Chromium (playwright-core, /usr/bin/chromium or REGDATA_CHROMIUM): the sign-in page, the
  * consent page, and the client's own callback page, served here by a loopback listener as a desktop agent
- * serves its own. The client then calls every tool it lists, and the dashboard's keys page shows the
- * client's key with its last use. Each screenshot is 1280x800 at most, optimized losslessly with optipng
+ * serves its own. The client then calls every tool it lists, and the dashboard's Connected clients page
+ * shows the client with its last use. Each screenshot is 1280x800 at most, optimized losslessly with optipng
  * when it is installed. The calls and their charges are printed as a Markdown table for the docs.
  *
- * `--bypass-csp` makes Chromium ignore the pages' Content-Security-Policy. Without it the script fails
- * while the dashboard's `form-action 'self'` applies to the consent form: Chromium checks form-action on
- * every redirect after a form post, so the last redirect, to the client's callback on another origin, is
- * blocked (docs/mcp.md, "Walk-through").
+ * `--bypass-csp` makes Chromium ignore the pages' Content-Security-Policy. It is no longer needed: the
+ * sign-in and consent pages allow the client's redirect origin in `form-action` (Chromium checks
+ * form-action on every redirect after a form post; docs/mcp.md, "Walk-through").
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -199,10 +198,10 @@ async function main() {
     const after = (await server.wallet.balance({ accountId })).balance;
     await client.close();
 
-    // 4. The dashboard (the browser is signed in from step 2): the client's key with its last use.
-    await page.goto(`${server.url}/dashboard/keys`);
-    await page.getByText(`MCP client: ${CLIENT_NAME}`).waitFor();
-    await shot(page, '4-dashboard-keys');
+    // 4. The dashboard (the browser is signed in from step 2): the connected client with its last use.
+    await page.goto(`${server.url}/dashboard/clients`);
+    await page.locator('#clients', { hasText: CLIENT_NAME }).waitFor();
+    await shot(page, '4-dashboard-clients');
 
     console.log(`Protocol era: ${era}. Tools listed: ${listed.length}; called: ${calls.length}.\n`);
     console.log('| Tool | Arguments | Credits charged |\n|---|---|---|');

@@ -249,7 +249,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // MCP clients sign in with OAuth where there are accounts to sign in to (the dashboard); keys work always.
   const oauth = deps.web
     ? {
-        server: new AuthorizationServer({ wallet: deps.web.wallet, secret, proxy: Boolean(deps.trustProxy) }),
+        server: new AuthorizationServer({
+          wallet: deps.web.wallet,
+          secret,
+          proxy: Boolean(deps.trustProxy),
+          loopbackClientDocuments: deps.web.oauthLoopbackClients ?? false,
+        }),
         origin: (request: FastifyRequest) => baseUrl(deps.web!, request),
       }
     : undefined;

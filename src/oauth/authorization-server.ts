@@ -1,5 +1,7 @@
 import { createHmac, generateKeyPairSync } from 'node:crypto';
 import Provider, { errors, type KoaContextWithOIDC } from 'oidc-provider';
+import { AppError } from '../errors/app-error.ts';
+import type { WalletStore } from '../wallet/store.ts';
 import type { Principal } from '../wallet/types.ts';
 import type { Wallet } from '../wallet/wallet.ts';
 import { oauthAdapter } from './oauth-store.ts';
@@ -22,6 +24,10 @@ export const SCOPE_TEXT: Record<string, string> = {
   offline_access: 'stay connected until you revoke it (refresh tokens)',
 };
 const ACCESS_TOKEN_TTL_S = 10 * 60;
+/** A client's metadata document: the draft's SHOULD-limit is 5 KB; what a public client needs fits in it. */
+const CLIENT_DOCUMENT_MAX_BYTES = 5 * 1024;
+/** How long a fetched document is used, within which its HTTP caching headers choose. */
+const CLIENT_DOCUMENT_CACHE_S = { min: 60, max: 86_400 };
 const REFRESH_TOKEN_TTL_S = 30 * 86_400;
 /** Where the provider's own endpoints live; everything under it but the interaction pages is the provider's. */
 export const OAUTH_PREFIX = '/oauth';
@@ -29,11 +35,17 @@ export const INTERACTION_PREFIX = `${OAUTH_PREFIX}/interaction`;
 export const MCP_RESOURCE_PATH = '/mcp';
 
 export interface AuthorizationServerOptions {
-  wallet: Pick<Wallet, 'store' | 'authenticator' | 'createAccountKey'>;
+  wallet: Pick<Wallet, 'store' | 'authenticator' | 'createAccountKey' | 'accountKeys' | 'revokeAccountKey'>;
   /** Signs the interaction cookies: shared by every replica (config, or the data folder's secret). */
   secret: Buffer;
   /** Behind a proxy that sets X-Forwarded-*: the issuer is then the public origin (config.trustProxy). */
   proxy: boolean;
+  /**
+   * Client ID metadata documents may be served from a loopback address (development mode, which runs on a
+   * loopback host only: a developer's own client). Otherwise the library's guard refuses every special-use
+   * address (loopback, private, link-local) when it fetches a document.
+   */
+  loopbackClientDocuments?: boolean;
   clock?: () => number;
 }
 
@@ -42,9 +54,36 @@ interface GrantRow {
   scope: string;
 }
 
+/** A client the account connected (a consented grant), as the dashboard lists it. */
+export interface ConnectedClient {
+  grantId: string;
+  clientName: string | null;
+  /** A registered client's id, or the URL of its metadata document. */
+  clientId: string;
+  scopes: string[];
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+interface ClientRow {
+  grant_id: string;
+  client_id: string;
+  client_name: string | null;
+  created_at: string;
+}
+
 export interface TokenCaller {
   principal: Principal;
   scopes: string[];
+}
+
+/** The keys that grants act through: not the account's own API keys, so the keys page leaves them out. */
+export async function grantKeyIds(store: WalletStore, accountId: string): Promise<Set<string>> {
+  const rows = await store.all<GrantRow>('SELECT key_id, scope FROM oauth_grants WHERE account_id = ?', [
+    accountId,
+  ]);
+  return new Set(rows.map((r) => r.key_id));
 }
 
 /**
@@ -119,6 +158,45 @@ export class AuthorizationServer {
       // The key was revoked on the dashboard (on any replica): the grant no longer speaks for anyone.
       return null;
     }
+  }
+
+  /** The account's connected clients, newest first, with the last use of the key each acts through. */
+  async clients(accountId: string): Promise<ConnectedClient[]> {
+    const rows = await this.opts.wallet.store.all<GrantRow & ClientRow>(
+      `SELECT grant_id, key_id, client_id, client_name, scope, created_at FROM oauth_grants
+       WHERE account_id = ? ORDER BY created_at DESC, grant_id`,
+      [accountId],
+    );
+    const keys = new Map((await this.opts.wallet.accountKeys(accountId)).map((k) => [k.keyId, k]));
+    return rows.map((r) => ({
+      grantId: r.grant_id,
+      clientName: r.client_name,
+      clientId: r.client_id,
+      scopes: r.scope.split(' ').filter(Boolean),
+      createdAt: r.created_at,
+      lastUsedAt: keys.get(r.key_id)?.lastUsedAt ?? null,
+      revokedAt: keys.get(r.key_id)?.revokedAt ?? null,
+    }));
+  }
+
+  /**
+   * Disconnects a client: its key is revoked first (a token presented meanwhile already finds no one), then
+   * the grant and every code and token of it are deleted from the wallet database, which every replica
+   * reads. Another account's grant is not_found, as if there were none.
+   */
+  async revoke(accountId: string, grantId: string): Promise<void> {
+    const row = await this.opts.wallet.store.get<GrantRow>(
+      'SELECT key_id, scope FROM oauth_grants WHERE grant_id = ? AND account_id = ?',
+      [grantId, accountId],
+    );
+    if (!row) throw new AppError('not_found', 'no such connected client');
+    const key = (await this.opts.wallet.accountKeys(accountId)).find((k) => k.keyId === row.key_id);
+    if (key && key.revokedAt === null) {
+      await this.opts.wallet.revokeAccountKey({ accountId, keyId: row.key_id });
+    }
+    const Records = oauthAdapter(this.opts.wallet.store, this.opts.clock);
+    await new Records('Grant').destroy(grantId);
+    await new Records('AccessToken').revokeByGrantId(grantId);
   }
 
   /**
@@ -209,6 +287,15 @@ export class AuthorizationServer {
       features: {
         devInteractions: { enabled: false },
         registration: { enabled: true },
+        // The current MCP spec's registration: the client_id is an https URL of the client's metadata document,
+        // which the library fetches (https only, 2.5 s, size-limited, special-use addresses refused, redirects
+        // not followed), validates (its client_id must be its URL; no shared secrets) and caches per its
+        // HTTP caching headers in a bounded LRU; the authorization request's redirect_uri must be one of it.
+        clientIdMetadataDocument: {
+          enabled: true,
+          ack: 'draft-02',
+          cacheDuration: CLIENT_DOCUMENT_CACHE_S,
+        },
         revocation: { enabled: true },
         resourceIndicators: {
           enabled: true,
@@ -225,6 +312,8 @@ export class AuthorizationServer {
           },
         },
       },
+      fetchResponseBodyLimits: { 'client_id metadata document': CLIENT_DOCUMENT_MAX_BYTES },
+      ...(this.opts.loopbackClientDocuments && { fetch: loopbackAllowed }),
       pkce: { required: () => true },
       interactions: { url: (_ctx, interaction) => `${INTERACTION_PREFIX}/${interaction.uid}` },
       findAccount: async (_ctx, accountId) => ({ accountId, claims: async () => ({ sub: accountId }) }),
@@ -249,4 +338,19 @@ export class AuthorizationServer {
     provider.proxy = this.opts.proxy;
     return provider;
   }
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '[::1]']);
+
+/**
+ * The library's fetch, but a loopback URL (an IPv4/IPv6 loopback literal or localhost) goes out without its
+ * special-use-address guard, which refuses loopback too. Every other host keeps the guard.
+ */
+function loopbackAllowed(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  const host = new URL(input instanceof Request ? input.url : input).hostname;
+  if (LOOPBACK_HOSTS.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host)) {
+    const { dispatcher: _guard, ...rest } = (init ?? {}) as RequestInit & { dispatcher?: unknown };
+    return globalThis.fetch(input, rest);
+  }
+  return globalThis.fetch(input, init);
 }

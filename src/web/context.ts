@@ -27,6 +27,8 @@ export interface WebDeps {
   publicUrl: string | null;
   /** Secure cookies, named with the __Host- prefix (no Domain, Path=/) so a sibling host cannot set them. */
   cookieSecure: boolean;
+  /** Development mode (a loopback host only): MCP clients' metadata documents may be on loopback too. */
+  oauthLoopbackClients?: boolean;
 }
 
 export interface WebPluginOptions extends WebDeps {

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isCountryCode } from '../contract/countries.ts';
 import { AppError, isAppError } from '../errors/app-error.ts';
 import type { Session } from '../identity/identity.ts';
+import { grantKeyIds } from '../oauth/authorization-server.ts';
 import {
   COUNTRY_PLAN_EUR_PER_MONTH,
   MIN_TOPUP_CREDITS,
@@ -68,7 +69,9 @@ function overviewRoutes(app: FastifyInstance, deps: WebDeps): void {
 
 function keyRoutes(app: FastifyInstance, { wallet }: WebDeps): void {
   const keysPage = async (request: FastifyRequest, who: SignedIn, notice: SafeHtml | string) => {
-    const keys = await wallet.accountKeys(who.accountId);
+    // The keys of MCP clients' grants are on the Connected clients page, not among the account's own.
+    const grantKeys = await grantKeyIds(wallet.store, who.accountId);
+    const keys = (await wallet.accountKeys(who.accountId)).filter((k) => !grantKeys.has(k.keyId));
     const body = keysBody({ keys, csrfToken: request.web.csrfToken, notice });
     return page(request, who, 'API keys', '/dashboard/keys', body);
   };

@@ -30,6 +30,7 @@ export function webDeps(
       payments: new InvoiceProvider(),
       publicUrl: config.web.publicUrl,
       cookieSecure: settings.cookieSecure,
+      oauthLoopbackClients: config.devMode,
     },
     close: async () => {
       await mail.stop();

@@ -58,6 +58,7 @@ export interface LayoutOptions {
 const NAV = [
   ['/dashboard', 'Overview'],
   ['/dashboard/keys', 'API keys'],
+  ['/dashboard/clients', 'Connected clients'],
   ['/search', 'Search'],
   ['/dashboard/watchlists', 'Watchlists'],
   ['/dashboard/billing', 'Plans and top-ups'],

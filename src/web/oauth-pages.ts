@@ -56,6 +56,21 @@ const signInForm = (request: FastifyRequest, uid: string, clientName: string, er
     </main>`,
   );
 
+/**
+ * Answering a sign-in or consent form redirects the browser on to the client's redirect_uri (checked by the
+ * provider against the client's registration), and browsers hold a form's redirects to CSP form-action:
+ * these pages allow that one origin (or custom scheme, as desktop clients use) besides their own.
+ */
+function allowFormRedirectTo(reply: FastifyReply, redirectUri: unknown): void {
+  const target = typeof redirectUri === 'string' && URL.canParse(redirectUri) ? new URL(redirectUri) : null;
+  if (!target) return;
+  const web = target.protocol === 'http:' || target.protocol === 'https:';
+  const source = web ? target.origin : target.protocol;
+  if (!web && !/^[a-z][a-z0-9+.-]*:$/.test(source)) return;
+  const csp = String(reply.getHeader('content-security-policy') ?? '');
+  reply.header('content-security-policy', csp.replace("form-action 'self'", `form-action 'self' ${source}`));
+}
+
 /** The client's registered name, else its id. */
 const clientName = async (provider: Provider, clientId: unknown) => {
   const client = typeof clientId === 'string' ? await provider.Client.find(clientId) : undefined;
@@ -84,7 +99,7 @@ function consentPage(
       <ul>
         ${scopes.map((s) => html`<li><code>${s}</code>: ${SCOPE_TEXT[s] ?? s}</li>`)}
       </ul>
-      <p>You can disconnect it at any time: it is listed under API keys on the dashboard.</p>
+      <p>You can disconnect it at any time: it is listed under Connected clients on the dashboard.</p>
       <form method="post" action="${INTERACTION_PREFIX}/${uid}/consent">
         ${csrfField(request.web.csrfToken)}
         ${
@@ -106,8 +121,8 @@ function consentPage(
  * The two pages an MCP client's sign-in shows in the browser (the MCP authorization flow, issue 29): the
  * dashboard account's sign-in, skipped when the browser is already signed in, then the consent: which
  * client, which account, that its calls are charged to this account's credits, and the scopes. Approving
- * creates the grant and the key it acts through (authorization-server.ts); the key is listed, with its last
- * use, among the account's keys on the dashboard, where revoking it disconnects the client.
+ * creates the grant and the key it acts through (authorization-server.ts); the client is listed, with its
+ * last use, on the dashboard's Connected clients page (client-pages.ts), where revoking disconnects it.
  */
 export function oauthPages(app: FastifyInstance, deps: WebDeps, oauth: AuthorizationServer): void {
   const { identity, wallet } = deps;
@@ -117,6 +132,7 @@ export function oauthPages(app: FastifyInstance, deps: WebDeps, oauth: Authoriza
     const details = await provider.interactionDetails(request.raw, reply.raw);
     const prompt = details.prompt as Prompt;
     const name = await clientName(provider, details.params['client_id']);
+    allowFormRedirectTo(reply, details.params['redirect_uri']);
     if (prompt.name === 'login') {
       const accountId = request.web.session?.accountId;
       if (accountId) return finish(provider, request, reply, { login: { accountId } });
@@ -151,6 +167,7 @@ export function oauthPages(app: FastifyInstance, deps: WebDeps, oauth: Authoriza
     } catch (err) {
       if (isAppError(err) && err.status < 500) {
         const name = await clientName(provider, details.params['client_id']);
+        allowFormRedirectTo(reply, details.params['redirect_uri']);
         return sendPage(reply.code(err.status), signInForm(request, details.uid, name, err.message));
       }
       throw err;

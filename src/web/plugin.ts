@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { authPages } from './auth-pages.ts';
 import { CSRF_HEADER, csrfOk, loadContext, type WebContext, type WebPluginOptions } from './context.ts';
+import { clientPages } from './client-pages.ts';
 import { dashboardPages } from './dashboard-pages.ts';
 import { oauthPages } from './oauth-pages.ts';
 import { landingPage } from './landing-page.ts';
@@ -79,5 +80,8 @@ export const webPlugin: FastifyPluginAsync<WebPluginOptions> = async (app, deps)
   searchPages(app, deps);
   watchlistPages(app, deps);
   webhookPages(app, deps);
-  if (deps.oauth) oauthPages(app, deps, deps.oauth);
+  if (deps.oauth) {
+    oauthPages(app, deps, deps.oauth);
+    clientPages(app, deps.oauth);
+  }
 };

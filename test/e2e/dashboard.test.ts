@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -301,6 +302,74 @@ describe.skipIf(inject('missingTools').includes('chromium'))('dashboard in a rea
   }
 
   /** The whole newcomer's flow at one size; returns the REST key made on the way (revoked at the end). */
+  /** A tools/list on /mcp with an OAuth access token. */
+  const mcpCall = (token: string) =>
+    fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-06-18',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    });
+
+  /**
+   * What an MCP client does around the browser: registers (RFC 7591), opens the authorization URL with PKCE
+   * in the signed-in page, which stops at the consent page; `allow` clicks Allow and exchanges the code the
+   * browser was sent back with (the client's callback is answered by the test) for an access token.
+   */
+  async function connectMcpClient(page: Page) {
+    const callback = 'http://127.0.0.1:9/callback';
+    const reg = (await (
+      await fetch(`${server.url}/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          client_name: 'E2E agent',
+          redirect_uris: [callback],
+          token_endpoint_auth_method: 'none',
+        }),
+      })
+    ).json()) as { client_id: string };
+    await page.route(`${callback}**`, (route) =>
+      route.fulfill({ status: 200, contentType: 'text/plain', body: 'connected' }),
+    );
+    const verifier = crypto.randomBytes(32).toString('base64url');
+    const authorize = new URLSearchParams({
+      client_id: reg.client_id,
+      response_type: 'code',
+      redirect_uri: callback,
+      scope: 'mcp:data',
+      resource: `${server.url}/mcp`,
+      code_challenge: crypto.createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
+    });
+    await page.goto(`/oauth/authorize?${authorize.toString()}`);
+    await page.getByRole('heading', { name: 'Connect E2E agent?' }).waitFor();
+    return {
+      allow: async () => {
+        await page.getByRole('button', { name: 'Allow' }).click();
+        await page.waitForURL(`${callback}**`);
+        const code = new URL(page.url()).searchParams.get('code')!;
+        const res = await fetch(`${server.url}/oauth/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({
+            grant_type: 'authorization_code',
+            code,
+            code_verifier: verifier,
+            redirect_uri: callback,
+            client_id: reg.client_id,
+          }).toString(),
+        });
+        expect(res.status).toBe(200);
+        return ((await res.json()) as { access_token: string }).access_token;
+      },
+    };
+  }
+
   async function fullFlow(size: Size): Promise<void> {
     const page = await openPage(size);
     // Search pages have sticky parts, which a full-page capture repeats: those are shot as the screen shows them.
@@ -602,6 +671,27 @@ describe.skipIf(inject('missingTools').includes('chromium'))('dashboard in a rea
       await page.getByRole('button', { name: 'Yes, revoke key e2e key' }).click();
       await expect(page.locator('#keys').textContent()).resolves.toContain('revoked');
       expect((await api('/api/v1/data/countries', key)).status).toBe(401);
+
+      // An MCP client connects by OAuth (the browser is signed in, so only the consent page shows); the
+      // Connected clients page lists it, and revoking it there refuses the client's next call.
+      const oauthClient = await connectMcpClient(page);
+      await checkPage(page, size, 'OAuth consent');
+      await shot('oauth-consent');
+      const token = await oauthClient.allow();
+      expect((await mcpCall(token)).status).toBe(200);
+      await page.goto('/dashboard');
+      await page.getByRole('link', { name: 'Connected clients' }).click();
+      await page.waitForURL('**/dashboard/clients');
+      await expect(page.locator('#clients').textContent()).resolves.toContain('E2E agent');
+      await checkPage(page, size, 'connected clients');
+      await shot('clients');
+      await page.getByRole('button', { name: 'Revoke E2E agent' }).click();
+      await page.getByRole('heading', { name: 'Disconnect E2E agent?' }).waitFor();
+      await checkPage(page, size, 'connected clients (revoke confirmation)');
+      expect((await mcpCall(token)).status).toBe(200);
+      await page.getByRole('button', { name: 'Yes, revoke E2E agent' }).click();
+      await expect(page.locator('#clients').textContent()).resolves.toContain('revoked');
+      expect((await mcpCall(token)).status).toBe(401);
 
       // Ordering asks first and says what it places; a double click on the confirmation orders once.
       await page.getByRole('link', { name: 'Plans and top-ups' }).click();

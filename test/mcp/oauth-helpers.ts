@@ -1,7 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { OAuthClientProvider } from '@modelcontextprotocol/client';
+import {
+  Client,
+  StreamableHTTPClientTransport,
+  UnauthorizedError,
+  type OAuthClientProvider,
+} from '@modelcontextprotocol/client';
 import { loadConfig } from '../../src/config.ts';
 import { Identity } from '../../src/identity/identity.ts';
 import { startServer, type StartedServer } from '../../src/server.ts';
@@ -12,12 +17,18 @@ export const PASSWORD = 'a long enough password';
 
 /**
  * What the SDK client keeps between runs (in memory here; an agent keeps it on disk). `redirect` is the
- * client's callback address, `clientName` the name it registers with (the consent page shows it).
+ * client's callback address, `clientName` the name it registers with (the consent page shows it). With
+ * `clientMetadataUrl` its id is that URL (a client ID metadata document) where the server supports it.
  */
-export function memoryProvider({ redirect = REDIRECT, clientName = 'Test agent' } = {}) {
+export function memoryProvider({
+  redirect = REDIRECT,
+  clientName = 'Test agent',
+  clientMetadataUrl,
+}: { redirect?: string; clientName?: string; clientMetadataUrl?: string } = {}) {
   const kept: Record<string, unknown> = {};
   let authorizationUrl: URL | null = null;
   const provider: OAuthClientProvider = {
+    ...(clientMetadataUrl !== undefined && { clientMetadataUrl }),
     get redirectUrl() {
       return redirect;
     },
@@ -114,9 +125,10 @@ export class Browser {
 
 /**
  * A listening server (development mode, as `npm start`) on a copy of the world in `worldDir`, in a temp
- * folder of its own, with EE priced at `eePrice` per row; `close` stops it and removes the folder.
+ * folder of its own, with EE priced at `eePrice` per row and `env` over that configuration; `close` stops
+ * it and removes the folder.
  */
-export async function startOAuthServer(worldDir: string, eePrice: number) {
+export async function startOAuthServer(worldDir: string, eePrice: number, env: Record<string, string> = {}) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-oauth-'));
   const dataDir = path.join(tmp, 'data');
   fs.cpSync(worldDir, dataDir, { recursive: true });
@@ -130,6 +142,7 @@ export async function startOAuthServer(worldDir: string, eePrice: number) {
         REGDATA_DEV_MODE: 'true',
         REGDATA_WALLET_SWEEP_INTERVAL_MS: '0',
         REGDATA_PRICES: `EE=${eePrice}`,
+        ...env,
       }),
       { handleSignals: false, engine: { connections: 2 } },
     );
@@ -163,4 +176,34 @@ export async function signedUpUser(server: StartedServer, email: string): Promis
     accountId,
   ]);
   return accountId;
+}
+
+/** The SDK client on /mcp with what a sign-in kept. */
+export async function connectClient(mcpUrl: URL, provider: OAuthClientProvider) {
+  const client = new Client(
+    { name: 'oauth-test', version: '1.0.0' },
+    { versionNegotiation: { mode: 'auto' } },
+  );
+  await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
+  return client;
+}
+
+/** The whole sign-in: the client finds out it must sign in, the browser does, the client finishes. */
+export async function signIn(
+  mcpUrl: URL,
+  email: string,
+  opts: { consent?: Record<string, string>; clientMetadataUrl?: string } = {},
+) {
+  const mem = memoryProvider(
+    opts.clientMetadataUrl !== undefined ? { clientMetadataUrl: opts.clientMetadataUrl } : {},
+  );
+  const transport = new StreamableHTTPClientTransport(mcpUrl, { authProvider: mem.provider });
+  const first = new Client({ name: 'oauth-test', version: '1.0.0' });
+  await first.connect(transport).catch((e) => {
+    if (!(e instanceof UnauthorizedError)) throw e;
+  });
+  const browser = new Browser();
+  const { callback, pages } = await browser.authorize(mem.authorizationUrl()!, email, opts.consent);
+  await transport.finishAuth(callback.searchParams as never);
+  return { ...mem, browser, pages };
 }

@@ -1,18 +1,7 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import {
-  Client,
-  StreamableHTTPClientTransport,
-  UnauthorizedError,
-  type CallToolResult,
-  type OAuthClientProvider,
-} from '@modelcontextprotocol/client';
+import type { CallToolResult, OAuthClientProvider } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
-import { Identity } from '../../src/identity/identity.ts';
-import { startServer, type StartedServer } from '../../src/server.ts';
-import { Browser, PASSWORD, REDIRECT, memoryProvider } from './oauth-helpers.ts';
+import type { StartedServer } from '../../src/server.ts';
+import { Browser, REDIRECT, connectClient, signIn, signedUpUser, startOAuthServer } from './oauth-helpers.ts';
 
 /**
  * Issue 29: an MCP client that knows only the URL signs the user in and calls the tools on the user's
@@ -23,80 +12,26 @@ import { Browser, PASSWORD, REDIRECT, memoryProvider } from './oauth-helpers.ts'
 
 const PRICE = 0.05;
 
-let tmp: string;
 let server: StartedServer;
-let identity: Identity;
 let mcpUrl: URL;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-test-oauth-'));
-  const dataDir = path.join(tmp, 'data');
-  fs.cpSync(inject('testDataDir'), dataDir, { recursive: true });
-  server = await startServer(
-    loadConfig({
-      PORT: '0',
-      REGDATA_DATA_DIR: dataDir,
-      LOG_LEVEL: 'silent',
-      REGDATA_DEV_MODE: 'true',
-      REGDATA_WALLET_SWEEP_INTERVAL_MS: '0',
-      REGDATA_PRICES: `EE=${PRICE}`,
-    }),
-    { handleSignals: false, engine: { connections: 2 } },
-  );
-  identity = new Identity({ store: server.wallet.store });
+  ({ server, close } = await startOAuthServer(inject('testDataDir'), PRICE));
   mcpUrl = new URL(`${server.url}/mcp`);
 }, 180_000);
 
 afterAll(async () => {
-  await server?.close();
-  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  await close?.();
 });
 
-/** A verified dashboard user on pay-as-you-go; the account has its registration credits (30). */
-async function user(email: string): Promise<string> {
-  const { verifyToken } = await identity.signUp(email, PASSWORD, '127.0.0.1');
-  const verified = await identity.verifyEmail(verifyToken!);
-  const { accountId } = await server.wallet.completeRegistration(email);
-  await identity.linkAccount(verified.userId, accountId);
-  // Past the 7-day trial (whose API and MCP calls are free), as a week later: calls are charged from the
-  // 30 registration credits. The one write here that no API makes: time passing.
-  await server.wallet.store.run('UPDATE accounts SET trial_ends_at = ? WHERE id = ?', [
-    Date.now() - 1,
-    accountId,
-  ]);
-  return accountId;
-}
-
-async function connect(provider: OAuthClientProvider) {
-  const client = new Client(
-    { name: 'oauth-test', version: '1.0.0' },
-    { versionNegotiation: { mode: 'auto' } },
-  );
-  await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
-  return client;
-}
-
-/** The whole sign-in: the client finds out it must sign in, the browser does, the client finishes. */
-async function signIn(email: string, consent?: Record<string, string>) {
-  const mem = memoryProvider();
-  const transport = new StreamableHTTPClientTransport(mcpUrl, { authProvider: mem.provider });
-  const first = new Client({ name: 'oauth-test', version: '1.0.0' });
-  await first.connect(transport).catch((e) => {
-    if (!(e instanceof UnauthorizedError)) {
-      console.log('CONNECT', e.message);
-      throw e;
-    }
-  });
-  const browser = new Browser();
-  const { callback, pages } = await browser.authorize(mem.authorizationUrl()!, email, consent);
-  await transport.finishAuth(callback.searchParams as never);
-  return { ...mem, browser, pages };
-}
+const user = (email: string) => signedUpUser(server, email);
+const connect = (provider: OAuthClientProvider) => connectClient(mcpUrl, provider);
 
 describe('MCP sign-in with OAuth', () => {
   it('a client that knows only the URL signs the user in, and its calls are charged to that account', async () => {
     const accountId = await user('oauth-user@test.local');
-    const { provider, kept, pages } = await signIn('oauth-user@test.local');
+    const { provider, kept, pages } = await signIn(mcpUrl, 'oauth-user@test.local');
     expect(pages.some((p) => p.includes('Connect Test agent?'))).toBe(true);
     expect(pages.some((p) => p.includes('charged to this account'))).toBe(true);
     expect((kept['tokens'] as { refresh_token?: string }).refresh_token).toBeTruthy();
@@ -179,7 +114,7 @@ describe('MCP sign-in with OAuth', () => {
 
   it('a refresh token used twice is refused, and its whole chain with it', async () => {
     await user('oauth-refresh@test.local');
-    const { kept } = await signIn('oauth-refresh@test.local');
+    const { kept } = await signIn(mcpUrl, 'oauth-refresh@test.local');
     const client = kept['client'] as { client_id: string };
     const first = (kept['tokens'] as { refresh_token: string }).refresh_token;
     const refresh = (token: string) =>
@@ -205,7 +140,7 @@ describe('MCP sign-in with OAuth', () => {
   it('a client the user allowed the free tools only cannot spend', async () => {
     const accountId = await user('oauth-free@test.local');
     // The user unticks "Allow metered calls" on the consent page.
-    const { provider } = await signIn('oauth-free@test.local', {});
+    const { provider } = await signIn(mcpUrl, 'oauth-free@test.local', { consent: {} });
     const client = await connect(provider);
     const before = (await server.wallet.balance({ accountId })).balance;
     try {

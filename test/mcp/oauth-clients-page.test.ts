@@ -1,0 +1,140 @@
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { StartedServer } from '../../src/server.ts';
+import { connectClient, signIn, signedUpUser, startOAuthServer } from './oauth-helpers.ts';
+
+/**
+ * Issue 29: the dashboard's Connected clients page over real HTTP. The browser that signed in for the
+ * client (its cookies are the dashboard session) opens the page, sees the client with its scopes and last
+ * use, and revokes it with the page's own form; the client's next call is a 401 invalid_token.
+ */
+
+let server: StartedServer;
+let mcpUrl: URL;
+let close: () => Promise<void>;
+
+beforeAll(async () => {
+  ({ server, close } = await startOAuthServer(inject('testDataDir'), 0.05));
+  mcpUrl = new URL(`${server.url}/mcp`);
+}, 180_000);
+
+afterAll(async () => {
+  await close?.();
+});
+
+/** The text of a table row as a browser shows it: tags out, white space collapsed. */
+const text = (h: string) =>
+  h
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+/** A raw MCP call with the access token, to read the status and challenge the client would get. */
+const rawCall = (token: string) =>
+  fetch(mcpUrl, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+  });
+
+describe('Connected clients on the dashboard', () => {
+  it('lists the client with its scopes and last use, and revoking it refuses its next call', async () => {
+    const accountId = await signedUpUser(server, 'clients-page@test.local');
+    const { provider, kept, browser } = await signIn(mcpUrl, 'clients-page@test.local');
+    const token = (kept['tokens'] as { access_token: string }).access_token;
+    const clientId = (kept['client'] as { client_id: string }).client_id;
+
+    let page = await browser.go(`${server.url}/dashboard/clients`);
+    expect(page.res.status).toBe(200);
+    let row = /<tr data-grant-id="([^"]+)">([\s\S]*?)<\/tr>/.exec(page.body);
+    expect(row).not.toBeNull();
+    const grantId = row![1]!;
+    expect(text(row![2]!)).toMatch(
+      new RegExp(`^Test agent ${clientId} mcp:data mcp:free \\d{4}-\\d\\d-\\d\\d \\S+ UTC never Revoke$`),
+    );
+    // The grant's key is the client's, not one of the account's own: the keys page leaves it out.
+    const keysPage = await browser.go(`${server.url}/dashboard/keys`);
+    expect(keysPage.body).not.toContain('MCP client: Test agent');
+    expect((await server.wallet.accountKeys(accountId)).map((k) => k.name)).toContain(
+      'MCP client: Test agent',
+    );
+
+    // A call shows as the client's last use.
+    const client = await connectClient(mcpUrl, provider);
+    try {
+      const count = (await client.callTool({
+        name: 'count_companies',
+        arguments: { country: 'EE' },
+      })) as CallToolResult;
+      expect(count.isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+    page = await browser.go(`${server.url}/dashboard/clients`);
+    row = /<tr data-grant-id="[^"]+">([\s\S]*?)<\/tr>/.exec(page.body);
+    expect(text(row![1]!)).not.toMatch(/ never Revoke$/);
+    expect((await rawCall(token)).status).toBe(200);
+
+    // Without the page's CSRF token the form is refused and nothing changes.
+    const forged = await browser.go(`${server.url}/dashboard/clients/${grantId}/revoke`, { confirm: 'yes' });
+    expect(forged.res.status).toBe(403);
+    expect((await rawCall(token)).status).toBe(200);
+
+    // The Revoke button asks first; the confirmation revokes.
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(page.body)![1]!;
+    const asked = await browser.go(`${server.url}/dashboard/clients/${grantId}/revoke`, { _csrf: csrf });
+    expect(asked.res.status).toBe(200);
+    expect(asked.body).toContain('Disconnect Test agent?');
+    expect((await rawCall(token)).status).toBe(200);
+    const done = await browser.go(`${server.url}/dashboard/clients/${grantId}/revoke`, {
+      _csrf: csrf,
+      confirm: 'yes',
+    });
+    expect(done.res.status).toBe(303);
+    expect(done.next).toBe(`${server.url}/dashboard/clients`);
+
+    const refused = await rawCall(token);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    expect(await refused.json()).toHaveProperty('detail');
+    // Its refresh token died with the grant: the client cannot get a new access token either.
+    const refresh = await fetch(`${server.url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: (kept['tokens'] as { refresh_token: string }).refresh_token,
+        client_id: clientId,
+      }).toString(),
+    });
+    expect(refresh.status).toBe(400);
+    page = await browser.go(`${server.url}/dashboard/clients`);
+    row = /<tr data-grant-id="[^"]+">([\s\S]*?)<\/tr>/.exec(page.body);
+    expect(text(row![1]!)).toMatch(/ revoked \d{4}-\d\d-\d\d \S+ UTC$/);
+  });
+
+  it("another account's grant is not found, and stays connected", async () => {
+    await signedUpUser(server, 'clients-owner@test.local');
+    const owner = await signIn(mcpUrl, 'clients-owner@test.local');
+    const ownerPage = await owner.browser.go(`${server.url}/dashboard/clients`);
+    const grantId = /<tr data-grant-id="([^"]+)">/.exec(ownerPage.body)![1]!;
+    const token = (owner.kept['tokens'] as { access_token: string }).access_token;
+
+    await signedUpUser(server, 'clients-other@test.local');
+    const other = await signIn(mcpUrl, 'clients-other@test.local');
+    const otherPage = await other.browser.go(`${server.url}/dashboard/clients`);
+    expect(otherPage.body).not.toContain(grantId);
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(otherPage.body)![1]!;
+    const res = await other.browser.go(`${server.url}/dashboard/clients/${grantId}/revoke`, {
+      _csrf: csrf,
+      confirm: 'yes',
+    });
+    expect(res.res.status).toBe(404);
+    expect((await rawCall(token)).status).toBe(200);
+  });
+});
