@@ -61,6 +61,7 @@ const NAV = [
   ['/dashboard/clients', 'Connected clients'],
   ['/search', 'Search'],
   ['/dashboard/watchlists', 'Watchlists'],
+  ['/dashboard/webhooks', 'Webhooks'],
   ['/dashboard/billing', 'Plans and top-ups'],
 ] as const;
 

@@ -101,7 +101,7 @@ function pageRenderer(deps: WebPluginOptions, tokens: FormOnce): Page {
       title: 'Webhooks',
       email: who.session.email,
       csrfToken: request.web.csrfToken,
-      active: '/dashboard/watchlists',
+      active: '/dashboard/webhooks',
     };
     return layout({ ...opts, scripts: true }, body);
   }) as Page;
