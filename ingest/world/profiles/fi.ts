@@ -1,5 +1,6 @@
 import { words } from './words.ts';
-import type { CountryProfile, LegalForm, Role, StatusOption } from './types.ts';
+import { digits, legalForms, roles, statusOptions, templates, tlds } from './tables.ts';
+import type { CountryProfile } from './types.ts';
 
 /*
  * Finland: PRH / YTJ open data v3 (all_companies).
@@ -16,33 +17,22 @@ import type { CountryProfile, LegalForm, Role, StatusOption } from './types.ts';
  * - Size: ~1.15M records, ~460k active (registry-formats.md 5.4, derived by COLT).
  */
 
-const statuses: StatusOption[] = [
-  { staatus: 'R', source: '1', text: 'Rekisterissä', weight: 0.4 },
-  { staatus: 'L', source: 'SELTILA', text: 'Selvitystilassa', weight: 0.02 },
-  { staatus: 'N', source: 'KONK', text: 'Konkurssissa', weight: 0.02 },
-  { staatus: 'T', source: 'SANE', text: 'Yrityssaneerauksessa', weight: 0.004 },
-  { staatus: 'K', source: '4', text: 'Lakannut', weight: 0.556 },
-];
+const statuses = statusOptions(
+  ['R', '1', 'Rekisterissä', 0.4],
+  ['L', 'SELTILA', 'Selvitystilassa', 0.02],
+  ['N', 'KONK', 'Konkurssissa', 0.02],
+  ['T', 'SANE', 'Yrityssaneerauksessa', 0.004],
+  ['K', '4', 'Lakannut', 0.556],
+);
 
-const board: Role[] = [
-  { code: 'Hallituksen jäsen', label: 'Hallituksen jäsen', weight: 0.45 },
-  { code: 'Hallituksen puheenjohtaja', label: 'Hallituksen puheenjohtaja', weight: 0.25 },
-  { code: 'Toimitusjohtaja', label: 'Toimitusjohtaja', weight: 0.2 },
-  { code: 'Hallituksen varajäsen', label: 'Hallituksen varajäsen', weight: 0.1 },
-];
+const board = roles(
+  ['Hallituksen jäsen', 'Hallituksen jäsen', 0.45],
+  ['Hallituksen puheenjohtaja', 'Hallituksen puheenjohtaja', 0.25],
+  ['Toimitusjohtaja', 'Toimitusjohtaja', 0.2],
+  ['Hallituksen varajäsen', 'Hallituksen varajäsen', 0.1],
+);
 
-const form = (f: Partial<LegalForm> & Pick<LegalForm, 'code' | 'label' | 'weight'>): LegalForm => ({
-  affix: null,
-  affixPosition: 'suffix',
-  nameStyle: 'org',
-  soleTrader: false,
-  sizeShift: 0,
-  vatShare: 0.6,
-  capital: null,
-  people: 'board',
-  filesAccounts: false,
-  ...f,
-});
+const form = legalForms({ affix: null, vatShare: 0.6, people: 'board', filesAccounts: false });
 
 export const FI: CountryProfile = {
   total: 1_150_000,
@@ -175,18 +165,10 @@ Puistokatu, Kirkkokatu, Myllytie, Aleksanterinkatu, Satamakatu, Tehtaankatu, Koi
 Metsätie, Rautatienkatu, Keskuskatu, Torikatu, Pajatie
 `),
     templates: {
-      org: [
-        { template: '{stem}', weight: 0.3 },
-        { template: '{biz} {last}', weight: 0.3 },
-        { template: '{stem} {biz}', weight: 0.2 },
-        { template: '{town} {biz}', weight: 0.2 },
-      ],
-      person: [{ template: '{first} {last}', weight: 1 }],
-      assoc: [
-        { template: '{stem}', weight: 0.5 },
-        { template: '{stem}-{assoc}', weight: 0.5 },
-      ],
-      housing: [{ template: '{street} {nr}', weight: 1 }],
+      org: templates({ '{stem}': 0.3, '{biz} {last}': 0.3, '{stem} {biz}': 0.2, '{town} {biz}': 0.2 }),
+      person: templates({ '{first} {last}': 1 }),
+      assoc: templates({ '{stem}': 0.5, '{stem}-{assoc}': 0.5 }),
+      housing: templates({ '{street} {nr}': 1 }),
     },
   },
   contacts: {
@@ -195,20 +177,14 @@ Metsätie, Rautatienkatu, Keskuskatu, Torikatu, Pajatie
     tel: 0.08,
     mob: 0.05,
     mailboxes: ['info', 'toimisto', 'asiakaspalvelu', 'myynti'],
-    tlds: [
-      { tld: 'fi', weight: 0.85 },
-      { tld: 'com', weight: 0.15 },
-    ],
-    mobile: [
-      { format: '+358 40 %s %s', groups: [3, 4], weight: 0.6 },
-      { format: '+358 50 %s %s', groups: [3, 4], weight: 0.4 },
-    ],
-    landline: [{ format: '+358 9 %s %s', groups: [4, 4], weight: 1 }],
+    tlds: tlds({ fi: 0.85, com: 0.15 }),
+    mobile: [digits('+358 40 ### ####', 0.6), digits('+358 50 ### ####', 0.4)],
+    landline: [digits('+358 9 #### ####')],
   },
   address: {
     full: '{street}, {pc} {town}, {county}',
     short: '{street}, {pc} {town}',
-    postcode: { format: '%s', groups: [5], weight: 1 },
+    postcode: digits('#####'),
   },
   clusters: [
     { names: ['Helsinki'], share: 0.2 },
