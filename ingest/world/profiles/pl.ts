@@ -67,6 +67,15 @@ const board = roles(
 );
 const partners = roles(['WSPÓLNIK', 'Wspólnik', 1]);
 
+const lastMale = words(`
+Nowak, Kowalski, Wiśniewski, Wójcik, Kowalczyk, Kamiński, Lewandowski, Zieliński, Szymański,
+Woźniak, Dąbrowski, Kozłowski, Jankowski, Mazur, Kwiatkowski, Wojciechowski, Krawczyk, Kaczmarek,
+Piotrowski, Grabowski, Zając, Pawłowski, Michalski, Król, Wieczorek, Jabłoński, Wróbel, Nowakowski,
+Majewski, Olszewski, Stępień, Malinowski, Jaworski, Adamczyk, Dudek, Nowicki, Pająk, Górski, Sikora
+`);
+// Feminine surnames: the adjectival -ski, -cki and -dzki end in -a (Kowalski, Kowalska); the others do not change.
+const feminine = (surname: string): string => surname.replace(/(sk|ck|dzk)i$/, '$1a');
+
 const form = legalForms({ affix: null, vatShare: 0.6, people: 'board', filesAccounts: true });
 
 export const PL: CountryProfile = {
@@ -246,18 +255,8 @@ Anna, Maria, Katarzyna, Małgorzata, Agnieszka, Barbara, Ewa, Krystyna, Elżbiet
 Zofia, Aleksandra, Monika, Beata, Danuta, Teresa, Dorota, Jolanta, Justyna, Natalia, Karolina,
 Halina, Grażyna
 `),
-    lastMale: words(`
-Nowak, Kowalski, Wiśniewski, Wójcik, Kowalczyk, Kamiński, Lewandowski, Zieliński, Szymański,
-Woźniak, Dąbrowski, Kozłowski, Jankowski, Mazur, Kwiatkowski, Wojciechowski, Krawczyk, Kaczmarek,
-Piotrowski, Grabowski, Zając, Pawłowski, Michalski, Król, Wieczorek, Jabłoński, Wróbel, Nowakowski,
-Majewski, Olszewski, Stępień, Malinowski, Jaworski, Adamczyk, Dudek, Nowicki, Pająk, Górski, Sikora
-`),
-    lastFemale: words(`
-Nowak, Kowalska, Wiśniewska, Wójcik, Kowalczyk, Kamińska, Lewandowska, Zielińska, Szymańska,
-Woźniak, Dąbrowska, Kozłowska, Jankowska, Mazur, Kwiatkowska, Wojciechowska, Krawczyk, Kaczmarek,
-Piotrowska, Grabowska, Zając, Pawłowska, Michalska, Król, Wieczorek, Jabłońska, Wróbel, Nowakowska,
-Majewska, Olszewska, Stępień, Malinowska, Jaworska, Adamczyk, Dudek, Nowicka, Pająk, Górska, Sikora
-`),
+    lastMale,
+    lastFemale: lastMale.map(feminine),
     stemHeads: words(`
 Pol, Euro, Agro, Bud, Trans, Inter, Eko, Medi, Tech, Stal, Drew, Met, Elektro, Auto, Info, Orzeł,
 Wisła, Bałtyk, Tatra, Sokół, Dąb, Bursztyn, Zorza, Mazowsze
