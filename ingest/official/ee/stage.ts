@@ -1,8 +1,20 @@
 import { fileURLToPath } from 'node:url';
 import { countSql, notCountSql } from '../../../src/contract/data-contract.ts';
 import { queryRows, sqlPath } from '../../pipeline/sql.ts';
-import { addressWithPostcodeSql, ANNUAL_VALUES, createEmptyHistory, varchars } from '../stage-sql.ts';
-import { buildCompanies, emtakCorrespondence, stageSteps } from '../stage-steps.ts';
+import {
+  addressWithPostcodeSql,
+  ANNUAL_VALUES,
+  createEmptyHistory,
+  JOINED_LISTS,
+  varchars,
+} from '../stage-sql.ts';
+import {
+  buildCompanies,
+  LATEST_METRICS_JOIN,
+  emtakCorrespondence,
+  stageSteps,
+  joinsByCode,
+} from '../stage-steps.ts';
 import type { CountryAdapter, StageContext } from '../types.ts';
 import {
   DEBTORS_HEADER,
@@ -359,20 +371,14 @@ const buildEstoniaCompanies = buildCompanies({
     contacts: `coalesce(list_transform(list_filter(${current('g.yldandmed.sidevahendid')},
         x -> x.liik IN ('EMAIL', 'WWW', 'TEL', 'MOB') AND nullif(trim(x.sisu), '') IS NOT NULL),
       x -> {liik: x.liik, sisu: trim(x.sisu), "source": NULL::VARCHAR}), [])`,
-    emtak: 'coalesce(e.emtak, [])',
-    people: 'coalesce(p.people, [])',
+    ...JOINED_LISTS,
     is_sole_trader: `coalesce(${FORM} = 'FIE', false)`,
     not_for_sale: 'false',
   },
   from: `ingest_register r
-    LEFT JOIN ee_general g USING (code)
-    LEFT JOIN ee_capital cap USING (code)
-    LEFT JOIN ee_emtak e USING (code)
-    LEFT JOIN ee_people p USING (code)
-    LEFT JOIN ee_annual a USING (code)
-    LEFT JOIN ee_debtors d USING (code)
+    ${joinsByCode({ g: 'ee_general', cap: 'ee_capital', e: 'ee_emtak', p: 'ee_people', a: 'ee_annual', d: 'ee_debtors' })}
     LEFT JOIN ee_legal_forms lf ON lf.tekst = trim(r.ettevotja_oiguslik_vorm)
-    LEFT JOIN stage_latest_metrics m ON m.registrikood = r.code
+    ${LATEST_METRICS_JOIN}
     LEFT JOIN location_leaves loc ON loc.kood = trim(r.asukoha_ehak_kood)`,
   latestMetrics: true,
   // Without the debtor list a company's tax debt is unknown, not "none".

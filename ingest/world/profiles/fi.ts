@@ -1,5 +1,6 @@
 import { words } from './words.ts';
-import { digits, legalForms, roles, statusOptions, templates, tlds } from './tables.ts';
+import { FI_STATUS } from '../../official/fi/files.ts';
+import { codedStatuses, digits, legalForms, roles, templates, tlds } from './tables.ts';
 import type { CountryProfile } from './types.ts';
 
 /*
@@ -17,12 +18,19 @@ import type { CountryProfile } from './types.ts';
  * - Size: ~1.15M records, ~460k active (registry-formats.md 5.4, derived by COLT).
  */
 
-const statuses = statusOptions(
-  ['R', '1', 'Rekisterissä', 0.4],
-  ['L', 'SELTILA', 'Selvitystilassa', 0.02],
-  ['N', 'KONK', 'Konkurssissa', 0.02],
-  ['T', 'SANE', 'Yrityssaneerauksessa', 0.004],
-  ['K', '4', 'Lakannut', 0.556],
+// Codes and wording are the official reader's (official/fi/files.ts FI_STATUS); "1" is a registered entry.
+const states = {
+  '1': FI_STATUS.registered,
+  [FI_STATUS.ceased.tradeRegisterStatus]: FI_STATUS.ceased,
+  ...Object.fromEntries(FI_STATUS.situations.map((s) => [s.type, s])),
+};
+const statuses = codedStatuses(
+  states,
+  ['1', 0.4],
+  ['SELTILA', 0.02],
+  ['KONK', 0.02],
+  ['SANE', 0.004],
+  ['4', 0.556],
 );
 
 const board = roles(

@@ -1,5 +1,6 @@
 import { words } from './words.ts';
-import { capital, digits, legalForms, roles, statusOptions, templates, tlds } from './tables.ts';
+import { PL_CEIDG_STATES, PL_KRS_STATES, PL_REGON_STATES, PL_ROLE_TEXT } from '../../official/pl/codes.ts';
+import { capital, codedRoles, codedStatuses, digits, legalForms, templates, tlds } from './tables.ts';
 import type { CountryProfile } from './types.ts';
 
 /*
@@ -23,23 +24,26 @@ import type { CountryProfile } from './types.ts';
  * - Size: ~4.8M REGON units, ~2.5M of them sole traders (brief; registry-formats.md 6.6).
  */
 
-const krsStatuses = statusOptions(
-  ['R', 'AKTYWNY', 'Aktywny', 0.8],
-  ['L', 'W_LIKWIDACJI', 'W likwidacji', 0.05],
-  ['N', 'W_UPADLOSCI', 'W upadłości', 0.03],
-  ['T', 'W_RESTRUKTURYZACJI', 'W restrukturyzacji', 0.005],
-  ['K', 'WYKRESLONY', 'Wykreślony z rejestru', 0.115],
+const krsStatuses = codedStatuses(
+  PL_KRS_STATES,
+  ['AKTYWNY', 0.8],
+  ['W_LIKWIDACJI', 0.05],
+  ['W_UPADLOSCI', 0.03],
+  ['W_RESTRUKTURYZACJI', 0.005],
+  ['WYKRESLONY', 0.115],
 );
-const regonStatuses = statusOptions(
-  ['R', 'AKTYWNY', 'Aktywny', 0.84],
-  ['S', 'ZAWIESZONY', 'Działalność zawieszona', 0.06],
-  ['K', 'WYKRESLONY', 'Skreślony z rejestru REGON', 0.1],
+const regonStatuses = codedStatuses(
+  PL_REGON_STATES,
+  ['AKTYWNY', 0.84],
+  ['ZAWIESZONY', 0.06],
+  ['WYKRESLONY', 0.1],
 );
-const ceidgStatuses = statusOptions(
-  ['R', 'AKTYWNY', 'Aktywny', 0.62],
-  ['S', 'ZAWIESZONY', 'Zawieszony', 0.13],
-  ['S', 'OCZEKUJE_NA_ROZPOCZECIE_DZIALANOSCI', 'Oczekuje na rozpoczęcie działalności', 0.01],
-  ['K', 'WYKRESLONY', 'Wykreślony', 0.24],
+const ceidgStatuses = codedStatuses(
+  PL_CEIDG_STATES,
+  ['AKTYWNY', 0.62],
+  ['ZAWIESZONY', 0.13],
+  ['OCZEKUJE_NA_ROZPOCZECIE_DZIALANOSCI', 0.01],
+  ['WYKRESLONY', 0.24],
 );
 
 // Share capital minimums: sp. z o.o. 5000 PLN since 2009 (50,000 PLN before), S.A. 100,000 PLN.
@@ -59,13 +63,14 @@ const saCapital = capital(
   { tailShare: 0.45, tailMedian: 2_000_000, decimals: 2 },
 );
 
-const board = roles(
-  ['PREZES ZARZĄDU', 'Prezes Zarządu', 0.45],
-  ['CZŁONEK ZARZĄDU', 'Członek Zarządu', 0.35],
-  ['WICEPREZES ZARZĄDU', 'Wiceprezes Zarządu', 0.12],
-  ['PROKURENT', 'Prokurent', 0.08],
+const board = codedRoles(
+  PL_ROLE_TEXT,
+  ['PREZES ZARZĄDU', 0.45],
+  ['CZŁONEK ZARZĄDU', 0.35],
+  ['WICEPREZES ZARZĄDU', 0.12],
+  ['PROKURENT', 0.08],
 );
-const partners = roles(['WSPÓLNIK', 'Wspólnik', 1]);
+const partners = codedRoles(PL_ROLE_TEXT, ['WSPÓLNIK', 1]);
 
 const lastMale = words(`
 Nowak, Kowalski, Wiśniewski, Wójcik, Kowalczyk, Kamiński, Lewandowski, Zieliński, Szymański,

@@ -1,5 +1,6 @@
 import { words } from './words.ts';
-import { digits, legalForms, statusOptions, templates, tlds } from './tables.ts';
+import { SE_DEREGISTRATION_TEXT, SE_FTGSTAT, SE_PROCEEDINGS } from '../../official/se/codes.ts';
+import { codedStatuses, digits, legalForms, templates, tlds } from './tables.ts';
 import type { CountryProfile, LegalForm } from './types.ts';
 
 /*
@@ -19,21 +20,16 @@ import type { CountryProfile, LegalForm } from './types.ts';
  * - Size: 1,813,820 JE records (registry-formats.md 7.5); workplaces ~1.4M.
  */
 
-const companyStatuses = statusOptions(
-  ['R', '1', 'Verksam', 0.62],
-  ['S', '9', 'Ej verksam', 0.2],
-  ['S', '0', 'Aldrig verksam', 0.035],
-  ['L', 'LI-AVOMFO', 'Likvidation pågår', 0.025],
-  ['N', 'KK-AVOMFO', 'Konkurs pågår', 0.01],
-  ['K', 'LIAV-AVORG', 'Avregistrerad efter likvidation', 0.05],
-  ['K', 'KKAV-AVORG', 'Avregistrerad efter konkurs', 0.035],
-  ['K', 'FUAV-AVORG', 'Avregistrerad efter fusion', 0.025],
+// Codes and wording are the official reader's (official/se/codes.ts): FtgStat, then Bolagsverket's.
+const deregistered = Object.fromEntries(
+  Object.entries(SE_DEREGISTRATION_TEXT).map(([code, text]) => [code, { staatus: 'K', text }]),
 );
-const soleStatuses = statusOptions(
-  ['R', '1', 'Verksam', 0.55],
-  ['S', '9', 'Ej verksam', 0.4],
-  ['S', '0', 'Aldrig verksam', 0.05],
-);
+const companyStatuses = [
+  ...codedStatuses(SE_FTGSTAT, ['1', 0.62], ['9', 0.2], ['0', 0.035]),
+  ...codedStatuses(SE_PROCEEDINGS, ['LI-AVOMFO', 0.025], ['KK-AVOMFO', 0.01]),
+  ...codedStatuses(deregistered, ['LIAV-AVORG', 0.05], ['KKAV-AVORG', 0.035], ['FUAV-AVORG', 0.025]),
+];
+const soleStatuses = codedStatuses(SE_FTGSTAT, ['1', 0.55], ['9', 0.4], ['0', 0.05]);
 
 const form = legalForms({ affix: null, vatShare: 0.7, people: 'none', filesAccounts: false });
 

@@ -1,3 +1,4 @@
+import { STATUS_CODES, type StatusCode } from '../../../src/contract/data-contract.ts';
 import type { CapitalProfile, DigitPattern, LegalForm, Role, StatusOption } from './types.ts';
 
 /*
@@ -49,6 +50,34 @@ export function statusOptions(
   ...rows: (readonly [StatusOption['staatus'], source: string | null, text: string, weight: number])[]
 ): StatusOption[] {
   return rows.map(([staatus, source, text, weight]) => ({ staatus, source, text, weight }));
+}
+
+/**
+ * Status options from the register's own code table as the official reader knows it (code → staatus and
+ * text), as `[code, weight]` rows in draw order, so the world and the reader share one list of codes.
+ */
+export function codedStatuses(
+  table: Readonly<Record<string, { readonly staatus: string; readonly text: string }>>,
+  ...rows: (readonly [code: string, weight: number])[]
+): StatusOption[] {
+  return rows.map(([code, weight]) => {
+    const state = table[code];
+    if (!state || !(state.staatus in STATUS_CODES))
+      throw new Error(`no status code ${code} in the register's table`);
+    return { staatus: state.staatus as StatusCode, source: code, text: state.text, weight };
+  });
+}
+
+/** Roles from the register's own code → label table, as `[code, weight]` rows. */
+export function codedRoles(
+  labels: Readonly<Record<string, string>>,
+  ...rows: (readonly [code: string, weight: number])[]
+): Role[] {
+  return rows.map(([code, weight]) => {
+    const label = labels[code];
+    if (label === undefined) throw new Error(`no role code ${code} in the register's table`);
+    return { code, label, weight };
+  });
 }
 
 type FormDefaults = Pick<LegalForm, 'vatShare' | 'people' | 'filesAccounts'> &
