@@ -11,7 +11,14 @@ import {
   type LabelledCode,
 } from './profiles/se-register.ts';
 import { POPULAR_BOOST, POPULAR_CLASSES, SECTOR_KEYS, SECTOR_RANGES, sectorOf } from './profiles/sectors.ts';
-import type { CountryProfile, DigitPattern, LegalForm, NameStyle, Role } from './profiles/types.ts';
+import type {
+  ContactKind,
+  CountryProfile,
+  DigitPattern,
+  LegalForm,
+  NameStyle,
+  Role,
+} from './profiles/types.ts';
 import { slugify } from './sql/template.ts';
 
 /**
@@ -21,6 +28,9 @@ import { slugify } from './sql/template.ts';
  * numbers in which each item appears in proportion to its weight, so a row picks item
  * `slots[1 + floor(u * len(slots))]` from one hashed uniform u with no join.
  */
+
+/** The contact kinds in the order of their list columns. */
+const CONTACT_KINDS: readonly ContactKind[] = ['email', 'www', 'tel', 'mob'];
 
 export interface ListColumn {
   name: string;
@@ -439,10 +449,11 @@ function familyColumns(
         ),
       ),
     ),
-    { name: 'fam_src_email', type: 'VARCHAR[]', value: fam.map((f) => f.contactSources?.email ?? null) },
-    { name: 'fam_src_www', type: 'VARCHAR[]', value: fam.map((f) => f.contactSources?.www ?? null) },
-    { name: 'fam_src_tel', type: 'VARCHAR[]', value: fam.map((f) => f.contactSources?.tel ?? null) },
-    { name: 'fam_src_mob', type: 'VARCHAR[]', value: fam.map((f) => f.contactSources?.mob ?? null) },
+    ...CONTACT_KINDS.map((k) => ({
+      name: `fam_src_${k}`,
+      type: 'VARCHAR[]',
+      value: fam.map((f) => f.contactSources?.[k] ?? null),
+    })),
   ];
 }
 
@@ -548,10 +559,7 @@ function contactColumns(profile: CountryProfile): ListColumn[] {
     { name: 'eur_rate', type: 'DOUBLE', value: profile.eurRate },
     { name: 'operating_share', type: 'DOUBLE', value: profile.operatingShare },
     { name: 'max_employees', type: 'DOUBLE', value: profile.maxEmployees },
-    { name: 'email_p', type: 'DOUBLE', value: profile.contacts.email },
-    { name: 'www_p', type: 'DOUBLE', value: profile.contacts.www },
-    { name: 'tel_p', type: 'DOUBLE', value: profile.contacts.tel },
-    { name: 'mob_p', type: 'DOUBLE', value: profile.contacts.mob },
+    ...CONTACT_KINDS.map((k) => ({ name: `${k}_p`, type: 'DOUBLE', value: profile.contacts.published[k] })),
   ];
 }
 

@@ -209,10 +209,7 @@ Vabaduse pst, Ringtee, Männi tn, Kase tn, Tallinna mnt, Lossi tn
     },
   },
   contacts: {
-    email: 0.55,
-    www: 0.22,
-    tel: 0.15,
-    mob: 0.42,
+    published: { email: 0.55, www: 0.22, tel: 0.15, mob: 0.42 },
     mailboxes: ['info', 'kontakt', 'arved', 'mail', 'myyk'],
     tlds: tlds({ ee: 0.82, com: 0.15, eu: 0.03 }),
     mobile: [digits('+372 5### ####')],

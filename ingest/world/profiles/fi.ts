@@ -180,10 +180,7 @@ Metsätie, Rautatienkatu, Keskuskatu, Torikatu, Pajatie
     },
   },
   contacts: {
-    email: 0.06,
-    www: 0.3,
-    tel: 0.08,
-    mob: 0.05,
+    published: { email: 0.06, www: 0.3, tel: 0.08, mob: 0.05 },
     mailboxes: ['info', 'toimisto', 'asiakaspalvelu', 'myynti'],
     tlds: tlds({ fi: 0.85, com: 0.15 }),
     mobile: [digits('+358 40 ### ####', 0.6), digits('+358 50 ### ####', 0.4)],

@@ -162,10 +162,7 @@ Dariaus ir Girėno g., Vytauto g., Maironio g., Kalvarijų g., Ozo g.
     },
   },
   contacts: {
-    email: 0.12,
-    www: 0.08,
-    tel: 0.06,
-    mob: 0.06,
+    published: { email: 0.12, www: 0.08, tel: 0.06, mob: 0.06 },
     mailboxes: ['info', 'kontaktai', 'pastas', 'saskaitos'],
     tlds: tlds({ lt: 0.85, com: 0.15 }),
     mobile: [digits('+370 6## #####')],

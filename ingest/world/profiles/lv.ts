@@ -191,10 +191,7 @@ Stacijas iela, Jelgavas iela, Brīvības gatve, Lielā iela, Parka iela, Liepu i
     },
   },
   contacts: {
-    email: 0.3,
-    www: 0.15,
-    tel: 0.12,
-    mob: 0.25,
+    published: { email: 0.3, www: 0.15, tel: 0.12, mob: 0.25 },
     mailboxes: ['info', 'birojs', 'pasts', 'rekini'],
     tlds: tlds({ lv: 0.8, com: 0.18, eu: 0.02 }),
     mobile: [digits('+371 2### ####')],

@@ -186,10 +186,7 @@ Granveien, Bjørkeveien, Solbakken, Myrveien
     },
   },
   contacts: {
-    email: 0.35,
-    www: 0.2,
-    tel: 0.1,
-    mob: 0.3,
+    published: { email: 0.35, www: 0.2, tel: 0.1, mob: 0.3 },
     mailboxes: ['post', 'firmapost', 'kontakt', 'info'],
     tlds: tlds({ no: 0.88, com: 0.12 }),
     mobile: [digits('+47 9## ## ###', 0.6), digits('+47 4## ## ###', 0.4)],

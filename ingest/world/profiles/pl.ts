@@ -316,10 +316,7 @@ ul. Kolejowa, ul. Wojska Polskiego, ul. Zielona, ul. Parkowa, al. Jana Pawła II
     },
   },
   contacts: {
-    email: 0.4,
-    www: 0.18,
-    tel: 0.25,
-    mob: 0.3,
+    published: { email: 0.4, www: 0.18, tel: 0.25, mob: 0.3 },
     mailboxes: ['biuro', 'kontakt', 'info', 'sekretariat'],
     tlds: tlds({ pl: 0.75, 'com.pl': 0.15, eu: 0.1 }),
     mobile: [

@@ -266,10 +266,7 @@ Björkvägen, Strandvägen, Fabriksgatan, Sveavägen, Vasagatan
     },
   },
   contacts: {
-    email: 0.25,
-    www: 0.12,
-    tel: 0.35,
-    mob: 0.15,
+    published: { email: 0.25, www: 0.12, tel: 0.35, mob: 0.15 },
     mailboxes: ['info', 'kontakt', 'order', 'ekonomi'],
     tlds: tlds({ se: 0.85, com: 0.15 }),
     mobile: [digits('+46 7# ### ## ##')],
