@@ -107,19 +107,26 @@ const GENERAL_TYPE = `STRUCT(oiguslik_vorm VARCHAR,
   kapitalid STRUCT(kapitali_suurus VARCHAR, kapitali_valuuta VARCHAR, lopp_kpv VARCHAR)[],
   info_majandusaasta_aruannetest STRUCT(majandusaasta_perioodi_lopp_kpv VARCHAR, tootajate_arv VARCHAR)[])`;
 
+/**
+ * A RIK JSON dump (`key`): each company's code and its one nested `field`, read into `raw_<key>`; an empty
+ * table of the same columns where the optional dump is absent.
+ */
+const readRikJson = (ctx: StageContext, key: string, field: string, type: string) =>
+  ctx.read('json', {
+    key,
+    table: `raw_${key}`,
+    stage: `read ${field}`,
+    columns: [
+      ['ariregistri_kood', 'VARCHAR'],
+      [field, type],
+    ],
+    ifAbsent: `ariregistri_kood VARCHAR, ${field} ${type}`,
+  });
+
 /** yldandmed: legal form code, contacts, capital and the activities (ee_general, ee_emtak). */
 async function readGeneral(ctx: StageContext): Promise<void> {
   // Scalars the register writes as numbers or strings are read as VARCHAR (see loadJson).
-  const raw = await ctx.read('json', {
-    key: 'yldandmed',
-    table: 'raw_yldandmed',
-    stage: 'read yldandmed',
-    columns: [
-      ['ariregistri_kood', 'VARCHAR'],
-      ['yldandmed', GENERAL_TYPE],
-    ],
-    ifAbsent: `ariregistri_kood VARCHAR, yldandmed ${GENERAL_TYPE}`,
-  });
+  const raw = await readRikJson(ctx, 'yldandmed', 'yldandmed', GENERAL_TYPE);
   const general = await raw.keyRows('ee_general', 'ariregistri_kood');
   await general.orphans('general data');
 
@@ -151,16 +158,7 @@ const PERSONS_TYPE = `STRUCT(isiku_tyyp VARCHAR, isiku_roll VARCHAR, isiku_roll_
 /** kaardile_kantud_isikud: the current board and procurators (ee_people). */
 async function readPeople(ctx: StageContext): Promise<void> {
   // Personal codes (isikukood_registrikood, isikukood_hash) are never read: the contract forbids them.
-  const raw = await ctx.read('json', {
-    key: 'persons',
-    table: 'raw_persons',
-    stage: 'read kaardile_kantud_isikud',
-    columns: [
-      ['ariregistri_kood', 'VARCHAR'],
-      ['kaardile_kantud_isikud', PERSONS_TYPE],
-    ],
-    ifAbsent: `ariregistri_kood VARCHAR, kaardile_kantud_isikud ${PERSONS_TYPE}`,
-  });
+  const raw = await readRikJson(ctx, 'persons', 'kaardile_kantud_isikud', PERSONS_TYPE);
   await raw.keyRows('ee_persons', 'ariregistri_kood');
   const roles = EE_BOARD_ROLES.map((r) => `'${r}'`).join(', ');
   await ctx.conn.run(`CREATE OR REPLACE TEMP TABLE ee_people AS

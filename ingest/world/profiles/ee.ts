@@ -1,5 +1,5 @@
 import { words } from './words.ts';
-import { capital, digits, legalForms, roles, statusOptions, templates, tlds } from './tables.ts';
+import { capital, digits, legalForms, roles, fourStates, templates, tlds } from './tables.ts';
 import type { CountryProfile } from './types.ts';
 
 /*
@@ -15,13 +15,12 @@ import type { CountryProfile } from './types.ts';
  * - Sizes: ~360k companies, ~300k active (registry-formats.md 1.5).
  */
 
-const statuses = (active: number, liquidation: number, bankrupt: number) =>
-  statusOptions(
-    ['R', 'R', 'Registrisse kantud', active],
-    ['L', 'L', 'Likvideerimisel', liquidation],
-    ['N', 'N', 'Pankrotis', bankrupt],
-    ['K', 'K', 'Kustutatud', 1 - active - liquidation - bankrupt],
-  );
+const statuses = fourStates({
+  R: ['R', 'Registrisse kantud'],
+  L: ['L', 'Likvideerimisel'],
+  N: ['N', 'Pankrotis'],
+  K: ['K', 'Kustutatud'],
+});
 
 // OÜ share capital: 2500 EUR was the minimum until 2023; 2556.46 is EEK 40,000 converted at the euro
 // changeover; 0.01 EUR is possible since the 2023 amendment.

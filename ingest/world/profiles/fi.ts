@@ -1,6 +1,6 @@
 import { words } from './words.ts';
 import { FI_STATUS } from '../../official/fi/files.ts';
-import { codedStatuses, digits, legalForms, roles, templates, tlds } from './tables.ts';
+import { addressTexts, codedStatuses, digits, legalForms, roles, templates, tlds } from './tables.ts';
 import type { CountryProfile } from './types.ts';
 
 /*
@@ -186,11 +186,7 @@ Metsätie, Rautatienkatu, Keskuskatu, Torikatu, Pajatie
     mobile: [digits('+358 40 ### ####', 0.6), digits('+358 50 ### ####', 0.4)],
     landline: [digits('+358 9 #### ####')],
   },
-  address: {
-    full: '{street}, {pc} {town}, {county}',
-    short: '{street}, {pc} {town}',
-    postcode: digits('#####'),
-  },
+  address: addressTexts('{street}, {pc} {town}', '{county}', digits('#####')),
   clusters: [
     { names: ['Helsinki'], share: 0.2 },
     { names: ['Espoo', 'Vantaa', 'Kauniainen'], share: 0.1 },

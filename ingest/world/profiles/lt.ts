@@ -1,5 +1,5 @@
 import { words } from './words.ts';
-import { capital, digits, legalForms, statusOptions, templates, tlds } from './tables.ts';
+import { addressTexts, capital, digits, legalForms, statusOptions, templates, tlds } from './tables.ts';
 import type { CountryProfile, LegalForm } from './types.ts';
 
 /*
@@ -168,11 +168,7 @@ Dariaus ir Girėno g., Vytauto g., Maironio g., Kalvarijų g., Ozo g.
     mobile: [digits('+370 6## #####')],
     landline: [digits('+370 5 ### ####')],
   },
-  address: {
-    full: '{town}, {street}, LT-{pc}',
-    short: '{town}, {street}',
-    postcode: digits('#####'),
-  },
+  address: addressTexts('{town}, {street}', 'LT-{pc}', digits('#####')),
   clusters: [
     { names: ['Vilniaus m. sav.'], share: 0.38 },
     { names: ['Kauno m. sav.'], share: 0.13 },

@@ -1,5 +1,5 @@
 import { words } from './words.ts';
-import { capital, digits, legalForms, roles, statusOptions, templates, tlds } from './tables.ts';
+import { addressTexts, capital, digits, legalForms, roles, fourStates, templates, tlds } from './tables.ts';
 import type { CountryProfile } from './types.ts';
 
 /*
@@ -18,13 +18,12 @@ import type { CountryProfile } from './types.ts';
  * - Sizes: 485,896 rows, 219,865 active (COLT, registry-formats.md 2.4).
  */
 
-const statuses = (active: number, liquidation: number, insolvent: number) =>
-  statusOptions(
-    ['R', null, 'Reģistrēts', active],
-    ['L', null, 'Likvidācijas process', liquidation],
-    ['N', null, 'Maksātnespējas process', insolvent],
-    ['K', 'L', 'Izslēgts no reģistra', 1 - active - liquidation - insolvent],
-  );
+const statuses = fourStates({
+  R: [null, 'Reģistrēts'],
+  L: [null, 'Likvidācijas process'],
+  N: [null, 'Maksātnespējas process'],
+  K: ['L', 'Izslēgts no reģistra'],
+});
 
 // SIA minimum capital is 2800 EUR (2000 LVL converted); a "small capital" SIA may have 1 EUR.
 const siaCapital = capital(
@@ -197,12 +196,8 @@ Stacijas iela, Jelgavas iela, Brīvības gatve, Lielā iela, Parka iela, Liepu i
     mobile: [digits('+371 2### ####')],
     landline: [digits('+371 67## ####')],
   },
-  address: {
-    full: '{town}, {street}, {pc}',
-    short: '{town}, {street}',
-    // Latvian postcodes are written with the country prefix: `LV-1019` (the register's `index` is `1019`).
-    postcode: digits('LV-####'),
-  },
+  // Latvian postcodes are written with the country prefix: `LV-1019` (the register's `index` is `1019`).
+  address: addressTexts('{town}, {street}', '{pc}', digits('LV-####')),
   clusters: [
     { names: ['Rīga'], share: 0.45 },
     { names: ['Mārupes novads', 'Ķekavas novads', 'Ropažu novads', 'Ādažu novads', 'Jūrmala'], share: 0.1 },

@@ -1,5 +1,14 @@
 import { words } from './words.ts';
-import { capital, digits, legalForms, roles, statusOptions, templates, tlds } from './tables.ts';
+import {
+  addressTexts,
+  capital,
+  digits,
+  legalForms,
+  roles,
+  statusOptions,
+  templates,
+  tlds,
+} from './tables.ts';
 import type { CountryProfile } from './types.ts';
 
 /*
@@ -192,11 +201,7 @@ Granveien, Bjørkeveien, Solbakken, Myrveien
     mobile: [digits('+47 9## ## ###', 0.6), digits('+47 4## ## ###', 0.4)],
     landline: [digits('+47 2# ## ## ##')],
   },
-  address: {
-    full: '{street}, {pc} {town}, {county}',
-    short: '{street}, {pc} {town}',
-    postcode: digits('####'),
-  },
+  address: addressTexts('{street}, {pc} {town}', '{county}', digits('####')),
   clusters: [{ names: ['Oslo'], share: 0.15 }],
   townLevel: -1,
   townStrip: [],

@@ -1,6 +1,15 @@
 import { words } from './words.ts';
 import { PL_CEIDG_STATES, PL_KRS_STATES, PL_REGON_STATES, PL_ROLE_TEXT } from '../../official/pl/codes.ts';
-import { capital, codedRoles, codedStatuses, digits, legalForms, templates, tlds } from './tables.ts';
+import {
+  addressTexts,
+  capital,
+  codedRoles,
+  codedStatuses,
+  digits,
+  legalForms,
+  templates,
+  tlds,
+} from './tables.ts';
 import type { CountryProfile } from './types.ts';
 
 /*
@@ -326,11 +335,7 @@ ul. Kolejowa, ul. Wojska Polskiego, ul. Zielona, ul. Parkowa, al. Jana Pawła II
     ],
     landline: [digits('+48 22 ### ## ##', 0.3), digits('+48 ## ### ## ##', 0.7)],
   },
-  address: {
-    full: '{street}, {pc} {town}, woj. {county}',
-    short: '{street}, {pc} {town}',
-    postcode: digits('##-###'),
-  },
+  address: addressTexts('{street}, {pc} {town}', 'woj. {county}', digits('##-###')),
   clusters: [
     { names: ['Warszawa'], share: 0.12 },
     { names: ['Kraków'], share: 0.045 },

@@ -1,6 +1,6 @@
 import { words } from './words.ts';
 import { SE_DEREGISTRATION_TEXT, SE_FTGSTAT, SE_PROCEEDINGS } from '../../official/se/codes.ts';
-import { codedStatuses, digits, legalForms, templates, tlds } from './tables.ts';
+import { addressTexts, codedStatuses, digits, legalForms, templates, tlds } from './tables.ts';
 import type { CountryProfile, LegalForm } from './types.ts';
 
 /*
@@ -276,11 +276,7 @@ Björkvägen, Strandvägen, Fabriksgatan, Sveavägen, Vasagatan
       digits('+46 40 ## ## ##', 0.3),
     ],
   },
-  address: {
-    full: '{street}, {pc} {town}, {county}',
-    short: '{street}, {pc} {town}',
-    postcode: digits('### ##'),
-  },
+  address: addressTexts('{street}, {pc} {town}', '{county}', digits('### ##')),
   clusters: [
     { names: ['Stockholm'], share: 0.12 },
     { names: ['Stockholms län'], share: 0.13 },

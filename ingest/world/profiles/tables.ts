@@ -32,6 +32,18 @@ export function digits(mask: string, weight = 1): DigitPattern {
   };
 }
 
+/**
+ * Address texts where the full one is the short one (street, town, postcode as the country writes them)
+ * followed by `rest`: the county, or the postcode the short one leaves out.
+ */
+export function addressTexts(
+  short: string,
+  rest: string,
+  postcode: DigitPattern,
+): { full: string; short: string; postcode: DigitPattern } {
+  return { full: `${short}, ${rest}`, short, postcode };
+}
+
 /** Share-capital amounts as `[amount, weight]` rows (numbers, so not object keys, which would reorder). */
 export function capital(
   common: readonly (readonly [amount: number, weight: number])[],
@@ -50,6 +62,22 @@ export function statusOptions(
   ...rows: (readonly [StatusOption['staatus'], source: string | null, text: string, weight: number])[]
 ): StatusOption[] {
   return rows.map(([staatus, source, text, weight]) => ({ staatus, source, text, weight }));
+}
+
+/**
+ * The states of a register that tells only registered, in liquidation, insolvent and deleted (EE, LV), as
+ * `[source, text]` each; a family gives the first three shares and the deleted ones are the rest.
+ */
+export function fourStates(
+  rows: Readonly<Record<'R' | 'L' | 'N' | 'K', readonly [source: string | null, text: string]>>,
+): (active: number, liquidation: number, insolvent: number) => StatusOption[] {
+  return (active, liquidation, insolvent) =>
+    statusOptions(
+      ['R', ...rows.R, active],
+      ['L', ...rows.L, liquidation],
+      ['N', ...rows.N, insolvent],
+      ['K', ...rows.K, 1 - active - liquidation - insolvent],
+    );
 }
 
 /**
