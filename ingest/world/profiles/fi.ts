@@ -1,6 +1,6 @@
 import { words } from './words.ts';
 import { FI_STATUS } from '../../official/fi/files.ts';
-import { addressTexts, codedStatuses, digits, legalForms, roles, templates, tlds } from './tables.ts';
+import { codedStatuses, digits, legalForms, nordicPlaces, roles, templates, tlds } from './tables.ts';
 import type { CountryProfile } from './types.ts';
 
 /*
@@ -186,7 +186,6 @@ Metsätie, Rautatienkatu, Keskuskatu, Torikatu, Pajatie
     mobile: [digits('+358 40 ### ####', 0.6), digits('+358 50 ### ####', 0.4)],
     landline: [digits('+358 9 #### ####')],
   },
-  address: addressTexts('{street}, {pc} {town}', '{county}', digits('#####')),
   clusters: [
     { names: ['Helsinki'], share: 0.2 },
     { names: ['Espoo', 'Vantaa', 'Kauniainen'], share: 0.1 },
@@ -194,7 +193,5 @@ Metsätie, Rautatienkatu, Keskuskatu, Torikatu, Pajatie
     { names: ['Turku'], share: 0.04 },
     { names: ['Oulu'], share: 0.035 },
   ],
-  townLevel: -1,
-  townStrip: [],
-  countyLevel: 0,
+  ...nordicPlaces(digits('#####')),
 };

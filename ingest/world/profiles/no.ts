@@ -1,9 +1,9 @@
 import { words } from './words.ts';
 import {
-  addressTexts,
   capital,
   digits,
   legalForms,
+  nordicPlaces,
   roles,
   statusOptions,
   templates,
@@ -201,9 +201,6 @@ Granveien, Bjørkeveien, Solbakken, Myrveien
     mobile: [digits('+47 9## ## ###', 0.6), digits('+47 4## ## ###', 0.4)],
     landline: [digits('+47 2# ## ## ##')],
   },
-  address: addressTexts('{street}, {pc} {town}', '{county}', digits('####')),
   clusters: [{ names: ['Oslo'], share: 0.15 }],
-  townLevel: -1,
-  townStrip: [],
-  countyLevel: 0,
+  ...nordicPlaces(digits('####')),
 };

@@ -1,6 +1,6 @@
 import { words } from './words.ts';
 import { SE_DEREGISTRATION_TEXT, SE_FTGSTAT, SE_PROCEEDINGS } from '../../official/se/codes.ts';
-import { addressTexts, codedStatuses, digits, legalForms, templates, tlds } from './tables.ts';
+import { codedStatuses, digits, legalForms, nordicPlaces, templates, tlds } from './tables.ts';
 import type { CountryProfile, LegalForm } from './types.ts';
 
 /*
@@ -276,7 +276,6 @@ Björkvägen, Strandvägen, Fabriksgatan, Sveavägen, Vasagatan
       digits('+46 40 ## ## ##', 0.3),
     ],
   },
-  address: addressTexts('{street}, {pc} {town}', '{county}', digits('### ##')),
   clusters: [
     { names: ['Stockholm'], share: 0.12 },
     { names: ['Stockholms län'], share: 0.13 },
@@ -284,7 +283,5 @@ Björkvägen, Strandvägen, Fabriksgatan, Sveavägen, Vasagatan
     { names: ['Malmö'], share: 0.035 },
     { names: ['Uppsala'], share: 0.025 },
   ],
-  townLevel: -1,
-  townStrip: [],
-  countyLevel: 0,
+  ...nordicPlaces(digits('### ##')),
 };

@@ -1,5 +1,5 @@
 import { STATUS_CODES, type StatusCode } from '../../../src/contract/data-contract.ts';
-import type { CapitalProfile, DigitPattern, LegalForm, Role, StatusOption } from './types.ts';
+import type { CapitalProfile, CountryProfile, DigitPattern, LegalForm, Role, StatusOption } from './types.ts';
 
 /*
  * Compact table notations for the country profiles. Every profile has the same kinds of weighted lists;
@@ -42,6 +42,21 @@ export function addressTexts(
   postcode: DigitPattern,
 ): { full: string; short: string; postcode: DigitPattern } {
   return { full: `${short}, ${rest}`, short, postcode };
+}
+
+/**
+ * The Nordic address style (FI, NO, SE), "Storgata 1, 0150 Oslo, Oslo": street, postcode and town, then the
+ * county; the town is the last element of a location's path and the county the first.
+ */
+export function nordicPlaces(
+  postcode: DigitPattern,
+): Pick<CountryProfile, 'address' | 'townLevel' | 'townStrip' | 'countyLevel'> {
+  return {
+    address: addressTexts('{street}, {pc} {town}', '{county}', postcode),
+    townLevel: -1,
+    townStrip: [],
+    countyLevel: 0,
+  };
 }
 
 /** Share-capital amounts as `[amount, weight]` rows (numbers, so not object keys, which would reorder). */
