@@ -10,10 +10,10 @@ import {
 } from '../stage-sql.ts';
 import {
   buildCompanies,
-  LATEST_METRICS_JOIN,
   emtakCorrespondence,
-  stageSteps,
   joinsByCode,
+  LATEST_METRICS_JOIN,
+  stageSteps,
 } from '../stage-steps.ts';
 import type { CountryAdapter, StageContext } from '../types.ts';
 import {

@@ -4,10 +4,10 @@ import { dottedSql, naceClassSql } from '../activity-codes.ts';
 import { createEmptyHistory, createValuesTable, varchars } from '../stage-sql.ts';
 import {
   buildCompanies,
+  joinsByCode,
   LATEST_METRICS_JOIN,
   naceCorrespondence,
   stageSteps,
-  joinsByCode,
 } from '../stage-steps.ts';
 import type { CountryAdapter, StageContext } from '../types.ts';
 import {

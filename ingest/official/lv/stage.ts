@@ -12,11 +12,11 @@ import {
 } from '../stage-sql.ts';
 import {
   buildCompanies,
-  LATEST_METRICS_JOIN,
-  placeJoin,
-  naceCorrespondence,
-  stageSteps,
   joinsByCode,
+  LATEST_METRICS_JOIN,
+  naceCorrespondence,
+  placeJoin,
+  stageSteps,
 } from '../stage-steps.ts';
 import type { CountryAdapter, StageContext } from '../types.ts';
 import {

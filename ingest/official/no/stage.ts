@@ -1,7 +1,7 @@
 import { countSql, notCountSql } from '../../../src/contract/data-contract.ts';
 import { queryRows } from '../../pipeline/sql.ts';
 import { ANNUAL_VALUES, createEmptyHistory, JOINED_LISTS } from '../stage-sql.ts';
-import { buildCompanies, LATEST_METRICS_JOIN, placeJoin, stageSteps, joinsByCode } from '../stage-steps.ts';
+import { buildCompanies, joinsByCode, LATEST_METRICS_JOIN, placeJoin, stageSteps } from '../stage-steps.ts';
 import { readHeaderFields } from '../text-file.ts';
 import type { CountryAdapter, StageContext } from '../types.ts';
 import { isEnheterCsv, NO_ENHETER_CSV_HEADER, NO_FILES, NO_PERSON_ROLES } from './files.ts';
