@@ -224,6 +224,13 @@ function isBlankLine(line: Buffer): boolean {
   );
 }
 
+/** The delimiter as the one byte the scanners compare with; `use` names the caller in the error. */
+function delimiterByte(delimiter: string, use: string): number {
+  if (Buffer.byteLength(delimiter) !== 1)
+    throw new Error(`${use} needs a one-byte delimiter, not '${delimiter}'`);
+  return delimiter.charCodeAt(0);
+}
+
 /**
  * Splits `file` (header included) into records of `expectedFields` fields, writes the header and every
  * well-formed record to `cleaned`, and returns the dropped ones. Throws TruncatedCsv when the file's last
@@ -239,8 +246,7 @@ export function salvageCsv(
   quote: '"' | '' = '"',
   maxRecordBytes = MAX_RECORD_BYTES,
 ): SalvageResult {
-  if (Buffer.byteLength(delimiter) !== 1)
-    throw new Error(`salvage needs a one-byte delimiter, not '${delimiter}'`);
+  const delim = delimiterByte(delimiter, 'salvage');
   const size = fs.statSync(file).size;
   const endsWithNewline = size > 0 && lastByte(file, size) === LF;
   const fd = fs.openSync(file, 'r');
@@ -254,7 +260,7 @@ export function salvageCsv(
       out,
       size,
       endsWithNewline,
-      delim: delimiter.charCodeAt(0),
+      delim,
       quote: quote === '' ? -1 : QUOTE,
       expectedFields,
       encoding,
@@ -457,9 +463,7 @@ export function hasMisshapenRecord(
   quote: '"' | '' = '"',
   maxRecordBytes = MAX_RECORD_BYTES,
 ): boolean {
-  if (Buffer.byteLength(delimiter) !== 1)
-    throw new Error(`the field-count check needs a one-byte delimiter, not '${delimiter}'`);
-  const delim = delimiter.charCodeAt(0);
+  const delim = delimiterByte(delimiter, 'the field-count check');
   const q = quote === '' ? -1 : QUOTE;
   const fd = fs.openSync(file, 'r');
   const buf = Buffer.allocUnsafe(1 << 20);

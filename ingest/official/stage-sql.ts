@@ -36,6 +36,9 @@ export const searchNameSql = (expr: string): string => `lower(strip_accents(${ex
 export const searchPeopleSql = (people: string): string =>
   `CASE WHEN len(${people}) > 0 THEN lower(strip_accents(array_to_string(list_transform(${people}, p -> p.nimi), ' | '))) END`;
 
+/** emtak and people from the country's tables joined as `e` and `p` (one list per code), empty where absent. */
+export const JOINED_LISTS = { emtak: 'coalesce(e.emtak, [])', people: 'coalesce(p.people, [])' };
+
 /** The annual_* columns from a table aliased `a` with `yr`, `revenue`, `net_profit`, `equity`, `total_assets`. */
 export const ANNUAL_VALUES = {
   annual_revenue: 'a.revenue',

@@ -51,6 +51,19 @@ export interface CompaniesSpec {
   unknownWithout?: Readonly<Record<string, readonly string[]>>;
 }
 
+/** `from`'s joins of the country's per-code tables, `{ alias: table }` in join order. */
+export const joinsByCode = (tables: Readonly<Record<string, string>>): string =>
+  Object.entries(tables)
+    .map(([alias, table]) => `LEFT JOIN ${table} ${alias} USING (code)`)
+    .join('\n    ');
+
+/** How `from` joins stage_latest_metrics (`latestMetrics`) as `m`, by the register's code. */
+export const LATEST_METRICS_JOIN = 'LEFT JOIN stage_latest_metrics m ON m.registrikood = r.code';
+
+/** How `from` joins a country's place table (`code`, `kood`) as `pl`, and its location leaf as `loc`. */
+export const placeJoin = (table: string): string =>
+  `LEFT JOIN ${table} pl USING (code) LEFT JOIN location_leaves loc ON loc.kood = pl.kood`;
+
 /** The `build companies` stage of a country's CompaniesSpec. */
 export function buildCompanies(spec: CompaniesSpec): StageStep {
   return async (ctx) => {

@@ -75,6 +75,29 @@ const naceRev2Classes = (dotted: boolean): string[] =>
     .filter((c) => /^\d\d\.\d\d$/.test(c))
     .map((c) => (dotted ? c : undotNaceCode(c)));
 
+/** NACE Rev. 2.1 served as it is (LV, FI) or dotted (LT EVRK 2.1), NACE Rev. 2 classes retired. */
+const naceEdition = (edition: string, dotted: boolean): Activities => ({
+  tables: buildActivityTables(naceRev21Items(dotted), null, edition),
+  edition,
+  files: ['naceRev21', 'naceRev2', 'naceRev2toRev21'],
+  retired: () => naceRev2Classes(dotted),
+});
+
+/** A national 2025 edition over NACE Rev. 2.1 (NO, PL, SE); its 2007 edition, over NACE Rev. 2, is retired. */
+const nationalEdition = (
+  edition: string,
+  lang: string | null,
+  /** The national files and NACE Rev. 2.1 in source order; NACE Rev. 2 and its table follow. */
+  files: readonly [DataFileKey, DataFileKey, DataFileKey],
+  readCurrent: (naceRev21: typeof shared.naceRev21) => ClassItem[],
+  readRetired: (naceRev2: typeof shared.naceRev2) => ClassItem[],
+): Activities => ({
+  tables: buildActivityTables(readCurrent(shared.naceRev21), lang, edition),
+  edition,
+  files: [...files, 'naceRev2', 'naceRev2toRev21'],
+  retired: () => leafCodes(readRetired(shared.naceRev2)),
+});
+
 function activities(country: CountryCode): Activities {
   switch (country) {
     case 'EE':
@@ -86,40 +109,15 @@ function activities(country: CountryCode): Activities {
       };
     case 'LV':
     case 'FI':
-      return {
-        tables: buildActivityTables(naceRev21Items(false), null, 'NACE Rev. 2.1'),
-        edition: 'NACE Rev. 2.1',
-        files: ['naceRev21', 'naceRev2', 'naceRev2toRev21'],
-        retired: () => naceRev2Classes(false),
-      };
+      return naceEdition('NACE Rev. 2.1', false);
     case 'LT':
-      return {
-        tables: buildActivityTables(naceRev21Items(true), null, 'EVRK 2.1'),
-        edition: 'EVRK 2.1',
-        files: ['naceRev21', 'naceRev2', 'naceRev2toRev21'],
-        retired: () => naceRev2Classes(true),
-      };
+      return naceEdition('EVRK 2.1', true);
     case 'NO':
-      return {
-        tables: buildActivityTables(readSn2025(shared.naceRev21), null, 'SN2025'),
-        edition: 'SN2025',
-        files: ['naceRev21', 'sn2025Brreg', 'sn2007', 'naceRev2', 'naceRev2toRev21'],
-        retired: () => leafCodes(readSn2007(shared.naceRev2)),
-      };
+      return nationalEdition('SN2025', null, ['naceRev21', 'sn2025Brreg', 'sn2007'], readSn2025, readSn2007);
     case 'PL':
-      return {
-        tables: buildActivityTables(readPkd2025(shared.naceRev21), 'pl', 'PKD 2025'),
-        edition: 'PKD 2025',
-        files: ['pkd2025', 'naceRev21', 'pkd2007', 'naceRev2', 'naceRev2toRev21'],
-        retired: () => leafCodes(readPkd2007(shared.naceRev2)),
-      };
+      return nationalEdition('PKD 2025', 'pl', ['pkd2025', 'naceRev21', 'pkd2007'], readPkd2025, readPkd2007);
     case 'SE':
-      return {
-        tables: buildActivityTables(readSni2025(shared.naceRev21), 'sv', 'SNI 2025'),
-        edition: 'SNI 2025',
-        files: ['sni2025', 'naceRev21', 'sni2007', 'naceRev2', 'naceRev2toRev21'],
-        retired: () => leafCodes(readSni2007(shared.naceRev2)),
-      };
+      return nationalEdition('SNI 2025', 'sv', ['sni2025', 'naceRev21', 'sni2007'], readSni2025, readSni2007);
   }
 }
 

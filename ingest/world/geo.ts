@@ -25,23 +25,11 @@ export function toSweref99tm(lat: number, lon: number): { n: number; e: number }
   const xi = Math.atan(Math.tan(phiStar) / Math.cos(dLambda));
   const eta = Math.atanh(Math.cos(phiStar) * Math.sin(dLambda));
   const k0 = 0.9996;
-  const north =
-    k0 *
-    aRoof *
-    (xi +
-      b1 * Math.sin(2 * xi) * Math.cosh(2 * eta) +
-      b2 * Math.sin(4 * xi) * Math.cosh(4 * eta) +
-      b3 * Math.sin(6 * xi) * Math.cosh(6 * eta) +
-      b4 * Math.sin(8 * xi) * Math.cosh(8 * eta));
-  const east =
-    k0 *
-      aRoof *
-      (eta +
-        b1 * Math.cos(2 * xi) * Math.sinh(2 * eta) +
-        b2 * Math.cos(4 * xi) * Math.sinh(4 * eta) +
-        b3 * Math.cos(6 * xi) * Math.sinh(6 * eta) +
-        b4 * Math.cos(8 * xi) * Math.sinh(8 * eta)) +
-    500000;
+  // Krüger's series, the same four terms for both axes: sin·cosh for the northing, cos·sinh for the easting.
+  const series = (start: number, f: (x: number) => number, g: (x: number) => number): number =>
+    [b1, b2, b3, b4].reduce((sum, b, k) => sum + b * f(2 * (k + 1) * xi) * g(2 * (k + 1) * eta), start);
+  const north = k0 * aRoof * series(xi, Math.sin, Math.cosh);
+  const east = k0 * aRoof * series(eta, Math.cos, Math.sinh) + 500000;
   return { n: north, e: east };
 }
 

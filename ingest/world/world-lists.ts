@@ -11,7 +11,14 @@ import {
   type LabelledCode,
 } from './profiles/se-register.ts';
 import { POPULAR_BOOST, POPULAR_CLASSES, SECTOR_KEYS, SECTOR_RANGES, sectorOf } from './profiles/sectors.ts';
-import type { CountryProfile, DigitPattern, LegalForm, NameStyle, Role } from './profiles/types.ts';
+import type {
+  ContactKind,
+  CountryProfile,
+  DigitPattern,
+  LegalForm,
+  NameStyle,
+  Role,
+} from './profiles/types.ts';
 import { slugify } from './sql/template.ts';
 
 /**
@@ -21,6 +28,9 @@ import { slugify } from './sql/template.ts';
  * numbers in which each item appears in proportion to its weight, so a row picks item
  * `slots[1 + floor(u * len(slots))]` from one hashed uniform u with no join.
  */
+
+/** The contact kinds in the order of their list columns. */
+const CONTACT_KINDS: readonly ContactKind[] = ['email', 'www', 'tel', 'mob'];
 
 export interface ListColumn {
   name: string;
@@ -118,15 +128,10 @@ function normalQuantile(p: number): number {
 export function slotList(weights: readonly number[], size: number): number[] {
   const total = weights.reduce((s, w) => s + Math.max(0, w), 0);
   if (total <= 0) throw new Error('slotList: all weights are zero');
-  const exact = weights.map((w) => (Math.max(0, w) / total) * size);
-  const counts = exact.map((x) => Math.floor(x));
-  let left = size - counts.reduce((s, c) => s + c, 0);
-  const order = exact.map((x, i) => ({ i, frac: x - Math.floor(x) })).sort((a, b) => b.frac - a.frac);
-  for (const { i } of order) {
-    if (left <= 0) break;
-    counts[i] = (counts[i] ?? 0) + 1;
-    left--;
-  }
+  const counts = largestRemainder(
+    weights.map((w) => (Math.max(0, w) / total) * size),
+    size,
+  );
   const positive = weights.filter((w) => w > 0).length;
   if (positive <= size) {
     for (let i = 0; i < weights.length; i++) {
@@ -144,10 +149,24 @@ export function slotList(weights: readonly number[], size: number): number[] {
   return out;
 }
 
+/** Slots of the items by their `weight` (slotList). */
+export const weightSlots = (items: readonly { weight: number }[], size: number): number[] =>
+  slotList(
+    items.map((x) => x.weight),
+    size,
+  );
+
 /** Row counts per family that add up to the total exactly (largest remainder). */
 export function familyCounts(shares: readonly number[], total: number): number[] {
   const sum = shares.reduce((s, x) => s + x, 0);
-  const exact = shares.map((s) => (s / sum) * total);
+  return largestRemainder(
+    shares.map((s) => (s / sum) * total),
+    total,
+  );
+}
+
+/** Whole counts of `exact` shares of `total` that add up to it: floors, then the largest remainders get one more. */
+function largestRemainder(exact: readonly number[], total: number): number[] {
   const counts = exact.map((x) => Math.floor(x));
   let left = total - counts.reduce((s, c) => s + c, 0);
   const order = exact.map((x, i) => ({ i, frac: x - Math.floor(x) })).sort((a, b) => b.frac - a.frac);
@@ -362,10 +381,7 @@ function codedLists(profile: CountryProfile) {
     if (list.length === 0) return [0];
     const first = roles.length + 1;
     roles.push(...list);
-    return slotList(
-      list.map((r) => r.weight),
-      SMALL,
-    ).map((k) => first + k - 1);
+    return weightSlots(list, SMALL).map((k) => first + k - 1);
   });
   if (roles.length === 0) roles.push({ code: '', label: '', weight: 1 });
 
@@ -394,19 +410,12 @@ function nameLists(country: CountryCode, profile: CountryProfile) {
     if (list.length === 0) throw new Error(`${country}: no ${style} name templates`);
     const first = templates.length;
     templates.push(...list.map((t) => ({ style, template: t.template })));
-    return slotList(
-      list.map((t) => t.weight),
-      SMALL,
-    ).map((k) => first + k);
+    return weightSlots(list, SMALL).map((k) => first + k);
   });
   return { lastFemale, business, templates, templateSlots };
 }
 
-const patternSlots = (list: readonly DigitPattern[]): number[] =>
-  slotList(
-    list.map((p) => p.weight),
-    SMALL,
-  );
+const patternSlots = (list: readonly DigitPattern[]): number[] => weightSlots(list, SMALL);
 const slugs = (list: readonly string[]): string[] => list.map(slugify);
 
 function familyColumns(
@@ -429,27 +438,22 @@ function familyColumns(
     ...nested(
       'fam_form_slots',
       'INTEGER',
-      fam.map((f) =>
-        slotList(
-          f.forms.map((x) => x.weight),
-          BIG,
-        ).map((k) => formIndex.get(f.forms[k - 1] as LegalForm) ?? 0),
-      ),
+      fam.map((f) => weightSlots(f.forms, BIG).map((k) => formIndex.get(f.forms[k - 1] as LegalForm) ?? 0)),
     ),
     ...nested(
       'fam_status_slots',
       'INTEGER',
       fam.map((f) =>
-        slotList(
-          f.statuses.map((x) => x.weight),
-          BIG,
-        ).map((k) => statusIndex.get(f.statuses[k - 1] as CodedLists['statuses'][number]) ?? 0),
+        weightSlots(f.statuses, BIG).map(
+          (k) => statusIndex.get(f.statuses[k - 1] as CodedLists['statuses'][number]) ?? 0,
+        ),
       ),
     ),
-    { name: 'fam_src_email', type: 'VARCHAR[]', value: fam.map((f) => f.contactSources?.email ?? null) },
-    { name: 'fam_src_www', type: 'VARCHAR[]', value: fam.map((f) => f.contactSources?.www ?? null) },
-    { name: 'fam_src_tel', type: 'VARCHAR[]', value: fam.map((f) => f.contactSources?.tel ?? null) },
-    { name: 'fam_src_mob', type: 'VARCHAR[]', value: fam.map((f) => f.contactSources?.mob ?? null) },
+    ...CONTACT_KINDS.map((k) => ({
+      name: `fam_src_${k}`,
+      type: 'VARCHAR[]',
+      value: fam.map((f) => f.contactSources?.[k] ?? null),
+    })),
   ];
 }
 
@@ -485,18 +489,12 @@ function placeColumns(
   acts: ReturnType<typeof activityLeaves>,
   locs: ReturnType<typeof locationLeaves>,
 ): ListColumn[] {
-  const actSlots = slotList(
-    acts.map((a) => a.weight),
-    BIG * 4,
-  );
+  const actSlots = weightSlots(acts, BIG * 4);
   const actSectorSlots = SECTOR_RANGES.map((_, s) => {
     const weights = acts.map((a) => (a.sector === s + 1 ? a.weight : 0));
     return weights.some((w) => w > 0) ? slotList(weights, 4096) : actSlots.slice(0, 4096);
   });
-  const locSlots = slotList(
-    locs.map((l) => l.weight),
-    BIG * 4,
-  );
+  const locSlots = weightSlots(locs, BIG * 4);
   return [
     // Activities
     { name: 'act_kood', type: 'VARCHAR[]', value: acts.map((a) => a.kood) },
@@ -548,10 +546,9 @@ function nameColumns(
 }
 
 function contactColumns(profile: CountryProfile): ListColumn[] {
-  const tlds = slotList(
-    profile.contacts.tlds.map((t) => t.weight),
-    SMALL,
-  ).map((k) => profile.contacts.tlds[k - 1]?.tld ?? 'com');
+  const tlds = weightSlots(profile.contacts.tlds, SMALL).map(
+    (k) => profile.contacts.tlds[k - 1]?.tld ?? 'com',
+  );
   return [
     // Contacts and addresses
     { name: 'mailboxes', type: 'VARCHAR[]', value: profile.contacts.mailboxes },
@@ -562,10 +559,7 @@ function contactColumns(profile: CountryProfile): ListColumn[] {
     { name: 'eur_rate', type: 'DOUBLE', value: profile.eurRate },
     { name: 'operating_share', type: 'DOUBLE', value: profile.operatingShare },
     { name: 'max_employees', type: 'DOUBLE', value: profile.maxEmployees },
-    { name: 'email_p', type: 'DOUBLE', value: profile.contacts.email },
-    { name: 'www_p', type: 'DOUBLE', value: profile.contacts.www },
-    { name: 'tel_p', type: 'DOUBLE', value: profile.contacts.tel },
-    { name: 'mob_p', type: 'DOUBLE', value: profile.contacts.mob },
+    ...CONTACT_KINDS.map((k) => ({ name: `${k}_p`, type: 'DOUBLE', value: profile.contacts.published[k] })),
   ];
 }
 
@@ -579,10 +573,7 @@ function seColumns(): ListColumn[] {
           {
             name: `se_${name}_slots`,
             type: 'INTEGER[]',
-            value: slotList(
-              list.map((c) => c.weight),
-              SMALL,
-            ),
+            value: weightSlots(list, SMALL),
           },
         ]
       : []),

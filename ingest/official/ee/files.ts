@@ -106,33 +106,40 @@ export const EE_FILE_NAMES = {
   debtors: 'maksuvolglaste_nimekiri.csv',
 } as const;
 
+/** A RIK open-data dump: zipped at RIK_DUMPS, accepted zipped or not. */
+function rikDump(
+  key: 'lihtandmed' | 'yldandmed' | 'persons',
+  need: Pick<OfficialFile, 'title' | 'minBytes'> & ({ required: true } | { required: false; adds: string }),
+): OfficialFile {
+  const name = EE_FILE_NAMES[key];
+  const { title, minBytes } = need;
+  const required = need.required
+    ? { required: true as const }
+    : { required: false as const, adds: need.adds };
+  return {
+    key,
+    title,
+    match: new RegExp(`^${name.replaceAll('.', '\\.')}(\\.zip)?$`),
+    ...required,
+    downloads: fixed(`${RIK_DUMPS}${name}.zip`, `${name}.zip`),
+    minBytes,
+  };
+}
+
 export const EE_FILES: readonly OfficialFile[] = [
-  {
-    key: 'lihtandmed',
-    title: 'RIK basic data (lihtandmed)',
-    match: /^ettevotja_rekvisiidid__lihtandmed\.csv(\.zip)?$/,
-    required: true,
-    downloads: fixed(`${RIK_DUMPS}${EE_FILE_NAMES.lihtandmed}.zip`, `${EE_FILE_NAMES.lihtandmed}.zip`),
-    minBytes: 1_000_000,
-  },
-  {
-    key: 'yldandmed',
+  rikDump('lihtandmed', { title: 'RIK basic data (lihtandmed)', required: true, minBytes: 1_000_000 }),
+  rikDump('yldandmed', {
     title: 'RIK general data (yldandmed)',
-    match: /^ettevotja_rekvisiidid__yldandmed\.json(\.zip)?$/,
     required: false,
     adds: "legal-form codes (else mapped from lihtandmed's text form), contacts, EMTAK activities and share capital (RIK yldandmed)",
-    downloads: fixed(`${RIK_DUMPS}${EE_FILE_NAMES.yldandmed}.zip`, `${EE_FILE_NAMES.yldandmed}.zip`),
     minBytes: 10_000_000,
-  },
-  {
-    key: 'persons',
+  }),
+  rikDump('persons', {
     title: 'RIK persons on the registry card (kaardile_kantud_isikud)',
-    match: /^ettevotja_rekvisiidid__kaardile_kantud_isikud\.json(\.zip)?$/,
     required: false,
     adds: 'board members and procurators (RIK kaardile_kantud_isikud)',
-    downloads: fixed(`${RIK_DUMPS}${EE_FILE_NAMES.persons}.zip`, `${EE_FILE_NAMES.persons}.zip`),
     minBytes: 1_000_000,
-  },
+  }),
   {
     key: 'taxes',
     title: 'EMTA taxes, turnover and employees by quarter (current and previous year)',

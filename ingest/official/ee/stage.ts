@@ -1,8 +1,20 @@
 import { fileURLToPath } from 'node:url';
 import { countSql, notCountSql } from '../../../src/contract/data-contract.ts';
 import { queryRows, sqlPath } from '../../pipeline/sql.ts';
-import { addressWithPostcodeSql, ANNUAL_VALUES, createEmptyHistory, varchars } from '../stage-sql.ts';
-import { buildCompanies, emtakCorrespondence, stageSteps } from '../stage-steps.ts';
+import {
+  addressWithPostcodeSql,
+  ANNUAL_VALUES,
+  createEmptyHistory,
+  JOINED_LISTS,
+  varchars,
+} from '../stage-sql.ts';
+import {
+  buildCompanies,
+  emtakCorrespondence,
+  joinsByCode,
+  LATEST_METRICS_JOIN,
+  stageSteps,
+} from '../stage-steps.ts';
 import type { CountryAdapter, StageContext } from '../types.ts';
 import {
   DEBTORS_HEADER,
@@ -95,19 +107,26 @@ const GENERAL_TYPE = `STRUCT(oiguslik_vorm VARCHAR,
   kapitalid STRUCT(kapitali_suurus VARCHAR, kapitali_valuuta VARCHAR, lopp_kpv VARCHAR)[],
   info_majandusaasta_aruannetest STRUCT(majandusaasta_perioodi_lopp_kpv VARCHAR, tootajate_arv VARCHAR)[])`;
 
+/**
+ * A RIK JSON dump (`key`): each company's code and its one nested `field`, read into `raw_<key>`; an empty
+ * table of the same columns where the optional dump is absent.
+ */
+const readRikJson = (ctx: StageContext, key: string, field: string, type: string) =>
+  ctx.read('json', {
+    key,
+    table: `raw_${key}`,
+    stage: `read ${field}`,
+    columns: [
+      ['ariregistri_kood', 'VARCHAR'],
+      [field, type],
+    ],
+    ifAbsent: `ariregistri_kood VARCHAR, ${field} ${type}`,
+  });
+
 /** yldandmed: legal form code, contacts, capital and the activities (ee_general, ee_emtak). */
 async function readGeneral(ctx: StageContext): Promise<void> {
   // Scalars the register writes as numbers or strings are read as VARCHAR (see loadJson).
-  const raw = await ctx.read('json', {
-    key: 'yldandmed',
-    table: 'raw_yldandmed',
-    stage: 'read yldandmed',
-    columns: [
-      ['ariregistri_kood', 'VARCHAR'],
-      ['yldandmed', GENERAL_TYPE],
-    ],
-    ifAbsent: `ariregistri_kood VARCHAR, yldandmed ${GENERAL_TYPE}`,
-  });
+  const raw = await readRikJson(ctx, 'yldandmed', 'yldandmed', GENERAL_TYPE);
   const general = await raw.keyRows('ee_general', 'ariregistri_kood');
   await general.orphans('general data');
 
@@ -139,16 +158,7 @@ const PERSONS_TYPE = `STRUCT(isiku_tyyp VARCHAR, isiku_roll VARCHAR, isiku_roll_
 /** kaardile_kantud_isikud: the current board and procurators (ee_people). */
 async function readPeople(ctx: StageContext): Promise<void> {
   // Personal codes (isikukood_registrikood, isikukood_hash) are never read: the contract forbids them.
-  const raw = await ctx.read('json', {
-    key: 'persons',
-    table: 'raw_persons',
-    stage: 'read kaardile_kantud_isikud',
-    columns: [
-      ['ariregistri_kood', 'VARCHAR'],
-      ['kaardile_kantud_isikud', PERSONS_TYPE],
-    ],
-    ifAbsent: `ariregistri_kood VARCHAR, kaardile_kantud_isikud ${PERSONS_TYPE}`,
-  });
+  const raw = await readRikJson(ctx, 'persons', 'kaardile_kantud_isikud', PERSONS_TYPE);
   await raw.keyRows('ee_persons', 'ariregistri_kood');
   const roles = EE_BOARD_ROLES.map((r) => `'${r}'`).join(', ');
   await ctx.conn.run(`CREATE OR REPLACE TEMP TABLE ee_people AS
@@ -359,20 +369,14 @@ const buildEstoniaCompanies = buildCompanies({
     contacts: `coalesce(list_transform(list_filter(${current('g.yldandmed.sidevahendid')},
         x -> x.liik IN ('EMAIL', 'WWW', 'TEL', 'MOB') AND nullif(trim(x.sisu), '') IS NOT NULL),
       x -> {liik: x.liik, sisu: trim(x.sisu), "source": NULL::VARCHAR}), [])`,
-    emtak: 'coalesce(e.emtak, [])',
-    people: 'coalesce(p.people, [])',
+    ...JOINED_LISTS,
     is_sole_trader: `coalesce(${FORM} = 'FIE', false)`,
     not_for_sale: 'false',
   },
   from: `ingest_register r
-    LEFT JOIN ee_general g USING (code)
-    LEFT JOIN ee_capital cap USING (code)
-    LEFT JOIN ee_emtak e USING (code)
-    LEFT JOIN ee_people p USING (code)
-    LEFT JOIN ee_annual a USING (code)
-    LEFT JOIN ee_debtors d USING (code)
+    ${joinsByCode({ g: 'ee_general', cap: 'ee_capital', e: 'ee_emtak', p: 'ee_people', a: 'ee_annual', d: 'ee_debtors' })}
     LEFT JOIN ee_legal_forms lf ON lf.tekst = trim(r.ettevotja_oiguslik_vorm)
-    LEFT JOIN stage_latest_metrics m ON m.registrikood = r.code
+    ${LATEST_METRICS_JOIN}
     LEFT JOIN location_leaves loc ON loc.kood = trim(r.asukoha_ehak_kood)`,
   latestMetrics: true,
   // Without the debtor list a company's tax debt is unknown, not "none".

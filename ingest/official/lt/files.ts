@@ -1,3 +1,4 @@
+import { fixed } from '../links.ts';
 import type { Download, OfficialFile } from '../types.ts';
 
 /*
@@ -114,6 +115,25 @@ function years(from: number, to: number): number[] {
   return Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
 }
 
+/** A VMI dataset of the open-data portal (Spinta), as CSV under the model's own name. */
+function vmiDataset(
+  key: 'vmiRegister' | 'vmiTaxes',
+  title: string,
+  model: string,
+  adds: string,
+): OfficialFile {
+  const name = LT_FILE_NAMES[key];
+  return {
+    key,
+    title,
+    match: new RegExp(`^${name.replaceAll('.', '\\.')}$`, 'i'),
+    required: false,
+    adds,
+    downloads: fixed(`${SPINTA}vmi/${model}/:format/csv`, name),
+    minBytes: 1_000_000,
+  };
+}
+
 export const LT_FILES: readonly OfficialFile[] = [
   {
     key: 'jar',
@@ -154,26 +174,16 @@ export const LT_FILES: readonly OfficialFile[] = [
       })),
     minBytes: 100_000,
   },
-  {
-    key: 'vmiRegister',
-    title: 'VMI taxpayer register (MokesciuMoketojas)',
-    match: /^MokesciuMoketojas\.csv$/i,
-    required: false,
-    adds: 'EVRK activities and the VAT code (pvm_kodas) as VMI registers them',
-    downloads: async () => [
-      { url: `${SPINTA}vmi/mm_registras/MokesciuMoketojas/:format/csv`, saveAs: LT_FILE_NAMES.vmiRegister },
-    ],
-    minBytes: 1_000_000,
-  },
-  {
-    key: 'vmiTaxes',
-    title: 'VMI taxes paid by legal entities (Moketojas)',
-    match: /^Moketojas\.csv$/i,
-    required: false,
-    adds: 'state taxes paid per year (annual and year to date)',
-    downloads: async () => [
-      { url: `${SPINTA}vmi/ja_mokesciai/Moketojas/:format/csv`, saveAs: LT_FILE_NAMES.vmiTaxes },
-    ],
-    minBytes: 1_000_000,
-  },
+  vmiDataset(
+    'vmiRegister',
+    'VMI taxpayer register (MokesciuMoketojas)',
+    'mm_registras/MokesciuMoketojas',
+    'EVRK activities and the VAT code (pvm_kodas) as VMI registers them',
+  ),
+  vmiDataset(
+    'vmiTaxes',
+    'VMI taxes paid by legal entities (Moketojas)',
+    'ja_mokesciai/Moketojas',
+    'state taxes paid per year (annual and year to date)',
+  ),
 ];

@@ -2,7 +2,13 @@ import { countSql, notCountSql } from '../../../src/contract/data-contract.ts';
 import type { TreeNode } from '../../reference/types.ts';
 import { dottedSql, naceClassSql } from '../activity-codes.ts';
 import { createEmptyHistory, createValuesTable, varchars } from '../stage-sql.ts';
-import { buildCompanies, naceCorrespondence, stageSteps } from '../stage-steps.ts';
+import {
+  buildCompanies,
+  joinsByCode,
+  LATEST_METRICS_JOIN,
+  naceCorrespondence,
+  stageSteps,
+} from '../stage-steps.ts';
 import type { CountryAdapter, StageContext } from '../types.ts';
 import {
   JAR_HEADER,
@@ -322,11 +328,8 @@ const buildLithuaniaCompanies = buildCompanies({
   },
   from: `ingest_register r
     LEFT JOIN lt_status st ON st.stat_code = trim(r.stat_kodas)
-    LEFT JOIN lt_municipality mu USING (code)
-    LEFT JOIN lt_form f USING (code)
-    LEFT JOIN lt_emtak e USING (code)
-    LEFT JOIN lt_vat v USING (code)
-    LEFT JOIN stage_latest_metrics m ON m.registrikood = r.code`,
+    ${joinsByCode({ mu: 'lt_municipality', f: 'lt_form', e: 'lt_emtak', v: 'lt_vat' })}
+    ${LATEST_METRICS_JOIN}`,
   latestMetrics: true,
   // Without the VMI taxpayer register the VAT state is unknown, never derived from the code.
   unknownWithout: { vmiRegister: ['vat_active'] },

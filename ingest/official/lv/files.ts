@@ -171,6 +171,27 @@ export const LV_FILE_NAMES = {
 
 const GOV = 'https://data.gov.lv/dati/dataset/';
 
+/** A file of UR's annual-report dataset on data.gov.lv: one resource of the dataset each. */
+function urStatements(
+  key: 'statements' | 'income' | 'balance',
+  resource: string,
+  adds: string,
+): OfficialFile {
+  const name = LV_FILE_NAMES[key];
+  return {
+    key,
+    title: `UR ${name}`,
+    match: new RegExp(`^${name.replaceAll('.', '\\.')}$`),
+    required: false,
+    adds,
+    downloads: fixed(
+      `${GOV}8d31b878-536a-44aa-a013-8bc6b669d477/resource/${resource}/download/${name}`,
+      name,
+    ),
+    minBytes: 1_000_000,
+  };
+}
+
 export const LV_FILES: readonly OfficialFile[] = [
   {
     key: 'register',
@@ -192,42 +213,21 @@ export const LV_FILES: readonly OfficialFile[] = [
     downloads: fixed('https://dati.ur.gov.lv/officers/officers.csv', LV_FILE_NAMES.officers),
     minBytes: 1_000_000,
   },
-  {
-    key: 'statements',
-    title: 'UR financial_statements.csv',
-    match: /^financial_statements\.csv$/,
-    required: false,
-    adds: 'annual history and annual_* figures: years, employees, currency and rounding of each annual report (UR financial_statements.csv)',
-    downloads: fixed(
-      `${GOV}8d31b878-536a-44aa-a013-8bc6b669d477/resource/27fcc5ec-c63b-4bfd-bb08-01f073a52d04/download/financial_statements.csv`,
-      LV_FILE_NAMES.statements,
-    ),
-    minBytes: 1_000_000,
-  },
-  {
-    key: 'income',
-    title: 'UR income_statements.csv',
-    match: /^income_statements\.csv$/,
-    required: false,
-    adds: 'annual turnover and net income (UR income_statements.csv)',
-    downloads: fixed(
-      `${GOV}8d31b878-536a-44aa-a013-8bc6b669d477/resource/d5fd17ef-d32e-40cb-8399-82b780095af0/download/income_statements.csv`,
-      LV_FILE_NAMES.income,
-    ),
-    minBytes: 1_000_000,
-  },
-  {
-    key: 'balance',
-    title: 'UR balance_sheets.csv',
-    match: /^balance_sheets\.csv$/,
-    required: false,
-    adds: 'annual total assets and equity (UR balance_sheets.csv)',
-    downloads: fixed(
-      `${GOV}8d31b878-536a-44aa-a013-8bc6b669d477/resource/50ef4f26-f410-4007-b296-22043ca3dc43/download/balance_sheets.csv`,
-      LV_FILE_NAMES.balance,
-    ),
-    minBytes: 1_000_000,
-  },
+  urStatements(
+    'statements',
+    '27fcc5ec-c63b-4bfd-bb08-01f073a52d04',
+    'annual history and annual_* figures: years, employees, currency and rounding of each annual report (UR financial_statements.csv)',
+  ),
+  urStatements(
+    'income',
+    'd5fd17ef-d32e-40cb-8399-82b780095af0',
+    'annual turnover and net income (UR income_statements.csv)',
+  ),
+  urStatements(
+    'balance',
+    '50ef4f26-f410-4007-b296-22043ca3dc43',
+    'annual total assets and equity (UR balance_sheets.csv)',
+  ),
   {
     key: 'taxes',
     title: 'VID paid taxes of companies, 3 tax years',

@@ -7,9 +7,17 @@ import {
   caseSql,
   createEmptyHistory,
   createValuesTable,
+  JOINED_LISTS,
   varchars,
 } from '../stage-sql.ts';
-import { buildCompanies, naceCorrespondence, stageSteps } from '../stage-steps.ts';
+import {
+  buildCompanies,
+  joinsByCode,
+  LATEST_METRICS_JOIN,
+  naceCorrespondence,
+  placeJoin,
+  stageSteps,
+} from '../stage-steps.ts';
 import type { CountryAdapter, StageContext } from '../types.ts';
 import {
   BALANCE_HEADER,
@@ -324,21 +332,15 @@ const buildLatviaCompanies = buildCompanies({
     // An IK's number would identify a private person (spec 2.2), so it is left blank.
     vat_number: `CASE WHEN coalesce(v.active, false) AND coalesce(r.type, '') <> 'IK' THEN v.numurs END`,
     ...ANNUAL_VALUES,
-    emtak: 'coalesce(e.emtak, [])',
-    people: 'coalesce(p.people, [])',
+    ...JOINED_LISTS,
     // An IK (individuālais komersants) is a natural person trading in their own name.
     is_sole_trader: `coalesce(r.type = 'IK', false)`,
     not_for_sale: 'false',
   },
   from: `ingest_register r
-    LEFT JOIN lv_people p USING (code)
-    LEFT JOIN lv_annual a USING (code)
-    LEFT JOIN lv_emtak e USING (code)
-    LEFT JOIN lv_vat v USING (code)
-    LEFT JOIN lv_proceedings pr USING (code)
-    LEFT JOIN stage_latest_metrics m ON m.registrikood = r.code
-    LEFT JOIN lv_place pl USING (code)
-    LEFT JOIN location_leaves loc ON loc.kood = pl.kood`,
+    ${joinsByCode({ p: 'lv_people', a: 'lv_annual', e: 'lv_emtak', v: 'lv_vat', pr: 'lv_proceedings' })}
+    ${LATEST_METRICS_JOIN}
+    ${placeJoin('lv_place')}`,
   latestMetrics: true,
   // Without VID's VAT file a company's VAT state is unknown, not "not registered".
   unknownWithout: { vat: ['vat_active'] },

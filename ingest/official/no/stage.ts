@@ -1,7 +1,7 @@
 import { countSql, notCountSql } from '../../../src/contract/data-contract.ts';
 import { queryRows } from '../../pipeline/sql.ts';
-import { ANNUAL_VALUES, createEmptyHistory } from '../stage-sql.ts';
-import { buildCompanies, stageSteps } from '../stage-steps.ts';
+import { ANNUAL_VALUES, createEmptyHistory, JOINED_LISTS } from '../stage-sql.ts';
+import { buildCompanies, joinsByCode, LATEST_METRICS_JOIN, placeJoin, stageSteps } from '../stage-steps.ts';
 import { readHeaderFields } from '../text-file.ts';
 import type { CountryAdapter, StageContext } from '../types.ts';
 import { isEnheterCsv, NO_ENHETER_CSV_HEADER, NO_FILES, NO_PERSON_ROLES } from './files.ts';
@@ -362,19 +362,14 @@ const buildNorwayCompanies = buildCompanies({
     contacts: `list_filter([${contact('EMAIL', 'epostadresse')}, ${contact('WWW', 'hjemmeside')},
         ${contact('TEL', 'telefon')}, ${contact('MOB', 'mobil')}], x -> x.sisu IS NOT NULL)
       || coalesce(sc.contacts, [])`,
-    emtak: 'coalesce(e.emtak, [])',
-    people: 'coalesce(p.people, [])',
+    ...JOINED_LISTS,
     is_sole_trader: "coalesce(trim(r.organisasjonsform.kode) = 'ENK', false)",
     not_for_sale: 'false',
   },
   from: `ingest_register r
-    LEFT JOIN no_emtak e USING (code)
-    LEFT JOIN no_people p USING (code)
-    LEFT JOIN no_sub_contacts sc USING (code)
-    LEFT JOIN no_annual a USING (code)
-    LEFT JOIN stage_latest_metrics m ON m.registrikood = r.code
-    LEFT JOIN no_place pl USING (code)
-    LEFT JOIN location_leaves loc ON loc.kood = pl.kood`,
+    ${joinsByCode({ e: 'no_emtak', p: 'no_people', sc: 'no_sub_contacts', a: 'no_annual' })}
+    ${LATEST_METRICS_JOIN}
+    ${placeJoin('no_place')}`,
   latestMetrics: true,
 });
 

@@ -220,28 +220,32 @@ async function writeRegnskap({ conn, out }: WriterSteps): Promise<void> {
   );
 }
 
+/** A postal or business address of a unit. */
+const ADDRESS_TYPE = `STRUCT(land VARCHAR, landkode VARCHAR, postnummer VARCHAR, poststed VARCHAR, adresse VARCHAR[],
+    kommune VARCHAR, kommunenummer VARCHAR)`;
+/** A coded value: organisasjonsform and the three næringskoder. */
+const CODED_TYPE = 'STRUCT(kode VARCHAR, beskrivelse VARCHAR)';
+
 /** The keys of the written enheter JSON with their types, for reading it back into the CSV form. */
 const WRITTEN_UNIT_KEYS: Record<string, string> = {
   organisasjonsnummer: 'VARCHAR',
   navn: 'VARCHAR',
-  organisasjonsform: 'STRUCT(kode VARCHAR, beskrivelse VARCHAR)',
+  organisasjonsform: CODED_TYPE,
   hjemmeside: 'VARCHAR',
-  postadresse: `STRUCT(land VARCHAR, landkode VARCHAR, postnummer VARCHAR, poststed VARCHAR, adresse VARCHAR[],
-    kommune VARCHAR, kommunenummer VARCHAR)`,
+  postadresse: ADDRESS_TYPE,
   epostadresse: 'VARCHAR',
   telefon: 'VARCHAR',
   mobil: 'VARCHAR',
   registreringsdatoEnhetsregisteret: 'VARCHAR',
   registrertIMvaregisteret: 'BOOLEAN',
-  naeringskode1: 'STRUCT(kode VARCHAR, beskrivelse VARCHAR)',
-  naeringskode2: 'STRUCT(kode VARCHAR, beskrivelse VARCHAR)',
-  naeringskode3: 'STRUCT(kode VARCHAR, beskrivelse VARCHAR)',
+  naeringskode1: CODED_TYPE,
+  naeringskode2: CODED_TYPE,
+  naeringskode3: CODED_TYPE,
   harRegistrertAntallAnsatte: 'BOOLEAN',
   antallAnsatte: 'BIGINT',
   registreringsdatoAntallAnsatteEnhetsregisteret: 'VARCHAR',
   registreringsdatoantallansatteNAVAaregisteret: 'VARCHAR',
-  forretningsadresse: `STRUCT(land VARCHAR, landkode VARCHAR, postnummer VARCHAR, poststed VARCHAR, adresse VARCHAR[],
-    kommune VARCHAR, kommunenummer VARCHAR)`,
+  forretningsadresse: ADDRESS_TYPE,
   stiftelsesdato: 'VARCHAR',
   registrertIForetaksregisteret: 'BOOLEAN',
   konkurs: 'BOOLEAN',

@@ -25,6 +25,9 @@ export const BOLAGSVERKET_HEADER = [
   'postadress',
 ] as const;
 
+/** SCB's five activity (SNI) columns of a unit or a workplace, Ng1 the main one. */
+export const SCB_ACTIVITY_COLUMNS = ['Ng1', 'Ng2', 'Ng3', 'Ng4', 'Ng5'] as const;
+
 /** 7.1 `scb_bulkfil_JE_<YYYYMMDDTHHMMSS>_<n>.txt`: ISO-8859-1, TAB, 34 columns (and a trailing tab). */
 const JE_FIELDS = [
   'COAdress',
@@ -34,11 +37,7 @@ const JE_FIELDS = [
   'JEStat',
   'JurForm',
   'Namn',
-  'Ng1',
-  'Ng2',
-  'Ng3',
-  'Ng4',
-  'Ng5',
+  ...SCB_ACTIVITY_COLUMNS,
 ] as const;
 export const SCB_JE_HEADER = [
   'ForAndrTyp',
@@ -97,11 +96,7 @@ export const CFAR_HEADER = [
   'PostOrt',
   'Kommun',
   'KommunNamn',
-  'Ng1',
-  'Ng2',
-  'Ng3',
-  'Ng4',
-  'Ng5',
+  ...SCB_ACTIVITY_COLUMNS,
   'Stkl',
   'Telefon',
   'EPost',

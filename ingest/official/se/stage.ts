@@ -27,7 +27,14 @@ import {
   reklamMarketingSql,
   reklamPhoneSql,
 } from './codes.ts';
-import { BOLAGSVERKET_HEADER, CFAR_HEADER, FDB_KEYS, SCB_JE_HEADER, SE_FILES } from './files.ts';
+import {
+  BOLAGSVERKET_HEADER,
+  CFAR_HEADER,
+  FDB_KEYS,
+  SCB_ACTIVITY_COLUMNS,
+  SCB_JE_HEADER,
+  SE_FILES,
+} from './files.ts';
 
 /** `29180` → `291 80`, as Swedish postcodes are written. */
 const postcode = (e: string): string => postcodeSql(e, 3, ' ');
@@ -35,19 +42,7 @@ const postcode = (e: string): string => postcodeSql(e, 3, ' ');
 const orgnr = (e: string, otherwise: string) =>
   `CASE WHEN regexp_full_match(trim(${e}), '16\\d{10}') THEN substr(trim(${e}), 3) ELSE ${otherwise} END`;
 
-const SCB_KEEP = [
-  'FtgStat',
-  'Gatuadress',
-  'PostNr',
-  'PostOrt',
-  'JurForm',
-  'Namn',
-  'Ng1',
-  'Ng2',
-  'Ng3',
-  'Ng4',
-  'Ng5',
-];
+const SCB_KEEP = ['FtgStat', 'Gatuadress', 'PostNr', 'PostOrt', 'JurForm', 'Namn', ...SCB_ACTIVITY_COLUMNS];
 
 /**
  * SCB JE: every unit SCB holds (se_scb), legal persons under `16` + organisation number (keyed, scb_legal),

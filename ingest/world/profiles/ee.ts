@@ -1,5 +1,6 @@
 import { words } from './words.ts';
-import type { CapitalProfile, CountryProfile, LegalForm, StatusOption } from './types.ts';
+import { capital, digits, legalForms, roles, fourStates, templates, tlds } from './tables.ts';
+import type { CountryProfile } from './types.ts';
 
 /*
  * Estonia: RIK e-Business Register.
@@ -14,54 +15,36 @@ import type { CapitalProfile, CountryProfile, LegalForm, StatusOption } from './
  * - Sizes: ~360k companies, ~300k active (registry-formats.md 1.5).
  */
 
-const statuses = (active: number, liquidation: number, bankrupt: number): StatusOption[] => [
-  { staatus: 'R', source: 'R', text: 'Registrisse kantud', weight: active },
-  { staatus: 'L', source: 'L', text: 'Likvideerimisel', weight: liquidation },
-  { staatus: 'N', source: 'N', text: 'Pankrotis', weight: bankrupt },
-  { staatus: 'K', source: 'K', text: 'Kustutatud', weight: 1 - active - liquidation - bankrupt },
-];
+const statuses = fourStates({
+  R: ['R', 'Registrisse kantud'],
+  L: ['L', 'Likvideerimisel'],
+  N: ['N', 'Pankrotis'],
+  K: ['K', 'Kustutatud'],
+});
 
 // OÜ share capital: 2500 EUR was the minimum until 2023; 2556.46 is EEK 40,000 converted at the euro
 // changeover; 0.01 EUR is possible since the 2023 amendment.
-const ouCapital: CapitalProfile = {
-  common: [
-    { amount: 2500, weight: 0.62 },
-    { amount: 2556.46, weight: 0.08 },
-    { amount: 0.01, weight: 0.06 },
-    { amount: 3000, weight: 0.03 },
-    { amount: 5000, weight: 0.04 },
+const ouCapital = capital(
+  [
+    [2500, 0.62],
+    [2556.46, 0.08],
+    [0.01, 0.06],
+    [3000, 0.03],
+    [5000, 0.04],
   ],
-  tailShare: 0.17,
-  tailMedian: 10_000,
-  decimals: 2,
-};
-const asCapital: CapitalProfile = {
-  common: [
-    { amount: 25_000, weight: 0.6 },
-    { amount: 25_564.59, weight: 0.1 },
+  { tailShare: 0.17, tailMedian: 10_000, decimals: 2 },
+);
+const asCapital = capital(
+  [
+    [25_000, 0.6],
+    [25_564.59, 0.1],
   ],
-  tailShare: 0.3,
-  tailMedian: 250_000,
-  decimals: 2,
-};
+  { tailShare: 0.3, tailMedian: 250_000, decimals: 2 },
+);
 
-const board = [
-  { code: 'JUHL', label: 'Juhatuse liige', weight: 0.96 },
-  { code: 'PROK', label: 'Prokurist', weight: 0.04 },
-];
+const board = roles(['JUHL', 'Juhatuse liige', 0.96], ['PROK', 'Prokurist', 0.04]);
 
-const form = (f: Partial<LegalForm> & Pick<LegalForm, 'code' | 'label' | 'weight'>): LegalForm => ({
-  affix: f.code,
-  affixPosition: 'suffix',
-  nameStyle: 'org',
-  soleTrader: false,
-  sizeShift: 0,
-  vatShare: 0.45,
-  capital: null,
-  people: 'board',
-  filesAccounts: true,
-  ...f,
-});
+const form = legalForms({ affix: 'code', vatShare: 0.45, people: 'board', filesAccounts: true });
 
 export const EE: CountryProfile = {
   total: 360_000,
@@ -218,43 +201,24 @@ Jõe tn, Kooli tn, Aia tn, Pargi tn, Vabriku tn, Sadama tn, Posti tn, Rüütli t
 Vabaduse pst, Ringtee, Männi tn, Kase tn, Tallinna mnt, Lossi tn
 `),
     templates: {
-      org: [
-        { template: '{stem}', weight: 0.45 },
-        { template: '{stem} {biz}', weight: 0.3 },
-        { template: '{last} {biz}', weight: 0.15 },
-        { template: '{town} {biz}', weight: 0.1 },
-      ],
-      person: [
-        { template: '{first} {last}', weight: 0.75 },
-        { template: '{first} {last} {biz}', weight: 0.25 },
-      ],
-      assoc: [
-        { template: '{town} {assoc}', weight: 0.45 },
-        { template: '{stem} {assoc}', weight: 0.35 },
-        { template: '{stem}', weight: 0.2 },
-      ],
-      housing: [{ template: 'Korteriühistu {street} {nr}', weight: 1 }],
+      org: templates({ '{stem}': 0.45, '{stem} {biz}': 0.3, '{last} {biz}': 0.15, '{town} {biz}': 0.1 }),
+      person: templates({ '{first} {last}': 0.75, '{first} {last} {biz}': 0.25 }),
+      assoc: templates({ '{town} {assoc}': 0.45, '{stem} {assoc}': 0.35, '{stem}': 0.2 }),
+      housing: templates({ 'Korteriühistu {street} {nr}': 1 }),
     },
   },
   contacts: {
-    email: 0.55,
-    www: 0.22,
-    tel: 0.15,
-    mob: 0.42,
+    published: { email: 0.55, www: 0.22, tel: 0.15, mob: 0.42 },
     mailboxes: ['info', 'kontakt', 'arved', 'mail', 'myyk'],
-    tlds: [
-      { tld: 'ee', weight: 0.82 },
-      { tld: 'com', weight: 0.15 },
-      { tld: 'eu', weight: 0.03 },
-    ],
-    mobile: [{ format: '+372 5%s %s', groups: [3, 4], weight: 1 }],
-    landline: [{ format: '+372 6%s %s', groups: [2, 4], weight: 1 }],
+    tlds: tlds({ ee: 0.82, com: 0.15, eu: 0.03 }),
+    mobile: [digits('+372 5### ####')],
+    landline: [digits('+372 6## ####')],
   },
   address: {
     // RIK's address texts carry no postcode; the ingest appends lihtandmed's (indeks_ettevotja_aadressis).
     full: '{path}, {street}, {pc}',
     short: '{street}',
-    postcode: { format: '%s', groups: [5], weight: 1 },
+    postcode: digits('#####'),
   },
   clusters: [
     { names: ['Tallinn'], share: 0.42 },

@@ -1,5 +1,7 @@
 import { words } from './words.ts';
-import type { CountryProfile, LegalForm, Role, StatusOption } from './types.ts';
+import { FI_STATUS } from '../../official/fi/files.ts';
+import { codedStatuses, digits, legalForms, nordicPlaces, roles, templates, tlds } from './tables.ts';
+import type { CountryProfile } from './types.ts';
 
 /*
  * Finland: PRH / YTJ open data v3 (all_companies).
@@ -16,33 +18,29 @@ import type { CountryProfile, LegalForm, Role, StatusOption } from './types.ts';
  * - Size: ~1.15M records, ~460k active (registry-formats.md 5.4, derived by COLT).
  */
 
-const statuses: StatusOption[] = [
-  { staatus: 'R', source: '1', text: 'Rekisterissä', weight: 0.4 },
-  { staatus: 'L', source: 'SELTILA', text: 'Selvitystilassa', weight: 0.02 },
-  { staatus: 'N', source: 'KONK', text: 'Konkurssissa', weight: 0.02 },
-  { staatus: 'T', source: 'SANE', text: 'Yrityssaneerauksessa', weight: 0.004 },
-  { staatus: 'K', source: '4', text: 'Lakannut', weight: 0.556 },
-];
+// Codes and wording are the official reader's (official/fi/files.ts FI_STATUS); "1" is a registered entry.
+const states = {
+  '1': FI_STATUS.registered,
+  [FI_STATUS.ceased.tradeRegisterStatus]: FI_STATUS.ceased,
+  ...Object.fromEntries(FI_STATUS.situations.map((s) => [s.type, s])),
+};
+const statuses = codedStatuses(
+  states,
+  ['1', 0.4],
+  ['SELTILA', 0.02],
+  ['KONK', 0.02],
+  ['SANE', 0.004],
+  ['4', 0.556],
+);
 
-const board: Role[] = [
-  { code: 'Hallituksen jäsen', label: 'Hallituksen jäsen', weight: 0.45 },
-  { code: 'Hallituksen puheenjohtaja', label: 'Hallituksen puheenjohtaja', weight: 0.25 },
-  { code: 'Toimitusjohtaja', label: 'Toimitusjohtaja', weight: 0.2 },
-  { code: 'Hallituksen varajäsen', label: 'Hallituksen varajäsen', weight: 0.1 },
-];
+const board = roles(
+  ['Hallituksen jäsen', 'Hallituksen jäsen', 0.45],
+  ['Hallituksen puheenjohtaja', 'Hallituksen puheenjohtaja', 0.25],
+  ['Toimitusjohtaja', 'Toimitusjohtaja', 0.2],
+  ['Hallituksen varajäsen', 'Hallituksen varajäsen', 0.1],
+);
 
-const form = (f: Partial<LegalForm> & Pick<LegalForm, 'code' | 'label' | 'weight'>): LegalForm => ({
-  affix: null,
-  affixPosition: 'suffix',
-  nameStyle: 'org',
-  soleTrader: false,
-  sizeShift: 0,
-  vatShare: 0.6,
-  capital: null,
-  people: 'board',
-  filesAccounts: false,
-  ...f,
-});
+const form = legalForms({ affix: null, vatShare: 0.6, people: 'board', filesAccounts: false });
 
 export const FI: CountryProfile = {
   total: 1_150_000,
@@ -175,40 +173,18 @@ Puistokatu, Kirkkokatu, Myllytie, Aleksanterinkatu, Satamakatu, Tehtaankatu, Koi
 Metsätie, Rautatienkatu, Keskuskatu, Torikatu, Pajatie
 `),
     templates: {
-      org: [
-        { template: '{stem}', weight: 0.3 },
-        { template: '{biz} {last}', weight: 0.3 },
-        { template: '{stem} {biz}', weight: 0.2 },
-        { template: '{town} {biz}', weight: 0.2 },
-      ],
-      person: [{ template: '{first} {last}', weight: 1 }],
-      assoc: [
-        { template: '{stem}', weight: 0.5 },
-        { template: '{stem}-{assoc}', weight: 0.5 },
-      ],
-      housing: [{ template: '{street} {nr}', weight: 1 }],
+      org: templates({ '{stem}': 0.3, '{biz} {last}': 0.3, '{stem} {biz}': 0.2, '{town} {biz}': 0.2 }),
+      person: templates({ '{first} {last}': 1 }),
+      assoc: templates({ '{stem}': 0.5, '{stem}-{assoc}': 0.5 }),
+      housing: templates({ '{street} {nr}': 1 }),
     },
   },
   contacts: {
-    email: 0.06,
-    www: 0.3,
-    tel: 0.08,
-    mob: 0.05,
+    published: { email: 0.06, www: 0.3, tel: 0.08, mob: 0.05 },
     mailboxes: ['info', 'toimisto', 'asiakaspalvelu', 'myynti'],
-    tlds: [
-      { tld: 'fi', weight: 0.85 },
-      { tld: 'com', weight: 0.15 },
-    ],
-    mobile: [
-      { format: '+358 40 %s %s', groups: [3, 4], weight: 0.6 },
-      { format: '+358 50 %s %s', groups: [3, 4], weight: 0.4 },
-    ],
-    landline: [{ format: '+358 9 %s %s', groups: [4, 4], weight: 1 }],
-  },
-  address: {
-    full: '{street}, {pc} {town}, {county}',
-    short: '{street}, {pc} {town}',
-    postcode: { format: '%s', groups: [5], weight: 1 },
+    tlds: tlds({ fi: 0.85, com: 0.15 }),
+    mobile: [digits('+358 40 ### ####', 0.6), digits('+358 50 ### ####', 0.4)],
+    landline: [digits('+358 9 #### ####')],
   },
   clusters: [
     { names: ['Helsinki'], share: 0.2 },
@@ -217,7 +193,5 @@ Metsätie, Rautatienkatu, Keskuskatu, Torikatu, Pajatie
     { names: ['Turku'], share: 0.04 },
     { names: ['Oulu'], share: 0.035 },
   ],
-  townLevel: -1,
-  townStrip: [],
-  countyLevel: 0,
+  ...nordicPlaces(digits('#####')),
 };

@@ -1,5 +1,6 @@
 import { words } from './words.ts';
-import type { CapitalProfile, CountryProfile, LegalForm, StatusOption } from './types.ts';
+import { addressTexts, capital, digits, legalForms, statusOptions, templates, tlds } from './tables.ts';
+import type { CountryProfile, LegalForm } from './types.ts';
 
 /*
  * Lithuania: Registrų centras JAR_IREGISTRUOTI.csv.
@@ -18,42 +19,36 @@ import type { CapitalProfile, CountryProfile, LegalForm, StatusOption } from './
  * - Size: ~230k rows (registry-formats.md 3.5).
  */
 
-const statuses: StatusOption[] = [
-  { staatus: 'R', source: '0', text: 'Teisinis statusas neįregistruotas', weight: 0.86 },
-  { staatus: 'T', source: '1', text: 'Reorganizuojamas', weight: 0.005 },
-  { staatus: 'T', source: '2', text: 'Dalyvaujantis reorganizavime', weight: 0.002 },
-  { staatus: 'T', source: '3', text: 'Pertvarkomas', weight: 0.003 },
-  { staatus: 'T', source: '4', text: 'Restruktūrizuojamas', weight: 0.004 },
-  { staatus: 'N', source: '5', text: 'Bankrutuojantis', weight: 0.02 },
-  { staatus: 'N', source: '6', text: 'Bankrutavęs', weight: 0.02 },
-  { staatus: 'L', source: '7', text: 'Likviduojamas', weight: 0.045 },
-  { staatus: 'T', source: '8', text: 'Dalyvaujantis atskyrime', weight: 0.001 },
-  { staatus: 'L', source: '9', text: 'Inicijuojamas likvidavimas', weight: 0.02 },
-  { staatus: 'K', source: '10', text: 'Išregistruotas', weight: 0.02 },
-];
+const statuses = statusOptions(
+  ['R', '0', 'Teisinis statusas neįregistruotas', 0.86],
+  ['T', '1', 'Reorganizuojamas', 0.005],
+  ['T', '2', 'Dalyvaujantis reorganizavime', 0.002],
+  ['T', '3', 'Pertvarkomas', 0.003],
+  ['T', '4', 'Restruktūrizuojamas', 0.004],
+  ['N', '5', 'Bankrutuojantis', 0.02],
+  ['N', '6', 'Bankrutavęs', 0.02],
+  ['L', '7', 'Likviduojamas', 0.045],
+  ['T', '8', 'Dalyvaujantis atskyrime', 0.001],
+  ['L', '9', 'Inicijuojamas likvidavimas', 0.02],
+  ['K', '10', 'Išregistruotas', 0.02],
+);
 
 // UAB minimum capital is 1000 EUR since 2020 (2500 EUR before, converted from 10,000 LTL).
-const uabCapital: CapitalProfile = {
-  common: [
-    { amount: 2500, weight: 0.45 },
-    { amount: 2896.2, weight: 0.15 },
-    { amount: 1000, weight: 0.15 },
+const uabCapital = capital(
+  [
+    [2500, 0.45],
+    [2896.2, 0.15],
+    [1000, 0.15],
   ],
-  tailShare: 0.25,
-  tailMedian: 20_000,
-  decimals: 2,
-};
+  { tailShare: 0.25, tailMedian: 20_000, decimals: 2 },
+);
 
-const form = (f: Partial<LegalForm> & Pick<LegalForm, 'code' | 'label' | 'weight' | 'affix'>): LegalForm => ({
+const form = legalForms<'affix'>({
+  affix: null,
   affixPosition: 'quoted',
-  nameStyle: 'org',
-  soleTrader: false,
-  sizeShift: 0,
   vatShare: 0.45,
-  capital: null,
   people: 'none',
   filesAccounts: true,
-  ...f,
 });
 
 const forms: LegalForm[] = [
@@ -160,34 +155,20 @@ Taikos pr., Pramonės g., Ukmergės g., Laisvės al., Basanavičiaus g., Respubl
 Dariaus ir Girėno g., Vytauto g., Maironio g., Kalvarijų g., Ozo g.
 `),
     templates: {
-      org: [
-        { template: '{stem}', weight: 0.45 },
-        { template: '{head} {biz}', weight: 0.35 },
-        { template: '{town} {biz}', weight: 0.2 },
-      ],
-      person: [{ template: '{first} {last}', weight: 1 }],
-      assoc: [{ template: '{stem}', weight: 1 }],
-      housing: [{ template: '{street} {nr}', weight: 1 }],
+      org: templates({ '{stem}': 0.45, '{head} {biz}': 0.35, '{town} {biz}': 0.2 }),
+      person: templates({ '{first} {last}': 1 }),
+      assoc: templates({ '{stem}': 1 }),
+      housing: templates({ '{street} {nr}': 1 }),
     },
   },
   contacts: {
-    email: 0.12,
-    www: 0.08,
-    tel: 0.06,
-    mob: 0.06,
+    published: { email: 0.12, www: 0.08, tel: 0.06, mob: 0.06 },
     mailboxes: ['info', 'kontaktai', 'pastas', 'saskaitos'],
-    tlds: [
-      { tld: 'lt', weight: 0.85 },
-      { tld: 'com', weight: 0.15 },
-    ],
-    mobile: [{ format: '+370 6%s %s', groups: [2, 5], weight: 1 }],
-    landline: [{ format: '+370 5 %s %s', groups: [3, 4], weight: 1 }],
+    tlds: tlds({ lt: 0.85, com: 0.15 }),
+    mobile: [digits('+370 6## #####')],
+    landline: [digits('+370 5 ### ####')],
   },
-  address: {
-    full: '{town}, {street}, LT-{pc}',
-    short: '{town}, {street}',
-    postcode: { format: '%s', groups: [5], weight: 1 },
-  },
+  address: addressTexts('{town}, {street}', 'LT-{pc}', digits('#####')),
   clusters: [
     { names: ['Vilniaus m. sav.'], share: 0.38 },
     { names: ['Kauno m. sav.'], share: 0.13 },

@@ -1,5 +1,6 @@
 import { words } from './words.ts';
-import type { CapitalProfile, CountryProfile, LegalForm, StatusOption } from './types.ts';
+import { addressTexts, capital, digits, legalForms, roles, fourStates, templates, tlds } from './tables.ts';
+import type { CountryProfile } from './types.ts';
 
 /*
  * Latvia: Uzņēmumu reģistrs register.csv.
@@ -17,43 +18,31 @@ import type { CapitalProfile, CountryProfile, LegalForm, StatusOption } from './
  * - Sizes: 485,896 rows, 219,865 active (COLT, registry-formats.md 2.4).
  */
 
-const statuses = (active: number, liquidation: number, insolvent: number): StatusOption[] => [
-  { staatus: 'R', source: null, text: 'Reģistrēts', weight: active },
-  { staatus: 'L', source: null, text: 'Likvidācijas process', weight: liquidation },
-  { staatus: 'N', source: null, text: 'Maksātnespējas process', weight: insolvent },
-  { staatus: 'K', source: 'L', text: 'Izslēgts no reģistra', weight: 1 - active - liquidation - insolvent },
-];
+const statuses = fourStates({
+  R: [null, 'Reģistrēts'],
+  L: [null, 'Likvidācijas process'],
+  N: [null, 'Maksātnespējas process'],
+  K: ['L', 'Izslēgts no reģistra'],
+});
 
 // SIA minimum capital is 2800 EUR (2000 LVL converted); a "small capital" SIA may have 1 EUR.
-const siaCapital: CapitalProfile = {
-  common: [
-    { amount: 2800, weight: 0.55 },
-    { amount: 2846, weight: 0.06 },
-    { amount: 1, weight: 0.08 },
-    { amount: 100, weight: 0.05 },
+const siaCapital = capital(
+  [
+    [2800, 0.55],
+    [2846, 0.06],
+    [1, 0.08],
+    [100, 0.05],
   ],
-  tailShare: 0.26,
-  tailMedian: 15_000,
-  decimals: 2,
-};
-const asCapital: CapitalProfile = {
-  common: [{ amount: 35_000, weight: 0.6 }],
-  tailShare: 0.4,
-  tailMedian: 400_000,
-  decimals: 2,
-};
+  { tailShare: 0.26, tailMedian: 15_000, decimals: 2 },
+);
+const asCapital = capital([[35_000, 0.6]], { tailShare: 0.4, tailMedian: 400_000, decimals: 2 });
 
-const form = (f: Partial<LegalForm> & Pick<LegalForm, 'code' | 'label' | 'weight'>): LegalForm => ({
-  affix: f.code,
+const form = legalForms({
+  affix: 'code',
   affixPosition: 'quoted',
-  nameStyle: 'org',
-  soleTrader: false,
-  sizeShift: 0,
   vatShare: 0.5,
-  capital: null,
   people: 'board',
   filesAccounts: true,
-  ...f,
 });
 
 export const LV: CountryProfile = {
@@ -128,11 +117,11 @@ export const LV: CountryProfile = {
       ],
     },
   ],
-  defaultRoles: [
-    { code: 'BOARD_MEMBER', label: 'Valdes loceklis', weight: 0.8 },
-    { code: 'CHAIR_OF_BOARD', label: 'Valdes priekšsēdētājs', weight: 0.15 },
-    { code: 'PROCURATOR', label: 'Prokūrists', weight: 0.05 },
-  ],
+  defaultRoles: roles(
+    ['BOARD_MEMBER', 'Valdes loceklis', 0.8],
+    ['CHAIR_OF_BOARD', 'Valdes priekšsēdētājs', 0.15],
+    ['PROCURATOR', 'Prokūrists', 0.05],
+  ),
   names: {
     firstMale: words(`
 Jānis, Andris, Edgars, Māris, Kārlis, Aivars, Artūrs, Roberts, Mārtiņš, Raivis, Guntis, Juris,
@@ -194,44 +183,21 @@ Dārza iela, Pils iela, Ezera iela, Tērbatas iela, Maskavas iela, Kr. Valdemār
 Stacijas iela, Jelgavas iela, Brīvības gatve, Lielā iela, Parka iela, Liepu iela
 `),
     templates: {
-      org: [
-        { template: '{stem}', weight: 0.35 },
-        { template: '{stem} {biz}', weight: 0.35 },
-        { template: '{last} {biz}', weight: 0.15 },
-        { template: '{town} {biz}', weight: 0.15 },
-      ],
-      person: [
-        { template: '{stem}', weight: 0.5 },
-        { template: '{first} {last}', weight: 0.5 },
-      ],
-      assoc: [
-        { template: '{town} {assoc}', weight: 0.4 },
-        { template: '{stem}', weight: 0.4 },
-        { template: '{stem} {assoc}', weight: 0.2 },
-      ],
-      housing: [{ template: '{street} {nr}', weight: 1 }],
+      org: templates({ '{stem}': 0.35, '{stem} {biz}': 0.35, '{last} {biz}': 0.15, '{town} {biz}': 0.15 }),
+      person: templates({ '{stem}': 0.5, '{first} {last}': 0.5 }),
+      assoc: templates({ '{town} {assoc}': 0.4, '{stem}': 0.4, '{stem} {assoc}': 0.2 }),
+      housing: templates({ '{street} {nr}': 1 }),
     },
   },
   contacts: {
-    email: 0.3,
-    www: 0.15,
-    tel: 0.12,
-    mob: 0.25,
+    published: { email: 0.3, www: 0.15, tel: 0.12, mob: 0.25 },
     mailboxes: ['info', 'birojs', 'pasts', 'rekini'],
-    tlds: [
-      { tld: 'lv', weight: 0.8 },
-      { tld: 'com', weight: 0.18 },
-      { tld: 'eu', weight: 0.02 },
-    ],
-    mobile: [{ format: '+371 2%s %s', groups: [3, 4], weight: 1 }],
-    landline: [{ format: '+371 67%s %s', groups: [2, 4], weight: 1 }],
+    tlds: tlds({ lv: 0.8, com: 0.18, eu: 0.02 }),
+    mobile: [digits('+371 2### ####')],
+    landline: [digits('+371 67## ####')],
   },
-  address: {
-    full: '{town}, {street}, {pc}',
-    short: '{town}, {street}',
-    // Latvian postcodes are written with the country prefix: `LV-1019` (the register's `index` is `1019`).
-    postcode: { format: 'LV-%s', groups: [4], weight: 1 },
-  },
+  // Latvian postcodes are written with the country prefix: `LV-1019` (the register's `index` is `1019`).
+  address: addressTexts('{town}, {street}', '{pc}', digits('LV-####')),
   clusters: [
     { names: ['Rīga'], share: 0.45 },
     { names: ['Mārupes novads', 'Ķekavas novads', 'Ropažu novads', 'Ādažu novads', 'Jūrmala'], share: 0.1 },

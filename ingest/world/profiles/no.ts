@@ -1,5 +1,15 @@
 import { words } from './words.ts';
-import type { CapitalProfile, CountryProfile, LegalForm, StatusOption } from './types.ts';
+import {
+  capital,
+  digits,
+  legalForms,
+  nordicPlaces,
+  roles,
+  statusOptions,
+  templates,
+  tlds,
+} from './tables.ts';
+import type { CountryProfile } from './types.ts';
 
 /*
  * Norway: Brønnøysundregistrene, Enhetsregisteret (enheter).
@@ -17,61 +27,33 @@ import type { CapitalProfile, CountryProfile, LegalForm, StatusOption } from './
  * - Size: 1,162,944 enheter (registry-formats.md 4.5).
  */
 
-const statuses: StatusOption[] = [
-  { staatus: 'R', source: null, text: 'Registrert', weight: 0.955 },
-  { staatus: 'L', source: 'underAvvikling', text: 'Under avvikling', weight: 0.02 },
-  {
-    staatus: 'L',
-    source: 'underTvangsavviklingEllerTvangsopplosning',
-    text: 'Under tvangsavvikling eller tvangsoppløsning',
-    weight: 0.01,
-  },
-  { staatus: 'N', source: 'konkurs', text: 'Konkurs', weight: 0.013 },
-  {
-    staatus: 'T',
-    source: 'underRekonstruksjonsforhandlingDato',
-    text: 'Under rekonstruksjonsforhandling',
-    weight: 0.002,
-  },
-];
+const statuses = statusOptions(
+  ['R', null, 'Registrert', 0.955],
+  ['L', 'underAvvikling', 'Under avvikling', 0.02],
+  ['L', 'underTvangsavviklingEllerTvangsopplosning', 'Under tvangsavvikling eller tvangsoppløsning', 0.01],
+  ['N', 'konkurs', 'Konkurs', 0.013],
+  ['T', 'underRekonstruksjonsforhandlingDato', 'Under rekonstruksjonsforhandling', 0.002],
+);
 
 // AS minimum share capital is 30,000 NOK since 2012 (100,000 NOK before); ASA 1,000,000 NOK.
-const asCapital: CapitalProfile = {
-  common: [
-    { amount: 30_000, weight: 0.55 },
-    { amount: 100_000, weight: 0.2 },
-    { amount: 50_000, weight: 0.05 },
+const asCapital = capital(
+  [
+    [30_000, 0.55],
+    [100_000, 0.2],
+    [50_000, 0.05],
   ],
-  tailShare: 0.2,
-  tailMedian: 200_000,
-  decimals: 0,
-};
-const asaCapital: CapitalProfile = {
-  common: [{ amount: 1_000_000, weight: 0.3 }],
-  tailShare: 0.7,
-  tailMedian: 50_000_000,
-  decimals: 0,
-};
+  { tailShare: 0.2, tailMedian: 200_000, decimals: 0 },
+);
+const asaCapital = capital([[1_000_000, 0.3]], { tailShare: 0.7, tailMedian: 50_000_000, decimals: 0 });
 
-const board = [
-  { code: 'LEDE', label: 'Styrets leder', weight: 0.35 },
-  { code: 'DAGL', label: 'Daglig leder', weight: 0.3 },
-  { code: 'MEDL', label: 'Styremedlem', weight: 0.3 },
-  { code: 'VARA', label: 'Varamedlem', weight: 0.05 },
-];
+const board = roles(
+  ['LEDE', 'Styrets leder', 0.35],
+  ['DAGL', 'Daglig leder', 0.3],
+  ['MEDL', 'Styremedlem', 0.3],
+  ['VARA', 'Varamedlem', 0.05],
+);
 
-const form = (f: Partial<LegalForm> & Pick<LegalForm, 'code' | 'label' | 'weight'>): LegalForm => ({
-  affix: f.code,
-  affixPosition: 'suffix',
-  nameStyle: 'org',
-  soleTrader: false,
-  sizeShift: 0,
-  vatShare: 0.55,
-  capital: null,
-  people: 'board',
-  filesAccounts: false,
-  ...f,
-});
+const form = legalForms({ affix: 'code', vatShare: 0.55, people: 'board', filesAccounts: false });
 
 const assoc = {
   affix: null,
@@ -202,51 +184,23 @@ Fjordveien, Jernbanegata, Torget, Havnegata, Nygata, Kongens gate, Dronningens g
 Granveien, Bjørkeveien, Solbakken, Myrveien
 `),
     templates: {
-      org: [
-        { template: '{stem}', weight: 0.3 },
-        { template: '{stem} {biz}', weight: 0.35 },
-        { template: '{last} {biz}', weight: 0.2 },
-        { template: '{town} {biz}', weight: 0.15 },
-      ],
-      person: [
-        { template: '{first} {last}', weight: 0.45 },
-        { template: '{last} {biz}', weight: 0.3 },
-        { template: '{first} {last} {biz}', weight: 0.25 },
-      ],
-      assoc: [
-        { template: '{town} {assoc}', weight: 0.6 },
-        { template: '{stem} {assoc}', weight: 0.4 },
-      ],
-      housing: [
-        { template: '{street} {nr} Borettslag', weight: 0.4 },
-        { template: 'Eierseksjonssameiet {street} {nr}', weight: 0.4 },
-        { template: 'Sameiet {street} {nr}', weight: 0.2 },
-      ],
+      org: templates({ '{stem}': 0.3, '{stem} {biz}': 0.35, '{last} {biz}': 0.2, '{town} {biz}': 0.15 }),
+      person: templates({ '{first} {last}': 0.45, '{last} {biz}': 0.3, '{first} {last} {biz}': 0.25 }),
+      assoc: templates({ '{town} {assoc}': 0.6, '{stem} {assoc}': 0.4 }),
+      housing: templates({
+        '{street} {nr} Borettslag': 0.4,
+        'Eierseksjonssameiet {street} {nr}': 0.4,
+        'Sameiet {street} {nr}': 0.2,
+      }),
     },
   },
   contacts: {
-    email: 0.35,
-    www: 0.2,
-    tel: 0.1,
-    mob: 0.3,
+    published: { email: 0.35, www: 0.2, tel: 0.1, mob: 0.3 },
     mailboxes: ['post', 'firmapost', 'kontakt', 'info'],
-    tlds: [
-      { tld: 'no', weight: 0.88 },
-      { tld: 'com', weight: 0.12 },
-    ],
-    mobile: [
-      { format: '+47 9%s %s %s', groups: [2, 2, 3], weight: 0.6 },
-      { format: '+47 4%s %s %s', groups: [2, 2, 3], weight: 0.4 },
-    ],
-    landline: [{ format: '+47 2%s %s %s %s', groups: [1, 2, 2, 2], weight: 1 }],
-  },
-  address: {
-    full: '{street}, {pc} {town}, {county}',
-    short: '{street}, {pc} {town}',
-    postcode: { format: '%s', groups: [4], weight: 1 },
+    tlds: tlds({ no: 0.88, com: 0.12 }),
+    mobile: [digits('+47 9## ## ###', 0.6), digits('+47 4## ## ###', 0.4)],
+    landline: [digits('+47 2# ## ## ##')],
   },
   clusters: [{ names: ['Oslo'], share: 0.15 }],
-  townLevel: -1,
-  townStrip: [],
-  countyLevel: 0,
+  ...nordicPlaces(digits('####')),
 };

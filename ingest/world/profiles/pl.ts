@@ -1,5 +1,16 @@
 import { words } from './words.ts';
-import type { CapitalProfile, CountryProfile, LegalForm, Role, StatusOption } from './types.ts';
+import { PL_CEIDG_STATES, PL_KRS_STATES, PL_REGON_STATES, PL_ROLE_TEXT } from '../../official/pl/codes.ts';
+import {
+  addressTexts,
+  capital,
+  codedRoles,
+  codedStatuses,
+  digits,
+  legalForms,
+  templates,
+  tlds,
+} from './tables.ts';
+import type { CountryProfile } from './types.ts';
 
 /*
  * Poland: KRS (entrepreneurs and associations), REGON (every unit) and CEIDG (sole traders).
@@ -22,71 +33,64 @@ import type { CapitalProfile, CountryProfile, LegalForm, Role, StatusOption } fr
  * - Size: ~4.8M REGON units, ~2.5M of them sole traders (brief; registry-formats.md 6.6).
  */
 
-const krsStatuses: StatusOption[] = [
-  { staatus: 'R', source: 'AKTYWNY', text: 'Aktywny', weight: 0.8 },
-  { staatus: 'L', source: 'W_LIKWIDACJI', text: 'W likwidacji', weight: 0.05 },
-  { staatus: 'N', source: 'W_UPADLOSCI', text: 'W upadłości', weight: 0.03 },
-  { staatus: 'T', source: 'W_RESTRUKTURYZACJI', text: 'W restrukturyzacji', weight: 0.005 },
-  { staatus: 'K', source: 'WYKRESLONY', text: 'Wykreślony z rejestru', weight: 0.115 },
-];
-const regonStatuses: StatusOption[] = [
-  { staatus: 'R', source: 'AKTYWNY', text: 'Aktywny', weight: 0.84 },
-  { staatus: 'S', source: 'ZAWIESZONY', text: 'Działalność zawieszona', weight: 0.06 },
-  { staatus: 'K', source: 'WYKRESLONY', text: 'Skreślony z rejestru REGON', weight: 0.1 },
-];
-const ceidgStatuses: StatusOption[] = [
-  { staatus: 'R', source: 'AKTYWNY', text: 'Aktywny', weight: 0.62 },
-  { staatus: 'S', source: 'ZAWIESZONY', text: 'Zawieszony', weight: 0.13 },
-  {
-    staatus: 'S',
-    source: 'OCZEKUJE_NA_ROZPOCZECIE_DZIALANOSCI',
-    text: 'Oczekuje na rozpoczęcie działalności',
-    weight: 0.01,
-  },
-  { staatus: 'K', source: 'WYKRESLONY', text: 'Wykreślony', weight: 0.24 },
-];
+const krsStatuses = codedStatuses(
+  PL_KRS_STATES,
+  ['AKTYWNY', 0.8],
+  ['W_LIKWIDACJI', 0.05],
+  ['W_UPADLOSCI', 0.03],
+  ['W_RESTRUKTURYZACJI', 0.005],
+  ['WYKRESLONY', 0.115],
+);
+const regonStatuses = codedStatuses(
+  PL_REGON_STATES,
+  ['AKTYWNY', 0.84],
+  ['ZAWIESZONY', 0.06],
+  ['WYKRESLONY', 0.1],
+);
+const ceidgStatuses = codedStatuses(
+  PL_CEIDG_STATES,
+  ['AKTYWNY', 0.62],
+  ['ZAWIESZONY', 0.13],
+  ['OCZEKUJE_NA_ROZPOCZECIE_DZIALANOSCI', 0.01],
+  ['WYKRESLONY', 0.24],
+);
 
 // Share capital minimums: sp. z o.o. 5000 PLN since 2009 (50,000 PLN before), S.A. 100,000 PLN.
-const spzooCapital: CapitalProfile = {
-  common: [
-    { amount: 5000, weight: 0.68 },
-    { amount: 50_000, weight: 0.08 },
-    { amount: 10_000, weight: 0.05 },
+const spzooCapital = capital(
+  [
+    [5000, 0.68],
+    [50_000, 0.08],
+    [10_000, 0.05],
   ],
-  tailShare: 0.19,
-  tailMedian: 40_000,
-  decimals: 2,
-};
-const saCapital: CapitalProfile = {
-  common: [
-    { amount: 100_000, weight: 0.45 },
-    { amount: 500_000, weight: 0.1 },
+  { tailShare: 0.19, tailMedian: 40_000, decimals: 2 },
+);
+const saCapital = capital(
+  [
+    [100_000, 0.45],
+    [500_000, 0.1],
   ],
-  tailShare: 0.45,
-  tailMedian: 2_000_000,
-  decimals: 2,
-};
+  { tailShare: 0.45, tailMedian: 2_000_000, decimals: 2 },
+);
 
-const board: Role[] = [
-  { code: 'PREZES ZARZĄDU', label: 'Prezes Zarządu', weight: 0.45 },
-  { code: 'CZŁONEK ZARZĄDU', label: 'Członek Zarządu', weight: 0.35 },
-  { code: 'WICEPREZES ZARZĄDU', label: 'Wiceprezes Zarządu', weight: 0.12 },
-  { code: 'PROKURENT', label: 'Prokurent', weight: 0.08 },
-];
-const partners: Role[] = [{ code: 'WSPÓLNIK', label: 'Wspólnik', weight: 1 }];
+const board = codedRoles(
+  PL_ROLE_TEXT,
+  ['PREZES ZARZĄDU', 0.45],
+  ['CZŁONEK ZARZĄDU', 0.35],
+  ['WICEPREZES ZARZĄDU', 0.12],
+  ['PROKURENT', 0.08],
+);
+const partners = codedRoles(PL_ROLE_TEXT, ['WSPÓLNIK', 1]);
 
-const form = (f: Partial<LegalForm> & Pick<LegalForm, 'code' | 'label' | 'weight'>): LegalForm => ({
-  affix: null,
-  affixPosition: 'suffix',
-  nameStyle: 'org',
-  soleTrader: false,
-  sizeShift: 0,
-  vatShare: 0.6,
-  capital: null,
-  people: 'board',
-  filesAccounts: true,
-  ...f,
-});
+const lastMale = words(`
+Nowak, Kowalski, Wiśniewski, Wójcik, Kowalczyk, Kamiński, Lewandowski, Zieliński, Szymański,
+Woźniak, Dąbrowski, Kozłowski, Jankowski, Mazur, Kwiatkowski, Wojciechowski, Krawczyk, Kaczmarek,
+Piotrowski, Grabowski, Zając, Pawłowski, Michalski, Król, Wieczorek, Jabłoński, Wróbel, Nowakowski,
+Majewski, Olszewski, Stępień, Malinowski, Jaworski, Adamczyk, Dudek, Nowicki, Pająk, Górski, Sikora
+`);
+// Feminine surnames: the adjectival -ski, -cki and -dzki end in -a (Kowalski, Kowalska); the others do not change.
+const feminine = (surname: string): string => surname.replace(/(sk|ck|dzk)i$/, '$1a');
+
+const form = legalForms({ affix: null, vatShare: 0.6, people: 'board', filesAccounts: true });
 
 export const PL: CountryProfile = {
   total: 4_800_000,
@@ -265,18 +269,8 @@ Anna, Maria, Katarzyna, Małgorzata, Agnieszka, Barbara, Ewa, Krystyna, Elżbiet
 Zofia, Aleksandra, Monika, Beata, Danuta, Teresa, Dorota, Jolanta, Justyna, Natalia, Karolina,
 Halina, Grażyna
 `),
-    lastMale: words(`
-Nowak, Kowalski, Wiśniewski, Wójcik, Kowalczyk, Kamiński, Lewandowski, Zieliński, Szymański,
-Woźniak, Dąbrowski, Kozłowski, Jankowski, Mazur, Kwiatkowski, Wojciechowski, Krawczyk, Kaczmarek,
-Piotrowski, Grabowski, Zając, Pawłowski, Michalski, Król, Wieczorek, Jabłoński, Wróbel, Nowakowski,
-Majewski, Olszewski, Stępień, Malinowski, Jaworski, Adamczyk, Dudek, Nowicki, Pająk, Górski, Sikora
-`),
-    lastFemale: words(`
-Nowak, Kowalska, Wiśniewska, Wójcik, Kowalczyk, Kamińska, Lewandowska, Zielińska, Szymańska,
-Woźniak, Dąbrowska, Kozłowska, Jankowska, Mazur, Kwiatkowska, Wojciechowska, Krawczyk, Kaczmarek,
-Piotrowska, Grabowska, Zając, Pawłowska, Michalska, Król, Wieczorek, Jabłońska, Wróbel, Nowakowska,
-Majewska, Olszewska, Stępień, Malinowska, Jaworska, Adamczyk, Dudek, Nowicka, Pająk, Górska, Sikora
-`),
+    lastMale,
+    lastFemale: lastMale.map(feminine),
     stemHeads: words(`
 Pol, Euro, Agro, Bud, Trans, Inter, Eko, Medi, Tech, Stal, Drew, Met, Elektro, Auto, Info, Orzeł,
 Wisła, Bałtyk, Tatra, Sokół, Dąb, Bursztyn, Zorza, Mazowsze
@@ -319,52 +313,29 @@ ul. Łąkowa, ul. Kościuszki, ul. Mickiewicza, ul. Sienkiewicza, ul. Piłsudski
 ul. Kolejowa, ul. Wojska Polskiego, ul. Zielona, ul. Parkowa, al. Jana Pawła II, ul. Przemysłowa
 `),
     templates: {
-      org: [
-        { template: '{stem}', weight: 0.35 },
-        { template: '{last} {biz}', weight: 0.25 },
-        { template: '{stem} {biz}', weight: 0.25 },
-        { template: '{biz} {town}', weight: 0.15 },
-      ],
-      person: [
-        { template: '{first} {last}', weight: 0.35 },
-        { template: '{biz} {first} {last}', weight: 0.35 },
-        { template: '{first} {last} {biz}', weight: 0.2 },
-        { template: '{stem} {first} {last}', weight: 0.1 },
-      ],
-      assoc: [
-        { template: '{assoc} {town}', weight: 0.45 },
-        { template: '{stem}', weight: 0.35 },
-        { template: '{assoc} {stem}', weight: 0.2 },
-      ],
-      housing: [{ template: 'Wspólnota Mieszkaniowa {street} {nr}', weight: 1 }],
+      org: templates({ '{stem}': 0.35, '{last} {biz}': 0.25, '{stem} {biz}': 0.25, '{biz} {town}': 0.15 }),
+      person: templates({
+        '{first} {last}': 0.35,
+        '{biz} {first} {last}': 0.35,
+        '{first} {last} {biz}': 0.2,
+        '{stem} {first} {last}': 0.1,
+      }),
+      assoc: templates({ '{assoc} {town}': 0.45, '{stem}': 0.35, '{assoc} {stem}': 0.2 }),
+      housing: templates({ 'Wspólnota Mieszkaniowa {street} {nr}': 1 }),
     },
   },
   contacts: {
-    email: 0.4,
-    www: 0.18,
-    tel: 0.25,
-    mob: 0.3,
+    published: { email: 0.4, www: 0.18, tel: 0.25, mob: 0.3 },
     mailboxes: ['biuro', 'kontakt', 'info', 'sekretariat'],
-    tlds: [
-      { tld: 'pl', weight: 0.75 },
-      { tld: 'com.pl', weight: 0.15 },
-      { tld: 'eu', weight: 0.1 },
-    ],
+    tlds: tlds({ pl: 0.75, 'com.pl': 0.15, eu: 0.1 }),
     mobile: [
-      { format: '+48 5%s %s %s', groups: [2, 3, 3], weight: 0.4 },
-      { format: '+48 6%s %s %s', groups: [2, 3, 3], weight: 0.35 },
-      { format: '+48 7%s %s %s', groups: [2, 3, 3], weight: 0.25 },
+      digits('+48 5## ### ###', 0.4),
+      digits('+48 6## ### ###', 0.35),
+      digits('+48 7## ### ###', 0.25),
     ],
-    landline: [
-      { format: '+48 22 %s %s %s', groups: [3, 2, 2], weight: 0.3 },
-      { format: '+48 %s %s %s %s', groups: [2, 3, 2, 2], weight: 0.7 },
-    ],
+    landline: [digits('+48 22 ### ## ##', 0.3), digits('+48 ## ### ## ##', 0.7)],
   },
-  address: {
-    full: '{street}, {pc} {town}, woj. {county}',
-    short: '{street}, {pc} {town}',
-    postcode: { format: '%s-%s', groups: [2, 3], weight: 1 },
-  },
+  address: addressTexts('{street}, {pc} {town}', 'woj. {county}', digits('##-###')),
   clusters: [
     { names: ['Warszawa'], share: 0.12 },
     { names: ['Kraków'], share: 0.045 },

@@ -1,5 +1,7 @@
 import { words } from './words.ts';
-import type { CountryProfile, LegalForm, StatusOption } from './types.ts';
+import { SE_DEREGISTRATION_TEXT, SE_FTGSTAT, SE_PROCEEDINGS } from '../../official/se/codes.ts';
+import { codedStatuses, digits, legalForms, nordicPlaces, templates, tlds } from './tables.ts';
+import type { CountryProfile, LegalForm } from './types.ts';
 
 /*
  * Sweden: SCB Företagsregistret (JE bulk file / FDB API) with Bolagsverket status events.
@@ -18,34 +20,18 @@ import type { CountryProfile, LegalForm, StatusOption } from './types.ts';
  * - Size: 1,813,820 JE records (registry-formats.md 7.5); workplaces ~1.4M.
  */
 
-const companyStatuses: StatusOption[] = [
-  { staatus: 'R', source: '1', text: 'Verksam', weight: 0.62 },
-  { staatus: 'S', source: '9', text: 'Ej verksam', weight: 0.2 },
-  { staatus: 'S', source: '0', text: 'Aldrig verksam', weight: 0.035 },
-  { staatus: 'L', source: 'LI-AVOMFO', text: 'Likvidation pågår', weight: 0.025 },
-  { staatus: 'N', source: 'KK-AVOMFO', text: 'Konkurs pågår', weight: 0.01 },
-  { staatus: 'K', source: 'LIAV-AVORG', text: 'Avregistrerad efter likvidation', weight: 0.05 },
-  { staatus: 'K', source: 'KKAV-AVORG', text: 'Avregistrerad efter konkurs', weight: 0.035 },
-  { staatus: 'K', source: 'FUAV-AVORG', text: 'Avregistrerad efter fusion', weight: 0.025 },
+// Codes and wording are the official reader's (official/se/codes.ts): FtgStat, then Bolagsverket's.
+const deregistered = Object.fromEntries(
+  Object.entries(SE_DEREGISTRATION_TEXT).map(([code, text]) => [code, { staatus: 'K', text }]),
+);
+const companyStatuses = [
+  ...codedStatuses(SE_FTGSTAT, ['1', 0.62], ['9', 0.2], ['0', 0.035]),
+  ...codedStatuses(SE_PROCEEDINGS, ['LI-AVOMFO', 0.025], ['KK-AVOMFO', 0.01]),
+  ...codedStatuses(deregistered, ['LIAV-AVORG', 0.05], ['KKAV-AVORG', 0.035], ['FUAV-AVORG', 0.025]),
 ];
-const soleStatuses: StatusOption[] = [
-  { staatus: 'R', source: '1', text: 'Verksam', weight: 0.55 },
-  { staatus: 'S', source: '9', text: 'Ej verksam', weight: 0.4 },
-  { staatus: 'S', source: '0', text: 'Aldrig verksam', weight: 0.05 },
-];
+const soleStatuses = codedStatuses(SE_FTGSTAT, ['1', 0.55], ['9', 0.4], ['0', 0.05]);
 
-const form = (f: Partial<LegalForm> & Pick<LegalForm, 'code' | 'label' | 'weight'>): LegalForm => ({
-  affix: null,
-  affixPosition: 'suffix',
-  nameStyle: 'org',
-  soleTrader: false,
-  sizeShift: 0,
-  vatShare: 0.7,
-  capital: null,
-  people: 'none',
-  filesAccounts: false,
-  ...f,
-});
+const form = legalForms({ affix: null, vatShare: 0.7, people: 'none', filesAccounts: false });
 
 const family = (
   key: string,
@@ -273,49 +259,22 @@ Kyrkogatan, Nygatan, Villavägen, Ringvägen, Parkgatan, Hamngatan, Södra väge
 Björkvägen, Strandvägen, Fabriksgatan, Sveavägen, Vasagatan
 `),
     templates: {
-      org: [
-        { template: '{stem}', weight: 0.3 },
-        { template: '{stem} {biz}', weight: 0.35 },
-        { template: '{last} {biz}', weight: 0.2 },
-        { template: '{town} {biz}', weight: 0.15 },
-      ],
-      person: [
-        { template: '{first} {last}', weight: 0.4 },
-        { template: '{last}s {biz}', weight: 0.35 },
-        { template: '{first} {last} {biz}', weight: 0.25 },
-      ],
-      assoc: [
-        { template: '{town} {assoc}', weight: 0.5 },
-        { template: '{stem}', weight: 0.3 },
-        { template: '{stem} {assoc}', weight: 0.2 },
-      ],
-      housing: [
-        { template: '{street} {nr} samfällighetsförening', weight: 0.5 },
-        { template: '{stem} vägförening', weight: 0.5 },
-      ],
+      org: templates({ '{stem}': 0.3, '{stem} {biz}': 0.35, '{last} {biz}': 0.2, '{town} {biz}': 0.15 }),
+      person: templates({ '{first} {last}': 0.4, '{last}s {biz}': 0.35, '{first} {last} {biz}': 0.25 }),
+      assoc: templates({ '{town} {assoc}': 0.5, '{stem}': 0.3, '{stem} {assoc}': 0.2 }),
+      housing: templates({ '{street} {nr} samfällighetsförening': 0.5, '{stem} vägförening': 0.5 }),
     },
   },
   contacts: {
-    email: 0.25,
-    www: 0.12,
-    tel: 0.35,
-    mob: 0.15,
+    published: { email: 0.25, www: 0.12, tel: 0.35, mob: 0.15 },
     mailboxes: ['info', 'kontakt', 'order', 'ekonomi'],
-    tlds: [
-      { tld: 'se', weight: 0.85 },
-      { tld: 'com', weight: 0.15 },
-    ],
-    mobile: [{ format: '+46 7%s %s %s %s', groups: [1, 3, 2, 2], weight: 1 }],
+    tlds: tlds({ se: 0.85, com: 0.15 }),
+    mobile: [digits('+46 7# ### ## ##')],
     landline: [
-      { format: '+46 8 %s %s %s', groups: [3, 3, 2], weight: 0.4 },
-      { format: '+46 31 %s %s %s', groups: [3, 2, 2], weight: 0.3 },
-      { format: '+46 40 %s %s %s', groups: [2, 2, 2], weight: 0.3 },
+      digits('+46 8 ### ### ##', 0.4),
+      digits('+46 31 ### ## ##', 0.3),
+      digits('+46 40 ## ## ##', 0.3),
     ],
-  },
-  address: {
-    full: '{street}, {pc} {town}, {county}',
-    short: '{street}, {pc} {town}',
-    postcode: { format: '%s %s', groups: [3, 2], weight: 1 },
   },
   clusters: [
     { names: ['Stockholm'], share: 0.12 },
@@ -324,7 +283,5 @@ Björkvägen, Strandvägen, Fabriksgatan, Sveavägen, Vasagatan
     { names: ['Malmö'], share: 0.035 },
     { names: ['Uppsala'], share: 0.025 },
   ],
-  townLevel: -1,
-  townStrip: [],
-  countyLevel: 0,
+  ...nordicPlaces(digits('### ##')),
 };

@@ -92,7 +92,7 @@ export interface CodeFamily {
   /** SE sole traders: the only code is a personal ID, so registrikood is '' (spec 2.2). */
   noCode?: boolean;
   /** Spec 2.3 contact `source` per contact kind where it is not the business register (null). */
-  contactSources?: Partial<Record<'email' | 'www' | 'tel' | 'mob', string>>;
+  contactSources?: Partial<Record<ContactKind, string>>;
 }
 
 /** A place cluster: leaves whose path contains one of the names get `share` of all rows between them. */
@@ -128,11 +128,12 @@ export interface NameWords {
   templates: Readonly<Record<NameStyle, readonly { template: string; weight: number }[]>>;
 }
 
+/** The kinds of contact a register publishes (spec 2.3 `liik`, lower case). */
+export type ContactKind = 'email' | 'www' | 'tel' | 'mob';
+
 export interface ContactHabits {
-  email: number;
-  www: number;
-  tel: number;
-  mob: number;
+  /** Share of companies that publish each kind. */
+  published: Readonly<Record<ContactKind, number>>;
   /** Role mailbox names used on the company's own domain. */
   mailboxes: readonly string[];
   tlds: readonly { tld: string; weight: number }[];

@@ -15,29 +15,21 @@ import { compileTemplate, slugify, type Pieces } from './template.ts';
  * built in sql/companies.ts only for the rows that need one) come from the same draw.
  */
 export function nameCase(plan: WorldPlan, pieces: Pieces, slug: boolean): string {
-  const tokens = slug
-    ? {
-        stem: `L.stem_head_slug[h_idx] || L.stem_tail_slug[t_idx]`,
-        head: `L.stem_head_slug[h_idx]`,
-        biz: `L.biz_slug[b_idx]`,
-        first: `first0_slug`,
-        last: `last0_slug`,
-        town: `L.loc_town_slug[loc]`,
-        street: `L.streets_slug[s_idx]`,
-        nr: `nr::VARCHAR`,
-        assoc: `L.assoc_slug[a_idx]`,
-      }
-    : {
-        stem: `L.stem_head[h_idx] || L.stem_joiner || L.stem_tail[t_idx]`,
-        head: `L.stem_head[h_idx]`,
-        biz: `L.biz[b_idx]`,
-        first: `first0`,
-        last: `last0`,
-        town: `L.loc_town[loc]`,
-        street: `L.streets[s_idx]`,
-        nr: `nr::VARCHAR`,
-        assoc: `L.assoc[a_idx]`,
-      };
+  // The slug variant reads each word list's `_slug` twin and joins stem halves without the joiner.
+  const sfx = slug ? '_slug' : '';
+  const tokens = {
+    stem: slug
+      ? `L.stem_head_slug[h_idx] || L.stem_tail_slug[t_idx]`
+      : `L.stem_head[h_idx] || L.stem_joiner || L.stem_tail[t_idx]`,
+    head: `L.stem_head${sfx}[h_idx]`,
+    biz: `L.biz${sfx}[b_idx]`,
+    first: `first0${sfx}`,
+    last: `last0${sfx}`,
+    town: `L.loc_town${sfx}[loc]`,
+    street: `L.streets${sfx}[s_idx]`,
+    nr: `nr::VARCHAR`,
+    assoc: `L.assoc${sfx}[a_idx]`,
+  };
   const branches = plan.templates.map(
     (t, k) => `WHEN ${k + 1} THEN ${compileTemplate(t.template, tokens, pieces, slug ? slugify : undefined)}`,
   );
