@@ -47,6 +47,8 @@ export class WalCheckpointer {
   private inFlight: Promise<void> | null = null;
   private holdNext = false;
   private reply: ((r: Round) => void) | null = null;
+  /** Rounds and a close waiting on the thread. */
+  private waiting = 0;
 
   constructor(
     private readonly db: WalletDb,
@@ -89,17 +91,34 @@ export class WalCheckpointer {
     if (!worker) return;
     this.worker = null;
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    // Referenced until it has closed its connection, so the process waits for it.
+    this.hold(worker);
     worker.postMessage('close');
     await exited;
     this.reply?.({ log: 0, checkpointed: 0 });
     this.reply = null;
   }
 
+  /** Keeps the process alive for the thread while anyone waits on it (ref() is not counted by Node). */
+  private hold(worker: Worker): void {
+    if (this.waiting++ === 0) worker.ref();
+  }
+
+  private release(worker: Worker): void {
+    if (--this.waiting === 0) worker.unref();
+  }
+
   private round(): Promise<Round> {
     const worker = this.worker;
     if (!worker) return Promise.resolve({ log: 0, checkpointed: 0 });
+    // Referenced while a round runs: a transaction may be waiting for it (a held round), and an
+    // unreferenced thread would let the process exit under that transaction.
+    this.hold(worker);
     return new Promise<Round>((resolve) => {
-      this.reply = resolve;
+      this.reply = (r) => {
+        this.release(worker);
+        resolve(r);
+      };
       worker.postMessage('checkpoint');
     });
   }
