@@ -8,6 +8,7 @@ import { loadConfig } from '../../src/config.ts';
 import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
 import { startServer, type StartedServer } from '../../src/server.ts';
 import { Watchlists } from '../../src/watchlists/watchlists.ts';
+import { rawToolsList } from '../mcp/oauth-helpers.ts';
 import { publishEdited } from '../watchlists/publish-world.ts';
 import { layoutReport } from './layout-checks.ts';
 
@@ -301,19 +302,8 @@ describe.skipIf(inject('missingTools').includes('chromium'))('dashboard in a rea
     await page.locator(`#search-form[data-loaded="${cc}"]`).waitFor();
   }
 
-  /** The whole newcomer's flow at one size; returns the REST key made on the way (revoked at the end). */
   /** A tools/list on /mcp with an OAuth access token. */
-  const mcpCall = (token: string) =>
-    fetch(`${server.url}/mcp`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2025-06-18',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
-    });
+  const mcpCall = (token: string) => rawToolsList(`${server.url}/mcp`, token);
 
   /**
    * What an MCP client does around the browser: registers (RFC 7591), opens the authorization URL with PKCE
@@ -370,6 +360,7 @@ describe.skipIf(inject('missingTools').includes('chromium'))('dashboard in a rea
     };
   }
 
+  /** The whole newcomer's flow at one size; returns the REST key made on the way (revoked at the end). */
   async function fullFlow(size: Size): Promise<void> {
     const page = await openPage(size);
     // Search pages have sticky parts, which a full-page capture repeats: those are shot as the screen shows them.

@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { StartedServer } from '../../src/server.ts';
-import { connectClient, signIn, signedUpUser, startOAuthServer } from './oauth-helpers.ts';
+import { connectClient, rawToolsList, signIn, signedUpUser, startOAuthServer } from './oauth-helpers.ts';
 
 /**
  * Issue 29: the dashboard's Connected clients page over real HTTP. The browser that signed in for the
@@ -30,17 +30,7 @@ const text = (h: string) =>
     .trim();
 
 /** A raw MCP call with the access token, to read the status and challenge the client would get. */
-const rawCall = (token: string) =>
-  fetch(mcpUrl, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2025-06-18',
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
-  });
+const rawCall = (token: string) => rawToolsList(mcpUrl, token);
 
 describe('Connected clients on the dashboard', () => {
   it('lists the client with its scopes and last use, and revoking it refuses its next call', async () => {

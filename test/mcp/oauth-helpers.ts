@@ -207,3 +207,17 @@ export async function signIn(
   await transport.finishAuth(callback.searchParams as never);
   return { ...mem, browser, pages };
 }
+
+/** A raw `tools/list` on `mcpUrl` with `token` as the bearer: the status and challenge a client would get. */
+export function rawToolsList(mcpUrl: string | URL, token: string): Promise<Response> {
+  return fetch(mcpUrl, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+  });
+}

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freshPgLocation } from '../wallet/backends.ts';
-import { connectClient, signIn, signedUpUser, startOAuthServer } from './oauth-helpers.ts';
+import { connectClient, rawToolsList, signIn, signedUpUser, startOAuthServer } from './oauth-helpers.ts';
 
 /**
  * Issue 29: a grant revoked on one replica is refused on the next call on another. Two servers on one
@@ -64,17 +64,7 @@ describe.skipIf(!PG_URL)('OAuth grants across replicas on PostgreSQL', () => {
     await signedUpUser(a.server, 'replicas@test.local');
     const { provider, browser, kept } = await signIn(mcpUrl, 'replicas@test.local');
     const token = (kept['tokens'] as { access_token: string }).access_token;
-    const rawCall = () =>
-      fetch(mcpUrl, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${token}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2025-06-18',
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
-      });
+    const rawCall = () => rawToolsList(mcpUrl, token);
 
     target = b;
     const client = await connectClient(mcpUrl, provider);

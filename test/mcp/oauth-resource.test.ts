@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { startServer, type StartedServer } from '../../src/server.ts';
-import { signIn, signedUpUser, startOAuthServer } from './oauth-helpers.ts';
+import { rawToolsList, signIn, signedUpUser, startOAuthServer } from './oauth-helpers.ts';
 
 /**
  * Issue 29, RFC 8707: an access token is for one resource. Two servers share one data folder and wallet,
@@ -34,18 +34,9 @@ afterAll(async () => {
   await closeA?.();
 });
 
-/** A raw `tools/list` with `token`: the status and the challenge. */
+/** A raw `tools/list` with `token`: the status, the challenge and the body. */
 async function listTools(server: StartedServer, token: string) {
-  const res = await fetch(`${server.url}/mcp`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2025-06-18',
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
-  });
+  const res = await rawToolsList(`${server.url}/mcp`, token);
   return { status: res.status, challenge: res.headers.get('www-authenticate'), body: await res.text() };
 }
 
