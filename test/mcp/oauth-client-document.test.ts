@@ -5,6 +5,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import tls from 'node:tls';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { Agent, getGlobalDispatcher, setGlobalDispatcher, type Dispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -26,7 +27,13 @@ let close: () => Promise<void>;
 let tmp: string;
 let documents: https.Server;
 let docOrigin: string;
-let previousDispatcher: Dispatcher;
+let previousDispatcher: Dispatcher | undefined;
+let previousCAs: string[] | undefined;
+/** Node's TLS with the default-CA functions of Node 22.15+ (this project's @types/node may not declare them). */
+const nodeTls = tls as typeof tls & {
+  getCACertificates?: (kind: 'default') => string[];
+  setDefaultCACertificates?: (certs: string[]) => void;
+};
 /** What the document server answers per path: a body and its content type. */
 const served = new Map<string, { body: string; type: string }>();
 
@@ -76,9 +83,17 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => documents.listen(0, '127.0.0.1', resolve));
   docOrigin = `https://127.0.0.1:${(documents.address() as AddressInfo).port}`;
   // The documents' certificate is the test's own: trusted by this process's fetch, as a real client's
-  // certificate is trusted through the system's CAs.
-  previousDispatcher = getGlobalDispatcher();
-  setGlobalDispatcher(new Agent({ connect: { ca: fs.readFileSync(cert) } }));
+  // certificate is trusted through the system's CAs. Where Node can add to its default CAs (22.15+, 24, 26)
+  // that is the way: its fetch bundles its own undici (8 on Node 26), which cannot take a dispatcher made by
+  // this project's undici 6. On Node 20 that dispatcher is the way.
+  const trust = fs.readFileSync(cert, 'utf8');
+  if (nodeTls.setDefaultCACertificates && nodeTls.getCACertificates) {
+    previousCAs = nodeTls.getCACertificates('default');
+    nodeTls.setDefaultCACertificates([...previousCAs, trust]);
+  } else {
+    previousDispatcher = getGlobalDispatcher();
+    setGlobalDispatcher(new Agent({ connect: { ca: trust } }));
+  }
   ({ server, close } = await startOAuthServer(inject('testDataDir'), PRICE));
   mcpUrl = new URL(`${server.url}/mcp`);
 }, 180_000);
@@ -86,6 +101,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await close?.();
   if (previousDispatcher) setGlobalDispatcher(previousDispatcher);
+  if (previousCAs) nodeTls.setDefaultCACertificates?.(previousCAs);
   documents?.close();
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
