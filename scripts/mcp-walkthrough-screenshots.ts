@@ -27,7 +27,13 @@ import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@model
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { chromium, type Page } from 'playwright-core';
 import { buildWorldSnapshot } from '../ingest/world/index.ts';
-import { PASSWORD, memoryProvider, signedUpUser, startOAuthServer } from '../test/mcp/oauth-helpers.ts';
+import {
+  PASSWORD,
+  memoryProvider,
+  signedUpUser,
+  startOAuthServer,
+  toolCalls,
+} from '../test/mcp/oauth-helpers.ts';
 
 const args = process.argv.slice(2);
 const BYPASS_CSP = args.includes('--bypass-csp');
@@ -72,31 +78,6 @@ async function shot(page: Page, name: string) {
     // optipng is optional: the screenshot stays as Chromium wrote it.
   }
   console.error(`wrote ${path.relative(process.cwd(), file)} (${fs.statSync(file).size} bytes)`);
-}
-
-/** The arguments each tool is called with: a small, cheap call of each, on data the small world has. */
-function toolCalls(
-  code: string,
-  seCode: string,
-  since: string,
-  watchCodes: string[],
-): [string, Record<string, unknown>][] {
-  return [
-    ['list_countries', {}],
-    ['list_filters', { country: 'EE' }],
-    ['list_activities', { country: 'EE', query: 'software' }],
-    ['list_locations', { country: 'EE', max_depth: 1 }],
-    ['count_companies', { country: 'EE', vat_active: true }],
-    ['estimate_cost', { operation: 'search', country: 'EE', page_size: 5 }],
-    ['search_companies', { country: 'EE', page_size: 5, fields: ['arinimi'] }],
-    ['get_company', { country: 'EE', registration_code: code }],
-    ['get_company_history', { country: 'EE', registration_code: code }],
-    ['get_company_workplaces', { country: 'SE', registration_code: seCode }],
-    ['list_changes', { country: 'EE', since, page_size: 5 }],
-    ['export_companies', { country: 'EE', vat_active: true, format: 'csv', max_rows: 10 }],
-    ['manage_watchlists', { action: 'create', name: 'suppliers', country: 'EE', companies: watchCodes }],
-    ['list_events', { country: 'EE' }],
-  ];
 }
 
 async function main() {

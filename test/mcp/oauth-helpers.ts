@@ -221,3 +221,28 @@ export function rawToolsList(mcpUrl: string | URL, token: string): Promise<Respo
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
   });
 }
+
+/** The arguments each tool is called with: a small, cheap call of each, on data the small world has. */
+export function toolCalls(
+  code: string,
+  seCode: string,
+  since: string,
+  watchCodes: string[],
+): [string, Record<string, unknown>][] {
+  return [
+    ['list_countries', {}],
+    ['list_filters', { country: 'EE' }],
+    ['list_activities', { country: 'EE', query: 'software' }],
+    ['list_locations', { country: 'EE', max_depth: 1 }],
+    ['count_companies', { country: 'EE', vat_active: true }],
+    ['estimate_cost', { operation: 'search', country: 'EE', page_size: 5 }],
+    ['search_companies', { country: 'EE', page_size: 5, fields: ['arinimi'] }],
+    ['get_company', { country: 'EE', registration_code: code }],
+    ['get_company_history', { country: 'EE', registration_code: code }],
+    ['get_company_workplaces', { country: 'SE', registration_code: seCode }],
+    ['list_changes', { country: 'EE', since, page_size: 5 }],
+    ['export_companies', { country: 'EE', vat_active: true, format: 'csv', max_rows: 10 }],
+    ['manage_watchlists', { action: 'create', name: 'suppliers', country: 'EE', companies: watchCodes }],
+    ['list_events', { country: 'EE' }],
+  ];
+}

@@ -1,7 +1,15 @@
 import type { CallToolResult, OAuthClientProvider } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { StartedServer } from '../../src/server.ts';
-import { Browser, REDIRECT, connectClient, signIn, signedUpUser, startOAuthServer } from './oauth-helpers.ts';
+import {
+  Browser,
+  REDIRECT,
+  connectClient,
+  signIn,
+  signedUpUser,
+  startOAuthServer,
+  toolCalls,
+} from './oauth-helpers.ts';
 
 /**
  * Issue 29: an MCP client that knows only the URL signs the user in and calls the tools on the user's
@@ -60,6 +68,41 @@ describe('MCP sign-in with OAuth', () => {
       // Revoked on the dashboard: the next call is refused.
       await server.wallet.revokeAccountKey({ accountId, keyId: grantKey!.keyId });
       await expect(client.listTools()).rejects.toThrow(/401|nauthori/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('with the token, every tool the server lists answers, and the wallet is charged what the answers say', async () => {
+    const accountId = await user('oauth-every-tool@test.local');
+    const { provider } = await signIn(mcpUrl, 'oauth-every-tool@test.local');
+    const client = await connect(provider);
+    try {
+      const call = async (name: string, args: Record<string, unknown>) => {
+        const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+        expect(result.isError, `${name}: ${JSON.stringify(result.content)}`).toBeFalsy();
+        return result.structuredContent as { meta?: { credits_charged?: number } } & Record<string, unknown>;
+      };
+      const items = async (country: string) =>
+        (
+          (await call('search_companies', { country, page_size: 2 })) as unknown as {
+            data: { items: { registrikood: string }[] };
+          }
+        ).data.items.map((i) => i.registrikood);
+      const ee = await items('EE');
+      const se = await items('SE');
+      const countries = (await call('list_countries', {})) as unknown as {
+        countries: { code: string; as_of: string }[];
+      };
+      const since = countries.countries.find((c) => c.code === 'EE')!.as_of;
+      const calls = toolCalls(ee[0]!, se[0]!, since, ee);
+      const listed = (await client.listTools()).tools.map((t) => t.name);
+      expect(listed.filter((n) => !calls.some(([c]) => c === n))).toEqual([]);
+      const before = (await server.wallet.balance({ accountId })).balance;
+      let charged = 0;
+      for (const [name, args] of calls) charged += (await call(name, args)).meta?.credits_charged ?? 0;
+      expect(charged).toBeGreaterThan(0);
+      expect(before - (await server.wallet.balance({ accountId })).balance).toBeCloseTo(charged, 9);
     } finally {
       await client.close();
     }
