@@ -49,6 +49,12 @@ function page(request: FastifyRequest, who: SignedIn, title: string, active: str
   );
 }
 
+/** The account's own keys: those of MCP clients' grants are on the Connected clients page instead. */
+async function ownKeys(wallet: WebDeps['wallet'], accountId: string) {
+  const grantKeys = await grantKeyIds(wallet.store, accountId);
+  return (await wallet.accountKeys(accountId)).filter((k) => !grantKeys.has(k.keyId));
+}
+
 function overviewRoutes(app: FastifyInstance, deps: WebDeps): void {
   const { wallet } = deps;
   app.get<{ Querystring: { days?: string } }>('/dashboard', async (request, reply) => {
@@ -58,8 +64,9 @@ function overviewRoutes(app: FastifyInstance, deps: WebDeps): void {
     const balance = await wallet.balance({ accountId: who.accountId });
     const points = await wallet.usageSeries({ accountId: who.accountId, since, until, bucketMs: DAY_MS });
     const usage = usageSummary(points, since, days);
+    // An account whose only keys are MCP clients' grants has made no key of its own yet.
     const startBase =
-      (await wallet.accountKeys(who.accountId)).length === 0
+      (await ownKeys(wallet, who.accountId)).length === 0
         ? (deps.publicUrl ?? `${request.protocol}://${request.host}`)
         : null;
     const body = overviewBody({ balance, days, usage, startBase });
@@ -69,9 +76,7 @@ function overviewRoutes(app: FastifyInstance, deps: WebDeps): void {
 
 function keyRoutes(app: FastifyInstance, { wallet }: WebDeps): void {
   const keysPage = async (request: FastifyRequest, who: SignedIn, notice: SafeHtml | string) => {
-    // The keys of MCP clients' grants are on the Connected clients page, not among the account's own.
-    const grantKeys = await grantKeyIds(wallet.store, who.accountId);
-    const keys = (await wallet.accountKeys(who.accountId)).filter((k) => !grantKeys.has(k.keyId));
+    const keys = await ownKeys(wallet, who.accountId);
     const body = keysBody({ keys, csrfToken: request.web.csrfToken, notice });
     return page(request, who, 'API keys', '/dashboard/keys', body);
   };

@@ -50,6 +50,9 @@ describe('Connected clients on the dashboard', () => {
     // The grant's key is the client's, not one of the account's own: the keys page leaves it out.
     const keysPage = await browser.go(`${server.url}/dashboard/keys`);
     expect(keysPage.body).not.toContain('MCP client: Test agent');
+    // Nor does the overview count it: the account has no key of its own yet, so it is shown how to start.
+    const overview = await browser.go(`${server.url}/dashboard`);
+    expect(overview.body).toContain('Create your first API key');
     expect((await server.wallet.accountKeys(accountId)).map((k) => k.name)).toContain(
       'MCP client: Test agent',
     );
