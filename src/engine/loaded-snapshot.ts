@@ -148,25 +148,21 @@ export class LoadedSnapshot {
     return (await this.planned(params, { kind: 'count', params })).total;
   }
 
-  /** The total and the page's rids of a search on the posting lists, in the search's order. */
-  async planSearch(params: SearchParams): Promise<{ total: number; rids: number[] }> {
-    const a = await this.planned(params, { kind: 'search', params });
-    return { total: a.total, rids: a.rids ?? [] };
-  }
-
   /**
-   * The total and the page's rows of a search. A planner thread reads the rows' stored texts too, so the
-   * event loop only parses them (at scale 1 the read of a 50-row page took ~0.17 ms and the parse ~0.09,
-   * .tmp measurement on a loaded machine); without threads both happen here.
+   * The total, the page's rids in the search's order, and the page's rows. A planner thread reads the
+   * rows' stored texts too, so the event loop only parses them (at scale 1 the read of a 50-row page took
+   * ~0.17 ms and the parse ~0.09, .tmp measurement on a loaded machine); without threads both happen here.
    */
-  async searchPage(params: SearchParams): Promise<{ total: number; rows: Record<string, unknown>[] }> {
+  async searchPage(
+    params: SearchParams,
+  ): Promise<{ total: number; rids: number[]; rows: Record<string, unknown>[] }> {
     const a = await this.planned(params, { kind: 'search', params, rows: true });
     const rids = a.rids ?? [];
     const lookups = this.lookups(params.country);
     const rows = this.lookup('search_rows', () =>
       a.rows ? lookups.parseRows(rids, a.rows) : lookups.rows(rids),
     );
-    return { total: a.total, rows };
+    return { total: a.total, rids, rows };
   }
 
   /** The rids an export writes (the first `limit` in its order, ascending), or null when over `most`. */
