@@ -9,6 +9,7 @@ import { sqlPath } from '../../ingest/pipeline/sql.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { CountryManifest } from '../../src/contract/data-contract.ts';
 import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
+import { copyBase, copyWorld } from '../watchlists/publish-world.ts';
 import { startServer, type StartedServer } from '../../src/server.ts';
 import { connectClient } from '../mcp/helpers.ts';
 import { rawRequest } from './helpers/real-server.ts';
@@ -86,18 +87,10 @@ async function publishEE(
 }
 
 beforeAll(async () => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-test-feed-'));
-  const dataDir = path.join(tmp, 'data');
-  fs.cpSync(inject('testDataDir'), dataDir, { recursive: true });
-  store = new SnapshotStore(dataDir);
-  const live = store.currentId()!;
-  worldDay = (
-    JSON.parse(fs.readFileSync(store.file(live, 'EE', 'manifest'), 'utf8')) as CountryManifest
-  ).generated_at.slice(0, 10);
-  // A copy: the world snapshot's files are pruned once newer snapshots are published.
-  const base = { companies: path.join(tmp, 'companies.parquet'), history: path.join(tmp, 'history.parquet') };
-  fs.copyFileSync(store.file(live, 'EE', 'companies'), base.companies);
-  fs.copyFileSync(store.file(live, 'EE', 'history'), base.history);
+  let live: string;
+  let dataDir: string;
+  ({ tmp, dataDir, store, live, worldDay } = copyWorld(inject('testDataDir'), 'feed'));
+  const base = copyBase(store, live, tmp);
   const db = await DuckDBInstance.create(':memory:');
   const conn = await db.connect();
   const rows = (

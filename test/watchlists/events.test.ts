@@ -1,12 +1,10 @@
-import { publishEdited } from './publish-world.ts';
+import { copyBase, copyWorld, publishEdited } from './publish-world.ts';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { sqlPath } from '../../ingest/pipeline/sql.ts';
-import type { CountryManifest } from '../../src/contract/data-contract.ts';
-import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
+import type { SnapshotStore } from '../../src/contract/snapshot-store.ts';
 import { openWallet, type Wallet } from '../../src/wallet/wallet.ts';
 import { Watchlists } from '../../src/watchlists/watchlists.ts';
 
@@ -76,17 +74,9 @@ let accountB: string;
 const ids: Record<string, string> = {};
 
 beforeAll(async () => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'regdata-test-events-'));
-  const dataDir = path.join(tmp, 'data');
-  fs.cpSync(inject('testDataDir'), dataDir, { recursive: true });
-  store = new SnapshotStore(dataDir);
-  const live = store.currentId()!;
-  worldDay = (
-    JSON.parse(fs.readFileSync(store.file(live, 'EE', 'manifest'), 'utf8')) as CountryManifest
-  ).generated_at.slice(0, 10);
-  const base = { companies: path.join(tmp, 'companies.parquet'), history: path.join(tmp, 'history.parquet') };
-  fs.copyFileSync(store.file(live, 'EE', 'companies'), base.companies);
-  fs.copyFileSync(store.file(live, 'EE', 'history'), base.history);
+  let live: string;
+  ({ tmp, store, live, worldDay } = copyWorld(inject('testDataDir'), 'events'));
+  const base = copyBase(store, live, tmp);
   const db = await DuckDBInstance.create(':memory:');
   const conn = await db.connect();
   const rows = (

@@ -65,7 +65,8 @@ export async function publishEdited(input: {
   return result.snapshotId;
 }
 
-export async function publishWorld(testDataDir: string, prefix: string, nCodes = 4): Promise<PublishWorld> {
+/** A copy of the test world in a temp folder of its own, and the day the world was generated. */
+export function copyWorld(testDataDir: string, prefix: string) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `regdata-test-${prefix}-`));
   const dataDir = path.join(tmp, 'data');
   fs.cpSync(testDataDir, dataDir, { recursive: true });
@@ -74,6 +75,23 @@ export async function publishWorld(testDataDir: string, prefix: string, nCodes =
   const worldDay = (
     JSON.parse(fs.readFileSync(store.file(live, 'EE', 'manifest'), 'utf8')) as CountryManifest
   ).generated_at.slice(0, 10);
+  return { tmp, dataDir, store, live, worldDay };
+}
+
+/**
+ * Copies of a snapshot's EE companies and history into `dir`, to publish from: a snapshot's own files are
+ * pruned once newer snapshots are published.
+ */
+export function copyBase(store: SnapshotStore, snapshotId: string, dir: string) {
+  fs.mkdirSync(dir, { recursive: true });
+  const base = { companies: path.join(dir, 'companies.parquet'), history: path.join(dir, 'history.parquet') };
+  fs.copyFileSync(store.file(snapshotId, 'EE', 'companies'), base.companies);
+  fs.copyFileSync(store.file(snapshotId, 'EE', 'history'), base.history);
+  return base;
+}
+
+export async function publishWorld(testDataDir: string, prefix: string, nCodes = 4): Promise<PublishWorld> {
+  const { tmp, dataDir, store, live, worldDay } = copyWorld(testDataDir, prefix);
   const db = await DuckDBInstance.create(':memory:');
   const conn = await db.connect();
   const codes = (
@@ -89,15 +107,10 @@ export async function publishWorld(testDataDir: string, prefix: string, nCodes =
 
   let n = 0;
   async function publishEE(engine: Engine, watchlists: Watchlists, edits: string[]): Promise<string> {
-    const current = store.currentId()!;
-    const base = path.join(tmp, `base-${++n}`);
-    fs.mkdirSync(base);
-    for (const f of ['companies', 'history'] as const) {
-      fs.copyFileSync(store.file(current, 'EE', f), path.join(base, `${f}.parquet`));
-    }
+    const base = copyBase(store, store.currentId()!, path.join(tmp, `base-${++n}`));
     const snapshotId = await publishEdited({
       store,
-      base: { companies: path.join(base, 'companies.parquet'), history: path.join(base, 'history.parquet') },
+      base,
       label: prefix,
       at: new Date(Date.parse(`${worldDay}T03:00:00Z`) + n * 86_400_000),
       watchlists,
