@@ -152,6 +152,29 @@ const DETAIL_SOURCES = DETAIL_COLUMNS.map((c) => {
   return { field: c, inRow: i >= 0, at: i >= 0 ? i : REST_FIELDS.indexOf(c) };
 });
 
+/** `"field":` of each search row field, in ROW_FIELDS order. */
+const ROW_KEYS = ROW_FIELDS.map((c) => `${JSON.stringify(c)}:`);
+
+/**
+ * The JSON text of the search rows whose stored texts (`LookupStore.rawRows`, JSON arrays in ROW_FIELDS
+ * order) are `raw`: byte for byte what JSON.stringify writes for the row objects, a field the stored array
+ * lacks left out as JSON.stringify leaves out an undefined one. Built from the arrays without making the
+ * objects: a planner thread writes a page's rows this way, so the event loop neither parses nor
+ * serialises them (the REST route splices the text into its answer, src/http/response-serializer.ts).
+ */
+export function rowsJson(raw: readonly string[]): string {
+  const rows = raw.map((text) => {
+    const values = JSON.parse(text) as unknown[];
+    const parts: string[] = [];
+    for (let i = 0; i < ROW_KEYS.length; i++) {
+      const v = values[i];
+      if (v !== undefined) parts.push(ROW_KEYS[i]! + JSON.stringify(v));
+    }
+    return `{${parts.join(',')}}`;
+  });
+  return `[${rows.join(',')}]`;
+}
+
 /** What the lookup store says about a company that exists. */
 export interface HistoryLookup {
   arinimi: string | null;
@@ -251,7 +274,7 @@ export class LookupStore {
 
   /** The search rows of `rids`, in that order. */
   rows(rids: readonly number[]): Json[] {
-    return this.parseRows(rids, this.rawRows(rids));
+    return JSON.parse(rowsJson(this.rawRows(rids))) as Json[];
   }
 
   /**
@@ -269,17 +292,6 @@ export class LookupStore {
       const row = found.get(rid);
       if (row === undefined) throw new Error(`lookup store has no row ${rid}`);
       return row;
-    });
-  }
-
-  /** Search rows from the stored texts `rawRows` read for the same `rids`. */
-  parseRows(rids: readonly number[], raw: readonly string[]): Json[] {
-    if (raw.length !== rids.length) throw new Error(`${raw.length} stored rows for ${rids.length} rids`);
-    return raw.map((row) => {
-      const values = JSON.parse(row) as unknown[];
-      const out: Json = {};
-      ROW_FIELDS.forEach((c, i) => (out[c] = values[i]));
-      return out;
     });
   }
 

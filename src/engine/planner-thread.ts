@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { LookupStore } from './lookup-store.ts';
+import { LookupStore, rowsJson } from './lookup-store.ts';
 import { answerTask, type Plan, type PlanTask } from './planner.ts';
 import { Postings, type SharedPostings } from './postings.ts';
 
@@ -7,7 +7,8 @@ import { Postings, type SharedPostings } from './postings.ts';
  * A planner thread (planner-pool.ts): maps the snapshot's posting lists from the shared memory the main
  * thread read them into, and answers plan tasks one at a time, with its own cache of plans. A search that
  * asks for its rows also gets the page's stored rows from the country's lookup store, read here on a
- * connection of this thread's own, so that the event loop only parses them.
+ * connection of this thread's own, and written as the JSON text of the page's items (lookup-store.ts rowsJson),
+ * so that the event loop neither reads, parses nor serialises them.
  */
 const data = workerData as {
   countries: Record<string, SharedPostings>;
@@ -38,7 +39,7 @@ parentPort!.on('message', (m: { id: number; task: PlanTask }) => {
     if (!p) throw new Error(`no posting lists of ${country}`);
     const answer = answerTask(m.task, p, cache);
     if (m.task.kind === 'search' && m.task.rows && answer.rids) {
-      answer.rows = lookupOf(country).rawRows(answer.rids);
+      answer.rowsJson = rowsJson(lookupOf(country).rawRows(answer.rids));
     }
     parentPort!.postMessage({ id: m.id, answer });
   } catch (err) {

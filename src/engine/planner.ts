@@ -187,8 +187,8 @@ export interface PlanAnswer {
   explain: string;
   /** Planned now, not taken from the cache. */
   fresh: boolean;
-  /** A search's stored rows in `rids` order (LookupStore.rawRows), when the planner read them. */
-  rows?: string[];
+  /** A search's rows in `rids` order as one JSON array text (lookup-store.ts rowsJson), when a planner thread read them. */
+  rowsJson?: string;
 }
 
 /** Plans remembered per planner: a search's pages and its count share one. */

@@ -1,7 +1,6 @@
 import { COUNTRIES, type CountryCode } from '../contract/countries.ts';
 import {
   type CompanyDetail,
-  type CompanyRow,
   type CountParams,
   type HistoryData,
   type SearchData,
@@ -12,6 +11,7 @@ import { AppError } from '../errors/app-error.ts';
 import type { Engine } from '../engine/engine.ts';
 import { assertUpdatedSince } from './changes.ts';
 import { withForwardIndustryCodes } from './industry-codes.ts';
+import { withRawItems } from './raw-items.ts';
 
 /**
  * Company operations of spec 4.3-4.6, shared by the REST routes and the MCP tools. They take parsed
@@ -51,19 +51,17 @@ export async function countCompanies(engine: Engine, params: CountParams) {
  * cardinality, the page is read off it in the sort's order, and the rows come from the lookup store.
  */
 export async function searchCompanies(engine: Engine, params: SearchParams): Promise<SearchData> {
-  const [items, counted] = await engine.use(async (snap) => {
+  const page = await engine.use(async (snap) => {
     assertUpdatedSince(snap, params);
-    const { total, rows } = await snap.searchPage(withForwardIndustryCodes(snap, params));
-    return [rows, total] as const;
+    return snap.searchPage(withForwardIndustryCodes(snap, params));
   });
-  return {
-    items: items as CompanyRow[],
+  return withRawItems<SearchData>(page.rowsJson, page.rids.length, {
     page: params.page,
     page_size: params.page_size,
-    total: counted,
+    total: page.total,
     sort_by: params.sort_by,
     sort_dir: params.sort_dir,
-  };
+  });
 }
 
 /** "Jan Maria Kowalski" -> "J. M. K." (spec 2.3: Polish person names are served as initials). */

@@ -45,6 +45,7 @@ import {
   type CompanyRef,
 } from './companies.ts';
 import { listChanges } from './changes.ts';
+import { itemCount } from './raw-items.ts';
 import { InsufficientCreditsError, RateLimitedError } from '../wallet/errors.ts';
 import { MICRO_PER_CREDIT } from '../wallet/money.ts';
 import { streamExport, writeExport, type ExportSink } from './export.ts';
@@ -292,7 +293,8 @@ export class Operations {
   search(caller: Caller, params: SearchParams): Promise<Metered<SearchData>> {
     return this.metered(caller, 'search', params.country, params.page_size, params, async (engine) => {
       const result = await searchCompanies(engine, params);
-      return { result, chargeableRows: result.items.length, rowsReturned: result.items.length };
+      const rows = itemCount(result);
+      return { result, chargeableRows: rows, rowsReturned: rows };
     });
   }
 
