@@ -42,6 +42,7 @@ export async function publishEdited(input: {
   at: Date;
   edits: readonly string[];
   watchlists?: WatchlistSource;
+  log?: (msg: string) => void;
 }): Promise<string> {
   const result = await publishSnapshot({
     store: input.store,
@@ -50,6 +51,7 @@ export async function publishEdited(input: {
     label: input.label,
     now: () => input.at,
     ...(input.watchlists && { watchlists: input.watchlists }),
+    ...(input.log && { log: input.log }),
     stageCountry: async (c) => {
       await c.run(
         `CREATE OR REPLACE TABLE stage_companies AS SELECT * FROM read_parquet(${sqlPath(input.base.companies)})`,
