@@ -252,10 +252,14 @@ async function carryOver(p: Publish): Promise<CarriedOver> {
     if (current) continue;
     out.renewed.push(country);
     const cached = path.join(servingCacheDir(p.store, liveId), country);
+    const started = performance.now();
     if (await servingFilesCurrent(cached, fingerprint)) {
       // A cache file is never written after its build either (built under a temporary name, renamed).
       for (const f of SERVING_FILES) linkOrCopy(path.join(cached, f), path.join(to, f));
-      p.log(`${country}: carried over with the serving files the engine built for ${liveId}`);
+      p.log(
+        `${country}: carried over with the serving files the engine built for ${liveId} ` +
+          `(checked and linked in ${(performance.now() - started).toFixed(0)} ms)`,
+      );
     } else {
       out.toBuild.push(country);
       p.log(`${country}: carried over; its serving files are not current and are built anew`);
