@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { COUNTRY_CODES, type CountryCode } from '../../src/contract/countries.ts';
-import { CONTRACT_VERSION, type CountryManifest } from '../../src/contract/data-contract.ts';
+import { CONTRACT_VERSION, SNAPSHOT_FILES, type CountryManifest } from '../../src/contract/data-contract.ts';
 import { newSnapshotId, type SnapshotStore } from '../../src/contract/snapshot-store.ts';
 import { isLivePullStaging } from '../../src/contract/snapshot-transfer.ts';
 import {
@@ -238,9 +238,11 @@ async function carryOver(p: Publish): Promise<CarriedOver> {
     if (!fs.existsSync(from)) continue;
     const to = path.join(p.partialDir, country);
     fs.mkdirSync(to);
-    // The fingerprint is the same in both folders: the same manifest and Parquet files.
-    const fingerprint = servingFingerprint(from);
-    const current = await servingFilesCurrent(from, fingerprint);
+    // The fingerprint is the same in both folders: the same manifest and Parquet files. A folder without a
+    // manifest is no country the engine serves, and is carried over as it is.
+    const served = fs.existsSync(path.join(from, SNAPSHOT_FILES.manifest));
+    const fingerprint = served ? servingFingerprint(from) : '';
+    const current = !served || (await servingFilesCurrent(from, fingerprint));
     // Hard links: the carried-over files are immutable, so sharing inodes costs no space and no copy time.
     // Serving files that are not current are left behind, with any leftovers of a build beside them.
     for (const f of fs.readdirSync(from)) {

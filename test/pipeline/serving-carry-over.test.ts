@@ -14,13 +14,14 @@ import { copyBase, copyWorld, publishEdited } from '../watchlists/publish-world.
 /*
  * A country an ingest carries over gets current serving files at publish, in the new snapshot folder
  * itself, so no server builds them at load. The test world is published, LV's serving files are made
- * those of an older serving layout, and EE alone is published again. The stamps are read back with
+ * those of an older serving layout (or removed), and EE alone is published again. The stamps are read back with
  * DuckDB, SQLite and the postings file's own tail, not with the code under test.
  *
  * A layout bump changes SERVING_LAYOUT_VERSION in the code, so every file built before it carries a
  * lower version than the code's; lowering the version stamped in the three files (each in a new file,
  * renamed into place, in this test's own copy of the world) leaves exactly that state: the same
- * Parquet files, serving files whose stamp is not the code's.
+ * Parquet files, serving files whose stamp is not the code's. Serving files that are missing altogether
+ * are the other case the loader rebuilds, and must be rebuilt at publish the same way.
  */
 
 const SERVING = ['serving.duckdb', 'lookup.sqlite', 'postings.bin'] as const;
@@ -116,23 +117,31 @@ afterEach(() => {
   for (const remove of worlds.splice(0)) remove();
 });
 
-/** A copy of the test world whose live LV has serving files of the previous layout. */
-async function worldWithOlderLv() {
+/**
+ * A copy of the test world whose live LV has serving files of the previous layout, or none (`missing`: a
+ * snapshot copied in without them, as `regdata snapshots pull` leaves one published before snapshot.json
+ * had their checksums).
+ */
+async function worldWithStaleLv(how: 'older layout' | 'missing' = 'older layout') {
   const world = copyWorld(inject('testDataDir'), 'serving-carry-over');
   worlds.push(() => fs.rmSync(world.tmp, { recursive: true, force: true }));
   const lv = world.store.countryDir(world.live, 'LV');
-  const before = await stamps(lv);
-  await stampOlderLayout(lv);
-  expect((await stamps(lv)).map((s) => s.layoutVersion)).toEqual(
-    [1, 2, 3].map(() => SERVING_LAYOUT_VERSION - 1),
-  );
-  return { ...world, lvFingerprint: before[0]!.fingerprint, lvBefore: before };
+  const lvFingerprint = (await stamps(lv))[0]!.fingerprint;
+  if (how === 'missing') {
+    for (const name of SERVING) fs.rmSync(path.join(lv, name));
+  } else {
+    await stampOlderLayout(lv);
+    expect((await stamps(lv)).map((s) => s.layoutVersion)).toEqual(
+      SERVING.map(() => SERVING_LAYOUT_VERSION - 1),
+    );
+  }
+  return { ...world, lvFingerprint };
 }
 
 /** Publishes EE alone from the live snapshot's own files; the other countries are carried over. */
-async function publishEEOnly(store: SnapshotStore, tmp: string, at: Date, log: string[]): Promise<string> {
+async function publishEEOnly(store: SnapshotStore, tmp: string, at: Date): Promise<string> {
   const base = copyBase(store, store.currentId()!, path.join(tmp, 'base'));
-  return publishEdited({ store, base, label: 'ee-only', at, edits: [], log: (m) => log.push(m) });
+  return publishEdited({ store, base, label: 'ee-only', at, edits: [] });
 }
 
 /** Loads the snapshot as a server does and lets it go again; returns its countries. */
@@ -152,47 +161,50 @@ function expectSnapshotJsonMatches(store: SnapshotStore, id: string, country: Co
 }
 
 describe('publish: carried-over countries get current serving files', () => {
-  it('builds them into the new snapshot folder, never over the older snapshot files, so loading builds nothing', async () => {
-    const { store, live, tmp, worldDay, lvFingerprint } = await worldWithOlderLv();
-    const liveLv = store.countryDir(live, 'LV');
-    const liveNo = store.countryDir(live, 'NO');
-    const log: string[] = [];
-    const id = await publishEEOnly(store, tmp, new Date(`${worldDay}T03:00:00Z`), log);
-    console.log(log.filter((l) => l.includes('serving')).join('\n'));
-    const lv = store.countryDir(id, 'LV');
+  it.each(['older layout', 'missing'] as const)(
+    'builds them (%s) into the new snapshot folder, never over the older snapshot files, so loading builds nothing',
+    async (how) => {
+      const { store, live, tmp, worldDay, lvFingerprint } = await worldWithStaleLv(how);
+      const liveLv = store.countryDir(live, 'LV');
+      const liveNo = store.countryDir(live, 'NO');
+      const id = await publishEEOnly(store, tmp, new Date(`${worldDay}T03:00:00Z`));
+      const lv = store.countryDir(id, 'LV');
 
-    // In the snapshot folder itself: this layout, built from the same Parquet files as before.
-    expect(await stamps(lv)).toEqual(
-      SERVING.map(() => ({ layoutVersion: SERVING_LAYOUT_VERSION, fingerprint: lvFingerprint })),
-    );
-    // The Parquet files are still the live snapshot's (hard links); the serving files are new files, and
-    // the live snapshot's are as they were.
-    expect(ino(path.join(lv, 'companies.parquet'))).toBe(ino(path.join(liveLv, 'companies.parquet')));
-    for (const name of SERVING) expect(ino(path.join(lv, name))).not.toBe(ino(path.join(liveLv, name)));
-    expect((await stamps(liveLv)).map((s) => s.layoutVersion)).toEqual(
-      SERVING.map(() => SERVING_LAYOUT_VERSION - 1),
-    );
-    // A carried-over country whose files were current is linked as before, serving files included.
-    for (const name of SERVING)
-      expect(ino(path.join(store.countryDir(id, 'NO'), name))).toBe(ino(path.join(liveNo, name)));
-    // snapshot.json has the new files' checksums, not the live snapshot's.
-    expectSnapshotJsonMatches(store, id, 'LV');
+      // In the snapshot folder itself: this layout, built from the same Parquet files as before.
+      expect(await stamps(lv)).toEqual(
+        SERVING.map(() => ({ layoutVersion: SERVING_LAYOUT_VERSION, fingerprint: lvFingerprint })),
+      );
+      // The Parquet files are still the live snapshot's (hard links); the serving files are new files, and
+      // the live snapshot's are as they were.
+      expect(ino(path.join(lv, 'companies.parquet'))).toBe(ino(path.join(liveLv, 'companies.parquet')));
+      if (how === 'older layout') {
+        for (const name of SERVING) expect(ino(path.join(lv, name))).not.toBe(ino(path.join(liveLv, name)));
+        expect((await stamps(liveLv)).map((s) => s.layoutVersion)).toEqual(
+          SERVING.map(() => SERVING_LAYOUT_VERSION - 1),
+        );
+      } else {
+        for (const name of SERVING) expect(fs.existsSync(path.join(liveLv, name))).toBe(false);
+      }
+      // A carried-over country whose files were current is linked as before, serving files included.
+      for (const name of SERVING)
+        expect(ino(path.join(store.countryDir(id, 'NO'), name))).toBe(ino(path.join(liveNo, name)));
+      // snapshot.json has the new files' checksums, not the live snapshot's.
+      expectSnapshotJsonMatches(store, id, 'LV');
 
-    expect(await load(store, id)).toContain('LV');
-    expect(fs.existsSync(path.join(store.dataDir, 'serving-cache', id, 'LV'))).toBe(false);
-  });
+      expect(await load(store, id)).toContain('LV');
+      expect(fs.existsSync(path.join(store.dataDir, 'serving-cache', id, 'LV'))).toBe(false);
+    },
+  );
 
   it("takes the engine's current build of the live snapshot from serving-cache instead of building again", async () => {
-    const { store, live, tmp, worldDay, lvFingerprint } = await worldWithOlderLv();
+    const { store, live, tmp, worldDay, lvFingerprint } = await worldWithStaleLv();
     // A server loads the live snapshot and builds LV into its cache, as it does for an older snapshot.
     await load(store, live);
     const cached = path.join(store.dataDir, 'serving-cache', live, 'LV');
     expect(await stamps(cached)).toEqual(
       SERVING.map(() => ({ layoutVersion: SERVING_LAYOUT_VERSION, fingerprint: lvFingerprint })),
     );
-    const log: string[] = [];
-    const id = await publishEEOnly(store, tmp, new Date(`${worldDay}T03:00:00Z`), log);
-    console.log(log.filter((l) => l.includes('serving')).join('\n'));
+    const id = await publishEEOnly(store, tmp, new Date(`${worldDay}T03:00:00Z`));
     const lv = store.countryDir(id, 'LV');
 
     for (const name of SERVING) expect(ino(path.join(lv, name))).toBe(ino(path.join(cached, name)));

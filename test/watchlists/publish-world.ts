@@ -42,7 +42,6 @@ export async function publishEdited(input: {
   at: Date;
   edits: readonly string[];
   watchlists?: WatchlistSource;
-  log?: (msg: string) => void;
 }): Promise<string> {
   const result = await publishSnapshot({
     store: input.store,
@@ -51,7 +50,6 @@ export async function publishEdited(input: {
     label: input.label,
     now: () => input.at,
     ...(input.watchlists && { watchlists: input.watchlists }),
-    ...(input.log && { log: input.log }),
     stageCountry: async (c) => {
       await c.run(
         `CREATE OR REPLACE TABLE stage_companies AS SELECT * FROM read_parquet(${sqlPath(input.base.companies)})`,
