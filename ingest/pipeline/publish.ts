@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { COUNTRY_CODES, type CountryCode } from '../../src/contract/countries.ts';
-import { CONTRACT_VERSION, type CountryManifest } from '../../src/contract/data-contract.ts';
+import { CONTRACT_VERSION, SNAPSHOT_FILES, type CountryManifest } from '../../src/contract/data-contract.ts';
 import { newSnapshotId, type SnapshotStore } from '../../src/contract/snapshot-store.ts';
 import { isLivePullStaging } from '../../src/contract/snapshot-transfer.ts';
 import {
@@ -17,7 +17,10 @@ import { auditCountry } from './audit.ts';
 import { writePublishEvents, type WatchlistSource } from './events.ts';
 import { STAGE_TABLES, writeCountry } from './write-country.ts';
 import { RELEASE_FREED_MEMORY } from '../../src/engine/batch-sql.ts';
+import { servingFingerprint } from '../../src/engine/serving-build.ts';
 import { buildServingDatabases } from '../../src/engine/serving-build-pool.ts';
+import { SERVING_FILES, servingFilesCurrent } from '../../src/engine/serving-files.ts';
+import { servingCacheDir } from '../../src/engine/snapshot-loader.ts';
 
 export interface StageResult {
   source: string;
@@ -93,9 +96,11 @@ export async function publishSnapshot(opts: PublishOptions): Promise<PublishResu
   };
   fs.mkdirSync(p.partialDir, { recursive: true });
   let manifests: CountryManifest[];
+  let carried: CarriedOver;
   try {
     manifests = await writeCountries(p);
-    await buildServing(p);
+    carried = await carryOver(p);
+    await buildServing(p, carried.toBuild);
     if (opts.watchlists) {
       await writePublishEvents({
         source: opts.watchlists,
@@ -113,14 +118,13 @@ export async function publishSnapshot(opts: PublishOptions): Promise<PublishResu
     fs.rmSync(p.partialDir, { recursive: true, force: true });
     throw err;
   }
-  const carriedOver = carryOver(p);
-  await writeSnapshotInfo(p, carriedOver);
+  await writeSnapshotInfo(p, carried);
   fs.renameSync(p.partialDir, store.snapshotDir(snapshotId));
   if (opts.promote ?? true) {
     store.promote(snapshotId);
     pruneSnapshots(store, opts.keep ?? 3);
   }
-  return { snapshotId, manifests, carriedOver };
+  return { snapshotId, manifests, carriedOver: carried.countries };
 }
 
 /** One publish: its options, where it writes, and the snapshot that was live when it started. */
@@ -186,14 +190,15 @@ async function writeCountries(p: Publish): Promise<CountryManifest[]> {
 }
 
 /**
- * The engine's serving database of each written country, built once here so that a server attaches it in
- * seconds instead of loading the Parquet (src/engine/serving-build.ts). Built after the staging instance
- * is closed, so the two never hold memory at once; the builds run side by side and share its limit.
+ * The engine's serving database of each written country, and of each carried-over one whose serving files
+ * were not current (carryOver), built once here so that a server attaches it in seconds instead of
+ * building it at load (src/engine/serving-build.ts). Built after the staging instance is closed, so the
+ * two never hold memory at once; the builds run side by side and share its limit.
  */
-async function buildServing(p: Publish): Promise<void> {
+async function buildServing(p: Publish, carried: readonly CountryCode[]): Promise<void> {
   const { opts } = p;
   await buildServingDatabases(
-    opts.countries.map((country) => ({ dir: path.join(p.partialDir, country), country })),
+    [...opts.countries, ...carried].map((country) => ({ dir: path.join(p.partialDir, country), country })),
     {
       parallel: opts.servingBuilds ?? 2,
       memoryLimit: p.memoryLimit,
@@ -203,22 +208,80 @@ async function buildServing(p: Publish): Promise<void> {
   );
 }
 
-/** Countries not written are hard-linked from the live snapshot (carryOver), so a partial ingest serves all. */
-function carryOver(p: Publish): CountryCode[] {
-  const carriedOver: CountryCode[] = [];
+/** The countries a publish carried over, and those of them that get serving files of their own. */
+interface CarriedOver {
+  /** The live snapshot they came from. */
+  from: string | null;
+  countries: CountryCode[];
+  /** Serving files to build in the new folder (buildServing). */
+  toBuild: CountryCode[];
+  /** Serving files that are not the live snapshot's: built here, or linked from the engine's cache. */
+  renewed: CountryCode[];
+}
+
+/**
+ * Countries not written are hard-linked from the live snapshot (carryOver), so a partial ingest serves all.
+ * A published snapshot carries current serving files for every country, so that no server builds them at
+ * load: a country whose files are not current (published before a serving layout change, or without them;
+ * the loader's own test, attachIfCurrent) gets new ones in the new folder: linked from the engine's cache
+ * of the live snapshot when a server already built them there, otherwise built with the written countries.
+ * Its old serving files are not linked, so the new ones are new files and a file the older snapshots
+ * share is never written.
+ */
+async function carryOver(p: Publish): Promise<CarriedOver> {
   const liveId = p.store.currentId();
-  if (!p.opts.carryOver || !liveId) return carriedOver;
+  const out: CarriedOver = { from: liveId, countries: [], toBuild: [], renewed: [] };
+  if (!p.opts.carryOver || !liveId) return out;
   for (const country of COUNTRY_CODES) {
     if (p.opts.countries.includes(country)) continue;
     const from = p.store.countryDir(liveId, country);
     if (!fs.existsSync(from)) continue;
     const to = path.join(p.partialDir, country);
     fs.mkdirSync(to);
+    // The fingerprint is the same in both folders: the same manifest and Parquet files. A folder without a
+    // manifest is no country the engine serves, and is carried over as it is.
+    const served = fs.existsSync(path.join(from, SNAPSHOT_FILES.manifest));
+    const fingerprint = served ? servingFingerprint(from) : '';
+    const current = !served || (await servingFilesCurrent(from, fingerprint));
     // Hard links: the carried-over files are immutable, so sharing inodes costs no space and no copy time.
-    for (const f of fs.readdirSync(from)) fs.linkSync(path.join(from, f), path.join(to, f));
-    carriedOver.push(country);
+    // Serving files that are not current are left behind, with any leftovers of a build beside them.
+    for (const f of fs.readdirSync(from)) {
+      if (current || !SERVING_FILES.some((s) => f.startsWith(s))) {
+        fs.linkSync(path.join(from, f), path.join(to, f));
+      }
+    }
+    out.countries.push(country);
+    if (current) continue;
+    out.renewed.push(country);
+    const cached = path.join(servingCacheDir(p.store, liveId), country);
+    const started = performance.now();
+    if (await servingFilesCurrent(cached, fingerprint)) {
+      // A cache file is never written after its build either (built under a temporary name, renamed).
+      for (const f of SERVING_FILES) linkOrCopy(path.join(cached, f), path.join(to, f));
+      p.log(
+        `${country}: carried over with the serving files the engine built for ${liveId} ` +
+          `(checked and linked in ${(performance.now() - started).toFixed(0)} ms)`,
+      );
+    } else {
+      out.toBuild.push(country);
+      p.log(`${country}: carried over; its serving files are not current and are built anew`);
+    }
   }
-  return carriedOver;
+  return out;
+}
+
+/**
+ * A hard link, or a copy where the cache is on another file system (EXDEV) or is the server's files that
+ * the publishing user may not link (EPERM under fs.protected_hardlinks).
+ */
+function linkOrCopy(from: string, to: string): void {
+  try {
+    fs.linkSync(from, to);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'EXDEV' && code !== 'EPERM') throw err;
+    fs.copyFileSync(from, to);
+  }
 }
 
 /**
@@ -226,10 +289,10 @@ function carryOver(p: Publish): CountryCode[] {
  * written, and carried-over files (the same inodes) in the live snapshot's snapshot.json: only the rest is
  * read again here.
  */
-async function writeSnapshotInfo(p: Publish, carriedOver: CountryCode[]): Promise<void> {
+async function writeSnapshotInfo(p: Publish, carried: CarriedOver): Promise<void> {
   const known: SnapshotChecksums = { ...manifestChecksums(p.partialDir) };
-  const liveId = p.store.currentId();
-  if (carriedOver.length > 0 && liveId) {
+  const liveId = carried.from;
+  if (carried.countries.length > 0 && liveId) {
     let liveFiles: SnapshotChecksums = {};
     try {
       liveFiles = readSnapshotInfo(p.store, liveId).files ?? {};
@@ -237,7 +300,11 @@ async function writeSnapshotInfo(p: Publish, carriedOver: CountryCode[]): Promis
       // A live snapshot without a readable snapshot.json: its carried-over files are simply hashed again.
     }
     for (const [rel, sum] of Object.entries(liveFiles)) {
-      if ((carriedOver as string[]).includes(rel.split('/')[0]!)) known[rel] = sum;
+      const [country = '', name = ''] = rel.split('/');
+      const is = (list: readonly string[]) => list.includes(country);
+      // Renewed serving files are not the live ones, though a size may well be the same.
+      const renewed = is(carried.renewed) && SERVING_FILES.some((f) => name.startsWith(f));
+      if (is(carried.countries) && !renewed) known[rel] = sum;
     }
   }
   const info: SnapshotInfo = {

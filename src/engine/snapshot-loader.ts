@@ -12,15 +12,10 @@ import { ENGINE_DEFAULTS } from './engine-defaults.ts';
 import { LoadedSnapshot, type CountryData } from './loaded-snapshot.ts';
 import { LOOKUP_FILE, LookupStore } from './lookup-store.ts';
 import { Postings } from './postings.ts';
-import { POSTINGS_FILE, readPostingsMeta } from './postings-file.ts';
+import { POSTINGS_FILE } from './postings-file.ts';
 import { buildServingDatabase, macros, servingFingerprint, sqlString } from './serving-build.ts';
-import {
-  DICTIONARY_COLUMNS,
-  SERVING_FILE,
-  SERVING_LAYOUT_VERSION,
-  servingAlias,
-  type DictionaryColumn,
-} from './tables.ts';
+import { attachIfCurrent, attachServing } from './serving-files.ts';
+import { DICTIONARY_COLUMNS, SERVING_FILE, servingAlias, type DictionaryColumn } from './tables.ts';
 
 export interface EngineOptions {
   /** DuckDB worker threads (default 2, the machine's cores). */
@@ -94,44 +89,17 @@ async function attachCountry(
   const alias = servingAlias(country);
   const fingerprint = servingFingerprint(dir);
   const cached = path.join(cacheDir, country);
-  const attach = (folder: string) =>
-    conn.run(`ATTACH ${sqlString(path.join(folder, SERVING_FILE))} AS ${alias} (READ_ONLY)`);
-  const isCurrent = (meta: { layoutVersion: unknown; fingerprint: unknown } | null | undefined) =>
-    meta?.layoutVersion === SERVING_LAYOUT_VERSION && meta.fingerprint === fingerprint;
-  // The three files of the folder must be of this layout and built from these Parquet files.
-  const current = async (folder: string): Promise<boolean> => {
-    const lookupFile = path.join(folder, LOOKUP_FILE);
-    const postingsFile = path.join(folder, POSTINGS_FILE);
-    if (![SERVING_FILE, LOOKUP_FILE, POSTINGS_FILE].every((f) => fs.existsSync(path.join(folder, f)))) {
-      return false;
-    }
-    try {
-      if (!isCurrent(LookupStore.readMeta(lookupFile)) || !isCurrent(readPostingsMeta(postingsFile)))
-        return false;
-      await attach(folder);
-      const meta = (
-        await conn.runAndReadAll(`SELECT layout_version, fingerprint FROM ${alias}.meta`)
-      ).getRowObjectsJson()[0];
-      if (isCurrent({ layoutVersion: meta?.['layout_version'], fingerprint: meta?.['fingerprint'] })) {
-        return true;
-      }
-    } catch {
-      // Unreadable (damaged, or from an incompatible DuckDB or SQLite): rebuilt below like an outdated one.
-    }
-    await conn.run(`DETACH DATABASE IF EXISTS ${alias}`);
-    return false;
-  };
   let folder = dir;
-  if (!(await current(dir))) {
+  if (!(await attachIfCurrent(conn, dir, alias, fingerprint))) {
     folder = cached;
-    if (!(await current(cached))) {
+    if (!(await attachIfCurrent(conn, cached, alias, fingerprint))) {
       fs.mkdirSync(cached, { recursive: true });
       await buildServingDatabase(dir, country, {
         ...(opts.memoryLimit ? { memoryLimit: opts.memoryLimit } : {}),
         ...(opts.threads ? { threads: opts.threads } : {}),
         target: path.join(cached, SERVING_FILE),
       });
-      await attach(cached);
+      await attachServing(conn, cached, alias);
     }
   }
   const dictionaries = Object.fromEntries(
