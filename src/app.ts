@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import fastifyHelmet from '@fastify/helmet';
 import Fastify, {
   type FastifyInstance,
   type FastifyRequest,
@@ -16,6 +15,7 @@ import { installHttpSemantics } from './http/http-semantics.ts';
 import { installMetrics } from './http/metrics.ts';
 import { installOpenApi } from './http/openapi.ts';
 import { installQueryNormalisation } from './http/query-params.ts';
+import { installSecurityHeaders } from './http/security-headers.ts';
 import { changeRoutes } from './http/routes/changes.ts';
 import { companyRoutes } from './http/routes/companies.ts';
 import { discoveryRoutes } from './http/routes/discovery.ts';
@@ -184,13 +184,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(responseSerializer(deps.responseChecks ?? 'every'));
   installHttpSemantics(app);
   installErrorHandlers(app);
-  // Security headers on every response, errors and 404s included. The CSP suits /docs (Swagger UI loads
-  // its own files only); the dashboard sets a stricter one. upgrade-insecure-requests is left out, as it
-  // would break /docs on a plain-http loopback server; HSTS comes from the TLS proxy's origin anyway.
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: { directives: { upgradeInsecureRequests: null, frameAncestors: ["'none'"] } },
-    frameguard: { action: 'deny' },
-  });
+  installSecurityHeaders(app);
   installQueryNormalisation(app);
   app.addHook('onRequest', async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
