@@ -1,7 +1,6 @@
 import { createHmac, generateKeyPairSync } from 'node:crypto';
 import Provider, { errors, type KoaContextWithOIDC } from 'oidc-provider';
 import { AppError } from '../errors/app-error.ts';
-import type { WalletStore } from '../wallet/store.ts';
 import type { Principal } from '../wallet/types.ts';
 import type { Wallet } from '../wallet/wallet.ts';
 import { oauthAdapter } from './oauth-store.ts';
@@ -76,14 +75,6 @@ interface ClientRow {
 export interface TokenCaller {
   principal: Principal;
   scopes: string[];
-}
-
-/** The keys that grants act through: not the account's own API keys, so the keys page leaves them out. */
-export async function grantKeyIds(store: WalletStore, accountId: string): Promise<Set<string>> {
-  const rows = await store.all<GrantRow>('SELECT key_id, scope FROM oauth_grants WHERE account_id = ?', [
-    accountId,
-  ]);
-  return new Set(rows.map((r) => r.key_id));
 }
 
 /**
@@ -167,7 +158,7 @@ export class AuthorizationServer {
        WHERE account_id = ? ORDER BY created_at DESC, grant_id`,
       [accountId],
     );
-    const keys = new Map((await this.opts.wallet.accountKeys(accountId)).map((k) => [k.keyId, k]));
+    const keys = new Map((await this.opts.wallet.accountKeys(accountId, 'grants')).map((k) => [k.keyId, k]));
     return rows.map((r) => ({
       grantId: r.grant_id,
       clientName: r.client_name,
@@ -190,7 +181,7 @@ export class AuthorizationServer {
       [grantId, accountId],
     );
     if (!row) throw new AppError('not_found', 'no such connected client');
-    const key = (await this.opts.wallet.accountKeys(accountId)).find((k) => k.keyId === row.key_id);
+    const key = (await this.opts.wallet.accountKeys(accountId, 'grants')).find((k) => k.keyId === row.key_id);
     if (key && key.revokedAt === null) {
       await this.opts.wallet.revokeAccountKey({ accountId, keyId: row.key_id });
     }

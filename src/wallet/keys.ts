@@ -44,6 +44,20 @@ const SELECT_KEY = 'SELECT * FROM api_keys';
  */
 export const DEFAULT_MAX_LIVE_KEYS = 20;
 
+/**
+ * Which of an account's keys a listing shows. `own`: the keys the account holds itself (the dashboard's
+ * keys page, `regdata keys list`); `grants`: the keys that MCP clients' OAuth grants act through
+ * (oauth_grants.key_id, src/oauth), which the Connected clients page lists and revokes instead. The one
+ * definition of the difference, shared by every listing.
+ */
+export type KeySet = 'own' | 'grants';
+
+/** The SQL condition on `api_keys` rows of a key set: a grant key is one an oauth_grants row names. */
+export function keySetCondition(set: KeySet): string {
+  const grant = 'EXISTS (SELECT 1 FROM oauth_grants g WHERE g.key_id = api_keys.id)';
+  return set === 'grants' ? grant : `NOT ${grant}`;
+}
+
 export class ApiKeys implements Authenticator {
   constructor(
     private readonly store: WalletStore,
@@ -111,10 +125,10 @@ export class ApiKeys implements Authenticator {
     return { row: listing, alreadyRevoked: !changed };
   }
 
-  async list(q: Queryable, accountId: string): Promise<KeyListing[]> {
+  async list(q: Queryable, accountId: string, set: KeySet = 'own'): Promise<KeyListing[]> {
     return q.all<KeyListing>(
       `SELECT id, account_id, kind, mode, name, hint, created_at, revoked_at, last_used_at
-       FROM api_keys WHERE account_id = ? ORDER BY created_at, rowid`,
+       FROM api_keys WHERE account_id = ? AND ${keySetCondition(set)} ORDER BY created_at, rowid`,
       [accountId],
     );
   }

@@ -4,6 +4,7 @@
  */
 import type { CountryCode } from '../contract/countries.ts';
 import type { AccountRef, PlanName } from './accounts.ts';
+import type { KeySet } from './keys.ts';
 import type { LedgerAudit, LotSource } from './ledger.ts';
 import type { RateLimitOptions } from './rate-limiter.ts';
 import type { WalletStore } from './store.ts';
@@ -172,7 +173,8 @@ export interface Wallet {
     revokedAt: string;
     alreadyRevoked: boolean;
   }>;
-  listKeys(ref: AccountRef): Promise<KeyInfo[]>;
+  /** The account's own keys (with the in-app key), or with `grants` the keys of MCP clients' OAuth grants. */
+  listKeys(ref: AccountRef, set?: KeySet): Promise<KeyInfo[]>;
   addCredits(input: AccountRef & { amount: number; source?: 'topup' | 'grant'; expiresAt?: Date }): Promise<{
     accountId: string;
     lotId: number;
@@ -206,8 +208,11 @@ export interface Wallet {
    * ever authenticate as it.
    */
   appPrincipal(accountId: string): Promise<Principal>;
-  /** The account's own keys (the internal in-app key left out). */
-  accountKeys(accountId: string): Promise<KeyInfo[]>;
+  /**
+   * The account's own keys (the internal in-app key left out), or with `grants` the keys its MCP clients'
+   * OAuth grants act through (keys.ts KeySet).
+   */
+  accountKeys(accountId: string, set?: KeySet): Promise<KeyInfo[]>;
   /** A standard key on an existing account, named by its holder; live unless `mode` says test. */
   createAccountKey(input: { accountId: string; name: string; mode?: KeyMode }): Promise<CreatedKey>;
   /** Revokes one of the account's own keys; another account's key id, or the in-app key, is not_found. */

@@ -4,7 +4,7 @@ import type { AuthorizationServer } from '../oauth/authorization-server.ts';
 import { signedIn, type SignedIn } from './dashboard-pages.ts';
 import { layout, type SafeHtml } from './html.ts';
 import { formField, sendPage, type FormBody } from './respond.ts';
-import { clientsBody, revokeClientQuestion } from './templates/clients.ts';
+import { clientsBody, revokeClientQuestion, revokedNotice } from './templates/clients.ts';
 import { errorNotice } from './templates/notices.ts';
 
 /**
@@ -13,9 +13,19 @@ import { errorNotice } from './templates/notices.ts';
  * forms carry the session's CSRF token, which the web plugin checks on every POST.
  */
 export function clientPages(app: FastifyInstance, oauth: AuthorizationServer): void {
-  const render = async (request: FastifyRequest, who: SignedIn, notice: SafeHtml | string) => {
-    const clients = await oauth.clients(who.accountId);
-    const body = clientsBody({ clients, csrfToken: request.web.csrfToken, notice });
+  /**
+   * The connected clients only: a revoked grant leaves the list (its row and key stay in the database for
+   * the usage history and audit; docs/api-decisions.md). Just after revoking one (`?revoked=<grant id>`),
+   * the page says which and when, taken from the account's own record, so a link cannot make it say more.
+   */
+  const render = async (request: FastifyRequest, who: SignedIn, notice: SafeHtml | string, revoked = '') => {
+    const all = await oauth.clients(who.accountId);
+    const gone = revoked ? all.find((c) => c.grantId === revoked && c.revokedAt !== null) : undefined;
+    const body = clientsBody({
+      clients: all.filter((c) => c.revokedAt === null),
+      csrfToken: request.web.csrfToken,
+      notice: gone ? revokedNotice(gone) : notice,
+    });
     return layout(
       {
         title: 'Connected clients',
@@ -28,9 +38,10 @@ export function clientPages(app: FastifyInstance, oauth: AuthorizationServer): v
     );
   };
 
-  app.get('/dashboard/clients', async (request, reply) => {
+  app.get<{ Querystring: { revoked?: string } }>('/dashboard/clients', async (request, reply) => {
     const who = signedIn(request, reply);
-    return who ? sendPage(reply, await render(request, who, '')) : reply;
+    const revoked = typeof request.query.revoked === 'string' ? request.query.revoked : '';
+    return who ? sendPage(reply, await render(request, who, '', revoked)) : reply;
   });
 
   app.post<{ Params: { grantId: string }; Body: FormBody }>(
@@ -55,7 +66,7 @@ export function clientPages(app: FastifyInstance, oauth: AuthorizationServer): v
         }
         throw err;
       }
-      return reply.redirect('/dashboard/clients', 303);
+      return reply.redirect(`/dashboard/clients?revoked=${encodeURIComponent(request.params.grantId)}`, 303);
     },
   );
 }

@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isCountryCode } from '../contract/countries.ts';
 import { AppError, isAppError } from '../errors/app-error.ts';
 import type { Session } from '../identity/identity.ts';
-import { grantKeyIds } from '../oauth/authorization-server.ts';
 import {
   COUNTRY_PLAN_EUR_PER_MONTH,
   MIN_TOPUP_CREDITS,
@@ -49,12 +48,6 @@ function page(request: FastifyRequest, who: SignedIn, title: string, active: str
   );
 }
 
-/** The account's own keys: those of MCP clients' grants are on the Connected clients page instead. */
-async function ownKeys(wallet: WebDeps['wallet'], accountId: string) {
-  const grantKeys = await grantKeyIds(wallet.store, accountId);
-  return (await wallet.accountKeys(accountId)).filter((k) => !grantKeys.has(k.keyId));
-}
-
 function overviewRoutes(app: FastifyInstance, deps: WebDeps): void {
   const { wallet } = deps;
   app.get<{ Querystring: { days?: string } }>('/dashboard', async (request, reply) => {
@@ -66,7 +59,7 @@ function overviewRoutes(app: FastifyInstance, deps: WebDeps): void {
     const usage = usageSummary(points, since, days);
     // An account whose only keys are MCP clients' grants has made no key of its own yet.
     const startBase =
-      (await ownKeys(wallet, who.accountId)).length === 0
+      (await wallet.accountKeys(who.accountId)).length === 0
         ? (deps.publicUrl ?? `${request.protocol}://${request.host}`)
         : null;
     const body = overviewBody({ balance, days, usage, startBase });
@@ -76,7 +69,8 @@ function overviewRoutes(app: FastifyInstance, deps: WebDeps): void {
 
 function keyRoutes(app: FastifyInstance, { wallet }: WebDeps): void {
   const keysPage = async (request: FastifyRequest, who: SignedIn, notice: SafeHtml | string) => {
-    const keys = await ownKeys(wallet, who.accountId);
+    // The account's own keys: those of MCP clients' grants are on the Connected clients page instead.
+    const keys = await wallet.accountKeys(who.accountId);
     const body = keysBody({ keys, csrfToken: request.web.csrfToken, notice });
     return page(request, who, 'API keys', '/dashboard/keys', body);
   };
@@ -114,22 +108,18 @@ function keyRoutes(app: FastifyInstance, { wallet }: WebDeps): void {
     async (request, reply) => {
       const who = signedIn(request, reply);
       if (!who) return reply;
-      const key = (await wallet.accountKeys(who.accountId)).find(
-        (k) => k.keyId === request.params.keyId && k.revokedAt === null,
-      );
+      const key = (await wallet.accountKeys(who.accountId)).find((k) => k.keyId === request.params.keyId);
+      // Not one of the account's own keys (another account's, or an MCP client's grant key, which is
+      // disconnected on the Connected clients page with its grant and tokens): as if there were none.
+      if (!key) {
+        return sendPage(reply.code(404), await keysPage(request, who, errorNotice('No such API key.')));
+      }
       // The first click only asks: revoking cannot be undone and breaks every client using the key at once.
-      if (key && formField(request.body, 'confirm') !== 'yes') {
+      if (key.revokedAt === null && formField(request.body, 'confirm') !== 'yes') {
         const question = revokeQuestion(key, request.web.csrfToken);
         return sendPage(reply, await keysPage(request, who, question));
       }
-      try {
-        await wallet.revokeAccountKey({ accountId: who.accountId, keyId: request.params.keyId });
-      } catch (err) {
-        if (isAppError(err) && err.code === 'not_found') {
-          return sendPage(reply.code(404), await keysPage(request, who, errorNotice('No such API key.')));
-        }
-        throw err;
-      }
+      await wallet.revokeAccountKey({ accountId: who.accountId, keyId: key.keyId });
       return reply.redirect('/dashboard/keys', 303);
     },
   );

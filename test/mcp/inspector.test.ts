@@ -176,7 +176,7 @@ describe.skipIf(!HAS_INSPECTOR)('MCP Inspector CLI 2 signs in with OAuth', () =>
     ]);
     expect(listed.stderr).toMatch(/Authorization complete/);
     // The grant acts through a key of the account, named after the client the Inspector registered.
-    const grantKey = (await server.wallet.accountKeys(accountId)).find(
+    const grantKey = (await server.wallet.accountKeys(accountId, 'grants')).find(
       (k) => k.name === 'MCP client: MCP Inspector',
     );
     expect(grantKey?.lastUsedAt).toBeTruthy();

@@ -1,6 +1,10 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { StartedServer } from '../../src/server.ts';
+import type { KeyInfo } from '../../src/wallet/wallet-api.ts';
 import { connectClient, rawToolsList, signIn, signedUpUser, startOAuthServer } from './oauth-helpers.ts';
 
 /**
@@ -12,11 +16,24 @@ import { connectClient, rawToolsList, signIn, signedUpUser, startOAuthServer } f
 let server: StartedServer;
 let mcpUrl: URL;
 let close: () => Promise<void>;
+let walletPath: string;
 
 beforeAll(async () => {
-  ({ server, close } = await startOAuthServer(inject('testDataDir'), 0.05));
+  let tmp: string;
+  ({ server, close, tmp } = await startOAuthServer(inject('testDataDir'), 0.05));
   mcpUrl = new URL(`${server.url}/mcp`);
+  walletPath = path.join(tmp, 'data', 'wallet.db');
 }, 180_000);
+
+/** `regdata keys list --json` as an operator runs it, on the server's wallet (the same file, as in production). */
+async function keysList(email: string, ...flags: string[]): Promise<(KeyInfo & { grant?: true })[]> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [path.resolve('bin/regdata.mjs'), 'keys', 'list', '--email', email, '--json', ...flags],
+    { env: { ...process.env, REGDATA_WALLET_DB: walletPath, LOG_LEVEL: 'silent' } },
+  );
+  return JSON.parse(stdout) as (KeyInfo & { grant?: true })[];
+}
 
 afterAll(async () => {
   await close?.();
@@ -53,9 +70,15 @@ describe('Connected clients on the dashboard', () => {
     // Nor does the overview count it: the account has no key of its own yet, so it is shown how to start.
     const overview = await browser.go(`${server.url}/dashboard`);
     expect(overview.body).toContain('Create your first API key');
-    expect((await server.wallet.accountKeys(accountId)).map((k) => k.name)).toContain(
+    // Nor do the wallet's and the operator's listings of the account's keys; asked for, the grant keys are
+    // listed apart, marked as such.
+    expect((await server.wallet.accountKeys(accountId)).map((k) => k.name)).not.toContain(
       'MCP client: Test agent',
     );
+    const grantKeys = await server.wallet.accountKeys(accountId, 'grants');
+    expect(grantKeys.map((k) => k.name)).toEqual(['MCP client: Test agent']);
+    expect(await keysList('clients-page@test.local')).toEqual([]);
+    expect(await keysList('clients-page@test.local', '--grants')).toEqual([{ ...grantKeys[0], grant: true }]);
 
     // A call shows as the client's last use.
     const client = await connectClient(mcpUrl, provider);
@@ -89,7 +112,7 @@ describe('Connected clients on the dashboard', () => {
       confirm: 'yes',
     });
     expect(done.res.status).toBe(303);
-    expect(done.next).toBe(`${server.url}/dashboard/clients`);
+    expect(done.next).toBe(`${server.url}/dashboard/clients?revoked=${grantId}`);
 
     const refused = await rawCall(token);
     expect(refused.status).toBe(401);
@@ -106,9 +129,39 @@ describe('Connected clients on the dashboard', () => {
       }).toString(),
     });
     expect(refresh.status).toBe(400);
+    // The revoked client leaves the list; the page it is sent back to says which and when, from the
+    // key's revocation as the wallet recorded it (the grant row and the key stay, for the usage history).
+    const [revokedKey] = await server.wallet.accountKeys(accountId, 'grants');
+    expect(revokedKey!.revokedAt).not.toBeNull();
+    const when = revokedKey!.revokedAt!.replace('T', ' ').slice(0, 16);
+    page = await browser.go(done.next!);
+    expect(page.body).not.toContain('data-grant-id');
+    expect(text(page.body)).toContain(
+      `Connected clients Test agent was disconnected ${when} UTC; its tokens no longer work.`,
+    );
+    expect(text(page.body)).toContain('No client is connected.');
     page = await browser.go(`${server.url}/dashboard/clients`);
-    row = /<tr data-grant-id="[^"]+">([\s\S]*?)<\/tr>/.exec(page.body);
-    expect(text(row![1]!)).toMatch(/ revoked \d{4}-\d\d-\d\d \S+ UTC$/);
+    expect(page.body).not.toContain('data-grant-id');
+    expect(page.body).not.toContain('disconnected');
+    expect(await keysList('clients-page@test.local', '--grants')).toEqual([{ ...revokedKey, grant: true }]);
+  });
+
+  it('a grant key is none of the keys page: revoking it there is not found, and the client stays', async () => {
+    const accountId = await signedUpUser(server, 'clients-keys-page@test.local');
+    const { kept, browser } = await signIn(mcpUrl, 'clients-keys-page@test.local');
+    const token = (kept['tokens'] as { access_token: string }).access_token;
+    const [grantKey] = await server.wallet.accountKeys(accountId, 'grants');
+    const keysPage = await browser.go(`${server.url}/dashboard/keys`);
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(keysPage.body)![1]!;
+    for (const form of [{ _csrf: csrf }, { _csrf: csrf, confirm: 'yes' }] as Record<string, string>[]) {
+      const res = await browser.go(`${server.url}/dashboard/keys/${grantKey!.keyId}/revoke`, form);
+      expect(res.res.status).toBe(404);
+      expect(res.body).toContain('No such API key.');
+    }
+    expect((await server.wallet.accountKeys(accountId, 'grants'))[0]!.revokedAt).toBeNull();
+    expect((await rawCall(token)).status).toBe(200);
+    const page = await browser.go(`${server.url}/dashboard/clients`);
+    expect(page.body).toContain(`data-grant-id=`);
   });
 
   it("another account's grant is not found, and stays connected", async () => {

@@ -58,8 +58,8 @@ describe('MCP sign-in with OAuth', () => {
       expect(meta.rows_returned).toBe(3);
       expect(meta.credits_charged).toBeCloseTo(3 * PRICE, 9);
       expect(before - (await server.wallet.balance({ accountId })).balance).toBeCloseTo(3 * PRICE, 9);
-      // The grant acts through a key of the account, listed (and revocable) on the dashboard.
-      const keys = await server.wallet.accountKeys(accountId);
+      // The grant acts through a key of the account, listed (and revocable) on the Connected clients page.
+      const keys = await server.wallet.accountKeys(accountId, 'grants');
       const grantKey = keys.find((k) => k.name === 'MCP client: Test agent');
       expect(grantKey?.lastUsedAt).toBeTruthy();
       const usage = await server.wallet.usage({ accountId });

@@ -17,12 +17,15 @@ import { out } from '../output.ts';
 
 export const keysHelp = `regdata keys create --email <e> --kind standard|admin [--test] [--credits <n>] [--plan payg|trial|unlimited] [--name <s>] [--json]
 regdata keys revoke (--key-id <id> | --key <secret>) [--json]
-regdata keys list --email <e> [--json]
+regdata keys list --email <e> [--grants] [--json]
 
 create: creates the account if new and a key; the secret is printed this once and stored only as a hash.
   --credits grants non-expiring top-up credit (at least 20); --plan sets the account's plan
   (trial: 7 days unmetered; unlimited: never charged). --test makes a test key (rgd_test_, standard only):
-  answered from the synthetic test world, never charged, its own rate limit.`;
+  answered from the synthetic test world, never charged, its own rate limit.
+list: the account's own keys (with its in-app search key); --grants lists instead the keys that its MCP
+  clients' OAuth grants act through (named "MCP client: <name>", disconnected on the dashboard's Connected
+  clients page), each marked grant.`;
 
 export const creditsHelp = `regdata credits add --email <e> --amount <n> [--json]
 regdata credits show --email <e> [--json]
@@ -73,6 +76,7 @@ export async function keysCommand(args: string[], config: Config): Promise<numbe
       name: { type: 'string' },
       'key-id': { type: 'string' },
       key: { type: 'string' },
+      grants: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
     },
   });
@@ -127,9 +131,16 @@ export async function keysCommand(args: string[], config: Config): Promise<numbe
     return EXIT.ok;
   }
   if (sub === 'list') {
-    const keys = await withWallet(config, (w) => w.listKeys({ email: required(values.email, '--email') }));
+    const email = required(values.email, '--email');
+    const set = values.grants ? 'grants' : 'own';
+    const keys = (await withWallet(config, (w) => w.listKeys({ email }, set))).map((k) =>
+      values.grants ? { ...k, grant: true } : k,
+    );
     if (values.json) out.json(keys);
-    else out.table(keys.map((k) => ({ ...k }) as unknown as Record<string, string | number | null>));
+    else {
+      if (values.grants) out.info(`Keys of ${email}'s MCP clients' OAuth grants, not keys of its own:`);
+      out.table(keys.map((k) => ({ ...k }) as unknown as Record<string, string | number | null>));
+    }
     return EXIT.ok;
   }
   throw new UsageError(`unknown subcommand: keys ${sub ?? ''}\n\n${keysHelp}`);

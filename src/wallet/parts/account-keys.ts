@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { AppError } from '../../errors/app-error.ts';
 import { Accounts, planName } from '../accounts.ts';
 import { toIso } from '../clock.ts';
-import type { KeyListing } from '../keys.ts';
+import { keySetCondition, type KeyListing } from '../keys.ts';
 import type { Queryable } from '../store.ts';
 import type { KeyInfo, Wallet } from '../wallet-api.ts';
 import { balanceOf, type PartContext } from './context.ts';
@@ -37,10 +37,11 @@ export function accountKeysPart({ store, clock, ledger, keys }: PartContext): Ac
       });
     },
 
-    accountKeys: async (accountId) =>
+    accountKeys: async (accountId, set = 'own') =>
       (
         await store.all<KeyListing>(
-          `SELECT ${KEY_COLUMNS} FROM api_keys WHERE account_id = ? AND internal = 0 ORDER BY created_at, rowid`,
+          `SELECT ${KEY_COLUMNS} FROM api_keys WHERE account_id = ? AND internal = 0 AND ${keySetCondition(set)}
+           ORDER BY created_at, rowid`,
           [accountId],
         )
       ).map(keyInfo),

@@ -57,7 +57,8 @@ export function keysPart(ctx: PartContext): KeysPart {
         };
       }),
 
-    listKeys: async (ref) => (await keys.list(store, (await Accounts.resolve(store, ref)).id)).map(keyInfo),
+    listKeys: async (ref, set) =>
+      (await keys.list(store, (await Accounts.resolve(store, ref)).id, set)).map(keyInfo),
   };
 }
 

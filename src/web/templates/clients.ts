@@ -1,7 +1,9 @@
 import type { ConnectedClient } from '../../oauth/authorization-server.ts';
 import { csrfField, formatDate, html, type SafeHtml } from '../html.ts';
+import { statusNotice } from './notices.ts';
 
 export interface ClientsView {
+  /** The connected ones: revoked grants are not listed. */
   clients: ConnectedClient[];
   csrfToken: string;
   /** Above the table: a question or an outcome. */
@@ -27,14 +29,14 @@ export function clientsBody(v: ClientsView): SafeHtml {
           <th scope="col">Scopes</th>
           <th scope="col">Connected</th>
           <th scope="col">Last used</th>
-          <th scope="col">Status</th>
+          <th scope="col">Access</th>
         </tr>
       </thead>
       <tbody>
         ${
           v.clients.length === 0
             ? html`<tr>
-                <td colspan="5">No clients connected yet.</td>
+                <td colspan="5">No client is connected.</td>
               </tr>`
             : ''
         }
@@ -56,14 +58,10 @@ function clientRow(c: ConnectedClient, csrfToken: string): SafeHtml {
     <td>${formatDate(c.createdAt)}</td>
     <td>${c.lastUsedAt ? formatDate(c.lastUsedAt) : 'never'}</td>
     <td>
-      ${
-        c.revokedAt
-          ? html`revoked ${formatDate(c.revokedAt)}`
-          : html`<form method="post" action="/dashboard/clients/${c.grantId}/revoke" class="inline">
-              ${csrfField(csrfToken)}
-              <button type="submit" class="danger" aria-label="Revoke ${nameOf(c)}">Revoke</button>
-            </form>`
-      }
+      <form method="post" action="/dashboard/clients/${c.grantId}/revoke" class="inline">
+        ${csrfField(csrfToken)}
+        <button type="submit" class="danger" aria-label="Revoke ${nameOf(c)}">Revoke</button>
+      </form>
     </td>
   </tr>`;
 }
@@ -80,4 +78,9 @@ export function revokeClientQuestion(c: ConnectedClient, csrfToken: string): Saf
       <a href="/dashboard/clients">Cancel, keep it connected</a>
     </form>
   </section>`;
+}
+
+/** After a revocation: which client, and when, since its row has left the list. */
+export function revokedNotice(c: ConnectedClient): SafeHtml {
+  return statusNotice(`${nameOf(c)} was disconnected ${formatDate(c.revokedAt)}; its tokens no longer work.`);
 }

@@ -83,8 +83,9 @@ function endpointBlock(e: { endpoint: Endpoint; log: DeliveryInfo[] }, csrfToken
 }
 
 function deliveryTable(endpointId: string, log: DeliveryInfo[], csrfToken: string): SafeHtml {
+  // tabindex: on a phone the table scrolls sideways inside its own box, which the keyboard must reach.
   return html`<div class="scroll">
-    <table>
+    <table class="deliveries" tabindex="0">
       <caption>
         Last deliveries, newest first
       </caption>
