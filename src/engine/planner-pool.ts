@@ -1,23 +1,47 @@
 import { Worker } from 'node:worker_threads';
 import type { PlanAnswer, PlanTask } from './planner.ts';
-import type { SharedPostings } from './postings.ts';
+import { MAX_GRAM, type SharedPostings } from './postings.ts';
 
 interface Pending {
   resolve: (a: PlanAnswer) => void;
   reject: (e: Error) => void;
 }
 
+interface Waiting extends Pending {
+  task: PlanTask;
+  /** Lower runs first (taskClass). */
+  cls: number;
+  since: number;
+}
+
+/**
+ * A task waiting longer than this runs before cheaper ones that came later, so a stream of counts never
+ * starves a search that has to check its text.
+ */
+const MAX_WAIT_MS = 25;
+
+export interface PlannerPoolOptions {
+  /** MAX_WAIT_MS; tests set it to decide the order without depending on the clock. */
+  maxWaitMs?: number;
+}
+
 /**
  * Threads that plan searches, counts and exports (planner.ts) off the event loop, so both cores plan and
  * a detail or history never waits behind a plan. Each thread maps the same posting lists (shared memory)
- * and keeps its own cache of plans; a task goes to the thread its key hashes to, so a search's pages and
- * its count meet the same cache, unless that thread is busy and another idle. A thread that fails is replaced at the next task; its tasks fail.
+ * and keeps its own cache of plans.
+ *
+ * Each thread holds one task at a time; the others wait here, in one queue for all threads. A task goes
+ * to the thread its key hashes to when that one is free, so a search's pages and its count meet the same
+ * cache, else to any free thread, else into the queue, from which the first thread to finish takes the
+ * cheapest (taskClass), oldest first. With a queue per thread, as before, a count waited behind a search
+ * checking 170,000 names on its home thread while the other thread was about to finish (issue 27: count
+ * p95 at c=4). A thread that fails is replaced at the next task; its task fails.
  */
 export class PlannerPool {
   private readonly workers: (Worker | null)[];
-  private readonly pending = new Map<number, Pending & { worker: number }>();
-  /** Tasks in flight per thread: a thread keeps the process alive only while it has some. */
-  private readonly busy: number[];
+  /** The task each thread is answering, by its id; a thread keeps the process alive only while it has one. */
+  private readonly running: ((Pending & { id: number }) | null)[];
+  private readonly queue: Waiting[] = [];
   private nextId = 0;
   private closed = false;
 
@@ -26,38 +50,68 @@ export class PlannerPool {
     size: number,
     /** Each country's lookup store file, which a thread opens when a search asks for its rows. */
     private readonly lookupFiles: Record<string, string> = {},
+    private readonly options: PlannerPoolOptions = {},
   ) {
     this.workers = Array.from({ length: Math.max(1, size) }, () => null);
-    this.busy = this.workers.map(() => 0);
+    this.running = this.workers.map(() => null);
   }
 
   run(task: PlanTask): Promise<PlanAnswer> {
     if (this.closed) return Promise.reject(new Error('planner pool closed'));
-    const index = this.pick(task.key);
-    const worker = this.workers[index] ?? this.start(index);
-    const id = this.nextId++;
-    if (this.busy[index]!++ === 0) worker.ref();
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, worker: index });
-      worker.postMessage({ id, task });
+      const index = this.pick(task.key);
+      if (index === -1) {
+        this.queue.push({ task, resolve, reject, cls: taskClass(task), since: performance.now() });
+      } else {
+        this.send(index, task, { resolve, reject });
+      }
     });
   }
 
-  /**
-   * The thread a key hashes to, whose cache may hold its plan; but when that one is busy and another is
-   * idle, the idle one: planning again costs less than waiting behind another plan while a core idles.
-   */
+  /** The free thread a key hashes to, else any free thread, else -1. */
   private pick(key: string): number {
     const home = hash(key) % this.workers.length;
-    if (this.busy[home] === 0) return home;
-    const idle = this.busy.indexOf(0);
-    return idle === -1 ? home : idle;
+    if (this.running[home] === null) return home;
+    return this.running.indexOf(null);
+  }
+
+  private send(index: number, task: PlanTask, p: Pending): void {
+    const worker = this.workers[index] ?? this.start(index);
+    const id = this.nextId++;
+    this.running[index] = { ...p, id };
+    worker.ref();
+    worker.postMessage({ id, task });
+  }
+
+  /** The next task for a thread that just finished: the oldest over MAX_WAIT_MS, else the cheapest, oldest. */
+  private next(): Waiting | undefined {
+    if (this.queue.length === 0) return undefined;
+    let best = 0;
+    const now = performance.now();
+    if (now - this.queue[0]!.since <= (this.options.maxWaitMs ?? MAX_WAIT_MS)) {
+      for (let i = 1; i < this.queue.length; i++) {
+        if (this.queue[i]!.cls < this.queue[best]!.cls) best = i;
+      }
+    }
+    return this.queue.splice(best, 1)[0];
+  }
+
+  private finished(index: number): void {
+    this.running[index] = null;
+    const w = this.next();
+    if (w) this.send(index, w.task, w);
+    else this.workers[index]?.unref();
   }
 
   close(): void {
     this.closed = true;
     for (const w of this.workers) void w?.terminate();
-    this.fail(() => true, new Error('planner pool closed'));
+    const err = new Error('planner pool closed');
+    for (const [i, p] of this.running.entries()) {
+      this.running[i] = null;
+      p?.reject(err);
+    }
+    for (const w of this.queue.splice(0)) w.reject(err);
   }
 
   private start(index: number): Worker {
@@ -67,32 +121,35 @@ export class PlannerPool {
     // A thread with nothing in flight must not keep the process alive.
     worker.unref();
     worker.on('message', (m: { id: number; answer?: PlanAnswer; error?: string }) => {
-      const p = this.pending.get(m.id);
-      if (!p) return;
-      this.pending.delete(m.id);
-      if (--this.busy[index]! === 0) worker.unref();
+      const p = this.running[index];
+      if (!p || p.id !== m.id) return;
+      this.finished(index);
       if (m.answer) p.resolve(m.answer);
       else p.reject(new Error(m.error ?? 'planner failed'));
     });
     const gone = (err: Error) => {
       if (this.workers[index] !== worker) return;
       this.workers[index] = null;
-      this.busy[index] = 0;
-      this.fail((p) => p.worker === index, err);
+      const p = this.running[index];
+      // The queue moves on: the next task starts a new thread in this slot.
+      if (!this.closed) this.finished(index);
+      p?.reject(err);
     };
     worker.on('error', gone);
     worker.on('exit', (code) => gone(new Error(`planner thread exited with code ${code}`)));
     this.workers[index] = worker;
     return worker;
   }
+}
 
-  private fail(which: (p: Pending & { worker: number }) => boolean, err: Error): void {
-    for (const [id, p] of this.pending) {
-      if (!which(p)) continue;
-      this.pending.delete(id);
-      p.reject(err);
-    }
-  }
+/**
+ * How much a task may cost, before planning it: 0 for counts and searches whose sets come straight off
+ * the posting lists, 1 when a text term is longer than a posting list's piece (its candidates are checked
+ * against the texts, up to tens of milliseconds for a common fragment), 2 for exports (many rows).
+ */
+function taskClass(task: PlanTask): number {
+  if (task.kind === 'export') return 2;
+  return task.folded.some(([, folded]) => Array.from(folded).length > MAX_GRAM) ? 1 : 0;
 }
 
 /** FNV-1a of a string: spreads plan keys over the threads. */

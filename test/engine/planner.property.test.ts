@@ -6,6 +6,8 @@ import { filtersFor, type FilterDef } from '../../src/contract/filters.ts';
 import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
 import { Engine } from '../../src/engine/engine.ts';
 import { FILTER_INDEX } from '../../src/engine/filter-index.ts';
+import { PlannerPool } from '../../src/engine/planner-pool.ts';
+import { planKey, textTerms, type PlanTask } from '../../src/engine/planner.ts';
 import type { LoadedSnapshot } from '../../src/engine/loaded-snapshot.ts';
 import { ROW_FIELDS } from '../../src/engine/lookup-store.ts';
 import { buildCountQuery, buildPageQuery } from '../../src/engine/query-builder.ts';
@@ -230,5 +232,41 @@ describe('planner threads', () => {
     // One at a time, the home thread is idle and answers from its cache.
     await snap.planCount(params);
     expect(fresh).toHaveLength(2);
+  });
+
+  it('run the cheapest waiting plan first, unless the oldest has waited too long', async () => {
+    const country = 'EE';
+    const order = async (maxWaitMs: number): Promise<string[]> => {
+      const d = snap.country(country);
+      const pool = new PlannerPool(
+        { [country]: d.postings.shared },
+        1,
+        { [country]: d.lookups.file },
+        {
+          maxWaitMs,
+        },
+      );
+      // A text term longer than a posting list's piece is checked against the texts: class 1.
+      const task = (label: string, filters: Raw): [string, PlanTask] => {
+        const params = SearchQuerySchema.parse({ country, ...filters });
+        const folded = textTerms(params).map((t): [string, string] => [t, t.toLowerCase()]);
+        return [label, { kind: 'search', params, key: planKey(params), folded, rid: null }];
+      };
+      const tasks = [
+        task('first', { company_name: ['osaühing'] }),
+        task('text', { company_name: ['ehitus'] }),
+        task('plain', { legal_form: ['OÜ'] }),
+      ];
+      const done: string[] = [];
+      try {
+        // One thread: the first runs at once, the other two wait for it.
+        await Promise.all(tasks.map(([label, t]) => pool.run(t).then(() => done.push(label))));
+      } finally {
+        pool.close();
+      }
+      return done;
+    };
+    expect(await order(60 * 60_000)).toEqual(['first', 'plain', 'text']);
+    expect(await order(-1)).toEqual(['first', 'text', 'plain']);
   });
 });
