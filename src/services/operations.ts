@@ -291,11 +291,19 @@ export class Operations {
 
   /** Spec 8.3: reserves page_size rows at the country price, charges the rows returned. */
   search(caller: Caller, params: SearchParams): Promise<Metered<SearchData>> {
-    return this.metered(caller, 'search', params.country, params.page_size, params, async (engine) => {
-      const result = await searchCompanies(engine, params);
-      const rows = itemCount(result);
-      return { result, chargeableRows: rows, rowsReturned: rows };
-    });
+    return this.metered(
+      caller,
+      'search',
+      params.country,
+      params.page_size,
+      params,
+      async (engine) => {
+        const result = await searchCompanies(engine, params);
+        const rows = itemCount(result);
+        return { result, chargeableRows: rows, rowsReturned: rows };
+      },
+      true,
+    );
   }
 
   /** Spec 8.4: one row; a 404 voids the hold. */
@@ -330,10 +338,18 @@ export class Operations {
 
   /** Issue 19: the change feed, priced like search (reserve page_size rows, charge the items returned). */
   changes(caller: Caller, params: ChangesParams): Promise<Metered<ChangesData>> {
-    return this.metered(caller, 'changes', params.country, params.page_size, params, async (engine) => {
-      const result = await listChanges(engine, params);
-      return { result, chargeableRows: result.items.length, rowsReturned: result.items.length };
-    });
+    return this.metered(
+      caller,
+      'changes',
+      params.country,
+      params.page_size,
+      params,
+      async (engine) => {
+        const result = await listChanges(engine, params);
+        return { result, chargeableRows: result.items.length, rowsReturned: result.items.length };
+      },
+      true,
+    );
   }
 
   /**
@@ -351,6 +367,7 @@ export class Operations {
         caller.principal.accountId,
         result.items.map((e) => e.id),
       );
+      // Not read-only: it marks the events charged, which must wait for the hold.
       return { result, chargeableRows: fresh, rowsReturned: result.items.length };
     });
   }
@@ -520,6 +537,11 @@ export class Operations {
     reserveRows: number,
     params: unknown,
     run: (engine: Engine) => Promise<{ result: T; chargeableRows: number; rowsReturned: number }>,
+    /**
+     * `run` only reads and works off the event loop (a planner thread, DuckDB): it starts while the hold
+     * is made (MeteredCall.readOnly). A lookup answers on the event loop, so starting it early gains nothing.
+     */
+    readOnly = false,
   ): Promise<Metered<T>> {
     const engine = await this.engineOf(caller);
     const rate = await this.admit(caller, operation);
@@ -534,6 +556,7 @@ export class Operations {
         // The validated parameters, whatever the channel: a REST retry and an MCP retry of one request
         // with one Idempotency-Key agree.
         fingerprint: JSON.stringify([operation, params]),
+        readOnly,
       },
       async () => {
         // Read as the query starts: the engine answers it from the snapshot live at this moment.

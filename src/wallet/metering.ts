@@ -102,6 +102,12 @@ export class WalletMetering implements Metering {
     idem: { key: string; fingerprint: string } | null,
   ): Promise<{ result: T; meta: UsageMeta }> {
     const { principal } = call;
+    // A read starts with its hold instead of after it, so the two overlap (a search plans on its thread
+    // while the reserve commits here); nothing it answers leaves before the hold is made.
+    const early = call.readOnly ? run() : null;
+    early?.catch(() => {
+      // Dropped unless the hold is made; awaited (and its error handled) below when it is.
+    });
     const start = await this.store.tx(
       async (q) => {
         const now = this.clock();
@@ -166,7 +172,7 @@ export class WalletMetering implements Metering {
 
     let outcome: MeteredOutcome<T>;
     try {
-      outcome = await run();
+      outcome = await (early ?? run());
       validateOutcome(outcome, call.reserveRows);
     } catch (err) {
       await this.abandon(call, begun, idem);

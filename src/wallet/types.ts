@@ -93,6 +93,11 @@ export interface MeteredCall {
   holdTimeoutMs?: number;
   /** Canonical form of the request's parameters; the same idempotency key with another fingerprint is a 422. */
   fingerprint: string;
+  /**
+   * `run` only reads (no side effect): it may start while the hold is being made, and its answer is
+   * dropped unless the hold is made (docs/wallet.md "A read starts with its hold").
+   */
+  readOnly?: boolean;
 }
 
 export interface MeteredOutcome<T> {
@@ -130,7 +135,8 @@ export interface Metering {
   recordFree(call: FreeCall): Promise<void>;
   /**
    * Reserve, run, settle. A throw from `run` (404, 502, ...) voids the hold and is rethrown; 402 is thrown
-   * before `run` when the balance cannot cover the reserve, so nothing runs.
+   * when the balance cannot cover the reserve, before `run` starts (a `readOnly` call's `run` may have
+   * started, and its answer is dropped).
    */
   runMetered<T>(
     call: MeteredCall,

@@ -132,6 +132,68 @@ describe.each(WALLET_BACKENDS)('%s: metered calls (spec 8)', (backend) => {
     });
   });
 
+  it('starts a read-only run while the hold is made, and releases its answer only with the hold', async () => {
+    const { wallet, dbPath, principal } = await paygWallet(10);
+    let started = false;
+    const running = wallet.metering.runMetered(
+      call(principal, { reserveRows: 50, readOnly: true }),
+      async () => {
+        started = true;
+        return { result: ['r1'], chargeableRows: 17, rowsReturned: 17 };
+      },
+    );
+    // Started before the reserve's commit (runMetered has not yielded yet); a call that is not read-only
+    // starts its run only after it.
+    expect(started).toBe(true);
+    let laterStarted = false;
+    const later = wallet.metering.runMetered(call(principal, { reserveRows: 50 }), async () => {
+      laterStarted = true;
+      return { result: ['r2'], chargeableRows: 1, rowsReturned: 1 };
+    });
+    expect(laterStarted).toBe(false);
+    const [first, second] = await Promise.all([running, later]);
+    // Each balance in meta depends on how the two interleave (the other's hold may be pending); the charges
+    // and the end state do not.
+    expect(first.meta).toMatchObject({ rows_returned: 17, credits_charged: 0.68, credits_reserved: 2 });
+    expect(second.meta).toMatchObject({ rows_returned: 1, credits_charged: 0.04 });
+    expect(await wallet.balance({ email: 'payg@example.com' })).toMatchObject({ balance: 9.28, pending: 0 });
+    expect(await ledgerEntryCount(dbPath)).toEqual({ transfers: 4, holds: 2 });
+    await expectAuditClean(wallet);
+  });
+
+  it('drops a read-only answer the balance cannot cover: 402, nothing charged, its error swallowed', async () => {
+    const { wallet, dbPath, principal } = await paygWallet(1.99);
+    let ran = false;
+    const answered = await rejection(
+      wallet.metering.runMetered(call(principal, { reserveRows: 50, readOnly: true }), async () => {
+        ran = true;
+        return { result: ['secret'], chargeableRows: 50, rowsReturned: 50 };
+      }),
+    );
+    // A run that fails meanwhile must not surface either (an unhandled rejection fails the test run).
+    const failed = await rejection(
+      wallet.metering.runMetered(call(principal, { reserveRows: 50, readOnly: true }), () =>
+        Promise.reject(new AppError('not_found', 'gone')),
+      ),
+    );
+    expect(ran).toBe(true);
+    expect([answered.status, failed.status]).toEqual([402, 402]);
+    expect(await ledgerEntryCount(dbPath)).toEqual({ transfers: 0, holds: 0 });
+    expect(await wallet.balance({ email: 'payg@example.com' })).toMatchObject({ balance: 1.99, pending: 0 });
+  });
+
+  it('voids the hold of a read-only run that fails, and charges nothing', async () => {
+    const { wallet, principal } = await paygWallet(10);
+    const err = await rejection(
+      wallet.metering.runMetered(call(principal, { reserveRows: 50, readOnly: true }), () =>
+        Promise.reject(new AppError('not_found', 'no such company')),
+      ),
+    );
+    expect(err.status).toBe(404);
+    expect(await wallet.balance({ email: 'payg@example.com' })).toMatchObject({ balance: 10, pending: 0 });
+    await expectAuditClean(wallet);
+  });
+
   it('formats 402 amounts so that "have" never looks enough for "need"', async () => {
     expect(new InsufficientCreditsError(35_000, 40_000).message).toBe(
       'insufficient credits: have 0.03, need 0.04',
