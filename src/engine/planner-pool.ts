@@ -33,7 +33,7 @@ export interface PlannerPoolOptions {
  * Each thread holds one task at a time; the others wait here, in one queue for all threads. A task goes
  * to the thread its key hashes to when that one is free, so a search's pages and its count meet the same
  * cache, else to any free thread, else into the queue, from which the first thread to finish takes the
- * cheapest (taskClass), oldest first. With a queue per thread, as before, a count waited behind a search
+ * cheapest (taskClass: counts, plain searches, text checks, exports), oldest first. With a queue per thread, as before, a count waited behind a search
  * checking 170,000 names on its home thread while the other thread was about to finish (issue 27: count
  * p95 at c=4). A thread that fails is replaced at the next task; its task fails.
  */
@@ -143,13 +143,15 @@ export class PlannerPool {
 }
 
 /**
- * How much a task may cost, before planning it: 0 for counts and searches whose sets come straight off
- * the posting lists, 1 when a text term is longer than a posting list's piece (its candidates are checked
- * against the texts, up to tens of milliseconds for a common fragment), 2 for exports (many rows).
+ * How much a task may cost, before planning it: 0 for counts whose sets come straight off the posting
+ * lists, 1 for such searches (they also read and write their page's rows), 2 when a text term is longer
+ * than a posting list's piece (its candidates are checked against the texts, up to tens of milliseconds
+ * for a common fragment), 3 for exports (many rows).
  */
 function taskClass(task: PlanTask): number {
-  if (task.kind === 'export') return 2;
-  return task.folded.some(([, folded]) => Array.from(folded).length > MAX_GRAM) ? 1 : 0;
+  if (task.kind === 'export') return 3;
+  if (task.folded.some(([, folded]) => Array.from(folded).length > MAX_GRAM)) return 2;
+  return task.kind === 'count' ? 0 : 1;
 }
 
 /** FNV-1a of a string: spreads plan keys over the threads. */

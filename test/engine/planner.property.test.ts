@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { SearchQuerySchema, SORT_FIELDS, type SearchParams } from '../../src/contract/api-schemas.ts';
+import {
+  CountQuerySchema,
+  SearchQuerySchema,
+  SORT_FIELDS,
+  type SearchParams,
+} from '../../src/contract/api-schemas.ts';
 import { COUNTRY_CODES, type CountryCode } from '../../src/contract/countries.ts';
 import { filtersFor, type FilterDef } from '../../src/contract/filters.ts';
 import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
@@ -252,10 +257,15 @@ describe('planner threads', () => {
         const folded = textTerms(params).map((t): [string, string] => [t, t.toLowerCase()]);
         return [label, { kind: 'search', params, key: planKey(params), folded, rid: null }];
       };
+      const count = (label: string, filters: Raw): [string, PlanTask] => {
+        const params = CountQuerySchema.parse({ country, ...filters });
+        return [label, { kind: 'count', params, key: `count ${planKey(params)}`, folded: [], rid: null }];
+      };
       const tasks = [
         task('first', { company_name: ['osaühing'] }),
         task('text', { company_name: ['ehitus'] }),
         task('plain', { legal_form: ['OÜ'] }),
+        count('count', { legal_form: ['AS'] }),
       ];
       const done: string[] = [];
       try {
@@ -266,7 +276,7 @@ describe('planner threads', () => {
       }
       return done;
     };
-    expect(await order(60 * 60_000)).toEqual(['first', 'plain', 'text']);
-    expect(await order(-1)).toEqual(['first', 'text', 'plain']);
+    expect(await order(60 * 60_000)).toEqual(['first', 'count', 'plain', 'text']);
+    expect(await order(-1)).toEqual(['first', 'text', 'plain', 'count']);
   });
 });
