@@ -227,7 +227,9 @@ export class AuthorizationServer {
         accountId: input.accountId,
         // A grant acts on the account's real data and credits: always a live key (test mode is by key).
         mode: 'live',
-        name: `MCP client: ${input.clientName}`.slice(0, 100),
+        // A key name is at most 80 characters (createAccountKey); a client's name may be longer.
+        name: `MCP client: ${input.clientName}`.slice(0, 80),
+        set: 'grants',
       });
       const scope = [...new Set(Object.values(input.missingResourceScopes).flat())]
         .filter((s) => input.metered || s !== SCOPES.data)

@@ -67,8 +67,11 @@ export class ApiKeys implements Authenticator {
 
   /**
    * Inside the caller's transaction. The returned secret exists nowhere else: only its hash is stored.
-   * Refused when the account already holds its cap of live keys (test keys count too: each is a secret
-   * that works). An admin key is never a test key: operators act on real data.
+   * Refused when the account already holds its cap of live keys of the same set (test keys count too:
+   * each is a secret that works): its own keys, or the keys its MCP clients' grants act through (`set`
+   * 'grants'; the grant row naming the key is written after it). Separate caps, so that an account with
+   * all its own keys can still connect a client, and connected clients never use up its own keys' places.
+   * An admin key is never a test key: operators act on real data.
    */
   async create(
     q: Queryable,
@@ -77,6 +80,7 @@ export class ApiKeys implements Authenticator {
     mode: KeyMode,
     name: string | null,
     now: number,
+    set: KeySet = 'own',
   ): Promise<{ key: string; keyId: string }> {
     if (mode !== 'live' && mode !== 'test') {
       throw new AppError('validation_failed', `key mode must be live or test, not ${String(mode)}`);
@@ -90,14 +94,18 @@ export class ApiKeys implements Authenticator {
       await q.get('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`api_keys\n${accountId}`]);
     }
     const live = await q.get<{ n: number | string }>(
-      'SELECT COUNT(*) AS n FROM api_keys WHERE account_id = ? AND revoked_at IS NULL AND internal = 0',
+      `SELECT COUNT(*) AS n FROM api_keys
+       WHERE account_id = ? AND revoked_at IS NULL AND internal = 0 AND ${keySetCondition(set)}`,
       [accountId],
     );
     if (Number(live?.n ?? 0) >= this.maxLiveKeys) {
       throw new AppError(
         'forbidden',
-        `this account already has ${this.maxLiveKeys} live API keys, the most allowed; revoke one it no ` +
-          'longer needs, then create the new one',
+        set === 'grants'
+          ? `this account already has ${this.maxLiveKeys} connected MCP clients, the most allowed; ` +
+              'disconnect one it no longer uses (dashboard, Connected clients), then sign in again'
+          : `this account already has ${this.maxLiveKeys} live API keys, the most allowed; revoke one it no ` +
+              'longer needs, then create the new one',
       );
     }
     const key = generateApiKey(mode);

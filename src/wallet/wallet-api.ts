@@ -213,8 +213,17 @@ export interface Wallet {
    * OAuth grants act through (keys.ts KeySet).
    */
   accountKeys(accountId: string, set?: KeySet): Promise<KeyInfo[]>;
-  /** A standard key on an existing account, named by its holder; live unless `mode` says test. */
-  createAccountKey(input: { accountId: string; name: string; mode?: KeyMode }): Promise<CreatedKey>;
+  /**
+   * A standard key on an existing account, named by its holder; live unless `mode` says test. `set`
+   * 'grants': the key an MCP client's OAuth grant will act through, counted against the cap of connected
+   * clients rather than the account's own keys (ApiKeys.create).
+   */
+  createAccountKey(input: {
+    accountId: string;
+    name: string;
+    mode?: KeyMode;
+    set?: KeySet;
+  }): Promise<CreatedKey>;
   /** Revokes one of the account's own keys; another account's key id, or the in-app key, is not_found. */
   revokeAccountKey(input: {
     accountId: string;

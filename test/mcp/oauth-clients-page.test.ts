@@ -164,6 +164,15 @@ describe('Connected clients on the dashboard', () => {
     expect(page.body).toContain(`data-grant-id=`);
   });
 
+  it('connects a client whose name is longer than a key name may be, under a key named by its first 80 characters', async () => {
+    const accountId = await signedUpUser(server, 'clients-long-name@test.local');
+    const clientName = `Research agent of the procurement team ${'x'.repeat(90)}`;
+    const { kept } = await signIn(mcpUrl, 'clients-long-name@test.local', { clientName });
+    expect((await rawCall((kept['tokens'] as { access_token: string }).access_token)).status).toBe(200);
+    const [grantKey] = await server.wallet.accountKeys(accountId, 'grants');
+    expect(grantKey!.name).toBe(`MCP client: ${clientName}`.slice(0, 80));
+  });
+
   it("another account's grant is not found, and stays connected", async () => {
     await signedUpUser(server, 'clients-owner@test.local');
     const owner = await signIn(mcpUrl, 'clients-owner@test.local');

@@ -192,11 +192,12 @@ export async function connectClient(mcpUrl: URL, provider: OAuthClientProvider) 
 export async function signIn(
   mcpUrl: URL,
   email: string,
-  opts: { consent?: Record<string, string>; clientMetadataUrl?: string } = {},
+  opts: { consent?: Record<string, string>; clientMetadataUrl?: string; clientName?: string } = {},
 ) {
-  const mem = memoryProvider(
-    opts.clientMetadataUrl !== undefined ? { clientMetadataUrl: opts.clientMetadataUrl } : {},
-  );
+  const mem = memoryProvider({
+    ...(opts.clientMetadataUrl !== undefined && { clientMetadataUrl: opts.clientMetadataUrl }),
+    ...(opts.clientName !== undefined && { clientName: opts.clientName }),
+  });
   const transport = new StreamableHTTPClientTransport(mcpUrl, { authProvider: mem.provider });
   const first = new Client({ name: 'oauth-test', version: '1.0.0' });
   await first.connect(transport).catch((e) => {

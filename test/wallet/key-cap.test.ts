@@ -68,4 +68,49 @@ describe.each(WALLET_BACKENDS)('live API keys per account (%s)', (backend) => {
     for (const r of results) if (r.status === 'rejected') expect(String(r.reason)).toMatch(CAP_MESSAGE);
     expect((await wallet.accountKeys(accountId)).filter((k) => k.revokedAt === null)).toHaveLength(3);
   });
+
+  it("counts an account's own keys and its MCP clients' grant keys against separate caps", async () => {
+    const { wallet } = await testWallet({ maxLiveKeys: 2 });
+    const own = await wallet.createKey({ email: 'grants@test.local', kind: 'standard' });
+    await wallet.createAccountKey({ accountId: own.accountId, name: 'ci' });
+    // What src/oauth does at consent: a key for the grant, then the grant row that names it.
+    const connect = async (client: string) => {
+      const key = await wallet.createAccountKey({
+        accountId: own.accountId,
+        name: `MCP client: ${client}`,
+        set: 'grants',
+      });
+      await wallet.store.run(
+        `INSERT INTO oauth_grants (grant_id, account_id, key_id, client_id, client_name, scope, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        [
+          `grant-${client}`,
+          own.accountId,
+          key.keyId,
+          `https://${client}.example/client`,
+          client,
+          'data',
+          '2026-11-28',
+        ],
+      );
+      return key;
+    };
+    // Both own places taken: a client still connects, twice.
+    await connect('one');
+    const two = await connect('two');
+    expect(
+      (await refusal(wallet.createAccountKey({ accountId: own.accountId, name: 'third' }))).message,
+    ).toMatch(/already has 2 live API keys/);
+    expect((await refusal(connect('three'))).message).toMatch(/already has 2 connected MCP clients/);
+    // A disconnected client frees a client's place, not one of the own keys'.
+    await wallet.revokeKey({ keyId: two.keyId });
+    await connect('four');
+    expect((await refusal(wallet.createAccountKey({ accountId: own.accountId, name: 'third' }))).code).toBe(
+      'forbidden',
+    );
+    expect(
+      (await wallet.accountKeys(own.accountId, 'grants')).filter((k) => k.revokedAt === null),
+    ).toHaveLength(2);
+    expect((await wallet.accountKeys(own.accountId)).filter((k) => k.revokedAt === null)).toHaveLength(2);
+  });
 });

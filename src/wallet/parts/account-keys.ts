@@ -55,7 +55,7 @@ export function accountKeysPart({ store, clock, ledger, keys }: PartContext): Ac
         }
         const now = clock();
         const mode = input.mode ?? 'live';
-        const { key, keyId } = await keys.create(q, account.id, 'standard', mode, name, now);
+        const { key, keyId } = await keys.create(q, account.id, 'standard', mode, name, now, input.set);
         return {
           key,
           keyId,
