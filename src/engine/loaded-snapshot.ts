@@ -316,7 +316,7 @@ export class LoadedSnapshot {
     this.closed = true;
     this.warming.abort();
     this.pool.close();
-    this.planners?.close();
+    void this.planners?.close();
     this.foldConnection.closeSync();
     for (const d of Object.values(this.data)) d.lookups.close();
     this.instance.closeSync();

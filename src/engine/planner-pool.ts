@@ -20,6 +20,9 @@ interface Waiting extends Pending {
  */
 const MAX_WAIT_MS = 25;
 
+/** How long a closing thread may take to end by itself before it is stopped. */
+const CLOSE_GRACE_MS = 5_000;
+
 export interface PlannerPoolOptions {
   /** MAX_WAIT_MS; tests set it to decide the order without depending on the clock. */
   maxWaitMs?: number;
@@ -103,15 +106,31 @@ export class PlannerPool {
     else this.workers[index]?.unref();
   }
 
-  close(): void {
+  /**
+   * Ends the threads; the tasks in flight and waiting fail. Resolves with the started threads' exit codes
+   * once they have ended: 0 for one that ended by itself, 1 for one stopped after CLOSE_GRACE_MS.
+   */
+  close(): Promise<number[]> {
     this.closed = true;
-    for (const w of this.workers) void w?.terminate();
+    const ended: Promise<number>[] = [];
+    for (const w of this.workers) {
+      if (!w) continue;
+      ended.push(new Promise((resolve) => w.once('exit', resolve)));
+      // The thread closes its connections and ends (planner-thread.ts); one still busy with a plan after
+      // CLOSE_GRACE_MS is stopped. Referenced meanwhile, so the process waits for it to end cleanly.
+      w.ref();
+      w.postMessage({ close: true });
+      const stop = setTimeout(() => void w.terminate(), CLOSE_GRACE_MS);
+      stop.unref();
+      w.once('exit', () => clearTimeout(stop));
+    }
     const err = new Error('planner pool closed');
     for (const [i, p] of this.running.entries()) {
       this.running[i] = null;
       p?.reject(err);
     }
     for (const w of this.queue.splice(0)) w.reject(err);
+    return Promise.all(ended);
   }
 
   private start(index: number): Worker {

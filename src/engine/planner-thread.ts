@@ -32,7 +32,16 @@ function lookupOf(country: string): LookupStore {
   return store;
 }
 
-parentPort!.on('message', (m: { id: number; task: PlanTask }) => {
+parentPort!.on('message', (m: { id: number; task: PlanTask } | { close: true }) => {
+  if ('close' in m) {
+    // Ends the thread by itself, its SQLite connections closed first: a thread stopped by terminate()
+    // with connections open can take the whole process down in better-sqlite3's teardown (one
+    // munmap_chunk() abort on Node 26; better-sqlite3 issue 1476).
+    for (const store of lookups.values()) store.close();
+    lookups.clear();
+    parentPort!.close();
+    return;
+  }
   try {
     const country = m.task.params.country;
     const p = postings.get(country);
