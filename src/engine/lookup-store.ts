@@ -272,11 +272,6 @@ export class LookupStore {
     return (this.ridStmt.get(registrikood) as number | undefined) ?? null;
   }
 
-  /** The search rows of `rids`, in that order. */
-  rows(rids: readonly number[]): Json[] {
-    return JSON.parse(rowsJson(this.rawRows(rids))) as Json[];
-  }
-
   /**
    * The stored JSON text of the search rows of `rids`, in that order: what a planner thread reads off the
    * event loop (planner-thread.ts) and hands back for `parseRows`.

@@ -45,10 +45,10 @@ export function withRawItems<T extends WithItems>(json: string, count: number, r
   return out;
 }
 
-/** How many items a page holds, without parsing raw ones. */
+/** How many items a page holds, without parsing raw ones (an array read, and maybe changed, is counted). */
 export function itemCount(data: WithItems): number {
   const raw = (data as { [RAW]?: RawItems })[RAW];
-  return raw ? raw.count : data.items.length;
+  return raw && !raw.read ? raw.count : data.items.length;
 }
 
 /** The raw items text of `value` when it is a page whose items were never read, else undefined. */

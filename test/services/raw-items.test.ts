@@ -38,6 +38,7 @@ describe('a search page with raw items', () => {
   it('writes a changed array once its items were read or replaced, never the stale text', () => {
     const read = page();
     read.items.pop();
+    expect(itemCount(read)).toBe(1);
     expect(stringifyEnvelope({ data: read })).toBe(
       JSON.stringify({ data: { items: rows.slice(0, 1), page: 1, total: 2 } }),
     );
