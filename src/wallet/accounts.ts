@@ -39,6 +39,27 @@ export const Accounts = {
     return q.get<AccountRow>('SELECT * FROM accounts WHERE id = ?', [accountId]);
   },
 
+  /**
+   * The account and whether it subscribes to `country` now, in one read: what a metered call decides on,
+   * and each statement is a share of every call's cost (issue 27).
+   */
+  async forCall(
+    q: Queryable,
+    accountId: string,
+    country: CountryCode,
+    now: number,
+  ): Promise<{ account: AccountRow; subscribed: boolean } | undefined> {
+    const row = await q.get<AccountRow & { subscribed: number | boolean }>(
+      `SELECT a.*, EXISTS (SELECT 1 FROM subscriptions s WHERE s.account_id = a.id AND s.country = ?
+         AND s.started_at <= ? AND (s.ends_at IS NULL OR s.ends_at > ?)) AS subscribed
+       FROM accounts a WHERE a.id = ?`,
+      [country, now, now, accountId],
+    );
+    if (!row) return undefined;
+    const { subscribed, ...account } = row;
+    return { account, subscribed: Boolean(subscribed) };
+  },
+
   async findByEmail(q: Queryable, email: string): Promise<AccountRow | undefined> {
     return q.get<AccountRow>('SELECT * FROM accounts WHERE email = ?', [normaliseEmail(email)]);
   },

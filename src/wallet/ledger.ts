@@ -71,12 +71,22 @@ export interface LedgerAudit {
 
 const AVAILABLE = 'credits_posted - debits_pending - debits_posted - debits_expired';
 
-const SPENDABLE = `SELECT id, ${AVAILABLE} AS available FROM credit_lots
-  WHERE account_id = ? AND (expires_at IS NULL OR expires_at > ?) AND ${AVAILABLE} > 0
-  ORDER BY expires_at IS NULL, expires_at, id`;
+/** Lots with anything left, expired or not: a reserve books the expired ones and spends the others. */
+const LOTS_LEFT = `SELECT id, expires_at, ${AVAILABLE} AS available FROM credit_lots
+  WHERE account_id = ? AND ${AVAILABLE} > 0 ORDER BY id`;
 const INSERT_TRANSFER = `INSERT INTO transfers (account_id, lot_id, kind, amount, hold_id, pending_id, created_at)
   VALUES (?, ?, ?, ?, ?, ?, ?)`;
-const HOLD_PENDINGS = `SELECT id, lot_id, amount FROM transfers WHERE hold_id = ? AND kind = 'pending' ORDER BY id`;
+const HOLD_PENDINGS = `SELECT t.id, t.lot_id, t.amount, l.expires_at FROM transfers t
+  JOIN credit_lots l ON l.id = t.lot_id WHERE t.hold_id = ? AND t.kind = 'pending' ORDER BY t.id`;
+
+interface Pending {
+  id: number;
+  lot_id: number;
+  amount: Micro;
+  expires_at: number | null;
+}
+
+const expiredBy = (expiresAt: number | null, now: number): boolean => expiresAt !== null && expiresAt <= now;
 const RESOLVE_HOLD = `UPDATE holds SET state = ?, resolved_at = ?, void_reason = ? WHERE id = ? AND state = 'pending'`;
 
 /**
@@ -182,9 +192,19 @@ export class Ledger {
   /** Phase one: holds `reservedRows x unitPrice` across lots, earliest expiry first, or holds nothing. */
   async reserve(q: Queryable, req: HoldRequest, now: number): Promise<ReserveResult> {
     await this.lockAccount(q, req.accountId);
-    await this.bookExpiry(q, req.accountId, now);
+    // bookExpiry and the spendable lots in one read: a metered call's statements are its cost (issue 27).
+    const withCredit = await q.all<{ id: number; expires_at: number | null; available: Micro }>(LOTS_LEFT, [
+      req.accountId,
+    ]);
+    for (const lot of withCredit) {
+      if (expiredBy(lot.expires_at, now))
+        await q.run(INSERT_TRANSFER, [req.accountId, lot.id, 'expire', lot.available, null, null, now]);
+    }
+    // Earliest expiry first, lots that never expire last.
+    const lots = withCredit
+      .filter((lot) => !expiredBy(lot.expires_at, now))
+      .sort((a, b) => (a.expires_at ?? Infinity) - (b.expires_at ?? Infinity) || a.id - b.id);
     const amount = req.reservedRows * req.unitPrice;
-    const lots = await q.all<{ id: number; available: Micro }>(SPENDABLE, [req.accountId, now]);
     const available = lots.reduce((s, l) => s + l.available, 0);
     if (available < amount) return { ok: false, available };
     const hold = await q.get<{ id: number }>(
@@ -236,7 +256,8 @@ export class Ledger {
     if (amount === 0) return this.void(q, holdId, 'nothing to charge', now);
     await this.lockAccount(q, hold.account_id);
     let left = amount;
-    for (const p of await q.all<{ id: number; lot_id: number; amount: Micro }>(HOLD_PENDINGS, [holdId])) {
+    const pendings = await q.all<Pending>(HOLD_PENDINGS, [holdId]);
+    for (const p of pendings) {
       const take = Math.min(p.amount, left);
       if (take > 0)
         await q.run(INSERT_TRANSFER, [hold.account_id, p.lot_id, 'post', take, holdId, p.id, now]);
@@ -244,8 +265,7 @@ export class Ledger {
       left -= take;
     }
     await q.run(RESOLVE_HOLD, ['posted', now, null, holdId]);
-    // Released remainder on a lot that expired while the hold was open must expire now, not linger.
-    await this.bookExpiry(q, hold.account_id, now);
+    await this.expireReleased(q, hold.account_id, pendings, now);
     return true;
   }
 
@@ -254,12 +274,28 @@ export class Ledger {
     const hold = await this.getHold(q, holdId, { lock: true });
     if (!hold || hold.state !== 'pending') return false;
     await this.lockAccount(q, hold.account_id);
-    for (const p of await q.all<{ id: number; lot_id: number; amount: Micro }>(HOLD_PENDINGS, [holdId])) {
+    const pendings = await q.all<Pending>(HOLD_PENDINGS, [holdId]);
+    for (const p of pendings) {
       await q.run(INSERT_TRANSFER, [hold.account_id, p.lot_id, 'void', p.amount, holdId, p.id, now]);
     }
     await q.run(RESOLVE_HOLD, ['voided', now, reason, holdId]);
-    await this.bookExpiry(q, hold.account_id, now);
+    await this.expireReleased(q, hold.account_id, pendings, now);
     return true;
+  }
+
+  /**
+   * What a post or void released on a lot that expired while the hold was open must expire now, not
+   * linger. A hold whose lots are all still valid released nothing that could expire, and the read is
+   * skipped: the usual settle (issue 27). Other lots of the account are booked by the next reserve, the
+   * sweep or the audit; no balance counts an expired lot meanwhile (`available` reads unexpired lots only).
+   */
+  private async expireReleased(
+    q: Queryable,
+    accountId: string,
+    pendings: Pending[],
+    now: number,
+  ): Promise<void> {
+    if (pendings.some((p) => expiredBy(p.expires_at, now))) await this.bookExpiry(q, accountId, now);
   }
 
   /**
@@ -270,16 +306,22 @@ export class Ledger {
    */
   async audit(q: Queryable, now: number): Promise<LedgerAudit> {
     await this.bookExpiry(q, null, now);
+    // One scan of the transfers grouped by account (transfers have no index by account: it cost every
+    // metered call a page, migration 9).
     const totals = await q.all<Omit<AccountAudit, 'conserved'>>(
-      `SELECT a.id AS "accountId",
-         coalesce((SELECT sum(amount) FROM transfers t WHERE t.account_id = a.id AND kind = 'grant'), 0) AS granted,
-         coalesce((SELECT sum(amount) FROM transfers t WHERE t.account_id = a.id AND kind = 'expire'), 0) AS expired,
-         coalesce((SELECT sum(amount) FROM transfers t WHERE t.account_id = a.id AND kind = 'post'), 0) AS charged,
-         coalesce((SELECT sum(p.amount) FROM transfers p WHERE p.account_id = a.id AND p.kind = 'pending'
-           AND NOT EXISTS (SELECT 1 FROM transfers r WHERE r.pending_id = p.id)), 0) AS pending,
+      `SELECT a.id AS "accountId", coalesce(t.granted, 0) AS granted, coalesce(t.expired, 0) AS expired,
+         coalesce(t.charged, 0) AS charged, coalesce(t.pending, 0) AS pending,
          coalesce((SELECT sum(${AVAILABLE}) FROM credit_lots l WHERE l.account_id = a.id
            AND (l.expires_at IS NULL OR l.expires_at > ?)), 0) AS balance
-       FROM accounts a ORDER BY a.id`,
+       FROM accounts a LEFT JOIN (
+         SELECT p.account_id,
+           sum(CASE WHEN p.kind = 'grant' THEN p.amount ELSE 0 END) AS granted,
+           sum(CASE WHEN p.kind = 'expire' THEN p.amount ELSE 0 END) AS expired,
+           sum(CASE WHEN p.kind = 'post' THEN p.amount ELSE 0 END) AS charged,
+           sum(CASE WHEN p.kind = 'pending' AND NOT EXISTS (SELECT 1 FROM transfers r WHERE r.pending_id = p.id)
+             THEN p.amount ELSE 0 END) AS pending
+         FROM transfers p GROUP BY p.account_id) t ON t.account_id = a.id
+       ORDER BY a.id`,
       [now],
     );
     const accounts = totals.map((t) => ({

@@ -195,9 +195,9 @@ export class WalletMetering implements Metering {
   /** Decides free or held, and holds. Runs inside the reserve transaction. */
   private async begin(q: Queryable, call: MeteredCall, now: number): Promise<Begun> {
     const { principal } = call;
-    const account = await Accounts.get(q, principal.accountId);
-    if (!account) throw new AppError('unauthorized', 'API key has no account');
-    const subscribed = await Accounts.hasActiveSubscription(q, account.id, call.country, now);
+    const found = await Accounts.forCall(q, principal.accountId, call.country, now);
+    if (!found) throw new AppError('unauthorized', 'API key has no account');
+    const { account, subscribed } = found;
     const reason = freeReason(principal, planName(account, now), call, () => subscribed);
     if (reason) return { mode: 'free', reason, accountId: account.id };
     const unitPrice = this.options.prices[call.country];
@@ -337,10 +337,10 @@ export class WalletMetering implements Metering {
   async quote(call: Pick<MeteredCall, 'principal' | 'channel' | 'country' | 'reserveRows'>): Promise<Quote> {
     const now = this.clock();
     const q = this.store;
-    const account = await Accounts.get(q, call.principal.accountId);
-    if (!account) throw new AppError('unauthorized', 'API key has no account');
+    const found = await Accounts.forCall(q, call.principal.accountId, call.country, now);
+    if (!found) throw new AppError('unauthorized', 'API key has no account');
     // The same decision begin() takes, read without reserving.
-    const subscribed = await Accounts.hasActiveSubscription(q, account.id, call.country, now);
+    const { account, subscribed } = found;
     const reason = freeReason(call.principal, planName(account, now), call, () => subscribed);
     const unitPrice = this.options.prices[call.country];
     return {

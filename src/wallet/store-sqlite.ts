@@ -175,6 +175,8 @@ export class SqliteStore implements WalletStore {
 
   async tx<T>(fn: (q: Queryable) => Promise<T>, opts: TxOptions = {}): Promise<T> {
     const { db, lock, wal } = this.shared;
+    const behind = this.shared.checkpointer?.behind;
+    if (behind) await behind;
     await lock.acquire();
     let result: T;
     try {

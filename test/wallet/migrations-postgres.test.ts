@@ -23,7 +23,7 @@ onPostgres('PostgreSQL schema migrations', () => {
     });
     const applied = await Promise.all(starts);
     // The advisory lock queues them: one replica applies all versions, the others find nothing to do.
-    expect(applied.flat().sort()).toEqual(PG_MIGRATIONS.map((m) => m.version));
+    expect(applied.flat().sort((a, b) => a - b)).toEqual(PG_MIGRATIONS.map((m) => m.version));
     expect(applied.filter((a) => a.length > 0)).toHaveLength(1);
     expect(await rawValue(location, 'SELECT count(*) FROM schema_migrations')).toBe(PG_MIGRATIONS.length);
   });

@@ -5,6 +5,8 @@ import type { WalletStore } from '../store.ts';
 import { SWEEP_LOCK, type Instances, type Sweeper } from '../sweeper.ts';
 import type { Wallet } from '../wallet-api.ts';
 
+/** This process's open holds, through holds_open as OPEN_HOLDS_SQL (sweeper.ts) says why. */
+export const INSTANCE_OPEN_HOLDS_SQL = `SELECT id FROM holds WHERE state = 'pending' AND instance_id = ? ORDER BY +id`;
 export type LifecyclePart = Pick<Wallet, 'audit' | 'sweep' | 'close'>;
 
 export interface LifecycleInput {
@@ -74,10 +76,7 @@ export async function startLifecycle(life: LifecycleInput): Promise<LifecyclePar
         // A clean shutdown releases what this process still holds, so the next start finds nothing open.
         await store.tx(async (q) => {
           const now = clock();
-          for (const hold of await q.all<{ id: number }>(
-            `SELECT id FROM holds WHERE state = 'pending' AND instance_id = ? ORDER BY id`,
-            [life.instanceId],
-          )) {
+          for (const hold of await q.all<{ id: number }>(INSTANCE_OPEN_HOLDS_SQL, [life.instanceId])) {
             await ledger.void(q, hold.id, 'closed', now);
           }
           await q.run(`DELETE FROM idempotency_keys WHERE state = 'in_flight' AND instance_id = ?`, [
