@@ -249,6 +249,70 @@ function containsBytes(hay: Uint8Array, start: number, end: number, needle: Uint
 /** The longest piece with posting lists of its own: a longer term is the intersection of its trigrams. */
 export const MAX_GRAM = 3;
 
+/** What a thread keeps of checked terms' rows (TermRows), in serialized bitmap bytes. */
+export const TERM_ROWS_BYTES = 32 * 1024 * 1024;
+/** Terms seen once and not kept yet, before the count of sightings starts over. */
+const MAX_SIGHTINGS = 10_000;
+
+/**
+ * The exact rows of long terms, each checked against every one of its candidates once, kept for the
+ * thread's later requests (Lucene and Elasticsearch keep the doc-id sets of frequently used filters the same
+ * way). A term longer than MAX_GRAM is only a superset until its candidates are checked against their
+ * texts, which for a common fragment or surname is 30,000-170,000 texts, 8-24 ms of a planner thread on
+ * every request that sent it (issue 27: count and person p95 at c=4). A term is kept at its second sighting
+ * in this thread, or at its first when the request leaves a quarter of its candidates or more to check
+ * anyway; from then on it is an exact set like a short term's. One per thread (each planner thread loads
+ * this module for itself), shared by the thread's text indexes, least recently used out past `maxBytes`.
+ * Keys carry the index's id, so a new snapshot's indexes never meet an old one's rows.
+ */
+export class TermRows {
+  private readonly kept = new Map<string, { rows: Bitmap; bytes: number }>();
+  private readonly sightings = new Set<string>();
+  private bytes = 0;
+
+  constructor(readonly maxBytes: number) {}
+
+  get(key: string): Bitmap | undefined {
+    const hit = this.kept.get(key);
+    if (!hit) return undefined;
+    // Most recently used last: Map keeps insertion order.
+    this.kept.delete(key);
+    this.kept.set(key, hit);
+    return hit.rows;
+  }
+
+  /** Whether `key` was seen before (and remembers that it now has been). */
+  seenBefore(key: string): boolean {
+    if (this.sightings.has(key)) return true;
+    if (this.sightings.size >= MAX_SIGHTINGS) this.sightings.clear();
+    this.sightings.add(key);
+    return false;
+  }
+
+  set(key: string, rows: Bitmap): void {
+    rows.runOptimize();
+    rows.shrinkToFit();
+    const bytes = rows.getSerializationSizeInBytes('portable');
+    if (bytes > this.maxBytes) return;
+    this.sightings.delete(key);
+    for (const [k, v] of this.kept) {
+      if (this.bytes + bytes <= this.maxBytes) break;
+      this.kept.delete(k);
+      this.bytes -= v.bytes;
+    }
+    this.kept.set(key, { rows: rows.freeze(), bytes });
+    this.bytes += bytes;
+  }
+
+  get size(): { terms: number; bytes: number } {
+    return { terms: this.kept.size, bytes: this.bytes };
+  }
+}
+
+/** This thread's TermRows. */
+export const termRows = new TermRows(TERM_ROWS_BYTES);
+let nextTextIndex = 0;
+
 /**
  * Posting lists of every one-, two- and three-code-point piece of one folded text column, and the texts.
  * A term of up to three code points is exactly its piece's list; a longer one matches the rows holding
@@ -258,6 +322,8 @@ export const MAX_GRAM = 3;
  */
 export class TextIndex {
   private readonly grams = new Map<string, Ref>();
+  /** Tells this index's terms apart from other indexes' in termRows. */
+  private readonly id = `${nextTextIndex++}\u0000`;
   private readonly texts: Uint8Array;
   private readonly offsets: Uint32Array;
   /** The rids whose text is not null (an empty term matches exactly these). */
@@ -288,14 +354,45 @@ export class TextIndex {
     const points = Array.from(term);
     if (points.length === 0) return { rows: this.present, exact: true };
     if (points.length <= MAX_GRAM) return { rows: this.gram(term), exact: true };
+    const kept = termRows.get(this.id + term);
+    if (kept) return { rows: kept, exact: true };
+    return { rows: this.superset(points), exact: false };
+  }
+
+  /** The rows holding every trigram of a term longer than MAX_GRAM. */
+  private superset(points: string[]): Bitmap {
     const sets: Bitmap[] = [];
     for (let i = 0; i + MAX_GRAM <= points.length; i++)
       sets.push(this.gram(points.slice(i, i + MAX_GRAM).join('')));
-    return { rows: intersectAll(sets), exact: false };
+    return intersectAll(sets);
   }
 
-  /** The rids of `set` whose text contains any of `terms` (folded). */
+  /**
+   * The rids of `set` whose text contains any of `terms` (folded). A term whose rows are known exactly
+   * (short, or kept in termRows) is an intersection; another is checked against the texts, on `set` or,
+   * when termRows is to keep it, on all its candidates.
+   */
   verify(set: Bitmap, terms: readonly string[]): Bitmap {
+    const parts: Bitmap[] = [];
+    const check: string[] = [];
+    for (const term of terms) {
+      const c = this.candidates(term);
+      if (c.exact) {
+        parts.push(RoaringBitmap32.and(set, c.rows));
+      } else if (set.size * 4 >= c.rows.size || termRows.seenBefore(this.id + term)) {
+        const rows = this.contains(c.rows, [term]);
+        termRows.set(this.id + term, rows);
+        parts.push(RoaringBitmap32.and(set, rows));
+      } else {
+        check.push(term);
+      }
+    }
+    if (check.length > 0) parts.push(this.contains(set, check));
+    return unionAll(parts);
+  }
+
+  /** The rids of `set` whose text holds any of `terms` as bytes. */
+  private contains(set: Bitmap, terms: readonly string[]): Bitmap {
     const needles = terms.map((t) => Buffer.from(t, 'utf8'));
     const rids = set.toUint32Array();
     const kept = new Uint32Array(rids.length);

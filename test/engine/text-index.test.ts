@@ -152,6 +152,57 @@ describe('substring posting lists', () => {
     }
   });
 
+  it('keeps a term checked against its texts, and answers later requests from the kept rows exactly', async () => {
+    // termRows (postings.ts) keeps a long term's exact rows at its second sighting in a planner thread, or
+    // at its first when the request checks a quarter of its candidates or more. Six requests of each term
+    // with other filters beside it: among two threads, three meet one thread, whose third at the latest
+    // plans the term as an exact set (no `~`). Every answer must still be the Parquet files' own.
+    const forms = (
+      await oracle.rows(
+        `SELECT oiguslik_vorm AS f FROM ${oracle.file('EE', 'companies')} WHERE NOT not_for_sale
+         GROUP BY 1 ORDER BY count(*) DESC LIMIT 2`,
+      )
+    ).map((r) => String(r['f']));
+    const terms = (await termsFor('EE', 'company_name', 11))
+      .filter((t) => [...t].length > MAX_GRAM && !t.includes('"') && t.trim() !== '|')
+      .slice(0, 6);
+    expect(terms.length).toBeGreaterThan(3);
+    const explains: string[] = [];
+    engine.observePlans((_country, explain) => explains.push(explain));
+    const variants: { query: Record<string, unknown>; sql: string; params: string[] }[] = [
+      { query: {}, sql: `staatus = 'R'`, params: [] },
+      { query: { status: ['__all__'] }, sql: 'true', params: [] },
+      { query: { status: ['R', 'L'] }, sql: `staatus IN ('R', 'L')`, params: [] },
+      { query: { legal_form: [forms[0]] }, sql: `staatus = 'R' AND oiguslik_vorm = ?`, params: [forms[0]!] },
+      { query: { legal_form: [forms[1]] }, sql: `staatus = 'R' AND oiguslik_vorm = ?`, params: [forms[1]!] },
+      {
+        query: { status: ['__all__'], legal_form: [forms[0]] },
+        sql: 'oiguslik_vorm = ?',
+        params: [forms[0]!],
+      },
+    ];
+    for (const term of terms) {
+      explains.length = 0;
+      for (const [i, v] of variants.entries()) {
+        const expected = await oracle.scalar<number>(
+          `SELECT count(*)::INTEGER FROM ${oracle.file('EE', 'companies')} WHERE NOT not_for_sale AND ${v.sql}
+           AND contains(lower(strip_accents(arinimi)), lower(strip_accents(?)))`,
+          [...v.params, term],
+        );
+        const count = await countCompanies(
+          engine,
+          CountQuerySchema.parse({ country: 'EE', company_name: [term], ...v.query }),
+        );
+        expect({ term, i, count: count.count }).toEqual({ term, i, count: expected });
+      }
+      // At least one of this term's six plans read it as an exact set.
+      expect({ term, explains }).toEqual({
+        term,
+        explains: expect.arrayContaining([expect.stringMatching(/(^| )company_name\(\d+\)/)]),
+      });
+    }
+  });
+
   it('answers the most common fragment from its posting lists, not by a scan', async () => {
     const common = await oracle.scalar<string>(
       `SELECT mode(substr(lower(strip_accents(arinimi)), 1, 3)) FROM ${oracle.file('PL', 'companies')}
