@@ -396,11 +396,28 @@ export class TextIndex {
     const needles = terms.map((t) => Buffer.from(t, 'utf8'));
     const rids = set.toUint32Array();
     const kept = new Uint32Array(rids.length);
+    const { texts, offsets } = this;
     let n = 0;
-    for (const rid of rids) {
-      const start = this.offsets[rid]!;
-      const end = this.offsets[rid + 1]!;
-      if (needles.some((needle) => containsBytes(this.texts, start, end, needle))) kept[n++] = rid;
+    if (needles.length === 1) {
+      // One term, the usual case, without a closure per row: 5-17% less time on 30,000-60,000 surnames
+      // (NO `jensen`, `hansen`: best of 7 of a scratch loop on the scale-1 postings).
+      const needle = needles[0]!;
+      for (let k = 0; k < rids.length; k++) {
+        const rid = rids[k]!;
+        if (containsBytes(texts, offsets[rid]!, offsets[rid + 1]!, needle)) kept[n++] = rid;
+      }
+    } else {
+      for (let k = 0; k < rids.length; k++) {
+        const rid = rids[k]!;
+        const start = offsets[rid]!;
+        const end = offsets[rid + 1]!;
+        for (const needle of needles) {
+          if (containsBytes(texts, start, end, needle)) {
+            kept[n++] = rid;
+            break;
+          }
+        }
+      }
     }
     return RoaringBitmap32.and(new RoaringBitmap32(kept.subarray(0, n)), this.present);
   }

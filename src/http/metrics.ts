@@ -76,11 +76,24 @@ export function installMetrics(
     plans.inc({ country, path: explain === null ? 'scan' : 'index' }),
   );
 
+  // One pair of children per label set, found by a plain string: given the labels object, prom-client
+  // validates and hashes it on every inc and every observe (issue 27: a share of each request's event loop).
+  const children = new Map<
+    string,
+    { count: ReturnType<typeof requests.labels>; time: ReturnType<typeof latency.labels> }
+  >();
   const observe = (request: FastifyRequest, status: string, seconds: number) => {
     // The route pattern, not the URL, keeps label cardinality bounded (no codes or query strings).
-    const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status };
-    requests.inc(labels);
-    latency.observe(labels, seconds);
+    const route = request.routeOptions.url ?? 'unmatched';
+    const key = `${request.method} ${status} ${route}`;
+    let child = children.get(key);
+    if (!child) {
+      const labels = { method: request.method, route, status };
+      child = { count: requests.labels(labels), time: latency.labels(labels) };
+      children.set(key, child);
+    }
+    child.count.inc();
+    child.time.observe(seconds);
   };
   app.addHook('onResponse', async (request, reply) => {
     observe(request, String(reply.statusCode), reply.elapsedTime / 1000);
