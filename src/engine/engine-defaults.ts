@@ -13,6 +13,14 @@ export const ENGINE_DEFAULTS = {
    * Retry-After: a queue this long means more work arrives than the cores finish.
    */
   maxQueueMs: 5_000,
-  /** Threads that plan searches and counts on the posting lists: one per core, off the event loop. */
-  plannerThreads: 2,
+  /**
+   * Threads that plan searches and counts on the posting lists, off the event loop: two per core of this
+   * 2-core machine. With one per core a count waited behind a long search's text check on both threads;
+   * with four the kernel shares the cores among them (they run below the event loop, thread-priority.ts).
+   * Interleaved A/B on the scale-1 world, fresh queries each round (`.tmp/s7/ab.ts`, 2026-11-28), 2 -> 4
+   * threads at c=4: count p95 15.4 -> 10.3 ms, search mix p95 20.6 -> 17.7, c=1 unchanged; 6 gained a
+   * little more on searches and lost on detail p95, and each thread keeps its own lookup connections and
+   * caches (about 150 MiB at most), so 4.
+   */
+  plannerThreads: 4,
 } as const;

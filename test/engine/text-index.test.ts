@@ -43,7 +43,8 @@ let oracle: Oracle;
 
 beforeAll(async () => {
   const dataDir = inject('testDataDir');
-  engine = await Engine.open(new SnapshotStore(dataDir), { connections: 2 });
+  // Two planner threads: the test of kept terms counts on six requests meeting one thread three times.
+  engine = await Engine.open(new SnapshotStore(dataDir), { connections: 2, plannerThreads: 2 });
   oracle = await Oracle.open(dataDir);
 });
 afterAll(() => {
@@ -155,8 +156,8 @@ describe('substring posting lists', () => {
   it('keeps a term checked against its texts, and answers later requests from the kept rows exactly', async () => {
     // termRows (postings.ts) keeps a long term's exact rows at its second sighting in a planner thread, or
     // at its first when the request checks a quarter of its candidates or more. Six requests of each term
-    // with other filters beside it: among two threads, three meet one thread, whose third at the latest
-    // plans the term as an exact set (no `~`). Every answer must still be the Parquet files' own.
+    // with other filters beside it: among this engine's two threads, three meet one thread, whose third at
+    // the latest plans the term as an exact set (no `~`). Every answer must still be the Parquet files' own.
     const forms = (
       await oracle.rows(
         `SELECT oiguslik_vorm AS f FROM ${oracle.file('EE', 'companies')} WHERE NOT not_for_sale
