@@ -251,23 +251,22 @@ export const MAX_GRAM = 3;
 
 /** What a thread keeps of checked terms' rows (TermRows), in serialized bitmap bytes. */
 export const TERM_ROWS_BYTES = 32 * 1024 * 1024;
-/** Terms seen once and not kept yet, before the count of sightings starts over. */
-const MAX_SIGHTINGS = 10_000;
 
 /**
- * The exact rows of long terms, each checked against every one of its candidates once, kept for the
- * thread's later requests (Lucene and Elasticsearch keep the doc-id sets of frequently used filters the same
- * way). A term longer than MAX_GRAM is only a superset until its candidates are checked against their
- * texts, which for a common fragment or surname is 30,000-170,000 texts, 8-24 ms of a planner thread on
- * every request that sent it (issue 27: count and person p95 at c=4). A term is kept at its second sighting
- * in this thread, or at its first when the request leaves a quarter of its candidates or more to check
- * anyway; from then on it is an exact set like a short term's. One per thread (each planner thread loads
- * this module for itself), shared by the thread's text indexes, least recently used out past `maxBytes`.
- * Keys carry the index's id, so a new snapshot's indexes never meet an old one's rows.
+ * The exact rows of long terms, each checked against all of its candidates once, kept for the thread's
+ * later requests (Lucene and Elasticsearch keep the doc-id sets of often used filters the same way). A term
+ * longer than MAX_GRAM is only a superset until its candidates are checked against their texts, which for
+ * a common fragment or surname is 30,000-170,000 texts, 2-24 ms of a planner thread on every request that
+ * sent it (issue 27: person and count p95 at c=4). A term is kept when a request leaves half its
+ * candidates or more to check anyway (a name or surname sent alone): checking all of them costs that
+ * request at most twice what it would have, and from then on the term is an exact set like a short one's.
+ * A term sent with narrower filters is checked on the few rows they leave, as before; keeping it then
+ * cost the request up to the whole check, which showed at p95. One per thread (each planner thread loads
+ * this module for itself), shared by the thread's text indexes, least recently used out past `maxBytes`;
+ * keys carry the index's id, so a new snapshot's indexes never meet an old one's rows.
  */
 export class TermRows {
   private readonly kept = new Map<string, { rows: Bitmap; bytes: number }>();
-  private readonly sightings = new Set<string>();
   private bytes = 0;
 
   constructor(readonly maxBytes: number) {}
@@ -281,20 +280,11 @@ export class TermRows {
     return hit.rows;
   }
 
-  /** Whether `key` was seen before (and remembers that it now has been). */
-  seenBefore(key: string): boolean {
-    if (this.sightings.has(key)) return true;
-    if (this.sightings.size >= MAX_SIGHTINGS) this.sightings.clear();
-    this.sightings.add(key);
-    return false;
-  }
-
   set(key: string, rows: Bitmap): void {
     rows.runOptimize();
     rows.shrinkToFit();
     const bytes = rows.getSerializationSizeInBytes('portable');
     if (bytes > this.maxBytes) return;
-    this.sightings.delete(key);
     for (const [k, v] of this.kept) {
       if (this.bytes + bytes <= this.maxBytes) break;
       this.kept.delete(k);
@@ -379,7 +369,7 @@ export class TextIndex {
       const c = this.candidates(term);
       if (c.exact) {
         parts.push(RoaringBitmap32.and(set, c.rows));
-      } else if (set.size * 4 >= c.rows.size || termRows.seenBefore(this.id + term)) {
+      } else if (set.size * 2 >= c.rows.size) {
         const rows = this.contains(c.rows, [term]);
         termRows.set(this.id + term, rows);
         parts.push(RoaringBitmap32.and(set, rows));
