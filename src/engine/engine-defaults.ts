@@ -14,13 +14,11 @@ export const ENGINE_DEFAULTS = {
    */
   maxQueueMs: 5_000,
   /**
-   * Threads that plan searches and counts on the posting lists, off the event loop: two per core of this
-   * 2-core machine. With one per core a count waited behind a long search's text check on both threads;
-   * with four the kernel shares the cores among them (they run below the event loop, thread-priority.ts).
-   * Interleaved A/B on the scale-1 world, fresh queries each round (`.tmp/s7/ab.ts`, 2026-11-28), 2 -> 4
-   * threads at c=4: count p95 15.4 -> 10.3 ms, search mix p95 20.6 -> 17.7, c=1 unchanged; 6 gained a
-   * little more on searches and lost on detail p95, and each thread keeps its own lookup connections and
-   * caches (about 150 MiB at most), so 4.
+   * Threads that plan searches and counts on the posting lists, off the event loop: one per core. Four
+   * (two per core) were tried on 2026-11-28: an interleaved A/B with fresh queries each round gave c=4
+   * count p95 15.4 -> 10.3 ms, but two scale-1 bench runs with four (bench/results 2026-11-28T03-11 and
+   * 03-20) against one with two (02-46) showed the lookups paying for it (detail p50 at c=4 0.73 -> 1.0-1.3
+   * ms, p95 4.1 -> 4.9-5.8) with searches and counts no better, and RSS 2.51 -> 2.88 GiB; not kept.
    */
-  plannerThreads: 4,
+  plannerThreads: 2,
 } as const;
