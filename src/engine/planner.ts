@@ -4,7 +4,7 @@ import { ACTIVE_STATUS } from '../contract/data-contract.ts';
 import { FILTER_IDS, type FilterId } from '../contract/filters.ts';
 import { EMPTY, RoaringBitmap32, intersectAll, unionAll, type Bitmap } from './bitmaps.ts';
 import { FILTER_INDEX, STATUS_INDEX, valuesKey } from './filter-index.ts';
-import type { Postings, TextIndex } from './postings.ts';
+import type { Candidates, Postings, TextIndex } from './postings.ts';
 import { ALL_STATUSES } from './query-builder.ts';
 import { ORDER_COLUMNS } from './tables.ts';
 
@@ -53,7 +53,7 @@ export function plan(params: CountParams, inputs: PlanInputs): Plan {
   const sets: { name: string; rows: Bitmap }[] = [];
   const excluded: Bitmap[] = [];
   // Text terms whose set is only a superset until checked against the texts (TextIndex.candidates).
-  const unverified: { index: TextIndex; terms: string[] }[] = [];
+  const unverified: { index: TextIndex; terms: string[]; found: Candidates[] }[] = [];
   const status = params.filters['status'];
   if (status === undefined) {
     sets.push({ name: 'status', rows: postings.values(valuesKey(STATUS_INDEX), [ACTIVE_STATUS]) });
@@ -94,7 +94,7 @@ export function plan(params: CountParams, inputs: PlanInputs): Plan {
           sets.push({ name: id, rows });
         } else {
           sets.push({ name: `${id}~`, rows });
-          unverified.push({ index, terms });
+          unverified.push({ index, terms, found });
         }
         break;
       }
@@ -110,7 +110,7 @@ export function plan(params: CountParams, inputs: PlanInputs): Plan {
   }
   let rows = sets.length > 0 ? intersectAll(sets.map((s) => s.rows)) : postings.all();
   for (const ex of excluded) rows = RoaringBitmap32.andNot(rows, ex);
-  for (const { index, terms } of unverified) rows = index.verify(rows, terms);
+  for (const { index, terms, found } of unverified) rows = index.verify(rows, terms, found);
   const parts = sets.map((s) => `${s.name}(${s.rows.size})`);
   if (excluded.length) parts.push(`-exclude(${excluded.length})`);
   if (unverified.length) parts.push('verified');

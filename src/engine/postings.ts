@@ -249,8 +249,14 @@ function containsBytes(hay: Uint8Array, start: number, end: number, needle: Uint
 /** The longest piece with posting lists of its own: a longer term is the intersection of its trigrams. */
 export const MAX_GRAM = 3;
 
+/** A text term's rows: exactly those (`exact`), or a superset its texts must be checked against. */
+export interface Candidates {
+  rows: Bitmap;
+  exact: boolean;
+}
+
 /** What a thread keeps of checked terms' rows (TermRows), in serialized bitmap bytes. */
-export const TERM_ROWS_BYTES = 32 * 1024 * 1024;
+const TERM_ROWS_BYTES = 32 * 1024 * 1024;
 
 /**
  * The exact rows of long terms, each checked against all of its candidates once, kept for the thread's
@@ -265,7 +271,7 @@ export const TERM_ROWS_BYTES = 32 * 1024 * 1024;
  * this module for itself), shared by the thread's text indexes, least recently used out past `maxBytes`;
  * keys carry the index's id, so a new snapshot's indexes never meet an old one's rows.
  */
-export class TermRows {
+class TermRows {
   private readonly kept = new Map<string, { rows: Bitmap; bytes: number }>();
   private bytes = 0;
 
@@ -293,14 +299,10 @@ export class TermRows {
     this.kept.set(key, { rows: rows.freeze(), bytes });
     this.bytes += bytes;
   }
-
-  get size(): { terms: number; bytes: number } {
-    return { terms: this.kept.size, bytes: this.bytes };
-  }
 }
 
 /** This thread's TermRows. */
-export const termRows = new TermRows(TERM_ROWS_BYTES);
+const termRows = new TermRows(TERM_ROWS_BYTES);
 let nextTextIndex = 0;
 
 /**
@@ -340,7 +342,7 @@ export class TextIndex {
    * after intersecting the other filters' sets, so a common name fragment is checked on the few rows the
    * rest of the request leaves, not on every company that holds its trigrams.
    */
-  candidates(term: string): { rows: Bitmap; exact: boolean } {
+  candidates(term: string): Candidates {
     const points = Array.from(term);
     if (points.length === 0) return { rows: this.present, exact: true };
     if (points.length <= MAX_GRAM) return { rows: this.gram(term), exact: true };
@@ -358,15 +360,16 @@ export class TextIndex {
   }
 
   /**
-   * The rids of `set` whose text contains any of `terms` (folded). A term whose rows are known exactly
-   * (short, or kept in termRows) is an intersection; another is checked against the texts, on `set` or,
-   * when termRows is to keep it, on all its candidates.
+   * The rids of `set` whose text contains any of `terms` (folded), given each term's `candidates` (the
+   * planner has them already). A term whose rows are known exactly (short, or kept in termRows) is an
+   * intersection; another is checked against the texts, on `set` or, when termRows is to keep it, on all
+   * its candidates.
    */
-  verify(set: Bitmap, terms: readonly string[]): Bitmap {
+  verify(set: Bitmap, terms: readonly string[], found: readonly Candidates[]): Bitmap {
     const parts: Bitmap[] = [];
     const check: string[] = [];
-    for (const term of terms) {
-      const c = this.candidates(term);
+    for (const [i, term] of terms.entries()) {
+      const c = found[i]!;
       if (c.exact) {
         parts.push(RoaringBitmap32.and(set, c.rows));
       } else if (set.size * 2 >= c.rows.size) {

@@ -7,6 +7,7 @@ import type { Wallet } from '../wallet-api.ts';
 
 /** This process's open holds, through holds_open as OPEN_HOLDS_SQL (sweeper.ts) says why. */
 export const INSTANCE_OPEN_HOLDS_SQL = `SELECT id FROM holds WHERE state = 'pending' AND instance_id = ? ORDER BY +id`;
+
 export type LifecyclePart = Pick<Wallet, 'audit' | 'sweep' | 'close'>;
 
 export interface LifecycleInput {
