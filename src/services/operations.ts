@@ -308,32 +308,59 @@ export class Operations {
 
   /** Spec 8.4: one row; a 404 voids the hold. */
   detail(caller: Caller, ref: CompanyRef): Promise<Metered<CompanyDetail>> {
-    assertRegistrationCode(ref);
-    return this.metered(caller, 'detail', ref.country, 1, ref, async (engine) => ({
-      result: await getCompany(engine, ref),
-      chargeableRows: 1,
-      rowsReturned: 1,
-    }));
+    return this.oneRow(
+      caller,
+      'detail',
+      ref,
+      (engine) => getCompany(engine, ref),
+      () => true,
+    );
   }
 
   /** Spec 8.4: one row when there is history; a company without periods costs nothing. */
   history(caller: Caller, ref: CompanyRef): Promise<Metered<HistoryData>> {
-    assertRegistrationCode(ref);
-    return this.metered(caller, 'history', ref.country, 1, ref, async (engine) => {
-      const result = await getHistory(engine, ref);
-      const rows = result.periods.length > 0 ? 1 : 0;
-      return { result, chargeableRows: rows, rowsReturned: rows };
-    });
+    return this.oneRow(
+      caller,
+      'history',
+      ref,
+      (engine) => getHistory(engine, ref),
+      (r) => r.periods.length > 0,
+    );
   }
 
   /** Spec 8.4: one SE row when the company has an active workplace; none costs nothing. */
   workplaces(caller: Caller, ref: CompanyRef): Promise<Metered<WorkplacesData>> {
+    return this.oneRow(
+      caller,
+      'workplaces',
+      ref,
+      (engine) => getWorkplaces(engine, ref),
+      (r) => r.workplaces.length > 0,
+    );
+  }
+
+  /** A read of one company's row: charged as one row when `found` says the answer holds it. */
+  private oneRow<T>(
+    caller: Caller,
+    operation: 'detail' | 'history' | 'workplaces',
+    ref: CompanyRef,
+    get: (engine: Engine) => Promise<T>,
+    found: (result: T) => boolean,
+  ): Promise<Metered<T>> {
     assertRegistrationCode(ref);
-    return this.metered(caller, 'workplaces', ref.country, 1, ref, async (engine) => {
-      const result = await getWorkplaces(engine, ref);
-      const rows = result.workplaces.length > 0 ? 1 : 0;
-      return { result, chargeableRows: rows, rowsReturned: rows };
-    });
+    return this.metered(
+      caller,
+      operation,
+      ref.country,
+      1,
+      ref,
+      async (engine) => {
+        const result = await get(engine);
+        const rows = found(result) ? 1 : 0;
+        return { result, chargeableRows: rows, rowsReturned: rows };
+      },
+      true,
+    );
   }
 
   /** Issue 19: the change feed, priced like search (reserve page_size rows, charge the items returned). */
@@ -538,8 +565,8 @@ export class Operations {
     params: unknown,
     run: (engine: Engine) => Promise<{ result: T; chargeableRows: number; rowsReturned: number }>,
     /**
-     * `run` only reads and works off the event loop (a planner thread, DuckDB): it starts while the hold
-     * is made (MeteredCall.readOnly). A lookup answers on the event loop, so starting it early gains nothing.
+     * `run` only reads (MeteredCall.readOnly): without an Idempotency-Key it runs first and the call pays in
+     * one commit; with one, it starts while the hold is made.
      */
     readOnly = false,
   ): Promise<Metered<T>> {

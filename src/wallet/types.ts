@@ -94,8 +94,9 @@ export interface MeteredCall {
   /** Canonical form of the request's parameters; the same idempotency key with another fingerprint is a 422. */
   fingerprint: string;
   /**
-   * `run` only reads (no side effect): it may start while the hold is being made, and its answer is
-   * dropped unless the hold is made (docs/wallet.md "A read starts with its hold").
+   * `run` only reads (no side effect). Without an Idempotency-Key it runs before anything is written and
+   * the call is decided, held and settled in one commit (docs/wallet.md "A read pays in one commit"); with
+   * one, it may start while the hold is being made. Either way its answer is dropped unless it is paid for.
    */
   readOnly?: boolean;
 }
@@ -136,7 +137,7 @@ export interface Metering {
   /**
    * Reserve, run, settle. A throw from `run` (404, 502, ...) voids the hold and is rethrown; 402 is thrown
    * when the balance cannot cover the reserve, before `run` starts (a `readOnly` call's `run` may have
-   * started, and its answer is dropped).
+   * run, and its answer is dropped).
    */
   runMetered<T>(
     call: MeteredCall,

@@ -15,6 +15,10 @@ import { spawnTsChild } from '../wallet/child.ts';
  * wallet is reopened (its start-up sweep voids the dead process's holds) and must show no hold pending,
  * sum conservation, no lot below zero, integrity_check ok, and a ledger that charged at least what the
  * clients were told and at most that plus the calls in flight at the kill.
+ *
+ * A read without an Idempotency-Key pays in one commit after it runs, so it never leaves a hold behind;
+ * half the clients send a fresh key with each call, which makes the reserve commit before the run, so
+ * kills also land between a reserve and its settle.
  */
 const ITERATIONS = 8;
 const CONCURRENCY = 16;
@@ -68,9 +72,12 @@ describe('invariant 3 over HTTP: SIGKILL of a serving process', () => {
       const child = spawnTsChild(CHILD, [], env);
       await child.waitFor('ready');
       const url = child.lines.find((l) => l.startsWith('ready '))!.slice('ready '.length);
-      const get = async (p: string) => {
+      const get = async (p: string, idempotencyKey?: string) => {
         const res = await fetch(`${url}/api/v1/data${p}`, {
-          headers: { authorization: `Bearer ${payg.key}` },
+          headers: {
+            authorization: `Bearer ${payg.key}`,
+            ...(idempotencyKey !== undefined && { 'idempotency-key': idempotencyKey }),
+          },
         });
         return { status: res.status, body: (await res.json()) as Record<string, unknown> };
       };
@@ -93,7 +100,7 @@ describe('invariant 3 over HTTP: SIGKILL of a serving process', () => {
                 ? `/companies/${code}?country=SE`
                 : `/companies/${code}/history?country=SE`;
           try {
-            const r = await get(p);
+            const r = await get(p, n % 2 === 1 ? `crash-${i}-${n}-${j}` : undefined);
             answered++;
             if (r.status === 200) {
               told += Math.round(

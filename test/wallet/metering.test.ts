@@ -7,6 +7,7 @@ import {
   call,
   expectAuditClean,
   ledgerEntryCount,
+  rawCount,
   principalFor,
   rows,
   testWallet,
@@ -132,7 +133,7 @@ describe.each(WALLET_BACKENDS)('%s: metered calls (spec 8)', (backend) => {
     });
   });
 
-  it('starts a read-only run while the hold is made, and releases its answer only with the hold', async () => {
+  it('starts a read-only run at once, and releases its answer only with its charge', async () => {
     const { wallet, dbPath, principal } = await paygWallet(10);
     let started = false;
     const running = wallet.metering.runMetered(
@@ -142,8 +143,8 @@ describe.each(WALLET_BACKENDS)('%s: metered calls (spec 8)', (backend) => {
         return { result: ['r1'], chargeableRows: 17, rowsReturned: 17 };
       },
     );
-    // Started before the reserve's commit (runMetered has not yielded yet); a call that is not read-only
-    // starts its run only after it.
+    // Started before any commit (runMetered has not yielded yet); a call that is not read-only starts its
+    // run only after its reserve commits.
     expect(started).toBe(true);
     let laterStarted = false;
     const later = wallet.metering.runMetered(call(principal, { reserveRows: 50 }), async () => {
@@ -158,6 +159,65 @@ describe.each(WALLET_BACKENDS)('%s: metered calls (spec 8)', (backend) => {
     expect(second.meta).toMatchObject({ rows_returned: 1, credits_charged: 0.04 });
     expect(await wallet.balance({ email: 'payg@example.com' })).toMatchObject({ balance: 9.28, pending: 0 });
     expect(await ledgerEntryCount(dbPath)).toEqual({ transfers: 4, holds: 2 });
+    await expectAuditClean(wallet);
+  });
+
+  it('writes nothing for a read until its answer exists, then decides, holds and settles it in one commit', async () => {
+    const { wallet, dbPath, principal } = await paygWallet(10);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let commits = 0;
+    const tx = wallet.store.tx.bind(wallet.store);
+    wallet.store.tx = (fn, opts) => {
+      commits++;
+      return tx(fn, opts);
+    };
+    const usageLines = () => rawCount(dbPath, 'SELECT count(*) FROM usage_records');
+    const before = await usageLines();
+    const running = wallet.metering.runMetered(
+      call(principal, { operation: 'detail', reserveRows: 1, readOnly: true }),
+      async () => {
+        await gate;
+        return { result: 'row', chargeableRows: 1, rowsReturned: 1 };
+      },
+    );
+    await new Promise((r) => setTimeout(r, 20));
+    // Mid-run a crash would leave nothing: no hold, no usage line, the whole balance spendable.
+    expect(await ledgerEntryCount(dbPath)).toEqual({ transfers: 0, holds: 0 });
+    expect(await usageLines()).toBe(before);
+    expect(commits).toBe(0);
+    expect(await wallet.balance({ email: 'payg@example.com' })).toMatchObject({ balance: 10, pending: 0 });
+    // wallet.balance() commits (it books expiry); the call itself had not.
+    commits = 0;
+    release();
+    expect(await running).toEqual({
+      result: 'row',
+      meta: { rows_returned: 1, credits_charged: 0.04, credits_reserved: 0.04, credit_balance: 9.96 },
+    });
+    expect(commits).toBe(1);
+    // The same ledger entries as reserve-then-settle: a hold, its pending transfer and its post.
+    expect(await ledgerEntryCount(dbPath)).toEqual({ transfers: 2, holds: 1 });
+    expect(await usageLines()).toBe(before + 1);
+    await expectAuditClean(wallet);
+  });
+
+  it('holds a read with an Idempotency-Key before its answer is released (two commits)', async () => {
+    const { wallet, dbPath, principal } = await paygWallet(10);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const running = wallet.metering.runMetered(
+      call(principal, { reserveRows: 50, readOnly: true, idempotencyKey: 'k-1' }),
+      async () => {
+        await gate;
+        return { result: ['r1'], chargeableRows: 3, rowsReturned: 3 };
+      },
+    );
+    for (let i = 0; i < 100 && (await ledgerEntryCount(dbPath)).holds === 0; i++)
+      await new Promise((r) => setTimeout(r, 5));
+    // The claim of the key needs its hold: a concurrent duplicate elsewhere must see both.
+    expect(await wallet.balance({ email: 'payg@example.com' })).toMatchObject({ balance: 8, pending: 2 });
+    release();
+    expect((await running).meta).toMatchObject({ credits_charged: 0.12, credit_balance: 9.88 });
     await expectAuditClean(wallet);
   });
 
