@@ -45,8 +45,6 @@ export interface CountryData {
   events?: { file: string; since: string };
 }
 
-const UTF8 = new TextEncoder();
-
 /** Counts remembered per snapshot: a key is ~100-500 bytes, so this bounds the cache at a few MB. */
 const COUNT_CACHE_SIZE = 10_000;
 
@@ -151,18 +149,18 @@ export class LoadedSnapshot {
   }
 
   /**
-   * The total, the page's rids in the search's order, and the page's rows as the UTF-8 bytes of the JSON
-   * text of an array of row objects (lookup-store.ts rowsJson). A planner thread reads, writes and encodes
-   * the rows, so the event loop does none of it: at c=1 on the demo, parsing a 50-row page into objects and
-   * serialising them again took 0.3 ms of the event loop per search (.tmp measurement, loaded machine);
-   * without threads all of it happens here.
+   * The total, the page's rids in the search's order, and the page's rows as the JSON text of an array of
+   * row objects (lookup-store.ts rowsJson). A planner thread reads and writes the rows too, so the event
+   * loop does neither: at c=1 on the demo, parsing a 50-row page into objects and serialising them again
+   * took 0.3 ms of the event loop per search (.tmp measurement, loaded machine); without threads both
+   * happen here.
    */
-  async searchPage(params: SearchParams): Promise<{ total: number; rids: number[]; rowsUtf8: Uint8Array }> {
+  async searchPage(params: SearchParams): Promise<{ total: number; rids: number[]; rowsJson: string }> {
     const a = await this.planned(params, { kind: 'search', params, rows: true });
     const rids = a.rids ?? [];
     const lookups = this.lookups(params.country);
-    const rows = this.lookup('search_rows', () => a.rowsUtf8 ?? UTF8.encode(rowsJson(lookups.rawRows(rids))));
-    return { total: a.total, rids, rowsUtf8: rows };
+    const json = this.lookup('search_rows', () => a.rowsJson ?? rowsJson(lookups.rawRows(rids)));
+    return { total: a.total, rids, rowsJson: json };
   }
 
   /** The rids an export writes (the first `limit` in its order, ascending), or null when over `most`. */

@@ -32,8 +32,6 @@ function lookupOf(country: string): LookupStore {
   return store;
 }
 
-const utf8 = new TextEncoder();
-
 parentPort!.on('message', (m: { id: number; task: PlanTask } | { close: true }) => {
   if ('close' in m) {
     // Ends the thread by itself, its SQLite connections closed first: a thread stopped by terminate()
@@ -50,10 +48,7 @@ parentPort!.on('message', (m: { id: number; task: PlanTask } | { close: true }) 
     if (!p) throw new Error(`no posting lists of ${country}`);
     const answer = answerTask(m.task, p, cache);
     if (m.task.kind === 'search' && m.task.rows && answer.rids) {
-      // TextEncoder, not Buffer.from: a small Buffer shares Node's pool, which a transfer would detach.
-      answer.rowsUtf8 = utf8.encode(rowsJson(lookupOf(country).rawRows(answer.rids)));
-      parentPort!.postMessage({ id: m.id, answer }, [answer.rowsUtf8.buffer as ArrayBuffer]);
-      return;
+      answer.rowsJson = rowsJson(lookupOf(country).rawRows(answer.rids));
     }
     parentPort!.postMessage({ id: m.id, answer });
   } catch (err) {

@@ -187,12 +187,8 @@ export interface PlanAnswer {
   explain: string;
   /** Planned now, not taken from the cache. */
   fresh: boolean;
-  /**
-   * A search's rows in `rids` order as the UTF-8 bytes of one JSON array text (lookup-store.ts rowsJson),
-   * when a planner thread read them. Bytes rather than a string: their buffer is handed over to the event
-   * loop without a copy and written to the socket as it is (services/raw-items.ts).
-   */
-  rowsUtf8?: Uint8Array;
+  /** A search's rows in `rids` order as one JSON array text (lookup-store.ts rowsJson), when a planner thread read them. */
+  rowsJson?: string;
 }
 
 /** Plans remembered per planner: a search's pages and its count share one. */

@@ -28,18 +28,17 @@ export function responseSerializer(checks: ResponseChecks): FastifySerializerCom
       serializerCompiler as FastifySchemaCompiler<unknown> as unknown as FastifySerializerCompiler<unknown>
     )(route);
     let served = 0;
-    // A search page's body is a Buffer (its rows' bytes spliced in); fastify writes either as it is.
-    return ((data: unknown): string | Buffer => {
+    return (data: unknown): string => {
       const plain = stringifyEnvelope(data);
       if (checks === 'sampled' && served++ % SAMPLE_EVERY !== 0) return plain;
       // Throws the library's ResponseSerializationError (a 500) when the data breaks the schema.
       const encoded = encode(data);
-      if (encoded !== (typeof plain === 'string' ? plain : plain.toString('utf8'))) {
+      if (encoded !== plain) {
         throw new ResponseShapeError(
           `${route.method} ${route.url}: the response schema changes the data (${String(route.httpStatus)})`,
         );
       }
       return plain;
-    }) as (data: unknown) => string;
+    };
   };
 }
