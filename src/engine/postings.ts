@@ -20,6 +20,8 @@ export interface SharedPostings {
  * file's buffer, made on first use; nothing here is ever mutated, so one Postings serves every request.
  */
 export class Postings {
+  /** Tells these lists' built sets apart from other lists' in builtSets. */
+  readonly id = `${nextPostings++}\u0000`;
   private readonly bitmaps = new Map<number, Bitmap>();
   private readonly orders = new Map<string, OrderIndex>();
   private readonly texts = new Map<string, TextIndex>();
@@ -86,11 +88,23 @@ export class Postings {
     const index = this.header.values[key];
     if (!index) throw new Error(`no values index ${key}`);
     const sets: Bitmap[] = [];
-    for (const v of new Set(values)) {
+    const sent = [...new Set(values)];
+    for (const v of sent) {
       const ref = index[v];
       if (ref) sets.push(this.bitmap(ref));
     }
-    return unionAll(sets);
+    if (sets.length < 2) return unionAll(sets);
+    return this.built(`v\u0000${key}\u0000${sent.sort().join('\u0000')}`, () => unionAll(sets));
+  }
+
+  /** A set kept in builtSets under `key`, built by `build` when it is not there. */
+  built(key: string, build: () => Bitmap): Bitmap {
+    const k = this.id + key;
+    const kept = builtSets.get(k);
+    if (kept) return kept;
+    const rows = build();
+    builtSets.set(k, rows);
+    return rows;
   }
 
   order(column: string): OrderIndex {
@@ -98,7 +112,7 @@ export class Postings {
     if (!o) {
       const h = this.header.ordered[column];
       if (!h) throw new Error(`no order of ${column}`);
-      o = new OrderIndex(this, h);
+      o = new OrderIndex(this, h, column);
       this.orders.set(column, o);
     }
     return o;
@@ -147,7 +161,11 @@ export class OrderIndex {
   readonly bucketSize: number;
   private nonNullRows: Bitmap | undefined;
 
-  constructor(p: Postings, h: OrderedHeader) {
+  constructor(
+    private readonly p: Postings,
+    h: OrderedHeader,
+    private readonly column: string,
+  ) {
     this.count = h.count;
     this.rids = p.u32(h.rids);
     this.rank = p.i32(h.rank);
@@ -167,7 +185,9 @@ export class OrderIndex {
     if (!this.values) throw new Error('an order-only column has no values');
     const lo = min === undefined ? 0 : bound(this.values, min, false);
     const hi = max === undefined ? this.count : bound(this.values, max, true);
-    return this.ranks(lo, hi);
+    // Whole buckets only, or everything: nothing to build.
+    if (hi <= lo || (lo === 0 && hi === this.count)) return this.ranks(lo, hi);
+    return this.p.built(`r\u0000${this.column}\u0000${lo}\u0000${hi}`, () => this.ranks(lo, hi));
   }
 
   /** Rids whose rank is in [lo, hi). */
@@ -255,23 +275,14 @@ export interface Candidates {
   exact: boolean;
 }
 
-/** What a thread keeps of checked terms' rows (TermRows), in serialized bitmap bytes. */
+/** What a thread keeps of checked terms' rows (termRows), in serialized bitmap bytes. */
 const TERM_ROWS_BYTES = 32 * 1024 * 1024;
 
 /**
- * The exact rows of long terms, each checked against all of its candidates once, kept for the thread's
- * later requests (Lucene and Elasticsearch keep the doc-id sets of often used filters the same way). A term
- * longer than MAX_GRAM is only a superset until its candidates are checked against their texts, which for
- * a common fragment or surname is 30,000-170,000 texts, 2-24 ms of a planner thread on every request that
- * sent it (issue 27: person and count p95 at c=4). A term is kept when a request leaves half its
- * candidates or more to check anyway (a name or surname sent alone): checking all of them costs that
- * request at most twice what it would have, and from then on the term is an exact set like a short one's.
- * A term sent with narrower filters is checked on the few rows they leave, as before; keeping it then
- * cost the request up to the whole check, which showed at p95. One per thread (each planner thread loads
- * this module for itself), shared by the thread's text indexes, least recently used out past `maxBytes`;
- * keys carry the index's id, so a new snapshot's indexes never meet an old one's rows.
+ * Bitmaps a thread keeps for its later requests, least recently used out past `maxBytes` (serialized
+ * bytes). Each planner thread loads this module for itself, so each has its own.
  */
-class TermRows {
+class KeptSets {
   private readonly kept = new Map<string, { rows: Bitmap; bytes: number }>();
   private bytes = 0;
 
@@ -287,8 +298,11 @@ class TermRows {
   }
 
   set(key: string, rows: Bitmap): void {
-    rows.runOptimize();
-    rows.shrinkToFit();
+    // A frozen one is a list of the file (a range of one whole bucket) or already kept.
+    if (!rows.isFrozen) {
+      rows.runOptimize();
+      rows.shrinkToFit();
+    }
     const bytes = rows.getSerializationSizeInBytes('portable');
     if (bytes > this.maxBytes) return;
     for (const [k, v] of this.kept) {
@@ -296,13 +310,39 @@ class TermRows {
       this.kept.delete(k);
       this.bytes -= v.bytes;
     }
-    this.kept.set(key, { rows: rows.freeze(), bytes });
+    this.kept.set(key, { rows: rows.isFrozen ? rows : rows.freeze(), bytes });
     this.bytes += bytes;
   }
 }
 
-/** This thread's TermRows. */
-const termRows = new TermRows(TERM_ROWS_BYTES);
+/**
+ * The exact rows of long terms, each checked against all of its candidates once, kept for the thread's
+ * later requests (Lucene and Elasticsearch keep the doc-id sets of often used filters the same way). A term
+ * longer than MAX_GRAM is only a superset until its candidates are checked against their texts, which for
+ * a common fragment or surname is 30,000-170,000 texts, 2-24 ms of a planner thread on every request that
+ * sent it (issue 27: person and count p95 at c=4). A term is kept when a request leaves half its
+ * candidates or more to check anyway (a name or surname sent alone): checking all of them costs that
+ * request at most twice what it would have, and from then on the term is an exact set like a short one's.
+ * A term sent with narrower filters is checked on the few rows they leave, as before; keeping it then
+ * cost the request up to the whole check, which showed at p95. Shared by the thread's text indexes; keys carry
+ * the index's id, so a new snapshot's indexes never meet an old one's rows.
+ */
+const termRows = new KeptSets(TERM_ROWS_BYTES);
+
+/** What a thread keeps of built filter sets (builtSets), in serialized bitmap bytes. */
+const BUILT_SETS_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Filter sets that take work to build, kept for the thread's later requests, as Elasticsearch's query
+ * cache keeps the bitsets of filters: the union of several values' lists (a many-code activity or
+ * location filter), and a range (whole buckets united, two edge buckets turned into bitmaps). A CPU
+ * profile of a planner thread under the bench's c=4 mix put `unionAll` at 16% and the range edges at 11%
+ * of its time; the same ranges and code lists come back request after request. Keys carry the posting
+ * lists' id, so a new snapshot's sets never meet an old one's. One per thread, least recently used out.
+ */
+const builtSets = new KeptSets(BUILT_SETS_BYTES);
+
+let nextPostings = 0;
 let nextTextIndex = 0;
 
 /**
