@@ -185,7 +185,7 @@ export class OrderIndex {
     if (!this.values) throw new Error('an order-only column has no values');
     const lo = min === undefined ? 0 : bound(this.values, min, false);
     const hi = max === undefined ? this.count : bound(this.values, max, true);
-    // Whole buckets only, or everything: nothing to build.
+    // Nothing, or every row: nothing to build.
     if (hi <= lo || (lo === 0 && hi === this.count)) return this.ranks(lo, hi);
     return this.p.built(`r\u0000${this.column}\u0000${lo}\u0000${hi}`, () => this.ranks(lo, hi));
   }
@@ -324,8 +324,8 @@ class KeptSets {
  * candidates or more to check anyway (a name or surname sent alone): checking all of them costs that
  * request at most twice what it would have, and from then on the term is an exact set like a short one's.
  * A term sent with narrower filters is checked on the few rows they leave, as before; keeping it then
- * cost the request up to the whole check, which showed at p95. Shared by the thread's text indexes; keys carry
- * the index's id, so a new snapshot's indexes never meet an old one's rows.
+ * cost the request up to the whole check, which showed at p95. Shared by the thread's text indexes; keys
+ * carry the index's id, so a new snapshot's indexes never meet an old one's rows.
  */
 const termRows = new KeptSets(TERM_ROWS_BYTES);
 

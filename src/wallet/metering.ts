@@ -49,7 +49,7 @@ interface Flight {
 /**
  * runMetered: reserve (one commit), run, settle (one commit); a read without an Idempotency-Key runs first
  * and pays in one commit (executeInOneCommit). On SQLite every commit is a BEGIN IMMEDIATE
- * transactions, so no two reserves interleave in one process or across processes; on PostgreSQL the
+ * transaction, so no two reserves interleave in one process or across processes; on PostgreSQL the
  * ledger's row locks on the account's lots serialise reserves of one account across replicas. Either way
  * a reserve is decided against the balance of that instant, which keeps every lot at or above zero.
  */
@@ -205,34 +205,34 @@ export class WalletMetering implements Metering {
     call: MeteredCall,
     run: () => Promise<MeteredOutcome<T>>,
   ): Promise<{ result: T; meta: UsageMeta }> {
+    // null when `run` failed (then `failure` holds why).
     let outcome: MeteredOutcome<T> | null = null;
     let failure: { error: unknown } | null = null;
     try {
-      outcome = await run();
-      validateOutcome(outcome, call.reserveRows);
+      const out = await run();
+      validateOutcome(out, call.reserveRows);
+      outcome = out;
     } catch (error) {
       failure = { error };
     }
     const settled = await this.store.tx(
       async (q) => {
         const begun = await this.begin(q, call, this.clock());
-        if (begun.mode === 'rejected') return { begun };
-        if (failure || !outcome) {
+        // The balance decides first: a refused call is a 402 whatever its run found or threw.
+        if (begun.mode === 'rejected') return begun;
+        if (outcome === null) {
           await this.abandonIn(q, call, begun, null);
-          return { begun };
+          return null;
         }
-        return { begun, response: await this.settleIn(q, call, begun, outcome, null) };
+        return this.settleIn(q, call, begun, outcome, null);
       },
       // As the two commits of `execute` (docs/wallet.md "Durability"): a commit lost to a power cut is a call
       // answered and not charged, never a charge without its answer.
       { durable: false },
     );
-    // The balance decides first: a refused call is a 402 whatever its run found or threw.
-    if (settled.begun.mode === 'rejected')
-      throw new InsufficientCreditsError(settled.begun.available, settled.begun.needed);
-    if (failure) throw failure.error;
-    if (!settled.response) throw new AppError('internal', 'a metered read settled without its answer');
-    return settled.response;
+    if (settled === null) throw failure!.error;
+    if ('mode' in settled) throw new InsufficientCreditsError(settled.available, settled.needed);
+    return settled;
   }
 
   /** Decides free or held, and holds. Runs inside the reserve transaction. */
