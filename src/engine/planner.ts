@@ -2,7 +2,16 @@ import type { CountParams, FilterInput, SearchParams } from '../contract/api-sch
 import { SORT_FIELDS } from '../contract/api-schemas.ts';
 import { ACTIVE_STATUS } from '../contract/data-contract.ts';
 import { FILTER_IDS, type FilterId } from '../contract/filters.ts';
-import { EMPTY, RoaringBitmap32, intersectAll, unionAll, type Bitmap } from './bitmaps.ts';
+import {
+  EMPTY,
+  andNot,
+  fromRids,
+  intersectAll,
+  keep,
+  unionAll,
+  withScratch,
+  type Bitmap,
+} from './bitmaps.ts';
 import { FILTER_INDEX, STATUS_INDEX, valuesKey } from './filter-index.ts';
 import type { Candidates, Postings, TextIndex } from './postings.ts';
 import { ALL_STATUSES } from './query-builder.ts';
@@ -29,6 +38,8 @@ export interface Plan {
   rows: Bitmap;
   /** How the sets were combined, for logs and the bench: `name(size)` per set, then the result. */
   explain: string;
+  /** `rows` was made for this plan alone (not a list of the file or a kept set): its cache frees it. */
+  owned?: boolean;
 }
 
 const DAY_MS = 86_400_000;
@@ -100,7 +111,7 @@ export function plan(params: CountParams, inputs: PlanInputs): Plan {
       }
       case 'code': {
         const rid = inputs.ridOf(String(values[0]));
-        sets.push({ name: id, rows: rid === null ? EMPTY : RoaringBitmap32.of(rid) });
+        sets.push({ name: id, rows: rid === null ? EMPTY : fromRids([rid]) });
         break;
       }
     }
@@ -109,7 +120,7 @@ export function plan(params: CountParams, inputs: PlanInputs): Plan {
     sets.push({ name: 'updated_since', rows: postings.changedSince(days(params.updated_since)) });
   }
   let rows = sets.length > 0 ? intersectAll(sets.map((s) => s.rows)) : postings.all();
-  for (const ex of excluded) rows = RoaringBitmap32.andNot(rows, ex);
+  for (const ex of excluded) rows = andNot(rows, ex);
   for (const { index, terms, found } of unverified) rows = index.verify(rows, terms, found);
   const parts = sets.map((s) => `${s.name}(${s.rows.size})`);
   if (excluded.length) parts.push(`-exclude(${excluded.length})`);
@@ -139,7 +150,7 @@ export function pageOf(rows: Bitmap, params: SearchParams, postings: Postings): 
     out.push(...ids);
   }
   if (out.length < limit && offset + limit > ranked) {
-    const nulls = RoaringBitmap32.andNot(rows, order.nonNull);
+    const nulls = andNot(rows, order.nonNull);
     out.push(...byRid(nulls, Math.max(0, offset - ranked), limit - out.length, desc));
   }
   return out;
@@ -194,8 +205,15 @@ export interface PlanAnswer {
 /** Plans remembered per planner: a search's pages and its count share one. */
 const PLAN_CACHE_SIZE = 256;
 
-/** Answers a task on the posting lists, with a cache of plans (least recently used first out). */
+/**
+ * Answers a task on the posting lists, with a cache of plans (least recently used first out). The
+ * bitmaps the task makes and the cache does not keep are freed when it ends (bitmaps.ts withScratch).
+ */
 export function answerTask(task: PlanTask, postings: Postings, cache: Map<string, Plan>): PlanAnswer {
+  return withScratch(() => answerIn(task, postings, cache));
+}
+
+function answerIn(task: PlanTask, postings: Postings, cache: Map<string, Plan>): PlanAnswer {
   let planned = cache.get(task.key);
   const fresh = planned === undefined;
   if (planned) {
@@ -203,7 +221,13 @@ export function answerTask(task: PlanTask, postings: Postings, cache: Map<string
   } else {
     const folded = new Map(task.folded);
     planned = plan(task.params, { postings, ridOf: () => task.rid, folded });
-    if (cache.size >= PLAN_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+    planned.owned = keep(planned.rows);
+    if (cache.size >= PLAN_CACHE_SIZE) {
+      const [oldest, dropped] = cache.entries().next().value as [string, Plan];
+      cache.delete(oldest);
+      // No other plan or cache holds a set this plan made itself, and no task is using it now.
+      if (dropped.owned) dropped.rows.clear();
+    }
   }
   cache.set(task.key, planned);
   const { rows, explain } = planned;

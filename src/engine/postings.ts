@@ -1,4 +1,15 @@
-import { EMPTY, RoaringBitmap32, frozenView, intersectAll, unionAll, type Bitmap } from './bitmaps.ts';
+import {
+  EMPTY,
+  RoaringBitmap32,
+  and,
+  andNot,
+  frozenView,
+  fromRids,
+  intersectAll,
+  scratchRids,
+  unionAll,
+  type Bitmap,
+} from './bitmaps.ts';
 import {
   readPostings,
   type OrderedHeader,
@@ -197,10 +208,7 @@ export class OrderIndex {
     const full = Math.floor(hi / this.bucketSize) - Math.ceil(lo / this.bucketSize);
     // A wide range is what it leaves out, taken away: fewer buckets to unite.
     if (full > this.buckets.length / 2) {
-      return RoaringBitmap32.andNot(
-        this.nonNull,
-        unionAll([...this.parts(0, lo), ...this.parts(hi, this.count)]),
-      );
+      return andNot(this.nonNull, unionAll([...this.parts(0, lo), ...this.parts(hi, this.count)]));
     }
     return unionAll(this.parts(lo, hi));
   }
@@ -222,7 +230,7 @@ export class OrderIndex {
 
   /** The rids of ranks [lo, hi) inside one bucket: a slice of the rank order, not a pass over the bucket. */
   private edge(lo: number, hi: number): Bitmap {
-    return new RoaringBitmap32(this.rids.subarray(lo, hi));
+    return fromRids(this.rids.subarray(lo, hi));
   }
 
   /**
@@ -239,7 +247,7 @@ export class OrderIndex {
         seen += n;
         continue;
       }
-      const rids = RoaringBitmap32.and(set, bucket).toUint32Array();
+      const rids = and(set, bucket).toUint32Array();
       const ranks = new Int32Array(rids.length);
       for (let i = 0; i < rids.length; i++) ranks[i] = this.rank[rids[i]!]!;
       ranks.sort();
@@ -411,11 +419,11 @@ export class TextIndex {
     for (const [i, term] of terms.entries()) {
       const c = found[i]!;
       if (c.exact) {
-        parts.push(RoaringBitmap32.and(set, c.rows));
+        parts.push(and(set, c.rows));
       } else if (set.size * 2 >= c.rows.size) {
         const rows = this.contains(c.rows, [term]);
         termRows.set(this.id + term, rows);
-        parts.push(RoaringBitmap32.and(set, rows));
+        parts.push(and(set, rows));
       } else {
         check.push(term);
       }
@@ -427,8 +435,8 @@ export class TextIndex {
   /** The rids of `set` whose text holds any of `terms` as bytes. */
   private contains(set: Bitmap, terms: readonly string[]): Bitmap {
     const needles = terms.map((t) => Buffer.from(t, 'utf8'));
-    const rids = set.toUint32Array();
-    const kept = new Uint32Array(rids.length);
+    const rids = set.toUint32Array(scratchRids(set.size, 0));
+    const kept = scratchRids(rids.length, 1);
     const { texts, offsets } = this;
     let n = 0;
     if (needles.length === 1) {
@@ -452,6 +460,6 @@ export class TextIndex {
         }
       }
     }
-    return RoaringBitmap32.and(new RoaringBitmap32(kept.subarray(0, n)), this.present);
+    return and(fromRids(kept.subarray(0, n)), this.present);
   }
 }
