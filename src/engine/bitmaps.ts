@@ -37,36 +37,49 @@ export const EMPTY: Bitmap = new RoaringBitmap32().freeze();
  * pause on that thread, and the concurrent marking took CPU from the two cores (docs/data-contract.md
  * "Seventh round"). Freeing them when the task ends keeps the external memory flat.
  */
-let scratch: Set<Bitmap> | null = null;
+let scratch: { made: Set<Bitmap>; retired: Set<Bitmap> } | null = null;
 
 function made(b: Bitmap): Bitmap {
-  scratch?.add(b);
+  scratch?.made.add(b);
   return b;
 }
 
 /**
  * Runs `fn` in a scratch scope: every bitmap the functions below make during it is cleared (its memory
- * freed) when it ends, except frozen ones (what the caches keep is frozen) and those passed to `keep`.
- * Nothing made in the scope may be used after it unless kept.
+ * freed) when it ends, except frozen ones and those passed to `keep`; so is every bitmap passed to
+ * `retire` during it. Nothing made in the scope may be used after it unless kept.
  */
 export function withScratch<T>(fn: () => T): T {
   const outer = scratch;
-  const mine = new Set<Bitmap>();
+  const mine = { made: new Set<Bitmap>(), retired: new Set<Bitmap>() };
   scratch = mine;
   try {
     return fn();
   } finally {
     scratch = outer;
-    for (const b of mine) if (!b.isFrozen) b.clear();
+    for (const b of mine.made) if (!b.isFrozen) b.clear();
+    for (const b of mine.retired) b.clear();
   }
 }
 
 /**
- * `b` outlives the scratch scope (a cache holds it unfrozen). True when the scope made it and nothing froze
- * it: then no other cache holds it, and the caller that keeps it may clear it when it lets it go.
+ * `b` outlives the scratch scope (a cache holds it). True when the scope made it and nothing froze it or
+ * kept it before: then no other cache holds it, and the caller that keeps it may clear it when it lets it
+ * go.
  */
 export function keep(b: Bitmap): boolean {
-  return (scratch?.delete(b) ?? false) && !b.isFrozen;
+  if (scratch === null) return false;
+  // Dropped by one cache and kept again: no longer to be freed.
+  scratch.retired.delete(b);
+  return scratch.made.delete(b) && !b.isFrozen;
+}
+
+/**
+ * A cache let go of `b`, which it alone held: cleared when the scope ends, since the running task may still
+ * be using it. Outside a scope (or frozen) it is left to the garbage collector.
+ */
+export function retire(b: Bitmap): void {
+  if (scratch !== null && !b.isFrozen) scratch.retired.add(b);
 }
 
 /** Reused rid buffers, by slot: see `scratchRids`. */

@@ -222,6 +222,12 @@ function answerIn(task: PlanTask, postings: Postings, cache: Map<string, Plan>):
     const folded = new Map(task.folded);
     planned = plan(task.params, { postings, ridOf: () => task.rid, folded });
     planned.owned = keep(planned.rows);
+    // Rows that are a kept filter set (a single filter's union, range or term): that cache frees its sets
+    // when it drops them, so the plan keeps a copy of its own. Frozen rows are lists of the file.
+    if (!planned.owned && !planned.rows.isFrozen) {
+      planned.rows = planned.rows.clone();
+      planned.owned = true;
+    }
     if (cache.size >= PLAN_CACHE_SIZE) {
       const [oldest, dropped] = cache.entries().next().value as [string, Plan];
       cache.delete(oldest);

@@ -6,6 +6,8 @@ import {
   frozenView,
   fromRids,
   intersectAll,
+  keep,
+  retire,
   scratchRids,
   unionAll,
   type Bitmap,
@@ -290,7 +292,7 @@ const TERM_ROWS_BYTES = 32 * 1024 * 1024;
  * Bitmaps a thread keeps for its later requests, least recently used out past `maxBytes` (serialized
  * bytes). Each planner thread loads this module for itself, so each has its own.
  */
-class KeptSets {
+export class KeptSets {
   private readonly kept = new Map<string, { rows: Bitmap; bytes: number }>();
   private bytes = 0;
 
@@ -305,20 +307,26 @@ class KeptSets {
     return hit.rows;
   }
 
+  /**
+   * Keeps `rows` (made by the running task, or frozen: a list of the file, such as a range of one whole
+   * bucket). A set dropped to make room is freed when the task ends (bitmaps.ts retire): no other cache
+   * holds it, and a plan cached with one of these as its rows holds a copy (planner.ts answerTask).
+   */
   set(key: string, rows: Bitmap): void {
-    // A frozen one is a list of the file (a range of one whole bucket) or already kept.
     if (!rows.isFrozen) {
       rows.runOptimize();
       rows.shrinkToFit();
     }
     const bytes = rows.getSerializationSizeInBytes('portable');
     if (bytes > this.maxBytes) return;
+    keep(rows);
     for (const [k, v] of this.kept) {
       if (this.bytes + bytes <= this.maxBytes) break;
       this.kept.delete(k);
       this.bytes -= v.bytes;
+      retire(v.rows);
     }
-    this.kept.set(key, { rows: rows.isFrozen ? rows : rows.freeze(), bytes });
+    this.kept.set(key, { rows, bytes });
     this.bytes += bytes;
   }
 }

@@ -3,6 +3,7 @@ import { CountQuerySchema, SearchQuerySchema } from '../../src/contract/api-sche
 import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
 import { and, andNot, fromRids, keep, unionAll, withScratch, type Bitmap } from '../../src/engine/bitmaps.ts';
 import { Engine } from '../../src/engine/engine.ts';
+import { KeptSets } from '../../src/engine/postings.ts';
 import { answerTask, planKey, type Plan, type PlanTask } from '../../src/engine/planner.ts';
 
 /*
@@ -54,6 +55,38 @@ describe('scratch scope', () => {
       owned = keep(s);
     });
     expect(owned).toBe(false);
+  });
+});
+
+describe('kept sets', () => {
+  it('free a set they drop when the task ends, not before', () => {
+    // Room for one set of three rids.
+    const one = fromRids([1, 2, 3]).getSerializationSizeInBytes('portable');
+    const kept = new KeptSets(one + Math.floor(one / 2));
+    const first = fromRids([1, 2, 3]);
+    const second = fromRids([10, 20, 30]);
+    let duringTask: number[] = [];
+    let droppedLater: Bitmap | undefined;
+    withScratch(() => {
+      const a = and(first, fromRids([1, 2, 3, 4]));
+      kept.set('a', a);
+      // Made in the task and kept: not the task's to free.
+      expect(keep(a)).toBe(false);
+      // Keeping the second drops the first, which the task may still be using.
+      droppedLater = and(second, fromRids([10, 20, 30, 40]));
+      kept.set('b', droppedLater);
+      expect(kept.get('a')).toBeUndefined();
+      duringTask = a.toArray();
+      expect(kept.get('b')!.toArray()).toEqual([10, 20, 30]);
+      first.clear();
+      second.clear();
+      kept.set('c', a);
+    });
+    expect(duringTask).toEqual([1, 2, 3]);
+    // 'a' was kept again after it was dropped, as 'c': still whole. 'b' was dropped for it: freed.
+    expect(kept.get('c')!.toArray()).toEqual([1, 2, 3]);
+    expect(kept.get('b')).toBeUndefined();
+    expect(droppedLater!.size).toBe(0);
   });
 });
 
