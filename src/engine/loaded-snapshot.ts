@@ -183,7 +183,12 @@ export class LoadedSnapshot {
     const d = this.country(params.country);
     const code = params.filters['registration_code'];
     const rid = code?.kind === 'scalar' ? d.lookups.ridOf(String(code.value)) : null;
-    const full = { ...task, key: planKey(params), folded, rid } as PlanTask;
+    // The caller's fresh literal, completed in place rather than spread into a new one (a spread per plan
+    // gave V8 a new hidden class each time: operations.ts withFreshness).
+    const full = task as PlanTask;
+    full.key = planKey(params);
+    full.folded = folded;
+    full.rid = rid;
     const started = performance.now();
     let answer: PlanAnswer;
     try {

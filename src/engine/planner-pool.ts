@@ -81,7 +81,7 @@ export class PlannerPool {
   private send(index: number, task: PlanTask, p: Pending): void {
     const worker = this.workers[index] ?? this.start(index);
     const id = this.nextId++;
-    this.running[index] = { ...p, id };
+    this.running[index] = { resolve: p.resolve, reject: p.reject, id };
     worker.ref();
     worker.postMessage({ id, task });
   }

@@ -28,6 +28,7 @@ import type {
   Channel,
   FreeOperation,
   Metering,
+  MeteredCall,
   MeteredOperation,
   Principal,
   Quote,
@@ -72,6 +73,23 @@ export interface Caller {
 export interface Freshness {
   data_as_of: string;
   snapshot_id: string;
+}
+
+/**
+ * A metered answer's `meta`: the usage, then the freshness, written out as one object literal. An object
+ * spread on a request's path (`{ ...meta, ...fresh }`) made V8 build a new hidden class for each answer,
+ * allocated in the old generation, which the full collections then had to clear (docs/data-contract.md
+ * "Seventh round").
+ */
+function withFreshness(meta: UsageMeta, fresh: Freshness): UsageMeta & Freshness {
+  return {
+    rows_returned: meta.rows_returned,
+    credits_charged: meta.credits_charged,
+    credits_reserved: meta.credits_reserved,
+    credit_balance: meta.credit_balance,
+    data_as_of: fresh.data_as_of,
+    snapshot_id: fresh.snapshot_id,
+  };
 }
 
 /** A free operation's answer and the rate-limit state the transport may show (REST sets RateLimit headers). */
@@ -460,7 +478,7 @@ export class Operations {
       const written = await writeExport(engine, params, result.body.rows);
       await streamExport(written, params.format, sink, params.country, rate);
     }
-    return { meta: { ...meta, ...result.fresh } };
+    return { meta: withFreshness(meta, result.fresh) };
   }
 
   /**
@@ -572,28 +590,31 @@ export class Operations {
   ): Promise<Metered<T>> {
     const engine = await this.engineOf(caller);
     const rate = await this.admit(caller, operation);
-    const { result, meta } = await this.deps.metering.runMetered<Kept<T>>(
-      {
-        principal: caller.principal,
-        channel: caller.channel,
-        operation,
-        country,
-        reserveRows,
-        ...(caller.idempotencyKey !== undefined && { idempotencyKey: caller.idempotencyKey }),
-        // The validated parameters, whatever the channel: a REST retry and an MCP retry of one request
-        // with one Idempotency-Key agree.
-        fingerprint: JSON.stringify([operation, params]),
-        readOnly,
-      },
-      async () => {
-        // Read as the query starts: the engine answers it from the snapshot live at this moment.
-        const fresh = this.freshness(country, engine);
-        const out = await run(engine);
-        if (!fresh) throw new AppError('backend_unavailable', `no live snapshot holds ${country}`);
-        return { ...out, result: { body: out.result, fresh } };
-      },
-    );
+    // Object literals without spreads on this path: see withFreshness.
+    const call: MeteredCall = {
+      principal: caller.principal,
+      channel: caller.channel,
+      operation,
+      country,
+      reserveRows,
+      // The validated parameters, whatever the channel: a REST retry and an MCP retry of one request
+      // with one Idempotency-Key agree.
+      fingerprint: JSON.stringify([operation, params]),
+      readOnly,
+    };
+    if (caller.idempotencyKey !== undefined) call.idempotencyKey = caller.idempotencyKey;
+    const { result, meta } = await this.deps.metering.runMetered<Kept<T>>(call, async () => {
+      // Read as the query starts: the engine answers it from the snapshot live at this moment.
+      const fresh = this.freshness(country, engine);
+      const out = await run(engine);
+      if (!fresh) throw new AppError('backend_unavailable', `no live snapshot holds ${country}`);
+      return {
+        result: { body: out.result, fresh },
+        chargeableRows: out.chargeableRows,
+        rowsReturned: out.rowsReturned,
+      };
+    });
     // A replay returns what the first answer kept, its freshness included.
-    return { data: result.body, meta: { ...meta, ...result.fresh }, rate, fresh: result.fresh };
+    return { data: result.body, meta: withFreshness(meta, result.fresh), rate, fresh: result.fresh };
   }
 }

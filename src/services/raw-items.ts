@@ -74,5 +74,7 @@ export function stringifyEnvelope(envelope: unknown): string {
   for (const k of Object.keys(page as object)) {
     shell[k] = k === 'items' ? SLOT : (page as Record<string, unknown>)[k];
   }
-  return JSON.stringify({ ...(envelope as object), data: shell }).replace(SLOT_JSON, () => json);
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(envelope as object)) out[k] = k === 'data' ? shell : v;
+  return JSON.stringify(out).replace(SLOT_JSON, () => json);
 }

@@ -13,7 +13,7 @@ import {
 import type { Ledger } from './ledger.ts';
 import { microToCredits, type Micro, type PriceTable } from './money.ts';
 import type { Sweeper } from './sweeper.ts';
-import type { FreeReason, UsageLog } from './usage.ts';
+import type { FreeReason, UsageEntry, UsageLog } from './usage.ts';
 import {
   MAX_EXPORT_RESERVE_ROWS,
   type FreeCall,
@@ -265,8 +265,7 @@ export class WalletMetering implements Metering {
       const needed = unitPrice * call.reserveRows;
       await this.usage.record(
         q,
-        {
-          ...usageBase(call, account.id),
+        usageEntry(call, account.id, {
           outcome: 'rejected',
           freeReason: null,
           rowsReturned: null,
@@ -274,7 +273,7 @@ export class WalletMetering implements Metering {
           reserved: 0,
           charged: 0,
           holdId: null,
-        },
+        }),
         now,
       );
       return { mode: 'rejected', available: res.available, needed };
@@ -323,8 +322,7 @@ export class WalletMetering implements Metering {
     };
     await this.usage.record(
       q,
-      {
-        ...usageBase(call, begun.accountId),
+      usageEntry(call, begun.accountId, {
         outcome: reason === null ? 'charged' : 'free',
         freeReason: reason,
         rowsReturned: outcome.rowsReturned,
@@ -332,7 +330,7 @@ export class WalletMetering implements Metering {
         reserved,
         charged,
         holdId: begun.mode === 'held' ? begun.holdId : null,
-      },
+      }),
       now,
     );
     const response = { result: outcome.result, meta };
@@ -373,8 +371,7 @@ export class WalletMetering implements Metering {
     if (idem) await this.idempotency.releaseOwn(q, call.principal.keyId, idem.key, this.options.instanceId);
     await this.usage.record(
       q,
-      {
-        ...usageBase(call, begun.accountId),
+      usageEntry(call, begun.accountId, {
         outcome: 'voided',
         freeReason: begun.mode === 'free' ? begun.reason : null,
         rowsReturned: null,
@@ -382,7 +379,7 @@ export class WalletMetering implements Metering {
         reserved: begun.mode === 'held' ? begun.amount : 0,
         charged: 0,
         holdId: begun.mode === 'held' ? begun.holdId : null,
-      },
+      }),
       now,
     );
   }
@@ -434,8 +431,7 @@ export class WalletMetering implements Metering {
   private recordReplay(q: Queryable, call: MeteredCall, meta: UsageMeta, now: number): Promise<void> {
     return this.usage.record(
       q,
-      {
-        ...usageBase(call, call.principal.accountId),
+      usageEntry(call, call.principal.accountId, {
         outcome: 'replayed',
         freeReason: null,
         rowsReturned: meta.rows_returned,
@@ -443,7 +439,7 @@ export class WalletMetering implements Metering {
         reserved: 0,
         charged: 0,
         holdId: null,
-      },
+      }),
       now,
     );
   }
@@ -468,13 +464,31 @@ export function freeReason(
   return null;
 }
 
-function usageBase(call: MeteredCall, accountId: string) {
+/**
+ * A usage line of `call`, written out as one object literal. An object spread (`{ ...base, outcome }`)
+ * here made V8 build a new hidden class for every line, allocated in the old generation: a loop of
+ * metered calls left 2.2 KB of it per call for the full collections to clear (a sampling heap profile of
+ * what they freed), and the server's scavenges promoted 1.2-2.6 MB each (docs/data-contract.md
+ * "Seventh round").
+ */
+function usageEntry(
+  call: MeteredCall,
+  accountId: string,
+  e: Omit<UsageEntry, 'accountId' | 'keyId' | 'channel' | 'operation' | 'country'>,
+): UsageEntry {
   return {
     accountId,
     keyId: call.principal.keyId,
     channel: call.channel,
     operation: call.operation,
     country: call.country,
+    outcome: e.outcome,
+    freeReason: e.freeReason,
+    rowsReturned: e.rowsReturned,
+    chargeableRows: e.chargeableRows,
+    reserved: e.reserved,
+    charged: e.charged,
+    holdId: e.holdId,
   };
 }
 
