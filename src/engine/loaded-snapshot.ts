@@ -183,8 +183,8 @@ export class LoadedSnapshot {
     const d = this.country(params.country);
     const code = params.filters['registration_code'];
     const rid = code?.kind === 'scalar' ? d.lookups.ridOf(String(code.value)) : null;
-    // The caller's fresh literal, completed in place rather than spread into a new one (a spread per plan
-    // gave V8 a new hidden class each time: operations.ts withFreshness).
+    // The caller's fresh literal, completed in place rather than spread into a new one (spreads on a
+    // request's path gave V8 a new hidden class per object: operations.ts withFreshness).
     const full = task as PlanTask;
     full.key = planKey(params);
     full.folded = folded;

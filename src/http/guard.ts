@@ -17,8 +17,8 @@ export interface WalletParts {
 export async function restCaller(authenticator: Authenticator, request: FastifyRequest): Promise<Caller> {
   const principal = await authenticator.authenticate(request.headers.authorization);
   const idempotencyKey = request.headers['idempotency-key'];
-  // No conditional spread: on a request's path it gave V8 a new hidden class per caller (operations.ts
-  // withFreshness).
+  // No conditional spread on a request's path: spreads there gave V8 a new hidden class per object
+  // (operations.ts withFreshness).
   const caller: Caller = { principal, channel: 'rest' };
   if (typeof idempotencyKey === 'string') caller.idempotencyKey = idempotencyKey;
   return caller;

@@ -468,8 +468,7 @@ export function freeReason(
  * A usage line of `call`, written out as one object literal. An object spread (`{ ...base, outcome }`)
  * here made V8 build a new hidden class for every line, allocated in the old generation: a loop of
  * metered calls left 2.2 KB of it per call for the full collections to clear (a sampling heap profile of
- * what they freed), and the server's scavenges promoted 1.2-2.6 MB each (docs/data-contract.md
- * "Seventh round").
+ * what they freed; docs/data-contract.md "Seventh round").
  */
 function usageEntry(
   call: MeteredCall,
