@@ -35,8 +35,13 @@ export interface BenchOptions {
   maxSeconds: number;
   peer: 'postgres' | null;
   pgUrl: string;
-  /** Requests answered by every target one by one before timing and compared (also the warm-up). */
+  /** Requests answered by every target one by one before timing and compared. */
   verify: number;
+  /**
+   * Requests each target answers untimed at concurrency WARMUP_CONCURRENCY after the verify list and before
+   * the timed runs: a list of its own, the draw's last slice. 0: no warm-up.
+   */
+  warmup: number;
   /** Scratch: worlds, run folders, CSV for PostgreSQL. */
   workDir: string;
   /** Where the result goes; null writes nothing (the result is still returned and printed). */
@@ -94,15 +99,24 @@ export function splitLists(
   verify: number,
   requests: number,
   lists: number,
-): { probe: BenchQuery[]; timed: BenchQuery[][]; scanLoad: { lookups: BenchQuery[]; heavy: BenchQuery[] } } {
+  warmup = 0,
+): {
+  probe: BenchQuery[];
+  timed: BenchQuery[][];
+  scanLoad: { lookups: BenchQuery[]; heavy: BenchQuery[] };
+  warmup: BenchQuery[];
+} {
   const probe = queries.slice(0, verify);
   const timed = Array.from({ length: lists }, (_, i) =>
     queries.slice(verify + i * requests, verify + (i + 1) * requests),
   );
   const rest = queries.slice(verify + lists * requests, verify + (lists + 1) * requests);
+  // Last, so that a run with another warm-up times exactly the same lists.
+  const warm = queries.slice(verify + (lists + 1) * requests, verify + (lists + 1) * requests + warmup);
   return {
     probe,
     timed,
+    warmup: warm,
     scanLoad: {
       lookups: rest.filter((q) => LOOKUP_CLASSES.includes(q.cls)),
       heavy: rest.filter((q) => HEAVY_CLASSES.includes(q.cls)),
@@ -112,6 +126,35 @@ export function splitLists(
 
 /** Clients sending heavy searches in the "lookups under scan load" run (issue 17). */
 export const SCAN_CLIENTS = 4;
+
+/** The warm-up's concurrency, and the most seconds it may take per target. */
+export const WARMUP_CONCURRENCY = 4;
+const WARMUP_MAX_SECONDS = 120;
+
+/**
+ * Untimed requests before the timed runs. V8 compiles a server's hot functions as it serves: in the API,
+ * TurboFan finished 315 optimisations in its first 1,000 requests of the mix, 42-99 per 1,000 up to
+ * request 5,000 and 4-17 per 1,000 after that (`--trace-opt`), and its compiler threads took 13-28% of a
+ * core meanwhile. Without a warm-up the c=1 run (requests 300-1,800 of a fresh process) timed that
+ * compiling: the mix's p50 at c=1 was 2.1-2.7 ms after the verify list alone and 1.5-1.9 ms after 6,000
+ * more requests, on the same list (docs/data-contract.md "Eighth round"). A server in service has long
+ * passed that point, and so has every target here: the API, the in-process engine and the peer.
+ */
+async function warmUp(
+  opts: BenchOptions,
+  who: string,
+  list: BenchQuery[],
+  exec: (q: BenchQuery) => Promise<number>,
+): Promise<void> {
+  if (list.length === 0) return;
+  const run = await runLoad(list, WARMUP_CONCURRENCY, Math.min(opts.maxSeconds, WARMUP_MAX_SECONDS), exec);
+  const errors = run.groups['all']?.errors ?? 0;
+  opts.log(
+    `${who} warm-up: ${run.requests} requests at c=${WARMUP_CONCURRENCY} in ${run.wallSeconds} s` +
+      `${run.capped ? ' (time cap)' : ''}, ${errors} errors (untimed)`,
+  );
+  for (const e of run.errorSamples) opts.log(`  ${e}`);
+}
 
 async function timedRuns(
   opts: BenchOptions,
@@ -216,15 +259,16 @@ export async function runBench(
   try {
     opts.log(`snapshot ${data.snapshotId} (${data.sourceDir}); building the workload ...`);
     const workload = await buildWorkload(data.snapshotDir, {
-      requests: opts.verify + opts.requests * (opts.concurrency.length + 1),
+      requests: opts.verify + opts.requests * (opts.concurrency.length + 1) + opts.warmup,
       seed: opts.seed,
     });
     const queries = workload.queries;
-    const { probe, timed, scanLoad } = splitLists(
+    const { probe, timed, scanLoad, warmup } = splitLists(
       queries,
       opts.verify,
       opts.requests,
       opts.concurrency.length,
+      opts.warmup,
     );
     const maxC = Math.max(...opts.concurrency);
     const agreement: Record<string, Agreement> = {};
@@ -254,6 +298,7 @@ export async function runBench(
         `page cache warmed: ${(warmPageCache(servingDirs) / 2 ** 30).toFixed(2)} GiB of serving databases and lookup stores`,
       );
       apiAnswers = await answers(probe, (q) => api.answer(q));
+      await warmUp(opts, 'API', warmup, (q) => api.exec(q));
       apiRuns = await timedRuns(
         opts,
         'API',
@@ -278,6 +323,7 @@ export async function runBench(
       engine.prepare(queries);
       warmPageCache(servingDirs);
       agreement['API vs engine'] = compare(apiAnswers, await answers(probe, (q) => engine.answer(q)), probe);
+      await warmUp(opts, 'engine', warmup, (q) => engine.exec(q));
       engineRuns = await timedRuns(
         opts,
         'engine',
@@ -324,6 +370,7 @@ export async function runBench(
           await answers(probe, (q) => target.answer(q)),
           probe,
         );
+        await warmUp(opts, 'PostgreSQL', warmup, (q) => target.exec(q));
         postgres = {
           version: loaded.version,
           load_seconds: loaded.loadSeconds,
@@ -359,6 +406,7 @@ export async function runBench(
       snapshot_id: data.snapshotId,
       countries: workload.countries,
       requests: opts.requests,
+      warmup: warmup.length,
       concurrency: opts.concurrency,
       max_seconds: opts.maxSeconds,
       api: {

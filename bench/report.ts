@@ -17,6 +17,8 @@ export interface BenchResult {
   snapshot_id: string;
   countries: string[];
   requests: number;
+  /** Untimed requests each target answered at concurrency 4 before its timed runs (absent before 2026-11-28). */
+  warmup?: number;
   concurrency: number[];
   max_seconds: number;
   api: {
@@ -238,7 +240,8 @@ export function markdown(r: BenchResult): string {
   lines.push(
     `Run ${r.run_at} on commit \`${r.commit}\`${r.dirty_paths.length ? ` (+${r.dirty_paths.length} uncommitted files)` : ''}, ` +
       `${scale}, snapshot \`${r.snapshot_id}\`, ${r.machine.cpus} × ${r.machine.cpu_model}, ${r.machine.memory_gib} GiB, ` +
-      `Node ${r.machine.node}. ${r.requests} requests per run, at most ${r.max_seconds} s per run. Times in ms.`,
+      `Node ${r.machine.node}. ${r.requests} requests per run, at most ${r.max_seconds} s per run` +
+      `${r.warmup ? `, after ${r.warmup} untimed warm-up requests per target` : ''}. Times in ms.`,
     '',
   );
   const groups = [...QUERY_CLASSES.map((c) => `class:${c}`), 'mix:search', 'all'];

@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- [--scale <s>] [--seed <n>] [--data-dir <dir>] [--concurrency 1,4] [--requests N]
- *   [--max-seconds S] [--peer postgres] [--verify N] [--no-write]`
+ *   [--max-seconds S] [--peer postgres] [--verify N] [--warmup N] [--no-write]`
  *
  * Makes or reuses the snapshot, measures the API over HTTP as a child process, the same requests through the
  * in-process engine, and optionally the PostgreSQL peer (bench/postgres/setup.sh starts one); writes
@@ -21,6 +21,7 @@ const { values } = parseArgs({
     'max-seconds': { type: 'string', default: '300' },
     peer: { type: 'string' },
     verify: { type: 'string', default: '300' },
+    warmup: { type: 'string', default: '5000' },
     'no-write': { type: 'boolean', default: false },
   },
 });
@@ -49,6 +50,7 @@ const { markdown, file } = await runBench({
   peer: values.peer === 'postgres' ? 'postgres' : null,
   pgUrl: process.env['REGDATA_BENCH_PG_URL'] ?? 'postgres://postgres@127.0.0.1:55432/regdata_bench',
   verify: Math.floor(Number(values.verify)),
+  warmup: Math.max(0, Math.floor(Number(values.warmup))),
   workDir: path.join(root, '.tmp', 'bench'),
   output: values['no-write']
     ? null

@@ -133,25 +133,31 @@ describe('bench many-code class', () => {
 });
 
 describe('bench request lists', () => {
-  it('gives the probe and every concurrency disjoint lists of the requested length, in draw order', () => {
+  it('gives the probe, every concurrency and the warm-up disjoint lists of the requested length, in draw order', () => {
     fc.assert(
       fc.property(
         fc.nat(50),
         fc.integer({ min: 1, max: 50 }),
         fc.integer({ min: 1, max: 4 }),
-        (verify, requests, lists) => {
+        fc.nat(60),
+        (verify, requests, lists, warm) => {
           const queries = Array.from(
-            { length: verify + requests * (lists + 1) },
+            { length: verify + requests * (lists + 1) + warm },
             (_, id) => ({ id, cls: QUERY_CLASSES[id % QUERY_CLASSES.length] }) as Workload['queries'][number],
           );
-          const { probe, timed, scanLoad } = splitLists(queries, verify, requests, lists);
+          const { probe, timed, scanLoad, warmup } = splitLists(queries, verify, requests, lists, warm);
+          // The warm-up is the draw's last slice: the other lists are the same with or without it.
+          const without = splitLists(queries.slice(0, queries.length - warm), verify, requests, lists);
+          expect(without.timed).toEqual(timed);
+          expect(without.scanLoad).toEqual(scanLoad);
+          expect(warmup.map((q) => q.id)).toEqual(queries.slice(queries.length - warm).map((q) => q.id));
           expect(probe.map((q) => q.id)).toEqual(Array.from({ length: verify }, (_, i) => i));
           expect(timed).toHaveLength(lists);
           for (const list of timed) expect(list).toHaveLength(requests);
           const ids = [...probe, ...timed.flat()].map((q) => q.id);
           expect(ids).toEqual(queries.slice(0, verify + requests * lists).map((q) => q.id));
           // The scan-load run: the last slice's lookups and heavy searches, and nothing else.
-          const last = queries.slice(verify + requests * lists);
+          const last = queries.slice(verify + requests * lists, verify + requests * (lists + 1));
           expect(scanLoad.lookups).toEqual(last.filter((q) => LOOKUP_CLASSES.includes(q.cls)));
           expect(scanLoad.heavy).toEqual(last.filter((q) => HEAVY_CLASSES.includes(q.cls)));
         },
@@ -205,6 +211,7 @@ describe('bench harness smoke run', () => {
       peer: pgUrl ? 'postgres' : null,
       pgUrl: pgUrl ?? '',
       verify: 100,
+      warmup: 60,
       workDir: path.join(tmp, 'work'),
       output: { resultsDir: path.join(tmp, 'results'), historyFile, readme },
       log: () => {},
@@ -213,6 +220,7 @@ describe('bench harness smoke run', () => {
   }, 600_000);
 
   it('sends every request of every run and gets the expected status for each', () => {
+    expect(result.warmup).toBe(60);
     const runs = [...result.api.runs, ...(result.engine?.runs ?? []), ...(result.postgres?.runs ?? [])];
     const cs = [1, 4, 16];
     expect(runs.map((r) => r.concurrency)).toEqual(pgUrl ? [...cs, ...cs, ...cs] : [...cs, ...cs]);
