@@ -65,33 +65,31 @@ export function installMetrics(
     },
   });
 
-  engine.observeQueries((label, seconds) => queries.observe({ query: label }, seconds));
+  // Every search and count reports its 'plan' time.
+  const queryChild = childCache((query) => queries.labels({ query }));
+  engine.observeQueries((label, seconds) => queryChild(label).observe(seconds));
   const plans = new Counter({
     name: 'regdata_search_plans_total',
     help: 'Searches and counts planned, by path: the posting lists (index) or a DuckDB scan (scan)',
     labelNames: ['country', 'path'] as const,
     registers: [registry],
   });
+  const planChild = childCache((key) => {
+    const [country, path] = key.split(' ');
+    return plans.labels({ country, path });
+  });
   engine.observePlans((country, explain) =>
-    plans.inc({ country, path: explain === null ? 'scan' : 'index' }),
+    planChild(`${country} ${explain === null ? 'scan' : 'index'}`).inc(),
   );
 
-  // One pair of children per label set, found by a plain string: given the labels object, prom-client
-  // validates and hashes it on every inc and every observe (issue 27: a share of each request's event loop).
-  const children = new Map<
-    string,
-    { count: ReturnType<typeof requests.labels>; time: ReturnType<typeof latency.labels> }
-  >();
+  const requestChild = childCache((key) => {
+    const [method, status, ...route] = key.split(' ');
+    const labels = { method, route: route.join(' '), status };
+    return { count: requests.labels(labels), time: latency.labels(labels) };
+  });
   const observe = (request: FastifyRequest, status: string, seconds: number) => {
     // The route pattern, not the URL, keeps label cardinality bounded (no codes or query strings).
-    const route = request.routeOptions.url ?? 'unmatched';
-    const key = `${request.method} ${status} ${route}`;
-    let child = children.get(key);
-    if (!child) {
-      const labels = { method: request.method, route, status };
-      child = { count: requests.labels(labels), time: latency.labels(labels) };
-      children.set(key, child);
-    }
+    const child = requestChild(`${request.method} ${status} ${request.routeOptions.url ?? 'unmatched'}`);
     child.count.inc();
     child.time.observe(seconds);
   };
@@ -114,6 +112,22 @@ export function installMetrics(
     });
   }
   return registry;
+}
+
+/**
+ * A metric's children by a plain string key. Given a labels object, prom-client validates and hashes it on
+ * every inc and every observe (issue 27: a share of each request's event loop).
+ */
+function childCache<C>(make: (key: string) => C): (key: string) => C {
+  const children = new Map<string, C>();
+  return (key) => {
+    let child = children.get(key);
+    if (!child) {
+      child = make(key);
+      children.set(key, child);
+    }
+    return child;
+  };
 }
 
 /** The /metrics route alone, for a listener of its own (REGDATA_METRICS_PORT) that a firewall keeps private. */
