@@ -189,23 +189,48 @@ export class Ledger {
     );
   }
 
-  /** Phase one: holds `reservedRows x unitPrice` across lots, earliest expiry first, or holds nothing. */
-  async reserve(q: Queryable, req: HoldRequest, now: number): Promise<ReserveResult> {
-    await this.lockAccount(q, req.accountId);
+  /**
+   * What a reserve of `amount` would decide, without holding: it books the account's expired lots and
+   * answers whether the rest covers `amount` (a read whose run failed, metering.ts executeInOneCommit).
+   */
+  async covers(
+    q: Queryable,
+    accountId: string,
+    amount: Micro,
+    now: number,
+  ): Promise<{ ok: boolean; available: Micro }> {
+    const { available } = await this.spendable(q, accountId, now);
+    return { ok: available >= amount, available };
+  }
+
+  /**
+   * Locks the account, books its expired lots and returns the others with credit left, earliest expiry
+   * first (lots that never expire last), and their sum.
+   */
+  private async spendable(
+    q: Queryable,
+    accountId: string,
+    now: number,
+  ): Promise<{ lots: { id: number; expires_at: number | null; available: Micro }[]; available: Micro }> {
+    await this.lockAccount(q, accountId);
     // bookExpiry and the spendable lots in one read: a metered call's statements are its cost (issue 27).
     const withCredit = await q.all<{ id: number; expires_at: number | null; available: Micro }>(LOTS_LEFT, [
-      req.accountId,
+      accountId,
     ]);
     for (const lot of withCredit) {
       if (expiredBy(lot.expires_at, now))
-        await q.run(INSERT_TRANSFER, [req.accountId, lot.id, 'expire', lot.available, null, null, now]);
+        await q.run(INSERT_TRANSFER, [accountId, lot.id, 'expire', lot.available, null, null, now]);
     }
-    // Earliest expiry first, lots that never expire last.
     const lots = withCredit
       .filter((lot) => !expiredBy(lot.expires_at, now))
       .sort((a, b) => (a.expires_at ?? Infinity) - (b.expires_at ?? Infinity) || a.id - b.id);
+    return { lots, available: lots.reduce((s, l) => s + l.available, 0) };
+  }
+
+  /** Phase one: holds `reservedRows x unitPrice` across lots, earliest expiry first, or holds nothing. */
+  async reserve(q: Queryable, req: HoldRequest, now: number): Promise<ReserveResult> {
+    const { lots, available } = await this.spendable(q, req.accountId, now);
     const amount = req.reservedRows * req.unitPrice;
-    const available = lots.reduce((s, l) => s + l.available, 0);
     if (available < amount) return { ok: false, available };
     const hold = await q.get<{ id: number }>(
       `INSERT INTO holds (account_id, key_id, instance_id, channel, operation, country, unit_price,

@@ -35,11 +35,18 @@ export interface MeteringOptions {
   idempotencyTtlMs: number;
 }
 
-/** How a call is paid for, decided in the transaction that reserves. */
+/**
+ * How a call is paid for, decided in the transaction that reserves. `unheld`: the balance covers the call,
+ * which holds nothing because its run already failed (executeInOneCommit).
+ */
 type Begun =
   | { mode: 'free'; reason: FreeReason; accountId: string }
   | { mode: 'held'; holdId: number; amount: Micro; unitPrice: Micro; accountId: string }
+  | { mode: 'unheld'; accountId: string }
   | { mode: 'rejected'; available: Micro; needed: Micro };
+/** A call that goes on to settle: free or held. */
+type Settling = Extract<Begun, { mode: 'free' | 'held' }>;
+type Rejected = Extract<Begun, { mode: 'rejected' }>;
 
 interface Flight {
   fingerprint: string;
@@ -217,10 +224,12 @@ export class WalletMetering implements Metering {
     }
     const settled = await this.store.tx(
       async (q) => {
-        const begun = await this.begin(q, call, this.clock());
+        // A failed run (a 404) holds nothing: a hold, its pending transfer and their void would cancel out
+        // in this very commit. Its balance is still checked, so it is a 402 exactly when a hold would be.
+        const begun = await this.decide(q, call, this.clock(), outcome !== null);
         // The balance decides first: a refused call is a 402 whatever its run found or threw.
         if (begun.mode === 'rejected') return begun;
-        if (outcome === null) {
+        if (outcome === null || begun.mode === 'unheld') {
           await this.abandonIn(q, call, begun, null);
           return null;
         }
@@ -236,7 +245,17 @@ export class WalletMetering implements Metering {
   }
 
   /** Decides free or held, and holds. Runs inside the reserve transaction. */
-  private async begin(q: Queryable, call: MeteredCall, now: number): Promise<Begun> {
+  private async begin(q: Queryable, call: MeteredCall, now: number): Promise<Settling | Rejected> {
+    const begun = await this.decide(q, call, now, true);
+    if (begun.mode === 'unheld') throw new Error('a reserve that holds returned no hold');
+    return begun;
+  }
+
+  /**
+   * Decides free, held or refused, and holds; with `hold` false it only checks that the balance covers the
+   * call (`unheld`).
+   */
+  private async decide(q: Queryable, call: MeteredCall, now: number, hold: boolean): Promise<Begun> {
     const { principal } = call;
     const found = await Accounts.forCall(q, principal.accountId, call.country, now);
     if (!found) throw new AppError('unauthorized', 'API key has no account');
@@ -246,21 +265,23 @@ export class WalletMetering implements Metering {
     const unitPrice = this.options.prices[call.country];
     if (unitPrice * call.reserveRows === 0)
       return { mode: 'free', reason: 'nothing_to_reserve', accountId: account.id };
-    const res = await this.ledger.reserve(
-      q,
-      {
-        accountId: account.id,
-        keyId: principal.keyId,
-        instanceId: this.options.instanceId,
-        channel: call.channel,
-        operation: call.operation,
-        country: call.country,
-        unitPrice,
-        reservedRows: call.reserveRows,
-        timeoutAt: now + (call.holdTimeoutMs ?? this.options.holdTimeoutMs),
-      },
-      now,
-    );
+    const res = hold
+      ? await this.ledger.reserve(
+          q,
+          {
+            accountId: account.id,
+            keyId: principal.keyId,
+            instanceId: this.options.instanceId,
+            channel: call.channel,
+            operation: call.operation,
+            country: call.country,
+            unitPrice,
+            reservedRows: call.reserveRows,
+            timeoutAt: now + (call.holdTimeoutMs ?? this.options.holdTimeoutMs),
+          },
+          now,
+        )
+      : await this.ledger.covers(q, account.id, unitPrice * call.reserveRows, now);
     if (!res.ok) {
       const needed = unitPrice * call.reserveRows;
       await this.usage.record(
@@ -278,12 +299,13 @@ export class WalletMetering implements Metering {
       );
       return { mode: 'rejected', available: res.available, needed };
     }
+    if (!('holdId' in res)) return { mode: 'unheld', accountId: account.id };
     return { mode: 'held', holdId: res.holdId, amount: res.amount, unitPrice, accountId: account.id };
   }
 
   private settle<T>(
     call: MeteredCall,
-    begun: Exclude<Begun, { mode: 'rejected' }>,
+    begun: Settling,
     outcome: MeteredOutcome<T>,
     idem: { key: string } | null,
   ): Promise<{ result: T; meta: UsageMeta }> {
@@ -296,7 +318,7 @@ export class WalletMetering implements Metering {
   private async settleIn<T>(
     q: Queryable,
     call: MeteredCall,
-    begun: Exclude<Begun, { mode: 'rejected' }>,
+    begun: Settling,
     outcome: MeteredOutcome<T>,
     idem: { key: string } | null,
   ): Promise<{ result: T; meta: UsageMeta }> {

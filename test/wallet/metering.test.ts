@@ -242,15 +242,59 @@ describe.each(WALLET_BACKENDS)('%s: metered calls (spec 8)', (backend) => {
     expect(await wallet.balance({ email: 'payg@example.com' })).toMatchObject({ balance: 1.99, pending: 0 });
   });
 
-  it('voids the hold of a read-only run that fails, and charges nothing', async () => {
-    const { wallet, principal } = await paygWallet(10);
+  it('holds nothing for a read-only run that fails: one commit, its usage line, nothing charged', async () => {
+    const { wallet, principal, dbPath } = await paygWallet(10);
+    const usageLines = () => rawCount(dbPath, 'SELECT count(*) FROM usage_records');
+    const before = await usageLines();
+    const entries = await ledgerEntryCount(dbPath);
+    let commits = 0;
+    const tx = wallet.store.tx.bind(wallet.store);
+    wallet.store.tx = (fn, opts) => {
+      commits++;
+      return tx(fn, opts);
+    };
     const err = await rejection(
       wallet.metering.runMetered(call(principal, { reserveRows: 50, readOnly: true }), () =>
         Promise.reject(new AppError('not_found', 'no such company')),
       ),
     );
     expect(err.status).toBe(404);
+    expect(commits).toBe(1);
+    // A hold, its pending transfer and their void would cancel out within the commit: none are written.
+    expect(await ledgerEntryCount(dbPath)).toEqual(entries);
+    expect(await usageLines()).toBe(before + 1);
+    expect((await wallet.usage({ email: 'payg@example.com' })).records[0]).toMatchObject({
+      outcome: 'voided',
+      creditsCharged: 0,
+    });
     expect(await wallet.balance({ email: 'payg@example.com' })).toMatchObject({ balance: 10, pending: 0 });
+    await expectAuditClean(wallet);
+  });
+
+  it('books expired lots and answers 402 for a failing read exactly when a hold would have', async () => {
+    const clock = new TestClock();
+    const { wallet, principal } = await paygWallet(0.2, { now: clock.now });
+    await wallet.addCredits({
+      email: 'payg@example.com',
+      amount: 0.8,
+      source: 'grant',
+      expiresAt: new Date(clock.ms + 86_400_000),
+    });
+    const fail = async (rows: number) =>
+      (
+        await rejection(
+          wallet.metering.runMetered(call(principal, { reserveRows: rows, readOnly: true }), () =>
+            Promise.reject(new AppError('not_found', 'no such company')),
+          ),
+        )
+      ).status;
+    // 1 credit at 0.04 a row: 25 rows are covered, 26 are not.
+    expect([await fail(25), await fail(26)]).toEqual([404, 402]);
+    // Two days on, the 0.8 lot has expired: 0.2 covers 5 rows, not 6, and the failing read booked the expiry.
+    clock.advance(2 * 86_400_000);
+    expect([await fail(5), await fail(6)]).toEqual([404, 402]);
+    const lots = (await wallet.balance({ email: 'payg@example.com' })).lots;
+    expect(lots.map((l) => l.remaining)).toEqual([0.2, 0]);
     await expectAuditClean(wallet);
   });
 
