@@ -10,7 +10,7 @@ import {
   type IdempotencyRow,
   type IdempotencyStore,
 } from './idempotency.ts';
-import type { Ledger } from './ledger.ts';
+import type { Ledger, Pending } from './ledger.ts';
 import { microToCredits, type Micro, type PriceTable } from './money.ts';
 import type { Sweeper } from './sweeper.ts';
 import type { FreeReason, UsageEntry, UsageLog } from './usage.ts';
@@ -41,7 +41,7 @@ export interface MeteringOptions {
  */
 type Begun =
   | { mode: 'free'; reason: FreeReason; accountId: string }
-  | { mode: 'held'; holdId: number; amount: Micro; unitPrice: Micro; accountId: string }
+  | { mode: 'held'; holdId: number; amount: Micro; unitPrice: Micro; accountId: string; pendings: Pending[] }
   | { mode: 'unheld'; accountId: string }
   | { mode: 'rejected'; available: Micro; needed: Micro };
 /** A call that goes on to settle: free or held. */
@@ -233,7 +233,7 @@ export class WalletMetering implements Metering {
           await this.abandonIn(q, call, begun, null);
           return null;
         }
-        return this.settleIn(q, call, begun, outcome, null);
+        return this.settleIn(q, call, begun, outcome, null, true);
       },
       // As the two commits of `execute` (docs/wallet.md "Durability"): a commit lost to a power cut is a call
       // answered and not charged, never a charge without its answer.
@@ -300,7 +300,14 @@ export class WalletMetering implements Metering {
       return { mode: 'rejected', available: res.available, needed };
     }
     if (!('holdId' in res)) return { mode: 'unheld', accountId: account.id };
-    return { mode: 'held', holdId: res.holdId, amount: res.amount, unitPrice, accountId: account.id };
+    return {
+      mode: 'held',
+      holdId: res.holdId,
+      amount: res.amount,
+      unitPrice,
+      accountId: account.id,
+      pendings: res.pendings,
+    };
   }
 
   private settle<T>(
@@ -311,7 +318,7 @@ export class WalletMetering implements Metering {
   ): Promise<{ result: T; meta: UsageMeta }> {
     // Not waiting for the flush: see docs/wallet.md "Durability". A settle lost to a power cut is a call
     // served and not charged, never a charge without its answer.
-    return this.store.tx((q) => this.settleIn(q, call, begun, outcome, idem), { durable: false });
+    return this.store.tx((q) => this.settleIn(q, call, begun, outcome, idem, false), { durable: false });
   }
 
   /** Charges what the call returned and records it. Runs inside the settle transaction. */
@@ -321,6 +328,8 @@ export class WalletMetering implements Metering {
     begun: Settling,
     outcome: MeteredOutcome<T>,
     idem: { key: string } | null,
+    /** The hold was made in this same transaction (a read paid in one commit). */
+    sameCommit: boolean,
   ): Promise<{ result: T; meta: UsageMeta }> {
     const now = this.clock();
     let reserved: Micro = 0;
@@ -329,7 +338,10 @@ export class WalletMetering implements Metering {
     if (begun.mode === 'held') {
       reserved = begun.amount;
       const amount = outcome.chargeableRows * begun.unitPrice;
-      if (await this.ledger.post(q, begun.holdId, amount, now)) charged = amount;
+      if (sameCommit) {
+        await this.ledger.postOwn(q, begun, amount, now);
+        charged = amount;
+      } else if (await this.ledger.post(q, begun.holdId, amount, now)) charged = amount;
       // The sweeper voided the hold (the call outlived its timeout): the data is served, nothing is taken.
       else reason = 'hold_expired';
     } else {

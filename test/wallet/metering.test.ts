@@ -242,6 +242,44 @@ describe.each(WALLET_BACKENDS)('%s: metered calls (spec 8)', (backend) => {
     expect(await wallet.balance({ email: 'payg@example.com' })).toMatchObject({ balance: 1.99, pending: 0 });
   });
 
+  it('settles a read paid in one commit across lots, and voids a read that returned nothing', async () => {
+    const clock = new TestClock();
+    const { wallet, principal, dbPath } = await paygWallet(0.5, { now: clock.now });
+    await wallet.addCredits({
+      email: 'payg@example.com',
+      amount: 0.2,
+      source: 'grant',
+      expiresAt: new Date(clock.ms + 86_400_000),
+    });
+    // 12 rows reserved (0.48): 0.20 from the expiring lot, 0.28 from the other; 7 rows charged (0.28).
+    const res = await wallet.metering.runMetered(
+      call(principal, { reserveRows: 12, readOnly: true }),
+      rows(7),
+    );
+    expect(res.meta).toEqual({
+      rows_returned: 7,
+      credits_charged: 0.28,
+      credits_reserved: 0.48,
+      credit_balance: 0.42,
+    });
+    const lots = async () =>
+      (await wallet.balance({ email: 'payg@example.com' })).lots.map((l) => [l.amount, l.spent]);
+    expect(await lots()).toEqual([
+      [0.5, 0.08],
+      [0.2, 0.2],
+    ]);
+    // No rows: the hold is voided in the same commit.
+    const none = await wallet.metering.runMetered(
+      call(principal, { reserveRows: 3, readOnly: true }),
+      rows(0),
+    );
+    expect(none.meta).toMatchObject({ credits_charged: 0, credits_reserved: 0.12, credit_balance: 0.42 });
+    // Two holds, a pending transfer per lot each drew from (2 + 1), and a post or void for each pending.
+    expect(await ledgerEntryCount(dbPath)).toEqual({ transfers: 6, holds: 2 });
+    expect(await rawCount(dbPath, "SELECT count(*) FROM holds WHERE state = 'voided'")).toBe(1);
+    await expectAuditClean(wallet);
+  });
+
   it('holds nothing for a read-only run that fails: one commit, its usage line, nothing charged', async () => {
     const { wallet, principal, dbPath } = await paygWallet(10);
     const usageLines = () => rawCount(dbPath, 'SELECT count(*) FROM usage_records');
