@@ -28,10 +28,19 @@ export interface HoldRequest {
   timeoutAt: number;
 }
 
+/**
+ * How a hold is resolved when the transaction that makes it already knows (a read paid in one commit):
+ * it is written in that state, so the row is written once and never enters the open-holds index.
+ */
+export type SettledAs = 'posted' | 'voided';
+const NOTHING_TO_CHARGE = 'nothing to charge';
+
 export type ReserveResult = ({ ok: true } & OwnHold) | { ok: false; available: Micro };
 
 /** A hold as reserve() made it: what postOwn() needs, so that the transaction that made it reads nothing back. */
 export interface OwnHold {
+  /** Made already resolved (reserve's `settledAs`): postOwn() must resolve it the same way. */
+  settledAs: SettledAs | null;
   holdId: number;
   accountId: string;
   amount: Micro;
@@ -236,14 +245,19 @@ export class Ledger {
   }
 
   /** Phase one: holds `reservedRows x unitPrice` across lots, earliest expiry first, or holds nothing. */
-  async reserve(q: Queryable, req: HoldRequest, now: number): Promise<ReserveResult> {
+  async reserve(
+    q: Queryable,
+    req: HoldRequest,
+    now: number,
+    settledAs: SettledAs | null = null,
+  ): Promise<ReserveResult> {
     const { lots, available } = await this.spendable(q, req.accountId, now);
     const amount = req.reservedRows * req.unitPrice;
     if (available < amount) return { ok: false, available };
     const hold = await q.get<{ id: number }>(
       `INSERT INTO holds (account_id, key_id, instance_id, channel, operation, country, unit_price,
-         reserved_rows, amount, created_at, timeout_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+         reserved_rows, amount, created_at, timeout_at, state, resolved_at, void_reason)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
       [
         req.accountId,
         req.keyId,
@@ -256,6 +270,9 @@ export class Ledger {
         amount,
         now,
         req.timeoutAt,
+        settledAs ?? 'pending',
+        settledAs ? now : null,
+        settledAs === 'voided' ? NOTHING_TO_CHARGE : null,
       ],
     );
     if (!hold) throw new Error('hold insert returned no id');
@@ -277,7 +294,7 @@ export class Ledger {
       pendings.push({ id: pending.id, lot_id: lot.id, amount: take, expires_at: lot.expires_at });
       left -= take;
     }
-    return { ok: true, holdId: hold.id, accountId: req.accountId, amount, pendings };
+    return { ok: true, settledAs, holdId: hold.id, accountId: req.accountId, amount, pendings };
   }
 
   /** The hold, locked against a concurrent post, void or sweep on PostgreSQL. */
@@ -297,10 +314,10 @@ export class Ledger {
     if (!Number.isSafeInteger(amount) || amount < 0 || amount > hold.amount) {
       throw new RangeError(`post of ${amount} against a hold of ${hold.amount}`);
     }
-    if (amount === 0) return this.void(q, holdId, 'nothing to charge', now);
+    if (amount === 0) return this.void(q, holdId, NOTHING_TO_CHARGE, now);
     await this.lockAccount(q, hold.account_id);
     const pendings = await q.all<Pending>(HOLD_PENDINGS, [holdId]);
-    await this.postPendings(q, hold.account_id, holdId, pendings, amount, now);
+    await this.postPendings(q, hold.account_id, holdId, pendings, amount, now, true);
     return true;
   }
 
@@ -313,8 +330,14 @@ export class Ledger {
     if (!Number.isSafeInteger(amount) || amount < 0 || amount > hold.amount) {
       throw new RangeError(`post of ${amount} against a hold of ${hold.amount}`);
     }
-    if (amount > 0) return this.postPendings(q, hold.accountId, hold.holdId, hold.pendings, amount, now);
-    await this.voidPendings(q, hold.accountId, hold.holdId, hold.pendings, 'nothing to charge', now);
+    const state: SettledAs = amount > 0 ? 'posted' : 'voided';
+    if (hold.settledAs !== null && hold.settledAs !== state) {
+      throw new Error(`hold ${hold.holdId} was made ${hold.settledAs}, its settle would leave it ${state}`);
+    }
+    const resolve = hold.settledAs === null;
+    const { accountId, holdId, pendings } = hold;
+    if (amount > 0) return this.postPendings(q, accountId, holdId, pendings, amount, now, resolve);
+    await this.voidPendings(q, accountId, holdId, pendings, NOTHING_TO_CHARGE, now, resolve);
   }
 
   /** Posts `amount` against `pendings` in order and voids what is left of them; resolves the hold. */
@@ -325,6 +348,7 @@ export class Ledger {
     pendings: Pending[],
     amount: Micro,
     now: number,
+    resolve: boolean,
   ): Promise<void> {
     let left = amount;
     for (const p of pendings) {
@@ -333,7 +357,7 @@ export class Ledger {
       else await q.run(INSERT_TRANSFER, [accountId, p.lot_id, 'void', p.amount, holdId, p.id, now]);
       left -= take;
     }
-    await q.run(RESOLVE_HOLD, ['posted', now, null, holdId]);
+    if (resolve) await q.run(RESOLVE_HOLD, ['posted', now, null, holdId]);
     await this.expireReleased(q, accountId, pendings, now);
   }
 
@@ -343,7 +367,7 @@ export class Ledger {
     if (!hold || hold.state !== 'pending') return false;
     await this.lockAccount(q, hold.account_id);
     const pendings = await q.all<Pending>(HOLD_PENDINGS, [holdId]);
-    await this.voidPendings(q, hold.account_id, holdId, pendings, reason, now);
+    await this.voidPendings(q, hold.account_id, holdId, pendings, reason, now, true);
     return true;
   }
 
@@ -354,11 +378,12 @@ export class Ledger {
     pendings: Pending[],
     reason: string,
     now: number,
+    resolve: boolean,
   ): Promise<void> {
     for (const p of pendings) {
       await q.run(INSERT_TRANSFER, [accountId, p.lot_id, 'void', p.amount, holdId, p.id, now]);
     }
-    await q.run(RESOLVE_HOLD, ['voided', now, reason, holdId]);
+    if (resolve) await q.run(RESOLVE_HOLD, ['voided', now, reason, holdId]);
     await this.expireReleased(q, accountId, pendings, now);
   }
 

@@ -10,7 +10,7 @@ import {
   type IdempotencyRow,
   type IdempotencyStore,
 } from './idempotency.ts';
-import type { Ledger, Pending } from './ledger.ts';
+import type { Ledger, OwnHold, SettledAs } from './ledger.ts';
 import { microToCredits, type Micro, type PriceTable } from './money.ts';
 import type { Sweeper } from './sweeper.ts';
 import type { FreeReason, UsageEntry, UsageLog } from './usage.ts';
@@ -41,12 +41,14 @@ export interface MeteringOptions {
  */
 type Begun =
   | { mode: 'free'; reason: FreeReason; accountId: string }
-  | { mode: 'held'; holdId: number; amount: Micro; unitPrice: Micro; accountId: string; pendings: Pending[] }
+  | ({ mode: 'held'; unitPrice: Micro } & OwnHold)
   | { mode: 'unheld'; accountId: string }
   | { mode: 'rejected'; available: Micro; needed: Micro };
 /** A call that goes on to settle: free or held. */
 type Settling = Extract<Begun, { mode: 'free' | 'held' }>;
 type Rejected = Extract<Begun, { mode: 'rejected' }>;
+/** What decide() writes for a call the balance covers: no hold, an open one, or one already resolved. */
+type HoldMode = 'none' | 'open' | SettledAs;
 
 interface Flight {
   fingerprint: string;
@@ -226,7 +228,7 @@ export class WalletMetering implements Metering {
       async (q) => {
         // A failed run (a 404) holds nothing: a hold, its pending transfer and their void would cancel out
         // in this very commit. Its balance is still checked, so it is a 402 exactly when a hold would be.
-        const begun = await this.decide(q, call, this.clock(), outcome !== null);
+        const begun = await this.decide(q, call, this.clock(), this.oneCommitHold(call, outcome));
         // The balance decides first: a refused call is a 402 whatever its run found or threw.
         if (begun.mode === 'rejected') return begun;
         if (outcome === null || begun.mode === 'unheld') {
@@ -246,7 +248,7 @@ export class WalletMetering implements Metering {
 
   /** Decides free or held, and holds. Runs inside the reserve transaction. */
   private async begin(q: Queryable, call: MeteredCall, now: number): Promise<Settling | Rejected> {
-    const begun = await this.decide(q, call, now, true);
+    const begun = await this.decide(q, call, now, 'open');
     if (begun.mode === 'unheld') throw new Error('a reserve that holds returned no hold');
     return begun;
   }
@@ -255,7 +257,7 @@ export class WalletMetering implements Metering {
    * Decides free, held or refused, and holds; with `hold` false it only checks that the balance covers the
    * call (`unheld`).
    */
-  private async decide(q: Queryable, call: MeteredCall, now: number, hold: boolean): Promise<Begun> {
+  private async decide(q: Queryable, call: MeteredCall, now: number, hold: HoldMode): Promise<Begun> {
     const { principal } = call;
     const found = await Accounts.forCall(q, principal.accountId, call.country, now);
     if (!found) throw new AppError('unauthorized', 'API key has no account');
@@ -265,23 +267,25 @@ export class WalletMetering implements Metering {
     const unitPrice = this.options.prices[call.country];
     if (unitPrice * call.reserveRows === 0)
       return { mode: 'free', reason: 'nothing_to_reserve', accountId: account.id };
-    const res = hold
-      ? await this.ledger.reserve(
-          q,
-          {
-            accountId: account.id,
-            keyId: principal.keyId,
-            instanceId: this.options.instanceId,
-            channel: call.channel,
-            operation: call.operation,
-            country: call.country,
-            unitPrice,
-            reservedRows: call.reserveRows,
-            timeoutAt: now + (call.holdTimeoutMs ?? this.options.holdTimeoutMs),
-          },
-          now,
-        )
-      : await this.ledger.covers(q, account.id, unitPrice * call.reserveRows, now);
+    const res =
+      hold !== 'none'
+        ? await this.ledger.reserve(
+            q,
+            {
+              accountId: account.id,
+              keyId: principal.keyId,
+              instanceId: this.options.instanceId,
+              channel: call.channel,
+              operation: call.operation,
+              country: call.country,
+              unitPrice,
+              reservedRows: call.reserveRows,
+              timeoutAt: now + (call.holdTimeoutMs ?? this.options.holdTimeoutMs),
+            },
+            now,
+            hold === 'open' ? null : hold,
+          )
+        : await this.ledger.covers(q, account.id, unitPrice * call.reserveRows, now);
     if (!res.ok) {
       const needed = unitPrice * call.reserveRows;
       await this.usage.record(
@@ -302,12 +306,23 @@ export class WalletMetering implements Metering {
     if (!('holdId' in res)) return { mode: 'unheld', accountId: account.id };
     return {
       mode: 'held',
+      unitPrice,
+      settledAs: res.settledAs,
       holdId: res.holdId,
       amount: res.amount,
-      unitPrice,
       accountId: account.id,
       pendings: res.pendings,
     };
+  }
+
+  /**
+   * The hold of a read paid in one commit, whose outcome is known before the commit: none when its run
+   * failed, else made already posted (or voided, with nothing to charge), as its settle in that commit
+   * will leave it.
+   */
+  private oneCommitHold(call: MeteredCall, outcome: MeteredOutcome<unknown> | null): HoldMode {
+    if (outcome === null) return 'none';
+    return outcome.chargeableRows * this.options.prices[call.country] > 0 ? 'posted' : 'voided';
   }
 
   private settle<T>(

@@ -277,6 +277,8 @@ describe.each(WALLET_BACKENDS)('%s: metered calls (spec 8)', (backend) => {
     // Two holds, a pending transfer per lot each drew from (2 + 1), and a post or void for each pending.
     expect(await ledgerEntryCount(dbPath)).toEqual({ transfers: 6, holds: 2 });
     expect(await rawCount(dbPath, "SELECT count(*) FROM holds WHERE state = 'voided'")).toBe(1);
+    // Each hold was written already resolved, as its settle in the same commit left it.
+    expect(await rawCount(dbPath, 'SELECT count(*) FROM holds WHERE resolved_at = created_at')).toBe(2);
     await expectAuditClean(wallet);
   });
 
