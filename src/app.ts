@@ -186,20 +186,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installErrorHandlers(app);
   installSecurityHeaders(app);
   installQueryNormalisation(app);
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);
     // onResponse runs when a response finishes; one the client cut short (an export download left midway)
-    // gets its line here instead, with the status that was sent.
-    reply.raw.once('close', () => {
+    // gets its line here instead, with the status that was sent. A response closes once: `on`, not `once`.
+    reply.raw.on('close', () => {
       if (reply.raw.writableFinished) return;
       request.log.info(
         { req: request, res: reply, responseTime: reply.elapsedTime },
         'request closed by the client before its response ended',
       );
     });
+    done();
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    done();
   });
   // Graceful shutdown: a keep-alive socket whose request was in flight when close() began would keep the
   // server open after its response; telling the client to close it lets close() finish.
@@ -207,8 +209,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
 
   await installOpenApi(app, { publicPrefixes: [API_PREFIX, ACCOUNT_PREFIX, HEALTH_PATH] });

@@ -93,15 +93,17 @@ export function installMetrics(
     child.count.inc();
     child.time.observe(seconds);
   };
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     observe(request, String(reply.statusCode), reply.elapsedTime / 1000);
+    done();
   });
   // fastify runs onResponse when a response finishes; one the client cut short (an export download left
   // midway) never does. It is counted with nginx's 499 "client closed request" instead of vanishing.
-  app.addHook('onRequest', async (request, reply) => {
-    reply.raw.once('close', () => {
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.raw.on('close', () => {
       if (!reply.raw.writableFinished) observe(request, CLIENT_CLOSED_STATUS, reply.elapsedTime / 1000);
     });
+    done();
   });
 
   if (authenticator) {

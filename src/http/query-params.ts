@@ -33,9 +33,12 @@ export function arrayParams(schema: z.ZodObject): ReadonlySet<string> {
 }
 
 export function installQueryNormalisation(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     const query = request.query as Record<string, unknown> | undefined;
-    if (!query || typeof query !== 'object') return;
+    if (!query || typeof query !== 'object') {
+      done();
+      return;
+    }
     const arrays = request.routeOptions.config.queryArrays;
     const issues: ValidationIssue[] = [];
     // zod reads every key of a route's schema from this object (~60 for search). Fastify's query objects
@@ -51,7 +54,11 @@ export function installQueryNormalisation(app: FastifyInstance): void {
       }
       copy[name] = arrays?.has(name) && !Array.isArray(value) ? [value] : value;
     }
-    if (issues.length) throw validationError(issues);
+    if (issues.length) {
+      done(validationError(issues));
+      return;
+    }
     request.query = copy;
+    done();
   });
 }
