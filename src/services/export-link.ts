@@ -117,14 +117,19 @@ export class ExportLinks {
 export function maskLinkSignature(url: string): string {
   const q = url.indexOf('?');
   if (q === -1) return url;
+  // Without an escape anywhere, only the name as it is can be the signature.
+  if (!url.includes(LINK_SIGNATURE) && !/[%+]/.test(url)) return url;
   const parts = url
     .slice(q + 1)
     .split('&')
     .map((part) => {
       const eq = part.indexOf('=');
       if (eq === -1) return part;
-      const [entry] = new URLSearchParams(part);
-      return entry?.[0] === LINK_SIGNATURE ? `${part.slice(0, eq)}=[redacted]` : part;
+      const key = part.slice(0, eq);
+      // Only a name with an escape ('%' or '+') decodes to other text: the others are compared as they are,
+      // as a search's 40-odd parameters each cost a URLSearchParams in every request's log line.
+      const name = /[%+]/.test(key) ? new URLSearchParams(part).keys().next().value : key;
+      return name === LINK_SIGNATURE ? `${key}=[redacted]` : part;
     });
   return `${url.slice(0, q + 1)}${parts.join('&')}`;
 }

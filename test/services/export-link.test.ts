@@ -65,5 +65,9 @@ describe('the logged URL', () => {
     expect(maskLinkSignature('/x?q=signature%3D1&signatures=2&name=signature')).toBe(
       '/x?q=signature%3D1&signatures=2&name=signature',
     );
+    // '+' decodes to a space: these names are "signature " and " signature".
+    expect(maskLinkSignature('/x?signature+=a&+signature=b&sig%6Eature+=c')).toBe(
+      '/x?signature+=a&+signature=b&sig%6Eature+=c',
+    );
   });
 });
