@@ -136,7 +136,7 @@ const WARMUP_MAX_SECONDS = 120;
  * TurboFan finished 315 optimisations in its first 1,000 requests of the mix, 42-99 per 1,000 up to
  * request 5,000 and 4-17 per 1,000 after that (`--trace-opt`), and its compiler threads took 13-28% of a
  * core meanwhile. Without a warm-up the c=1 run (requests 300-1,800 of a fresh process) timed that
- * compiling: the mix's p50 at c=1 was 2.1-2.7 ms after the verify list alone and 1.5-1.9 ms after 6,000
+ * compiling: the mix's p50 at c=1 was 2.3-2.7 ms after the verify list alone and 1.5-1.9 ms after 6,000
  * more requests, on the same list (docs/data-contract.md "Eighth round"). A server in service has long
  * passed that point, and so has every target here: the API, the in-process engine and the peer.
  */
