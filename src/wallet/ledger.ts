@@ -322,25 +322,26 @@ export class Ledger {
   }
 
   /**
-   * post() of a hold the calling transaction made itself (a read paid in one commit): nobody else can
-   * have resolved it, and its pending transfers are known, so neither is read back (two statements of
-   * the ten a paid read runs).
+   * post() of a hold the calling transaction made already resolved (reserve's `settledAs`, a read paid in
+   * one commit): nobody else can have resolved it, and its pending transfers are known, so neither is read
+   * back and the hold is not updated.
    */
   async postOwn(q: Queryable, hold: OwnHold, amount: Micro, now: number): Promise<void> {
     if (!Number.isSafeInteger(amount) || amount < 0 || amount > hold.amount) {
       throw new RangeError(`post of ${amount} against a hold of ${hold.amount}`);
     }
     const state: SettledAs = amount > 0 ? 'posted' : 'voided';
-    if (hold.settledAs !== null && hold.settledAs !== state) {
-      throw new Error(`hold ${hold.holdId} was made ${hold.settledAs}, its settle would leave it ${state}`);
+    if (hold.settledAs !== state) {
+      throw new Error(
+        `hold ${hold.holdId} was made ${hold.settledAs ?? 'pending'}, its settle leaves it ${state}`,
+      );
     }
-    const resolve = hold.settledAs === null;
     const { accountId, holdId, pendings } = hold;
-    if (amount > 0) return this.postPendings(q, accountId, holdId, pendings, amount, now, resolve);
-    await this.voidPendings(q, accountId, holdId, pendings, NOTHING_TO_CHARGE, now, resolve);
+    if (amount > 0) return this.postPendings(q, accountId, holdId, pendings, amount, now, false);
+    await this.voidPendings(q, accountId, holdId, pendings, NOTHING_TO_CHARGE, now, false);
   }
 
-  /** Posts `amount` against `pendings` in order and voids what is left of them; resolves the hold. */
+  /** Posts `amount` against `pendings` in order and voids what is left of them; `resolve`: the hold too. */
   private async postPendings(
     q: Queryable,
     accountId: string,

@@ -235,7 +235,7 @@ export class WalletMetering implements Metering {
           await this.abandonIn(q, call, begun, null);
           return null;
         }
-        return this.settleIn(q, call, begun, outcome, null, true);
+        return this.settleIn(q, call, begun, outcome, null);
       },
       // As the two commits of `execute` (docs/wallet.md "Durability"): a commit lost to a power cut is a call
       // answered and not charged, never a charge without its answer.
@@ -254,8 +254,8 @@ export class WalletMetering implements Metering {
   }
 
   /**
-   * Decides free, held or refused, and holds; with `hold` false it only checks that the balance covers the
-   * call (`unheld`).
+   * Decides free, held or refused, and holds as `hold` says; with 'none' it only checks that the balance
+   * covers the call (`unheld`).
    */
   private async decide(q: Queryable, call: MeteredCall, now: number, hold: HoldMode): Promise<Begun> {
     const { principal } = call;
@@ -333,7 +333,7 @@ export class WalletMetering implements Metering {
   ): Promise<{ result: T; meta: UsageMeta }> {
     // Not waiting for the flush: see docs/wallet.md "Durability". A settle lost to a power cut is a call
     // served and not charged, never a charge without its answer.
-    return this.store.tx((q) => this.settleIn(q, call, begun, outcome, idem, false), { durable: false });
+    return this.store.tx((q) => this.settleIn(q, call, begun, outcome, idem), { durable: false });
   }
 
   /** Charges what the call returned and records it. Runs inside the settle transaction. */
@@ -343,8 +343,6 @@ export class WalletMetering implements Metering {
     begun: Settling,
     outcome: MeteredOutcome<T>,
     idem: { key: string } | null,
-    /** The hold was made in this same transaction (a read paid in one commit). */
-    sameCommit: boolean,
   ): Promise<{ result: T; meta: UsageMeta }> {
     const now = this.clock();
     let reserved: Micro = 0;
@@ -353,7 +351,8 @@ export class WalletMetering implements Metering {
     if (begun.mode === 'held') {
       reserved = begun.amount;
       const amount = outcome.chargeableRows * begun.unitPrice;
-      if (sameCommit) {
+      // A hold made already resolved was made by this transaction (a read paid in one commit).
+      if (begun.settledAs !== null) {
         await this.ledger.postOwn(q, begun, amount, now);
         charged = amount;
       } else if (await this.ledger.post(q, begun.holdId, amount, now)) charged = amount;

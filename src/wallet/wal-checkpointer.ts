@@ -38,8 +38,9 @@ interface Round {
  * write starts on a WAL that is wholly copied; under a steady stream of commits that moment never comes
  * and the file grows. So when a round leaves more than `restartFrames` frames, the next round copies what
  * is there and then holds this process's writers back (asynchronously: reads and other requests go on)
- * for the short copy of what they committed meanwhile, and the next commit restarts the WAL. A checkpoint is SQLite's own operation whichever connection
- * runs it, so crash safety is unchanged; a thread that fails hands checkpoints back to the connection.
+ * for the short copy of what they committed meanwhile, and the next commit restarts the WAL. A checkpoint
+ * is SQLite's own operation whichever connection runs it, so crash safety is unchanged; a thread that
+ * fails hands checkpoints back to the connection.
  */
 export class WalCheckpointer {
   private commits = 0;
