@@ -1,10 +1,12 @@
 /**
  * `npm run bench -- [--scale <s>] [--seed <n>] [--data-dir <dir>] [--concurrency 1,4] [--requests N]
- *   [--max-seconds S] [--peer postgres] [--verify N] [--warmup N] [--no-write]`
+ *   [--max-seconds S] [--peer postgres] [--verify N] [--warmup N] [--no-write] [--output-root <dir>]`
  *
  * Makes or reuses the snapshot, measures the API over HTTP as a child process, the same requests through the
  * in-process engine, and optionally the PostgreSQL peer (bench/postgres/setup.sh starts one); writes
- * bench/results/<time>.json, a line of bench/history.jsonl and bench/README.md's latest results.
+ * bench/results/<time>.json, a line of bench/history.jsonl and bench/README.md's latest results (into
+ * another checkout's bench/ folder with --output-root: scripts/bench-on-node.sh runs the bench from a
+ * worktree installed for another Node line and writes its results here).
  * Heavy at scale >= 0.1: run it under `flock /tmp/regdata-heavy.lock` on a shared machine.
  */
 import path from 'node:path';
@@ -23,6 +25,7 @@ const { values } = parseArgs({
     verify: { type: 'string', default: '300' },
     warmup: { type: 'string', default: '5000' },
     'no-write': { type: 'boolean', default: false },
+    'output-root': { type: 'string' },
   },
 });
 
@@ -40,6 +43,7 @@ if (values.peer !== undefined && values.peer !== 'postgres') {
 }
 
 const root = path.resolve(BENCH_ROOT, '..');
+const outputRoot = path.resolve(values['output-root'] ?? BENCH_ROOT);
 const { markdown, file } = await runBench({
   scale: values.scale !== undefined ? positive('scale', values.scale) : values['data-dir'] ? null : 1,
   seed: positive('seed', values.seed),
@@ -55,12 +59,11 @@ const { markdown, file } = await runBench({
   output: values['no-write']
     ? null
     : {
-        resultsDir: path.join(BENCH_ROOT, 'results'),
-        historyFile: path.join(BENCH_ROOT, 'history.jsonl'),
-        readme: path.join(BENCH_ROOT, 'README.md'),
+        resultsDir: path.join(outputRoot, 'results'),
+        historyFile: path.join(outputRoot, 'history.jsonl'),
+        readme: path.join(outputRoot, 'README.md'),
       },
   log: (line) => process.stdout.write(`${line}\n`),
 });
 process.stdout.write(`\n${markdown}`);
-if (file)
-  process.stdout.write(`\nwritten: ${path.relative(root, file)}, bench/history.jsonl, bench/README.md\n`);
+if (file) process.stdout.write(`\nwritten: ${file}, and in ${outputRoot}: history.jsonl, README.md\n`);
