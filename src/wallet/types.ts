@@ -132,8 +132,14 @@ export interface Quote {
 export interface Metering {
   /** The reserve `call` would make now and whether a waiver applies; reserves nothing. */
   quote(call: Pick<MeteredCall, 'principal' | 'channel' | 'country' | 'reserveRows'>): Promise<Quote>;
-  /** Records a free call in usage_records (spec 8: a usage record per request); charges nothing. */
+  /**
+   * Records a free call in usage_records (spec 8: a usage record per request); charges nothing. The line
+   * is written after the current turn of the event loop, so the answer need not wait for it; the promise
+   * resolves once it is written (or its write failed, which the wallet reports as a warning).
+   */
   recordFree(call: FreeCall): Promise<void>;
+  /** Resolves once every free call's line recorded so far is written (or failed). */
+  settleFree(): Promise<void>;
   /**
    * Reserve, run, settle. A throw from `run` (404, 502, ...) voids the hold and is rethrown; 402 is thrown
    * when the balance cannot cover the reserve, before `run` starts (a `readOnly` call's `run` may have

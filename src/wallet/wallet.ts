@@ -103,7 +103,13 @@ export async function openWallet(opts: WalletOptions): Promise<Wallet> {
   const idempotency = new IdempotencyStore();
   const instances = new Instances(instanceId);
   const sweeper = new Sweeper(store, ledger, idempotency, usage, instances, clock, holdTimeoutMs);
-  const meteringOptions = { instanceId, prices, holdTimeoutMs, idempotencyTtlMs };
+  const meteringOptions = {
+    instanceId,
+    prices,
+    holdTimeoutMs,
+    idempotencyTtlMs,
+    ...(opts.onStoreWarning && { onWarning: opts.onStoreWarning }),
+  };
   const metering = new WalletMetering(store, clock, ledger, usage, idempotency, sweeper, meteringOptions);
   const ownStore = !opts.store;
   const lifecycle = await startLifecycle({
@@ -133,7 +139,12 @@ export async function openWallet(opts: WalletOptions): Promise<Wallet> {
     ...plansPart(ctx),
     ...ordersPart(ctx),
     ...balancesPart(ctx),
-    ...usagePart(ctx, usage),
+    // A usage read sees every free call's line recorded before it (those are written after their answers).
+    ...usagePart(ctx, usage, () => metering.settleFree()),
     ...lifecycle,
+    close: async () => {
+      await metering.settleFree();
+      await lifecycle.close();
+    },
   };
 }

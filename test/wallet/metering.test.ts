@@ -14,6 +14,7 @@ import {
   WALLET_BACKENDS,
   useBackend,
 } from './helpers.ts';
+import { rawExec, rawValue } from './backends.ts';
 
 async function rejection(p: Promise<unknown>): Promise<AppError> {
   try {
@@ -544,5 +545,74 @@ describe.each(WALLET_BACKENDS)('%s: operator functions', (backend) => {
       /country must be/,
     );
     expect((await wallet.removeSubscription({ email: 'a@example.com', country: 'PL' })).ended).toBe(true);
+  });
+});
+
+describe.each(WALLET_BACKENDS)("%s: free calls' usage lines, written after the answer", (backend) => {
+  useBackend(backend);
+
+  it('writes the lines of one turn of the event loop in one commit after it, each at its own time', async () => {
+    const clock = new TestClock();
+    const { wallet, principal, dbPath } = await paygWallet(10, { now: clock.now });
+    let commits = 0;
+    const tx = wallet.store.tx.bind(wallet.store);
+    wallet.store.tx = (fn, opts) => {
+      commits++;
+      return tx(fn, opts);
+    };
+    const free = (operation: 'count' | 'filters', country: 'EE' | 'LV') =>
+      wallet.metering.recordFree({ principal, channel: 'rest', operation, country });
+    const first = free('count', 'EE');
+    const at = clock.ms;
+    clock.advance(1_500);
+    const second = free('filters', 'LV');
+    // Nothing is written while the turn that answers them runs; both wait for the same write.
+    expect(commits).toBe(0);
+    expect(second).toBe(first);
+    await first;
+    expect(commits).toBe(1);
+    const lines = await rawValue(
+      dbPath,
+      `SELECT string_agg(operation || ' ' || country || ' ' || outcome || ' ' || created_at, ', ' ORDER BY id)
+         FROM usage_records`,
+    );
+    expect(lines).toBe(`count EE free ${at}, filters LV free ${at + 1_500}`);
+    // A later call starts the next write.
+    const third = free('count', 'LV');
+    expect(third).not.toBe(first);
+    await third;
+    expect(commits).toBe(2);
+    await expectAuditClean(wallet);
+  });
+
+  it('lets usage reports and close wait for lines not yet written', async () => {
+    const { wallet, principal, dbPath } = await paygWallet(10);
+    void wallet.metering.recordFree({ principal, channel: 'mcp', operation: 'count', country: 'EE' });
+    // Not awaited, as the routes do: the report still lists it.
+    expect((await wallet.usage({ email: 'payg@example.com' })).records).toMatchObject([
+      { operation: 'count', outcome: 'free', channel: 'mcp' },
+    ]);
+    void wallet.metering.recordFree({ principal, channel: 'rest', operation: 'count', country: 'LV' });
+    await wallet.close();
+    expect(await rawCount(dbPath, 'SELECT count(*) FROM usage_records')).toBe(2);
+  });
+
+  it('reports lines it could not write, and neither throws nor stops the next ones', async () => {
+    const warnings: string[] = [];
+    const { wallet, principal, dbPath } = await paygWallet(10, {
+      onStoreWarning: (message) => warnings.push(message),
+    });
+    const free = () =>
+      wallet.metering.recordFree({ principal, channel: 'rest', operation: 'count', country: 'EE' });
+    // A real failure: the table is gone under the wallet (another connection renames it).
+    await rawExec(dbPath, 'ALTER TABLE usage_records RENAME TO usage_records_away');
+    void free();
+    await expect(free()).resolves.toBeUndefined();
+    expect(warnings).toEqual([
+      expect.stringMatching(/^usage: the lines of 2 free call\(s\) were not written: .*usage_records/),
+    ]);
+    await rawExec(dbPath, 'ALTER TABLE usage_records_away RENAME TO usage_records');
+    await free();
+    expect(await rawCount(dbPath, "SELECT count(*) FROM usage_records WHERE outcome = 'free'")).toBe(1);
   });
 });

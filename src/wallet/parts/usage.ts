@@ -10,9 +10,14 @@ import type { PartContext } from './context.ts';
 export type UsagePart = Pick<Wallet, 'usage' | 'usageSeries'>;
 
 /** What an account's calls used: the operator's report (`usage`) and the dashboard's time series. */
-export function usagePart({ store, clock }: PartContext, usage: UsageLog): UsagePart {
+export function usagePart(
+  { store, clock }: PartContext,
+  usage: UsageLog,
+  settled: () => Promise<void>,
+): UsagePart {
   return {
     usage: async (input) => {
+      await settled();
       const account = await Accounts.resolve(store, input);
       const to = input.until ? input.until.getTime() : clock() + 1;
       const from = input.since ? input.since.getTime() : 0;
@@ -41,6 +46,7 @@ export function usagePart({ store, clock }: PartContext, usage: UsageLog): Usage
     },
 
     usageSeries: async (input) => {
+      await settled();
       const from = input.since.getTime();
       const to = input.until.getTime();
       const bucket = Math.trunc(input.bucketMs);
