@@ -19,8 +19,8 @@ interface Field {
  * It answers exactly what the object's runtime parser answers on a valid input: the same keys, in shape
  * order, with the same values; a key sent as undefined stays; a default is made afresh each time. On
  * anything else (not an object, a key the shape lacks, a value its schema refuses, a required key missing)
- * it returns z.INVALID, and the runtime parser runs and words the issues (test/contract/sparse-object
- * .test.ts compares the two on drawn inputs).
+ * it returns z.INVALID, and the runtime parser runs and words the issues
+ * (test/contract/search-query-schemas.property.test.ts compares the two on drawn inputs).
  */
 export function sparseObjectParser(
   object: z.ZodObject,
