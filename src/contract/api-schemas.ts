@@ -396,30 +396,20 @@ export const toSearchParams = (raw: RawQuery): SearchParams => {
  * own; the runtime schema documents exactly what the fast path does (the OpenAPI document is generated from
  * it).
  */
-function fastQuery<T>(
-  object: z.ZodObject,
-  schema: z.ZodType<T>,
-  transform: (raw: RawQuery) => T,
-): z.ZodType<T> {
+function fastQuery<T>(object: z.ZodObject, transform: (raw: RawQuery) => T): z.ZodType<T> {
   const fields = sparseObjectParser(object);
-  return z.withParser(schema, (input) => {
+  // Both objects declare `country`, so their output is a RawQuery; a generic ZodObject's type cannot say so.
+  const runtime = (object as unknown as z.ZodType<RawQuery>).superRefine(refineFilters).transform(transform);
+  return z.withParser(runtime as z.ZodType<T>, (input) => {
     const raw = fields(input);
     if (raw === z.INVALID || filterIssues(raw as RawQuery).length > 0) return z.INVALID;
     return transform(raw as RawQuery);
   });
 }
 
-export const CountQuerySchema = fastQuery(
-  CountQueryObject,
-  CountQueryObject.superRefine(refineFilters).transform(toCountParams),
-  toCountParams,
-);
+export const CountQuerySchema = fastQuery(CountQueryObject, toCountParams);
 
-export const SearchQuerySchema = fastQuery(
-  SearchQueryObject,
-  SearchQueryObject.superRefine(refineFilters).transform(toSearchParams),
-  toSearchParams,
-);
+export const SearchQuerySchema = fastQuery(SearchQueryObject, toSearchParams);
 
 // ---------------------------------------------------------------------------------------------------------
 // Company requests (spec 4.4-4.6)
