@@ -16,7 +16,14 @@ import { InProcessEngine } from './engine-timing.ts';
 import { disagreement, HttpTarget, type Answer } from './http-target.ts';
 import { ensurePgLoaded } from './postgres/load.ts';
 import { checkTargets, gitCommit, machine, markdown, writeResult, type BenchResult } from './report.ts';
-import { runLoad, runUnderScanLoad, type LoadRun, type ScanLoadRun } from './stats.ts';
+import {
+  runLoad,
+  runPaired,
+  runUnderScanLoad,
+  type LoadRun,
+  type PairedRun,
+  type ScanLoadRun,
+} from './stats.ts';
 import { buildWorkload, HEAVY_CLASSES, LOOKUP_CLASSES, type BenchQuery } from './workload.ts';
 import { prepareData } from './world.ts';
 import type { CountryManifest } from '../src/contract/data-contract.ts';
@@ -90,9 +97,11 @@ async function answers(queries: BenchQuery[], answer: (q: BenchQuery) => Promise
 /**
  * The request lists of one run: `probe` is answered by every target before timing (compared, and the
  * warm-up); `timed[i]` is the list of the i-th concurrency; `scanLoad` the list of the "lookups under scan
- * load" run (its lookups, and its heavy searches for the scan clients). The lists are disjoint slices of
- * one seeded draw, the same for every target. Each concurrency gets its own list because a server answers
- * a repeated filter set from its count cache: replaying the c=1 list at c=4 would time cache hits.
+ * load" run (its lookups, and its heavy searches for the scan clients); `paired` the overhead run's (API
+ * and engine side by side, one at a time). The lists are disjoint slices of one seeded draw, the same for
+ * every target. Each run gets its own list because a server answers a repeated filter set from its count
+ * cache: replaying the c=1 list at c=4 would time cache hits, and replaying it to the API alone in the
+ * overhead run would give the API cache hits the engine does not get.
  */
 export function splitLists(
   queries: readonly BenchQuery[],
@@ -104,6 +113,7 @@ export function splitLists(
   probe: BenchQuery[];
   timed: BenchQuery[][];
   scanLoad: { lookups: BenchQuery[]; heavy: BenchQuery[] };
+  paired: BenchQuery[];
   warmup: BenchQuery[];
 } {
   const probe = queries.slice(0, verify);
@@ -111,11 +121,13 @@ export function splitLists(
     queries.slice(verify + i * requests, verify + (i + 1) * requests),
   );
   const rest = queries.slice(verify + lists * requests, verify + (lists + 1) * requests);
+  const paired = queries.slice(verify + (lists + 1) * requests, verify + (lists + 2) * requests);
   // Last, so that a run with another warm-up times exactly the same lists.
-  const warm = queries.slice(verify + (lists + 1) * requests, verify + (lists + 1) * requests + warmup);
+  const warm = queries.slice(verify + (lists + 2) * requests, verify + (lists + 2) * requests + warmup);
   return {
     probe,
     timed,
+    paired,
     warmup: warm,
     scanLoad: {
       lookups: rest.filter((q) => LOOKUP_CLASSES.includes(q.cls)),
@@ -211,6 +223,33 @@ async function scanLoadRun(
 }
 
 /**
+ * API and engine side by side at c=1 (stats.ts runPaired), on a list neither has answered: the overhead
+ * target's run.
+ */
+async function overheadRun(
+  opts: BenchOptions,
+  list: BenchQuery[],
+  api: HttpTarget,
+  engine: InProcessEngine,
+): Promise<PairedRun> {
+  const run = await runPaired(
+    list,
+    opts.maxSeconds,
+    (q) => api.exec(q),
+    (q) => engine.exec(q),
+  );
+  const a = run.first['all'];
+  const e = run.second['all'];
+  opts.log(
+    `overhead, API and engine side by side: ${run.requests} requests in ${run.wallSeconds} s, ` +
+      `API p50 ${a?.p50} ms, engine p50 ${e?.p50} ms, median difference ${run.median_difference['all']} ms, ` +
+      `${run.errors} errors; harness RSS ${(process.memoryUsage().rss / 2 ** 30).toFixed(2)} GiB beside the server's`,
+  );
+  for (const s of run.errorSamples) opts.log(`  ${s}`);
+  return run;
+}
+
+/**
  * Reads every serving database and lookup store of the run into the OS page cache. The API runs first and
  * the engine after it: without this the API alone paid for cold reads (point lookups hitting the disk
  * after other work had evicted the files), which showed up as 4-5 ms of "overhead" on detail and history
@@ -259,11 +298,11 @@ export async function runBench(
   try {
     opts.log(`snapshot ${data.snapshotId} (${data.sourceDir}); building the workload ...`);
     const workload = await buildWorkload(data.snapshotDir, {
-      requests: opts.verify + opts.requests * (opts.concurrency.length + 1) + opts.warmup,
+      requests: opts.verify + opts.requests * (opts.concurrency.length + 2) + opts.warmup,
       seed: opts.seed,
     });
     const queries = workload.queries;
-    const { probe, timed, scanLoad, warmup } = splitLists(
+    const { probe, timed, scanLoad, paired, warmup } = splitLists(
       queries,
       opts.verify,
       opts.requests,
@@ -293,6 +332,8 @@ export async function runBench(
       Math.max(maxC, SCAN_CLIENTS + 1),
     );
     const servingDirs = [data.snapshotDir, path.join(data.runDir, 'serving-cache')];
+    let engine: InProcessEngine | null = null;
+    let overhead: PairedRun;
     try {
       opts.log(
         `page cache warmed: ${(warmPageCache(servingDirs) / 2 ** 30).toFixed(2)} GiB of serving databases and lookup stores`,
@@ -308,22 +349,28 @@ export async function runBench(
       );
       apiScanLoad = await scanLoadRun(opts, 'API', scanLoad, (q) => api.exec(q));
       afterRun = processMemory(server.pid);
+
+      // 2. The engine in-process, opened beside the idle server for the overhead run.
+      opts.log('opening the engine in-process ...');
+      const opened = (engine = await InProcessEngine.open(data.runDir));
+      opened.prepare(queries);
+      await warmUp(opts, 'engine', warmup, (q) => opened.exec(q));
+      overhead = await overheadRun(opts, paired, api, opened);
+    } catch (err) {
+      engine?.close();
+      throw err;
     } finally {
       await api.close();
       await server.stop();
     }
     const balanceAfter = await benchBalance(data.runDir);
 
-    // 2. The same requests in-process, after the server is gone (two scale-1 engines do not fit in memory).
-    opts.log('opening the engine in-process ...');
-    const engine = await InProcessEngine.open(data.runDir);
+    // 3. The engine's own runs, after the server is gone.
     let engineRuns: LoadRun[];
     let engineScanLoad: ScanLoadRun;
     try {
-      engine.prepare(queries);
       warmPageCache(servingDirs);
       agreement['API vs engine'] = compare(apiAnswers, await answers(probe, (q) => engine.answer(q)), probe);
-      await warmUp(opts, 'engine', warmup, (q) => engine.exec(q));
       engineRuns = await timedRuns(
         opts,
         'engine',
@@ -342,7 +389,7 @@ export async function runBench(
       engine.close();
     }
 
-    // 3. The PostgreSQL peer through the same harness.
+    // 4. The PostgreSQL peer through the same harness.
     let postgres: BenchResult['postgres'] = null;
     if (opts.peer === 'postgres') {
       const loaded = await ensurePgLoaded({
@@ -423,6 +470,7 @@ export async function runBench(
         scan_load: apiScanLoad,
       },
       engine: { load_ms: Math.round(engine.loadMs), runs: engineRuns, scan_load: engineScanLoad },
+      overhead,
       postgres,
       agreement,
     };

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Figures, LoadRun, ScanLoadRun } from './stats.ts';
+import type { Figures, LoadRun, PairedRun, ScanLoadRun } from './stats.ts';
 import { QUERY_CLASSES } from './workload.ts';
 
 /** One benchmark run, as written to bench/results/<time>.json. */
@@ -33,6 +33,11 @@ export interface BenchResult {
     scan_load: ScanLoadRun;
   };
   engine: { load_ms: number; runs: LoadRun[]; scan_load: ScanLoadRun } | null;
+  /**
+   * The overhead run: API (`first`) and engine (`second`) side by side at c=1, one request at a time
+   * (absent before 2026-11-28 15:00, when the overhead was the difference of the two c=1 runs).
+   */
+  overhead?: PairedRun;
   postgres: {
     version: string;
     load_seconds: number;
@@ -137,12 +142,16 @@ export function checkTargets(r: Omit<BenchResult, 'targets'>): TargetCheck[] {
   check(`detail p95 over HTTP under ${n} scan-only clients`, 3, fig(scan, 'class:detail')?.p95);
   check(`history p95 over HTTP under ${n} scan-only clients`, 3, fig(scan, 'class:history')?.p95);
 
-  // Overhead at p50 is compared on the sequential run, where neither side queues behind other requests.
+  // Overhead at p50: from the side-by-side run when there is one (both sides on the same machine load),
+  // else from the sequential runs, where neither side queues behind other requests.
   const seq = Math.min(...r.concurrency);
-  const httpP50 = fig(runAt(r.api.runs, seq), 'all')?.p50;
-  const engP50 = fig(runAt(r.engine?.runs, seq), 'all')?.p50;
+  const paired = r.overhead !== undefined;
+  const httpP50 = paired ? r.overhead?.first['all']?.p50 : fig(runAt(r.api.runs, seq), 'all')?.p50;
+  const engP50 = paired ? r.overhead?.second['all']?.p50 : fig(runAt(r.engine?.runs, seq), 'all')?.p50;
   const overhead = check(
-    `HTTP+auth+wallet overhead at p50, all requests (c=${seq})`,
+    paired
+      ? 'HTTP+auth+wallet overhead at p50, all requests (c=1, API and engine side by side)'
+      : `HTTP+auth+wallet overhead at p50, all requests (c=${seq})`,
     0.5,
     httpP50 !== undefined && engP50 !== undefined ? httpP50 - engP50 : undefined,
   );
@@ -294,6 +303,24 @@ export function markdown(r: BenchResult): string {
       lines.push(
         `| ${who} | ${run.lookups.requests} | ${num(d?.p50)} | ${num(d?.p95)} | ${num(h?.p50)} | ${num(h?.p95)} | ` +
           `${fig(run.lookups, 'all')?.errors ?? 0} | ${run.scans.requests} | ${num(s?.p95)} | ${s?.errors ?? 0} |`,
+      );
+    }
+    lines.push('');
+  }
+  if (r.overhead) {
+    const o = r.overhead;
+    lines.push(
+      `#### Overhead: API and engine side by side, one request at a time (${o.requests} requests in ${num(o.wallSeconds)} s)`,
+      '',
+      '| class | n | API p50 | engine p50 | overhead p50 (difference of the p50s) | median of the per-request differences | API p95 | engine p95 |',
+      '|---|--:|--:|--:|--:|--:|--:|--:|',
+    );
+    for (const g of groups) {
+      const a = o.first[g];
+      const e = o.second[g];
+      if (!a || !e) continue;
+      lines.push(
+        `| ${label(g)} | ${a.n} | ${num(a.p50)} | ${num(e.p50)} | ${num(a.p50 - e.p50, 2)} | ${num(o.median_difference[g], 2)} | ${num(a.p95)} | ${num(e.p95)} |`,
       );
     }
     lines.push('');

@@ -217,3 +217,73 @@ export async function runUnderScanLoad(
     },
   };
 }
+
+/**
+ * The overhead run: one request at a time, each sent to both targets back to back (which goes first
+ * alternates), so that both sides of "API minus engine" meet the same machine. Measured in separate
+ * phases minutes apart, the difference of the two p50s moved by ±0.1 ms with the host's load while each
+ * side's own work stayed the same (bench/README.md "Overhead").
+ */
+export interface PairedRun {
+  requests: number;
+  wallSeconds: number;
+  /** Each side's figures over the same requests. */
+  first: Record<string, Figures>;
+  second: Record<string, Figures>;
+  /** The median of the per-request differences (first minus second), in ms, per group. */
+  median_difference: Record<string, number>;
+  /** Answers of either side with another status than expected (a request failed on both counts twice). */
+  errors: number;
+  errorSamples: string[];
+}
+
+export async function runPaired(
+  queries: readonly BenchQuery[],
+  maxSeconds: number,
+  first: (q: BenchQuery) => Promise<number>,
+  second: (q: BenchQuery) => Promise<number>,
+): Promise<PairedRun> {
+  const recorders = [new Recorder(), new Recorder()] as const;
+  const errorSamples: [string[], string[]] = [[], []];
+  const differences = new Map<string, number[]>();
+  const started = performance.now();
+  const deadline = started + maxSeconds * 1000;
+  let requests = 0;
+  for (const [i, q] of queries.entries()) {
+    if (performance.now() > deadline) break;
+    const micros: [number, number] = [0, 0];
+    // Alternating the order keeps whatever the first request leaves warm (caches, the CPU's clock) from
+    // always favouring the same side.
+    for (const side of i % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const)) {
+      const t0 = performance.now();
+      await timedRequest(q, side === 0 ? first : second, recorders[side], errorSamples[side]);
+      micros[side] = (performance.now() - t0) * 1000;
+    }
+    for (const g of groupsOf(q)) {
+      let list = differences.get(g);
+      if (!list) differences.set(g, (list = []));
+      list.push(micros[0] - micros[1]);
+    }
+    requests++;
+  }
+  const wallSeconds = (performance.now() - started) / 1000;
+  const median_difference: Record<string, number> = {};
+  for (const [g, list] of [...differences].sort(([a], [b]) => a.localeCompare(b))) {
+    list.sort((a, b) => a - b);
+    const mid = list.length >> 1;
+    const m =
+      list.length % 2 ? (list[mid] as number) : ((list[mid - 1] as number) + (list[mid] as number)) / 2;
+    median_difference[g] = Math.round(m) / 1000;
+  }
+  const first_ = recorders[0].figures(wallSeconds);
+  const second_ = recorders[1].figures(wallSeconds);
+  return {
+    requests,
+    wallSeconds: Math.round(wallSeconds * 100) / 100,
+    first: first_,
+    second: second_,
+    median_difference,
+    errors: (first_['all']?.errors ?? 0) + (second_['all']?.errors ?? 0),
+    errorSamples: [...errorSamples[0], ...errorSamples[1]],
+  };
+}

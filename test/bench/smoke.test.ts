@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -8,7 +9,9 @@ import { runBench, SCAN_CLIENTS, splitLists } from '../../bench/bench.ts';
 import { fold } from '../../bench/postgres/queries.ts';
 import type { BenchResult } from '../../bench/report.ts';
 import { LATEST_END, LATEST_START } from '../../bench/report.ts';
+import { runPaired } from '../../bench/stats.ts';
 import {
+  type BenchQuery,
   buildWorkload,
   HEAVY_CLASSES,
   LOOKUP_CLASSES,
@@ -133,7 +136,7 @@ describe('bench many-code class', () => {
 });
 
 describe('bench request lists', () => {
-  it('gives the probe, every concurrency and the warm-up disjoint lists of the requested length, in draw order', () => {
+  it('gives the probe, every concurrency, the overhead run and the warm-up disjoint lists of the requested length, in draw order', () => {
     fc.assert(
       fc.property(
         fc.nat(50),
@@ -142,14 +145,21 @@ describe('bench request lists', () => {
         fc.nat(60),
         (verify, requests, lists, warm) => {
           const queries = Array.from(
-            { length: verify + requests * (lists + 1) + warm },
+            { length: verify + requests * (lists + 2) + warm },
             (_, id) => ({ id, cls: QUERY_CLASSES[id % QUERY_CLASSES.length] }) as Workload['queries'][number],
           );
-          const { probe, timed, scanLoad, warmup } = splitLists(queries, verify, requests, lists, warm);
+          const { probe, timed, scanLoad, paired, warmup } = splitLists(
+            queries,
+            verify,
+            requests,
+            lists,
+            warm,
+          );
           // The warm-up is the draw's last slice: the other lists are the same with or without it.
           const without = splitLists(queries.slice(0, queries.length - warm), verify, requests, lists);
           expect(without.timed).toEqual(timed);
           expect(without.scanLoad).toEqual(scanLoad);
+          expect(without.paired).toEqual(paired);
           expect(warmup.map((q) => q.id)).toEqual(queries.slice(queries.length - warm).map((q) => q.id));
           expect(probe.map((q) => q.id)).toEqual(Array.from({ length: verify }, (_, i) => i));
           expect(timed).toHaveLength(lists);
@@ -160,9 +170,48 @@ describe('bench request lists', () => {
           const last = queries.slice(verify + requests * lists, verify + requests * (lists + 1));
           expect(scanLoad.lookups).toEqual(last.filter((q) => LOOKUP_CLASSES.includes(q.cls)));
           expect(scanLoad.heavy).toEqual(last.filter((q) => HEAVY_CLASSES.includes(q.cls)));
+          // The overhead run: the slice after it, whole.
+          expect(paired).toEqual(
+            queries.slice(verify + requests * (lists + 1), verify + requests * (lists + 2)),
+          );
         },
       ),
     );
+  });
+});
+
+describe('bench overhead run', () => {
+  it('sends each request to both sides back to back, alternating which goes first, and takes the median of the differences', async () => {
+    const queries = Array.from(
+      { length: 21 },
+      (_, id) =>
+        ({ id, cls: QUERY_CLASSES[id % QUERY_CLASSES.length], country: 'EE', expect: 200 }) as BenchQuery,
+    );
+    const calls: string[] = [];
+    const run = await runPaired(
+      queries,
+      120,
+      async (q) => {
+        calls.push(`a${q.id}`);
+        await sleep(8);
+        return 200;
+      },
+      async (q) => {
+        calls.push(`b${q.id}`);
+        return q.id === 5 ? 500 : 200;
+      },
+    );
+    expect(calls).toEqual(
+      queries.flatMap((q) => (q.id % 2 === 0 ? [`a${q.id}`, `b${q.id}`] : [`b${q.id}`, `a${q.id}`])),
+    );
+    expect(run.requests).toBe(21);
+    expect(run.first['all']?.n).toBe(21);
+    expect(run.second['all']?.n).toBe(21);
+    // A timer fires no earlier than about its delay: every difference is near 8 ms or more, never negative.
+    expect(run.median_difference['all']).toBeGreaterThanOrEqual(7);
+    expect(run.first['all']?.p50).toBeGreaterThanOrEqual(7);
+    expect(run.errors).toBe(1);
+    expect(run.errorSamples).toEqual([`#5 ${queries[5]?.cls} EE: status 500, expected 200`]);
   });
 });
 
@@ -260,6 +309,26 @@ describe('bench harness smoke run', () => {
         expect(HEAVY_CLASSES).toContain(c.slice(6));
       }
     }
+  });
+
+  it('times every request of its list on the API and on the engine, side by side, for the overhead', () => {
+    const o = result.overhead;
+    expect(o).toBeDefined();
+    if (!o) return;
+    expect(o.requests).toBe(150);
+    expect(o.errors).toBe(0);
+    expect(o.errorSamples).toEqual([]);
+    expect(o.first['all']?.n).toBe(150);
+    expect(o.second['all']?.n).toBe(150);
+    for (const c of QUERY_CLASSES) expect(o.first[`class:${c}`]?.n).toBe(o.second[`class:${c}`]?.n);
+    const a = o.first['all'];
+    const e = o.second['all'];
+    const t = result.targets.find((x) => x.target.startsWith('HTTP+auth+wallet overhead'));
+    expect(t?.target).toBe(
+      'HTTP+auth+wallet overhead at p50, all requests (c=1, API and engine side by side)',
+    );
+    expect(t?.measured).toBe(`${((a?.p50 ?? 0) - (e?.p50 ?? 0)).toFixed(1)} ms`);
+    expect(table).toContain('#### Overhead: API and engine side by side');
   });
 
   it('checks every target of issue 27, says by how much, and stores the table in the result', () => {
