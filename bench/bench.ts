@@ -223,8 +223,8 @@ async function scanLoadRun(
 }
 
 /**
- * API and engine side by side at c=1 (stats.ts runPaired), on a list neither has answered: the overhead
- * target's run.
+ * API and engine side by side at c=1, in turns of a few dozen requests (stats.ts runPaired), on a list
+ * neither has answered: the overhead target's run.
  */
 async function overheadRun(
   opts: BenchOptions,
@@ -241,7 +241,7 @@ async function overheadRun(
   const a = run.first['all'];
   const e = run.second['all'];
   opts.log(
-    `overhead, API and engine side by side: ${run.requests} requests in ${run.wallSeconds} s, ` +
+    `overhead, API and engine side by side in turns of ${run.block}: ${run.requests} requests in ${run.wallSeconds} s, ` +
       `API p50 ${a?.p50} ms, engine p50 ${e?.p50} ms, median difference ${run.median_difference['all']} ms, ` +
       `${run.errors} errors; harness RSS ${(process.memoryUsage().rss / 2 ** 30).toFixed(2)} GiB beside the server's`,
   );

@@ -34,8 +34,9 @@ export interface BenchResult {
   };
   engine: { load_ms: number; runs: LoadRun[]; scan_load: ScanLoadRun } | null;
   /**
-   * The overhead run: API (`first`) and engine (`second`) side by side at c=1, one request at a time
-   * (absent before 2026-11-28 15:00, when the overhead was the difference of the two c=1 runs).
+   * The overhead run: API (`first`) and engine (`second`) side by side at c=1, one request at a time, in
+   * turns of `block` requests (absent before 2026-11-28 15:00, when the overhead was the difference of the
+   * two c=1 runs; the runs of 15:15-15:42 that day alternated every request and have no `block`).
    */
   overhead?: PairedRun;
   postgres: {
@@ -310,7 +311,7 @@ export function markdown(r: BenchResult): string {
   if (r.overhead) {
     const o = r.overhead;
     lines.push(
-      `#### Overhead: API and engine side by side, one request at a time (${o.requests} requests in ${num(o.wallSeconds)} s)`,
+      `#### Overhead: API and engine side by side, one request at a time, in turns of ${o.block} requests (${o.requests} requests in ${num(o.wallSeconds)} s)`,
       '',
       '| class | n | API p50 | engine p50 | overhead p50 (difference of the p50s) | median of the per-request differences | API p95 | engine p95 |',
       '|---|--:|--:|--:|--:|--:|--:|--:|',

@@ -219,14 +219,18 @@ export async function runUnderScanLoad(
 }
 
 /**
- * The overhead run: one request at a time, each sent to both targets back to back (which goes first
- * alternates), so that both sides of "API minus engine" meet the same machine. Measured in separate
- * phases minutes apart, the difference of the two p50s moved by ±0.1 ms with the host's load while each
- * side's own work stayed the same (bench/README.md "Overhead").
+ * The overhead run: one request at a time, in blocks of PAIRED_BLOCK requests that each target answers
+ * in turn (which goes first alternates), so that both sides of "API minus engine" meet the same machine.
+ * Measured in separate phases minutes apart, the difference of the two p50s moved by ±0.1 ms with the
+ * host's load while each side's own work stayed the same; alternating every request instead made both
+ * sides 0.1-0.2 ms slower, each meeting the caches the other process had just left cold (bench/README.md
+ * "What it measures").
  */
 export interface PairedRun {
   requests: number;
   wallSeconds: number;
+  /** Requests per block. */
+  block: number;
   /** Each side's figures over the same requests. */
   first: Record<string, Figures>;
   second: Record<string, Figures>;
@@ -237,36 +241,42 @@ export interface PairedRun {
   errorSamples: string[];
 }
 
+export const PAIRED_BLOCK = 50;
+
 export async function runPaired(
   queries: readonly BenchQuery[],
   maxSeconds: number,
   first: (q: BenchQuery) => Promise<number>,
   second: (q: BenchQuery) => Promise<number>,
+  block = PAIRED_BLOCK,
 ): Promise<PairedRun> {
   const recorders = [new Recorder(), new Recorder()] as const;
   const errorSamples: [string[], string[]] = [[], []];
-  const differences = new Map<string, number[]>();
+  const execs = [first, second] as const;
+  const micros: [number[], number[]] = [[], []];
   const started = performance.now();
   const deadline = started + maxSeconds * 1000;
   let requests = 0;
-  for (const [i, q] of queries.entries()) {
-    if (performance.now() > deadline) break;
-    const micros: [number, number] = [0, 0];
-    // Alternating the order keeps whatever the first request leaves warm (caches, the CPU's clock) from
-    // always favouring the same side.
-    for (const side of i % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const)) {
-      const t0 = performance.now();
-      await timedRequest(q, side === 0 ? first : second, recorders[side], errorSamples[side]);
-      micros[side] = (performance.now() - t0) * 1000;
+  for (let at = 0, k = 0; at < queries.length && performance.now() <= deadline; at += block, k++) {
+    const list = queries.slice(at, at + block);
+    for (const side of k % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const)) {
+      for (const [i, q] of list.entries()) {
+        const t0 = performance.now();
+        await timedRequest(q, execs[side], recorders[side], errorSamples[side]);
+        micros[side][at + i] = (performance.now() - t0) * 1000;
+      }
     }
+    requests += list.length;
+  }
+  const wallSeconds = (performance.now() - started) / 1000;
+  const differences = new Map<string, number[]>();
+  for (const [i, q] of queries.slice(0, requests).entries()) {
     for (const g of groupsOf(q)) {
       let list = differences.get(g);
       if (!list) differences.set(g, (list = []));
-      list.push(micros[0] - micros[1]);
+      list.push((micros[0][i] as number) - (micros[1][i] as number));
     }
-    requests++;
   }
-  const wallSeconds = (performance.now() - started) / 1000;
   const median_difference: Record<string, number> = {};
   for (const [g, list] of [...differences].sort(([a], [b]) => a.localeCompare(b))) {
     list.sort((a, b) => a - b);
@@ -280,6 +290,7 @@ export async function runPaired(
   return {
     requests,
     wallSeconds: Math.round(wallSeconds * 100) / 100,
+    block,
     first: first_,
     second: second_,
     median_difference,
