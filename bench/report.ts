@@ -146,9 +146,9 @@ export function checkTargets(r: Omit<BenchResult, 'targets'>): TargetCheck[] {
   // Overhead at p50: from the side-by-side run when there is one (both sides on the same machine load),
   // else from the sequential runs, where neither side queues behind other requests.
   const seq = Math.min(...r.concurrency);
-  const paired = r.overhead !== undefined;
-  const httpP50 = paired ? r.overhead?.first['all']?.p50 : fig(runAt(r.api.runs, seq), 'all')?.p50;
-  const engP50 = paired ? r.overhead?.second['all']?.p50 : fig(runAt(r.engine?.runs, seq), 'all')?.p50;
+  const paired = r.overhead;
+  const httpP50 = paired ? paired.first['all']?.p50 : fig(runAt(r.api.runs, seq), 'all')?.p50;
+  const engP50 = paired ? paired.second['all']?.p50 : fig(runAt(r.engine?.runs, seq), 'all')?.p50;
   const overhead = check(
     paired
       ? 'HTTP+auth+wallet overhead at p50, all requests (c=1, API and engine side by side)'

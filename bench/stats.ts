@@ -76,15 +76,15 @@ export class Recorder {
 }
 
 /**
- * Sends one request and records its time; a status other than the expected one is an error (still timed),
- * and the first five errors are kept as samples for the report.
+ * Sends one request and records its time, which it returns (µs); a status other than the expected one is
+ * an error (still timed), and the first five errors are kept as samples for the report.
  */
 async function timedRequest(
   q: BenchQuery,
   exec: (q: BenchQuery) => Promise<number>,
   recorder: Recorder,
   errorSamples: string[],
-): Promise<void> {
+): Promise<number> {
   const t0 = performance.now();
   let status: number;
   try {
@@ -99,6 +99,7 @@ async function timedRequest(
     errorSamples.push(`#${q.id} ${q.cls} ${q.country}: status ${status}, expected ${q.expect}`);
   }
   recorder.record(q, micros, ok);
+  return micros;
 }
 
 export interface LoadRun {
@@ -261,9 +262,7 @@ export async function runPaired(
     const list = queries.slice(at, at + block);
     for (const side of k % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const)) {
       for (const [i, q] of list.entries()) {
-        const t0 = performance.now();
-        await timedRequest(q, execs[side], recorders[side], errorSamples[side]);
-        micros[side][at + i] = (performance.now() - t0) * 1000;
+        micros[side][at + i] = await timedRequest(q, execs[side], recorders[side], errorSamples[side]);
       }
     }
     requests += list.length;
