@@ -133,13 +133,12 @@ export class Ledger {
     expiresAt: number | null,
     now: number,
   ): Promise<number> {
-    const lot = await q.get<{ id: number }>(
-      'INSERT INTO credit_lots (account_id, source, expires_at, created_at) VALUES (?, ?, ?, ?) RETURNING id',
+    const lotId = await q.insert(
+      'INSERT INTO credit_lots (account_id, source, expires_at, created_at) VALUES (?, ?, ?, ?)',
       [accountId, source, expiresAt, now],
     );
-    if (!lot) throw new Error('credit lot insert returned no id');
-    await q.run(INSERT_TRANSFER, [accountId, lot.id, 'grant', amount, null, null, now]);
-    return lot.id;
+    await q.run(INSERT_TRANSFER, [accountId, lotId, 'grant', amount, null, null, now]);
+    return lotId;
   }
 
   /**
@@ -254,10 +253,10 @@ export class Ledger {
     const { lots, available } = await this.spendable(q, req.accountId, now);
     const amount = req.reservedRows * req.unitPrice;
     if (available < amount) return { ok: false, available };
-    const hold = await q.get<{ id: number }>(
+    const holdId = await q.insert(
       `INSERT INTO holds (account_id, key_id, instance_id, channel, operation, country, unit_price,
          reserved_rows, amount, created_at, timeout_at, state, resolved_at, void_reason)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
         req.accountId,
         req.keyId,
@@ -275,26 +274,24 @@ export class Ledger {
         settledAs === 'voided' ? NOTHING_TO_CHARGE : null,
       ],
     );
-    if (!hold) throw new Error('hold insert returned no id');
     let left = amount;
     const pendings: Pending[] = [];
     for (const lot of lots) {
       if (left === 0) break;
       const take = Math.min(lot.available, left);
-      const pending = await q.get<{ id: number }>(`${INSERT_TRANSFER} RETURNING id`, [
+      const pendingId = await q.insert(INSERT_TRANSFER, [
         req.accountId,
         lot.id,
         'pending',
         take,
-        hold.id,
+        holdId,
         null,
         now,
       ]);
-      if (!pending) throw new Error('pending transfer insert returned no id');
-      pendings.push({ id: pending.id, lot_id: lot.id, amount: take, expires_at: lot.expires_at });
+      pendings.push({ id: pendingId, lot_id: lot.id, amount: take, expires_at: lot.expires_at });
       left -= take;
     }
-    return { ok: true, settledAs, holdId: hold.id, accountId: req.accountId, amount, pendings };
+    return { ok: true, settledAs, holdId, accountId: req.accountId, amount, pendings };
   }
 
   /** The hold, locked against a concurrent post, void or sweep on PostgreSQL. */

@@ -56,6 +56,11 @@ class PgQueryable implements Queryable {
     const res = await this.client.query(toPgPlaceholders(sql), params as unknown[]);
     return { changes: res.rowCount ?? 0 };
   }
+  async insert(sql: string, params: readonly SqlParam[] = []): Promise<number> {
+    const row = await this.get<{ id: number }>(`${sql} RETURNING id`, params);
+    if (!row) throw new Error('an insert returned no id');
+    return row.id;
+  }
 }
 
 export interface PostgresStoreOptions {
@@ -110,6 +115,9 @@ export class PostgresStore implements WalletStore {
   }
   run(sql: string, params?: readonly SqlParam[]): Promise<{ changes: number }> {
     return this.direct.run(sql, params);
+  }
+  insert(sql: string, params?: readonly SqlParam[]): Promise<number> {
+    return this.direct.insert(sql, params);
   }
 
   async tx<T>(fn: (q: Queryable) => Promise<T>, opts: TxOptions = {}): Promise<T> {

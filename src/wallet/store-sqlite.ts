@@ -27,7 +27,14 @@ const OPEN = new Map<string, Shared>();
 
 /** A commit that did not wait for its flush is flushed within this long (docs/wallet.md "Durability"). */
 const UNFLUSHED_MAX_MS = 1_000;
-const WAL_SIZE_LIMIT_BYTES = 32 * 1024 * 1024;
+/**
+ * A WAL restarted after a checkpoint (wal-checkpointer.ts) is cut back to this size, so a burst that grew
+ * it does not keep the disk space. It is well above the ~33 MB at which a restart is asked for (8,000
+ * frames) plus the commits before the restart comes, so the usual cycle writes over the file's own blocks,
+ * which are in the page cache. At 32 MiB every cycle was cut back and regrew into new blocks, which ext4
+ * allocates and zeroes: about a fifth of a paid read's commit (docs/wallet.md "Checkpoints").
+ */
+const WAL_SIZE_LIMIT_BYTES = 128 * 1024 * 1024;
 
 class FifoLock {
   busy = false;
@@ -63,8 +70,6 @@ export function openSqliteStore(dbPath: string, opts: SqliteStoreOptions = {}): 
     const db = openWalletDb(dbPath, opts);
     // Commits write the WAL without flushing it; a durable write then awaits WalSync.flush().
     db.pragma('synchronous = NORMAL');
-    // A WAL restarted after a checkpoint (wal-checkpointer.ts) is cut back to this size, so a burst that
-    // grew it does not keep the disk space.
     db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     const file = dbPath !== ':memory:';
     const wal = file ? new WalSync(`${key}-wal`) : null;
@@ -105,6 +110,12 @@ function syncGet<R>(shared: Shared, sql: string, params: readonly SqlParam[]): R
 function syncRun(shared: Shared, sql: string, params: readonly SqlParam[]): { changes: number } {
   return { changes: prepare(shared, sql).run(...params).changes };
 }
+/** The rowid is the `id` of a table whose key is `id INTEGER PRIMARY KEY`, as every wallet table's is. */
+function syncInsert(shared: Shared, sql: string, params: readonly SqlParam[]): number {
+  const info = prepare(shared, sql).run(...params);
+  if (info.changes !== 1) throw new Error(`an insert of one row changed ${info.changes}`);
+  return Number(info.lastInsertRowid);
+}
 
 /** Inside a transaction: straight to the connection (the lock is already held). */
 class SqliteTx implements Queryable {
@@ -118,6 +129,9 @@ class SqliteTx implements Queryable {
   }
   run(sql: string, params: readonly SqlParam[] = []): Promise<{ changes: number }> {
     return settle(() => syncRun(this.shared, sql, params));
+  }
+  insert(sql: string, params: readonly SqlParam[] = []): Promise<number> {
+    return settle(() => syncInsert(this.shared, sql, params));
   }
 }
 
@@ -158,6 +172,12 @@ export class SqliteStore implements WalletStore {
     // A write outside a transaction is durable before it is acknowledged, like a durable tx.
     if (result.changes > 0 && this.shared.wal) await this.shared.wal.flush();
     return result;
+  }
+  async insert(sql: string, params: readonly SqlParam[] = []): Promise<number> {
+    const id = await this.outside(() => syncInsert(this.shared, sql, params));
+    this.shared.checkpointer?.committed();
+    if (this.shared.wal) await this.shared.wal.flush();
+    return id;
   }
 
   /** A statement outside any transaction: at once when no transaction is open, else after it. */

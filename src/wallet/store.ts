@@ -15,6 +15,12 @@ export interface Queryable {
   get<R>(sql: string, params?: readonly SqlParam[]): Promise<R | undefined>;
   /** Rows changed by an INSERT, UPDATE or DELETE. */
   run(sql: string, params?: readonly SqlParam[]): Promise<{ changes: number }>;
+  /**
+   * An INSERT of one row into a table keyed by an integer `id`; the new row's id. Written without a
+   * RETURNING clause: SQLite collects RETURNING rows in an ephemeral b-tree with a page cache of its own,
+   * made and freed by every such statement (store-sqlite.ts reads the rowid instead).
+   */
+  insert(sql: string, params?: readonly SqlParam[]): Promise<number>;
 }
 
 export interface TxOptions {

@@ -36,6 +36,7 @@ class RecordingStore implements WalletStore {
       all: <R>(sql: string, params?: readonly SqlParam[]) => (this.note('all', sql), q.all<R>(sql, params)),
       get: <R>(sql: string, params?: readonly SqlParam[]) => (this.note('get', sql), q.get<R>(sql, params)),
       run: (sql: string, params?: readonly SqlParam[]) => (this.note('run', sql), q.run(sql, params)),
+      insert: (sql: string, params?: readonly SqlParam[]) => (this.note('insert', sql), q.insert(sql, params)),
     };
   }
   all<R>(sql: string, params?: readonly SqlParam[]): Promise<R[]> {
@@ -46,6 +47,9 @@ class RecordingStore implements WalletStore {
   }
   run(sql: string, params?: readonly SqlParam[]): Promise<{ changes: number }> {
     return this.wrap(this.inner).run(sql, params);
+  }
+  insert(sql: string, params?: readonly SqlParam[]): Promise<number> {
+    return this.wrap(this.inner).insert(sql, params);
   }
   async tx<T>(fn: (q: Queryable) => Promise<T>, opts?: TxOptions): Promise<T> {
     this.steps.push(`begin durable=${opts?.durable !== false}`);
