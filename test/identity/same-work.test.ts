@@ -36,7 +36,10 @@ class RecordingStore implements WalletStore {
       all: <R>(sql: string, params?: readonly SqlParam[]) => (this.note('all', sql), q.all<R>(sql, params)),
       get: <R>(sql: string, params?: readonly SqlParam[]) => (this.note('get', sql), q.get<R>(sql, params)),
       run: (sql: string, params?: readonly SqlParam[]) => (this.note('run', sql), q.run(sql, params)),
-      insert: (sql: string, params?: readonly SqlParam[]) => (this.note('insert', sql), q.insert(sql, params)),
+      insert: (sql: string, params?: readonly SqlParam[]) => (
+        this.note('insert', sql),
+        q.insert(sql, params)
+      ),
     };
   }
   all<R>(sql: string, params?: readonly SqlParam[]): Promise<R[]> {
