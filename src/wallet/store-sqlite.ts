@@ -168,16 +168,19 @@ export class SqliteStore implements WalletStore {
   }
   async run(sql: string, params: readonly SqlParam[] = []): Promise<{ changes: number }> {
     const result = await this.outside(() => syncRun(this.shared, sql, params));
-    if (result.changes > 0) this.shared.checkpointer?.committed();
-    // A write outside a transaction is durable before it is acknowledged, like a durable tx.
-    if (result.changes > 0 && this.shared.wal) await this.shared.wal.flush();
+    if (result.changes > 0) await this.committedOutside();
     return result;
   }
   async insert(sql: string, params: readonly SqlParam[] = []): Promise<number> {
     const id = await this.outside(() => syncInsert(this.shared, sql, params));
-    this.shared.checkpointer?.committed();
-    if (this.shared.wal) await this.shared.wal.flush();
+    await this.committedOutside();
     return id;
+  }
+
+  /** After a write outside a transaction: it is durable before it is acknowledged, like a durable tx. */
+  private async committedOutside(): Promise<void> {
+    this.shared.checkpointer?.committed();
+    await this.shared.wal?.flush();
   }
 
   /** A statement outside any transaction: at once when no transaction is open, else after it. */
