@@ -231,6 +231,14 @@ export class WalletMetering implements Metering {
     } catch (error) {
       failure = { error };
     }
+    if (failure !== null) {
+      const line = await this.failedRunLine(call, this.clock());
+      if (line !== null) {
+        void this.queueLine(line, this.clock());
+        throw failure.error;
+      }
+      // Refused, or the account is gone: the commit below decides and words it under the lock.
+    }
     const settled = await this.store.tx(
       async (q) => {
         // A failed run (a 404) holds nothing: a hold, its pending transfer and their void would cancel out
@@ -251,6 +259,40 @@ export class WalletMetering implements Metering {
     if (settled === null) throw failure!.error;
     if ('mode' in settled) throw new InsufficientCreditsError(settled.available, settled.needed);
     return settled;
+  }
+
+  /**
+   * The usage line of a read whose run failed (a 404, a 502) and whose balance covers it, decided without a
+   * write transaction: such a call moves no money, so it needs no commit before its answer, and its line
+   * is written after the answer as a free call's is (recordFree). The decision is decide()'s, read without
+   * the account's lock: the same free reasons, and the balance net of expired lots as spendable() counts it.
+   * null when the call would be refused (or the account is gone), which the caller leaves to the commit
+   * that words the 402 and writes its 'rejected' line.
+   */
+  private async failedRunLine(call: MeteredCall, now: number): Promise<UsageEntry | null> {
+    const found = await Accounts.forCall(this.store, call.principal.accountId, call.country, now);
+    if (!found) return null;
+    const { account, subscribed } = found;
+    let reason: FreeReason | null = freeReason(
+      call.principal,
+      planName(account, now),
+      call,
+      () => subscribed,
+    );
+    if (reason === null) {
+      const needed = this.options.prices[call.country] * call.reserveRows;
+      if (needed === 0) reason = 'nothing_to_reserve';
+      else if ((await this.ledger.available(this.store, account.id, now)) < needed) return null;
+    }
+    return usageEntry(call, account.id, {
+      outcome: 'voided',
+      freeReason: reason,
+      rowsReturned: null,
+      chargeableRows: null,
+      reserved: 0,
+      charged: 0,
+      holdId: null,
+    });
   }
 
   /** Decides free or held, and holds. Runs inside the reserve transaction. */
@@ -464,8 +506,8 @@ export class WalletMetering implements Metering {
    * bench a count's own commit was about 75 µs of its 325 µs of event loop at c=1 (docs/wallet.md).
    */
   recordFree(call: FreeCall): Promise<void> {
-    this.freeLines.push({
-      entry: {
+    return this.queueLine(
+      {
         accountId: call.principal.accountId,
         keyId: call.principal.keyId,
         channel: call.channel,
@@ -479,8 +521,13 @@ export class WalletMetering implements Metering {
         charged: 0,
         holdId: null,
       },
-      at: this.clock(),
-    });
+      this.clock(),
+    );
+  }
+
+  /** Queues a usage line that moves no money for the next turn's write (recordFree). */
+  private queueLine(entry: UsageEntry, at: number): Promise<void> {
+    this.freeLines.push({ entry, at });
     if (this.freeWrite === null) {
       const write = this.writeFreeLines().finally(() => this.freeWrites.delete(write));
       this.freeWrite = write;

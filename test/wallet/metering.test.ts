@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError, isAppError } from '../../src/errors/app-error.ts';
 import { InsufficientCreditsError, isInsufficientCreditsError } from '../../src/wallet/errors.ts';
 import { formatCredits } from '../../src/wallet/money.ts';
+import type { Principal } from '../../src/wallet/types.ts';
 import {
   TestClock,
   call,
@@ -283,7 +284,7 @@ describe.each(WALLET_BACKENDS)('%s: metered calls (spec 8)', (backend) => {
     await expectAuditClean(wallet);
   });
 
-  it('holds nothing for a read-only run that fails: one commit, its usage line, nothing charged', async () => {
+  it('holds nothing for a read-only run that fails: no commit before the answer, its usage line after', async () => {
     const { wallet, principal, dbPath } = await paygWallet(10);
     const usageLines = () => rawCount(dbPath, 'SELECT count(*) FROM usage_records');
     const before = await usageLines();
@@ -300,8 +301,10 @@ describe.each(WALLET_BACKENDS)('%s: metered calls (spec 8)', (backend) => {
       ),
     );
     expect(err.status).toBe(404);
+    // It moves no money: the 404 is answered before anything is written.
+    expect(commits).toBe(0);
+    await wallet.metering.settleFree();
     expect(commits).toBe(1);
-    // A hold, its pending transfer and their void would cancel out within the commit: none are written.
     expect(await ledgerEntryCount(dbPath)).toEqual(entries);
     expect(await usageLines()).toBe(before + 1);
     expect((await wallet.usage({ email: 'payg@example.com' })).records[0]).toMatchObject({
@@ -336,6 +339,42 @@ describe.each(WALLET_BACKENDS)('%s: metered calls (spec 8)', (backend) => {
     expect([await fail(5), await fail(6)]).toEqual([404, 402]);
     const lots = (await wallet.balance({ email: 'payg@example.com' })).lots;
     expect(lots.map((l) => l.remaining)).toEqual([0.2, 0]);
+    // Each 402 wrote its line in its own commit, each 404's line came after its answer (the test clock
+    // gives all four one time, so their order in the report is not theirs).
+    const outcomes = (await wallet.usage({ email: 'payg@example.com' })).records.map((r) => r.outcome);
+    expect(outcomes.sort()).toEqual(['rejected', 'rejected', 'voided', 'voided']);
+    await expectAuditClean(wallet);
+  });
+
+  it("words a failing read's waiver in its usage line, with nothing charged, whatever the balance", async () => {
+    const { wallet, dbPath } = await testWallet();
+    const unlimited = await principalFor(
+      wallet,
+      (await wallet.createKey({ email: 'big@example.com', kind: 'standard', plan: 'unlimited' })).key,
+    );
+    const trial = await principalFor(
+      wallet,
+      (await wallet.createKey({ email: 'new@example.com', kind: 'standard' })).key,
+    );
+    const broke = await principalFor(
+      wallet,
+      (await wallet.createKey({ email: 'broke@example.com', kind: 'standard', plan: 'payg', credits: 0 }))
+        .key,
+    );
+    const fail = async (p: Principal) =>
+      (
+        await rejection(
+          wallet.metering.runMetered(call(p, { reserveRows: 500, readOnly: true }), () =>
+            Promise.reject(new AppError('backend_unavailable', 'no live snapshot holds EE')),
+          ),
+        )
+      ).status;
+    expect([await fail(unlimited), await fail(trial), await fail(broke)]).toEqual([502, 502, 402]);
+    const line = async (email: string) => (await wallet.usage({ email })).records[0];
+    expect(await line('big@example.com')).toMatchObject({ outcome: 'voided', freeReason: 'unlimited' });
+    expect(await line('new@example.com')).toMatchObject({ outcome: 'voided', freeReason: 'trial' });
+    expect(await line('broke@example.com')).toMatchObject({ outcome: 'rejected', creditsCharged: 0 });
+    expect(await ledgerEntryCount(dbPath)).toEqual({ transfers: 0, holds: 0 });
     await expectAuditClean(wallet);
   });
 
