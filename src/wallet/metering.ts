@@ -67,7 +67,7 @@ interface Flight {
 export class WalletMetering implements Metering {
   /** Calls with an Idempotency-Key now running in this process; entries leave when the call finishes. */
   private readonly inFlight = new Map<string, Flight>();
-  /** Free calls' usage lines waiting for the write that `freeWrite` will make (recordFree). */
+  /** Usage lines of calls that moved no money (free calls, failed reads), waiting for `freeWrite` (recordFree). */
   private freeLines: { entry: UsageEntry; at: number }[] = [];
   private freeWrite: Promise<void> | null = null;
   /** Every free-lines write not yet finished, the waiting one included (settleFree). */
@@ -555,7 +555,7 @@ export class WalletMetering implements Metering {
       );
     } catch (err) {
       this.options.onWarning?.(
-        `usage: the lines of ${lines.length} free call(s) were not written: ${(err as Error).message}`,
+        `usage: the lines of ${lines.length} call(s) that moved no money were not written: ${(err as Error).message}`,
       );
     }
   }

@@ -648,7 +648,9 @@ describe.each(WALLET_BACKENDS)("%s: free calls' usage lines, written after the a
     void free();
     await expect(free()).resolves.toBeUndefined();
     expect(warnings).toEqual([
-      expect.stringMatching(/^usage: the lines of 2 free call\(s\) were not written: .*usage_records/),
+      expect.stringMatching(
+        /^usage: the lines of 2 call\(s\) that moved no money were not written: .*usage_records/,
+      ),
     ]);
     await rawExec(dbPath, 'ALTER TABLE usage_records_away RENAME TO usage_records');
     await free();
