@@ -232,9 +232,10 @@ export class WalletMetering implements Metering {
       failure = { error };
     }
     if (failure !== null) {
-      const line = await this.failedRunLine(call, this.clock());
+      const now = this.clock();
+      const line = await this.failedRunLine(call, now);
       if (line !== null) {
-        void this.queueLine(line, this.clock());
+        void this.queueLine(line, now);
         throw failure.error;
       }
       // Refused, or the account is gone: the commit below decides and words it under the lock.
@@ -270,23 +271,17 @@ export class WalletMetering implements Metering {
    * that words the 402 and writes its 'rejected' line.
    */
   private async failedRunLine(call: MeteredCall, now: number): Promise<UsageEntry | null> {
-    const found = await Accounts.forCall(this.store, call.principal.accountId, call.country, now);
-    if (!found) return null;
-    const { account, subscribed } = found;
-    let reason: FreeReason | null = freeReason(
-      call.principal,
-      planName(account, now),
-      call,
-      () => subscribed,
-    );
-    if (reason === null) {
-      const needed = this.options.prices[call.country] * call.reserveRows;
-      if (needed === 0) reason = 'nothing_to_reserve';
-      else if ((await this.ledger.available(this.store, account.id, now)) < needed) return null;
+    const terms = await this.terms(this.store, call, now);
+    if (!terms) return null;
+    if (
+      terms.mode === 'priced' &&
+      (await this.ledger.available(this.store, terms.accountId, now)) < terms.unitPrice * call.reserveRows
+    ) {
+      return null;
     }
-    return usageEntry(call, account.id, {
+    return usageEntry(call, terms.accountId, {
       outcome: 'voided',
-      freeReason: reason,
+      freeReason: terms.mode === 'free' ? terms.reason : null,
       rowsReturned: null,
       chargeableRows: null,
       reserved: 0,
@@ -303,25 +298,45 @@ export class WalletMetering implements Metering {
   }
 
   /**
+   * Whether the call is free (and why) or priced, for decide() and failedRunLine(): its account, the
+   * waivers, then a reserve that would be zero. undefined when the key's account is gone.
+   */
+  private async terms(
+    q: Queryable,
+    call: MeteredCall,
+    now: number,
+  ): Promise<
+    | { mode: 'free'; reason: FreeReason; accountId: string }
+    | { mode: 'priced'; unitPrice: Micro; accountId: string }
+    | undefined
+  > {
+    const found = await Accounts.forCall(q, call.principal.accountId, call.country, now);
+    if (!found) return undefined;
+    const { account, subscribed } = found;
+    const reason = freeReason(call.principal, planName(account, now), call, () => subscribed);
+    if (reason) return { mode: 'free', reason, accountId: account.id };
+    const unitPrice = this.options.prices[call.country];
+    if (unitPrice * call.reserveRows === 0)
+      return { mode: 'free', reason: 'nothing_to_reserve', accountId: account.id };
+    return { mode: 'priced', unitPrice, accountId: account.id };
+  }
+
+  /**
    * Decides free, held or refused, and holds as `hold` says; with 'none' it only checks that the balance
    * covers the call (`unheld`).
    */
   private async decide(q: Queryable, call: MeteredCall, now: number, hold: HoldMode): Promise<Begun> {
     const { principal } = call;
-    const found = await Accounts.forCall(q, principal.accountId, call.country, now);
-    if (!found) throw new AppError('unauthorized', 'API key has no account');
-    const { account, subscribed } = found;
-    const reason = freeReason(principal, planName(account, now), call, () => subscribed);
-    if (reason) return { mode: 'free', reason, accountId: account.id };
-    const unitPrice = this.options.prices[call.country];
-    if (unitPrice * call.reserveRows === 0)
-      return { mode: 'free', reason: 'nothing_to_reserve', accountId: account.id };
+    const terms = await this.terms(q, call, now);
+    if (!terms) throw new AppError('unauthorized', 'API key has no account');
+    if (terms.mode === 'free') return terms;
+    const { accountId, unitPrice } = terms;
     const res =
       hold !== 'none'
         ? await this.ledger.reserve(
             q,
             {
-              accountId: account.id,
+              accountId,
               keyId: principal.keyId,
               instanceId: this.options.instanceId,
               channel: call.channel,
@@ -334,12 +349,12 @@ export class WalletMetering implements Metering {
             now,
             hold === 'open' ? null : hold,
           )
-        : await this.ledger.covers(q, account.id, unitPrice * call.reserveRows, now);
+        : await this.ledger.covers(q, accountId, unitPrice * call.reserveRows, now);
     if (!res.ok) {
       const needed = unitPrice * call.reserveRows;
       await this.usage.record(
         q,
-        usageEntry(call, account.id, {
+        usageEntry(call, accountId, {
           outcome: 'rejected',
           freeReason: null,
           rowsReturned: null,
@@ -352,14 +367,14 @@ export class WalletMetering implements Metering {
       );
       return { mode: 'rejected', available: res.available, needed };
     }
-    if (!('holdId' in res)) return { mode: 'unheld', accountId: account.id };
+    if (!('holdId' in res)) return { mode: 'unheld', accountId: accountId };
     return {
       mode: 'held',
       unitPrice,
       settledAs: res.settledAs,
       holdId: res.holdId,
       amount: res.amount,
-      accountId: account.id,
+      accountId,
       pendings: res.pendings,
     };
   }
