@@ -88,9 +88,12 @@ export interface LedgerAudit {
 
 const AVAILABLE = 'credits_posted - debits_pending - debits_posted - debits_expired';
 
-/** Lots with anything left, expired or not: a reserve books the expired ones and spends the others. */
+/**
+ * Lots with anything left, expired or not: a reserve books the expired ones and spends the others. Put in
+ * id order by the caller: no index gives that order, and SQLite would open a sorter for every paid call.
+ */
 const LOTS_LEFT = `SELECT id, expires_at, ${AVAILABLE} AS available FROM credit_lots
-  WHERE account_id = ? AND ${AVAILABLE} > 0 ORDER BY id`;
+  WHERE account_id = ? AND ${AVAILABLE} > 0`;
 const INSERT_TRANSFER = `INSERT INTO transfers (account_id, lot_id, kind, amount, hold_id, pending_id, created_at)
   VALUES (?, ?, ?, ?, ?, ?, ?)`;
 const HOLD_PENDINGS = `SELECT t.id, t.lot_id, t.amount, l.expires_at FROM transfers t
@@ -230,9 +233,9 @@ export class Ledger {
   ): Promise<{ lots: { id: number; expires_at: number | null; available: Micro }[]; available: Micro }> {
     await this.lockAccount(q, accountId);
     // bookExpiry and the spendable lots in one read: a metered call's statements are its cost (issue 27).
-    const withCredit = await q.all<{ id: number; expires_at: number | null; available: Micro }>(LOTS_LEFT, [
-      accountId,
-    ]);
+    const withCredit = (
+      await q.all<{ id: number; expires_at: number | null; available: Micro }>(LOTS_LEFT, [accountId])
+    ).sort((a, b) => a.id - b.id);
     for (const lot of withCredit) {
       if (expiredBy(lot.expires_at, now))
         await q.run(INSERT_TRANSFER, [accountId, lot.id, 'expire', lot.available, null, null, now]);

@@ -2,7 +2,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openWalletDb } from '../../src/wallet/db.ts';
-import { MIGRATIONS, MigrationError, runMigrations } from '../../src/wallet/migrations.ts';
+import fc from 'fast-check';
+import { MIGRATIONS, MigrationError, inListsAsOrChains, runMigrations } from '../../src/wallet/migrations.ts';
 import { tempDir, testWallet, untrackedWallet } from './helpers.ts';
 
 describe('wallet.db schema and pragmas', () => {
@@ -176,6 +177,115 @@ describe('ledger rules enforced by SQLite itself', () => {
       expect(lot).toMatchObject({ credits_posted: 1_000_000, debits_pending: 0, debits_posted: 500_000 });
     } finally {
       db.close();
+    }
+  });
+});
+
+describe('migration 10: CHECK lists of the metered tables as OR chains', () => {
+  const HOT = ['holds', 'transfers', 'transfers_resolve_check', 'usage_records', 'idempotency_keys'];
+  const definitions = (db: Database.Database) =>
+    db
+      .prepare(`SELECT name, sql FROM sqlite_schema WHERE name IN (${HOT.map(() => '?').join(', ')})`)
+      .all(...HOT) as { name: string; sql: string }[];
+
+  it('an OR chain gives what its IN list gave, for every value, NULL included', () => {
+    const db = new Database(':memory:');
+    try {
+      runMigrations(
+        db,
+        MIGRATIONS.filter((m) => m.version <= 9),
+      );
+      const lists = definitions(db).flatMap((d) => d.sql.match(/(?:NEW\.)?[a-z_]+ IN \([^()]*\)/g) ?? []);
+      // holds.state, transfers.kind (three lists), the trigger's NEW.kind, usage_records.outcome, idempotency state.
+      expect(lists.length).toBe(7);
+      for (const list of lists) {
+        const expr = list.replace(/^(?:NEW\.)?[a-z_]+/, 'x');
+        const literals = (expr.match(/'[^']*'/g) ?? []).map((v) => v.slice(1, -1));
+        const same = db.prepare(
+          `SELECT (${expr}) IS (${inListsAsOrChains(expr)}) AS same FROM (SELECT ? AS x)`,
+        );
+        fc.assert(
+          fc.property(fc.oneof(fc.constantFrom(...literals, null, ''), fc.string(), fc.integer()), (x) => {
+            expect(same.get(x)).toEqual({ same: 1 });
+          }),
+          { numRuns: 200 },
+        );
+      }
+    } finally {
+      db.close();
+    }
+  });
+
+  it('rewrites a wallet of version 9 in place: rows, rules and integrity kept, no temporary b-tree per insert', async () => {
+    const dbPath = path.join(tempDir(), 'wallet.db');
+    const setup = new Database(dbPath);
+    runMigrations(
+      setup,
+      MIGRATIONS.filter((m) => m.version <= 9),
+    );
+    setup.close();
+    // Money moves on the version 9 schema first (openWalletDb would migrate, so the wallet opens after).
+    const v9 = new Database(dbPath);
+    v9.prepare(
+      `INSERT INTO accounts (id, email, plan, created_at) VALUES ('a', 'a@example.com', 'payg', 1)`,
+    ).run();
+    v9.prepare(
+      `INSERT INTO api_keys (id, account_id, kind, secret_hash, hint, created_at) VALUES ('k', 'a', 'standard', zeroblob(32), 'abcd', 1)`,
+    ).run();
+    v9.prepare(
+      `INSERT INTO holds (account_id, key_id, instance_id, channel, operation, country, unit_price, reserved_rows,
+         amount, created_at, timeout_at) VALUES ('a', 'k', 'i', 'rest', 'search', 'EE', 1, 1, 1, 0, 0)`,
+    ).run();
+    const before = v9.prepare('SELECT * FROM holds').all();
+    v9.close();
+
+    const db = openWalletDb(dbPath);
+    try {
+      expect(db.prepare('SELECT max(version) FROM schema_migrations').pluck().get()).toBe(
+        MIGRATIONS.at(-1)!.version,
+      );
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+      expect(db.prepare('SELECT * FROM holds').all()).toEqual(before);
+      for (const d of definitions(db)) expect(d.sql).not.toMatch(/ IN \(/);
+      // The hold's state is still checked, and the statement builds no temporary b-tree for it.
+      const insertHold = `INSERT INTO holds (account_id, key_id, instance_id, channel, operation, country,
+        unit_price, reserved_rows, amount, created_at, timeout_at, state) VALUES ('a', 'k', 'i', 'rest', 'search', 'EE', 1, 1, 1, 0, 0, ?)`;
+      expect(() => db.prepare(insertHold).run('bogus')).toThrow(/CHECK constraint failed/);
+      expect(() => db.prepare(insertHold).run('posted')).not.toThrow();
+      const opcodes = (sql: string, n: number) =>
+        (db.prepare(`EXPLAIN ${sql}`).all(...Array<null>(n).fill(null)) as { opcode: string }[]).map(
+          (r) => r.opcode,
+        );
+      expect(opcodes(insertHold, 1)).not.toContain('OpenEphemeral');
+      expect(
+        opcodes(
+          `INSERT INTO transfers (account_id, lot_id, kind, amount, hold_id, pending_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+          7,
+        ),
+      ).not.toContain('OpenEphemeral');
+      expect(
+        opcodes(
+          `INSERT INTO usage_records (account_id, key_id, channel, operation, country, outcome, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+          7,
+        ),
+      ).not.toContain('OpenEphemeral');
+      expect(() =>
+        db
+          .prepare(
+            `INSERT INTO usage_records (account_id, key_id, channel, operation, country, outcome, created_at) VALUES ('a', 'k', 'rest', 'search', 'EE', 'spent', 0)`,
+          )
+          .run(),
+      ).toThrow(/CHECK constraint failed/);
+      expect(db.pragma('foreign_key_check')).toEqual([]);
+    } finally {
+      db.close();
+    }
+    // A second open finds nothing left to do.
+    const again = new Database(dbPath);
+    try {
+      expect(runMigrations(again)).toEqual([]);
+    } finally {
+      again.close();
     }
   });
 });
