@@ -5,7 +5,8 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, inject, it } from 'vitest';
 import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
 import { Engine } from '../../src/engine/engine.ts';
-import { LOOKUP_FILE } from '../../src/engine/lookup-store.ts';
+import Database from 'better-sqlite3';
+import { LOOKUP_FILE, LookupStore } from '../../src/engine/lookup-store.ts';
 import { servingCacheDir } from '../../src/engine/snapshot-loader.ts';
 import { SERVING_FILE, tables } from '../../src/engine/tables.ts';
 import { COUNTRY_CODES } from '../../src/contract/countries.ts';
@@ -144,6 +145,30 @@ describe('serving databases', () => {
       }
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('lookup stores', () => {
+  it('are read under one lasting shared lock, by any number of readers, and never written', () => {
+    const world = new SnapshotStore(inject('testDataDir'));
+    const file = path.join(world.countryDir(world.currentId()!, 'EE'), LOOKUP_FILE);
+    const plain = new Database(file, { readonly: true });
+    const code = plain.prepare('SELECT registrikood FROM company LIMIT 1').pluck().get() as string;
+    plain.close();
+    const a = LookupStore.open(file);
+    const b = LookupStore.open(file, 4);
+    const writer = new Database(file, { timeout: 0 });
+    try {
+      expect(a.detail(code)).not.toBeNull();
+      expect(b.detail(code)).not.toBeNull();
+      // Both readers keep their shared locks after their statements ended, so a writer cannot start.
+      expect(() => writer.exec('BEGIN EXCLUSIVE')).toThrow(/locked/);
+      expect(a.detail(code)).toEqual(b.detail(code));
+    } finally {
+      writer.close();
+      a.close();
+      b.close();
     }
   });
 });
