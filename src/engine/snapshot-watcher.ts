@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import type { Engine } from './engine.ts';
 
 export interface SnapshotWatcherOptions {
@@ -38,16 +39,41 @@ export class SnapshotWatcher {
       this.timer = setInterval(() => void this.check(), this.options.pollMs);
       this.timer.unref();
     }
-    try {
-      this.fsWatcher = fs.watch(this.engine.store.dataDir, { persistent: false }, (_event, name) => {
-        if (name === null || name === 'current') void this.check();
-      });
-      // A watch error (the folder removed, too many watches) only loses the fast path; the timer stays.
-      this.fsWatcher.on('error', () => this.fsWatcher?.close());
-    } catch {
-      this.fsWatcher = null;
-    }
+    this.watch();
     return this;
+  }
+
+  /**
+   * Watches the pointer file itself, and the data folder only while there is no pointer yet. The wallet
+   * lives in the data folder by default, so a watch on the folder woke the event loop for every commit's
+   * WAL write (an inotify event, its reads and a callback per paid call). A promote renames a new pointer
+   * over the old one, which ends the watch on the old file: each event re-reads the pointer and watches
+   * the file that is there now.
+   */
+  private watch(): void {
+    this.fsWatcher?.close();
+    this.fsWatcher = null;
+    if (this.stopped) return;
+    const pointer = this.engine.store.pointerPath;
+    const onEvent = () => {
+      this.watch();
+      void this.check();
+    };
+    try {
+      this.fsWatcher = fs.watch(pointer, { persistent: false }, onEvent);
+    } catch {
+      try {
+        // No pointer yet: the folder, until one is renamed into it.
+        this.fsWatcher = fs.watch(this.engine.store.dataDir, { persistent: false }, (_event, name) => {
+          if (name === null || name === path.basename(pointer)) onEvent();
+        });
+      } catch {
+        // A platform without fs events, or the folder gone: the timer alone.
+        return;
+      }
+    }
+    // A watch error (the folder removed, too many watches) only loses the fast path; the timer stays.
+    this.fsWatcher.on('error', () => this.fsWatcher?.close());
   }
 
   /**
