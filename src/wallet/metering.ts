@@ -367,7 +367,7 @@ export class WalletMetering implements Metering {
       );
       return { mode: 'rejected', available: res.available, needed };
     }
-    if (!('holdId' in res)) return { mode: 'unheld', accountId: accountId };
+    if (!('holdId' in res)) return { mode: 'unheld', accountId };
     return {
       mode: 'held',
       unitPrice,

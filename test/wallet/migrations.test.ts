@@ -1,8 +1,8 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { openWalletDb } from '../../src/wallet/db.ts';
-import fc from 'fast-check';
 import { MIGRATIONS, MigrationError, inListsAsOrChains, runMigrations } from '../../src/wallet/migrations.ts';
 import { tempDir, testWallet, untrackedWallet } from './helpers.ts';
 
