@@ -239,6 +239,11 @@ export const ConfigSchema = z
     /** Threads that plan searches and counts on the posting lists (src/engine/planner-pool.ts); 0: the event loop. */
     REGDATA_PLANNER_THREADS: z.coerce.number().int().min(0).max(64).default(ENGINE_DEFAULTS.plannerThreads),
     /**
+     * `idle`: the planner threads run under Linux's SCHED_IDLE, behind the event loop and any other ordinary
+     * thread (src/engine/planner-thread.ts); `normal`: the nice value of REGDATA_SCAN_THREAD_NICE only.
+     */
+    REGDATA_PLANNER_SCHED: z.enum(['idle', 'normal']).default('idle'),
+    /**
      * `regdata serve`: the nice value of every thread of the process but the event loop's (DuckDB's scan
      * threads, libuv's pool), so lookups never wait for CPU behind scans (src/runtime/thread-priority.ts,
      * Linux only); 0 leaves the priorities alone.
@@ -381,6 +386,7 @@ function engineSettings(env: {
   REGDATA_DUCKDB_THREADS: number;
   REGDATA_DUCKDB_CONNECTIONS: number;
   REGDATA_PLANNER_THREADS: number;
+  REGDATA_PLANNER_SCHED: 'idle' | 'normal';
   REGDATA_QUERY_MAX_WAIT_MS: number;
   REGDATA_EXPORT_DIR?: string | undefined;
 }) {
@@ -389,6 +395,7 @@ function engineSettings(env: {
     threads: env.REGDATA_DUCKDB_THREADS,
     connections: env.REGDATA_DUCKDB_CONNECTIONS,
     plannerThreads: env.REGDATA_PLANNER_THREADS,
+    plannerSched: env.REGDATA_PLANNER_SCHED,
     ...(env.REGDATA_QUERY_MAX_WAIT_MS > 0 ? { maxQueueMs: env.REGDATA_QUERY_MAX_WAIT_MS } : {}),
     exportDirectory: exportDir(env.REGDATA_EXPORT_DIR),
   };

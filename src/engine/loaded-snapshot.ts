@@ -96,6 +96,8 @@ export class LoadedSnapshot {
     private readonly maxQueueMs?: number,
     /** Threads that plan searches and counts (0: on the calling thread). */
     private readonly plannerThreads = 0,
+    /** Whether those threads run under SCHED_IDLE (PlannerPoolOptions.idle). */
+    private readonly plannersIdle = false,
   ) {
     this.folder = new TermFolder(foldConnection);
   }
@@ -197,6 +199,7 @@ export class LoadedSnapshot {
           Object.fromEntries(Object.entries(this.data).map(([c, x]) => [c, x.postings.shared])),
           this.plannerThreads,
           Object.fromEntries(Object.entries(this.data).map(([c, x]) => [c, x.lookups.file])),
+          { idle: this.plannersIdle },
         );
         answer = await this.planners.run(full);
       } else {

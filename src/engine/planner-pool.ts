@@ -26,6 +26,12 @@ const CLOSE_GRACE_MS = 5_000;
 export interface PlannerPoolOptions {
   /** MAX_WAIT_MS; tests set it to decide the order without depending on the clock. */
   maxWaitMs?: number;
+  /**
+   * Each thread puts itself under SCHED_IDLE (Linux, packages/thread-policy) before its first task: it then
+   * runs only when no ordinary thread wants the core, so the event loop (HTTP, the wallet, the lookups)
+   * never waits for a core behind a plan. See planner-thread.ts for what that costs and when not to.
+   */
+  idle?: boolean;
 }
 
 /**
@@ -135,7 +141,11 @@ export class PlannerPool {
 
   private start(index: number): Worker {
     const worker = new Worker(new URL('./planner-worker.mjs', import.meta.url), {
-      workerData: { countries: this.countries, lookupFiles: this.lookupFiles },
+      workerData: {
+        countries: this.countries,
+        lookupFiles: this.lookupFiles,
+        idle: this.options.idle === true,
+      },
     });
     // A thread with nothing in flight must not keep the process alive.
     worker.unref();

@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import threadPolicy from '@regdata/thread-policy';
 import { LookupStore, rowsJson } from './lookup-store.ts';
 import { answerTask, type Plan, type PlanTask } from './planner.ts';
 import { Postings, type SharedPostings } from './postings.ts';
@@ -13,7 +14,17 @@ import { Postings, type SharedPostings } from './postings.ts';
 const data = workerData as {
   countries: Record<string, SharedPostings>;
   lookupFiles: Record<string, string>;
+  idle: boolean;
 };
+
+// SCHED_IDLE instead of the nice value the server gives its other threads (runtime/thread-priority.ts).
+// Under four clients of heavy searches, a nice-10 planner thread still kept the event loop waiting for a
+// core: 0.55 s of every 8 s (schedstat), and lookups beside the searches took 0.51 ms at p50. Under
+// SCHED_IDLE the waking event loop takes the core at once: 0.05-0.12 s waiting, lookups 0.32-0.36 ms,
+// the searches' throughput unchanged (docs/data-contract.md "Fourteenth round"). The cost: any ordinary
+// thread of the same scheduling group comes first, so a CPU-bound job beside the server (an ingest started
+// from the same session, a test runner) can hold the plans back; REGDATA_PLANNER_SCHED=normal turns it off.
+if (data.idle) threadPolicy.setIdle();
 const postings = new Map(Object.entries(data.countries).map(([c, s]) => [c, Postings.fromShared(s)]));
 const lookups = new Map<string, LookupStore>();
 const cache = new Map<string, Plan>();

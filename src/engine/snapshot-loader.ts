@@ -34,6 +34,11 @@ export interface EngineOptions {
   maxQueueMs?: number;
   /** Threads planning searches and counts (default ENGINE_DEFAULTS; 0: on the event loop). */
   plannerThreads?: number;
+  /**
+   * 'idle': the planner threads run under SCHED_IDLE (Linux; src/engine/planner-thread.ts says what it
+   * gains and costs). Default 'normal': they keep the priority they were born with.
+   */
+  plannerSched?: 'idle' | 'normal';
   /** Where DuckDB may spill; default: none. */
   tempDirectory?: string;
   /**
@@ -243,6 +248,7 @@ export async function loadSnapshot(
       performance.now() - started,
       opts.maxQueueMs,
       opts.plannerThreads ?? ENGINE_DEFAULTS.plannerThreads,
+      opts.plannerSched === 'idle',
     );
   } catch (err) {
     foldConnection?.closeSync();

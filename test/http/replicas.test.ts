@@ -139,6 +139,27 @@ describe('two replicas on one data folder', () => {
     }
   });
 
+  it('runs its planner threads, and no other thread, under SCHED_IDLE (REGDATA_PLANNER_SCHED default)', async () => {
+    // Field 41 of the stat is the scheduling policy: 5 is SCHED_IDLE, 0 the ordinary one. A planner thread
+    // starts with the first plan it is given; REGDATA_PLANNER_THREADS is 2 by default.
+    const idle = (pid: number) =>
+      fs.readdirSync(`/proc/${pid}/task`).filter((tid) => {
+        const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[41 - 3] === '5';
+      });
+    for (const r of replicas) {
+      const answers = await Promise.all(
+        ['EE', 'LV', 'LT'].map((c) => get(r, `/api/v1/data/count?country=${c}&registered_from=2001-02-03`)),
+      );
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+      const pid = r.proc.pid!;
+      const threads = idle(pid);
+      expect(threads.length).toBeGreaterThanOrEqual(1);
+      expect(threads.length).toBeLessThanOrEqual(2);
+      expect(threads).not.toContain(String(pid));
+    }
+  });
+
   it('both swap after a promote and after a rollback, answering every request meanwhile', async () => {
     const expected = new Map([
       [worldId, await eeForSale(worldId)],
