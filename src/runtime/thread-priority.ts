@@ -15,7 +15,9 @@ import path from 'node:path';
  * the entries of /proc/self/task). The thread spared is the one that creates this object, the server's
  * event loop (the main thread, or a worker thread when a test runs the server in one). Raising a nice value needs no
  * privilege. New threads appear later (libuv's pool on first use, a new snapshot's DuckDB instance), so
- * `lowerOtherThreads` is called again on a timer; a thread already lowered is skipped.
+ * `lowerOtherThreads` is called again on a timer; a thread already lowered is skipped. The planner threads go
+ * further: each puts itself under SCHED_IDLE (engine/planner-thread.ts), since at nice 10 they still kept
+ * the event loop waiting for a core under heavy searches.
  */
 export class ThreadPriority {
   private readonly lowered = new Set<number>();
