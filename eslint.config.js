@@ -37,7 +37,7 @@ export default tseslint.config(
     rules: { 'max-lines-per-function': ['error', { max: 100, skipBlankLines: true, skipComments: true }] },
   },
   {
-    // A local addon's CommonJS loader (packages/tcp-info).
+    // The local addons' CommonJS loaders (packages/tcp-info, packages/thread-policy).
     files: ['packages/*/index.js'],
     languageOptions: { sourceType: 'commonjs', globals: globals.node },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
