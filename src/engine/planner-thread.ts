@@ -19,8 +19,8 @@ const data = workerData as {
 
 // SCHED_IDLE instead of the nice value the server gives its other threads (runtime/thread-priority.ts).
 // Under four clients of heavy searches, a nice-10 planner thread still kept the event loop waiting for a
-// core: 0.55 s of every 8 s (schedstat), and lookups beside the searches took 0.51 ms at p50. Under
-// SCHED_IDLE the waking event loop takes the core at once: 0.05-0.12 s waiting, lookups 0.32-0.36 ms,
+// core: 0.12 ms a request (schedstat), and lookups beside the searches took 0.46-0.60 ms at p50. Under
+// SCHED_IDLE the waking event loop takes the core at once: 0.03-0.05 ms waiting, lookups 0.34-0.38 ms,
 // the searches' throughput unchanged (docs/data-contract.md "Fourteenth round"). The cost: any ordinary
 // thread of the same scheduling group comes first, so a CPU-bound job beside the server (an ingest started
 // from the same session, a test runner) can hold the plans back; REGDATA_PLANNER_SCHED=normal turns it off.
