@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import threadPolicy from '@regdata/thread-policy';
@@ -7,33 +6,15 @@ import { SearchQuerySchema } from '../../src/contract/api-schemas.ts';
 import { SnapshotStore } from '../../src/contract/snapshot-store.ts';
 import { Engine } from '../../src/engine/engine.ts';
 import { searchCompanies } from '../../src/services/companies.ts';
+import { SCHED_IDLE, threadStats } from '../helpers/thread-stat.ts';
 
 /*
  * The planner threads run under SCHED_IDLE when asked (REGDATA_PLANNER_SCHED=idle, the server's default),
  * so the event loop never waits for a core behind a plan (src/engine/planner-thread.ts). What the kernel
- * holds is read back from /proc: field 41 of a thread's stat is its policy (5 is SCHED_IDLE, 0 the
- * ordinary SCHED_OTHER), so these tests do not take the addon's word for it.
+ * holds is read back from /proc (helpers/thread-stat.ts), so these tests do not take the addon's word for it.
  */
 
-const SCHED_IDLE = 5;
-
-/** The policy of each thread of this process, by thread id. */
-function policies(): Map<number, number> {
-  const out = new Map<number, number>();
-  for (const tid of fs.readdirSync('/proc/self/task')) {
-    try {
-      const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      // The name (field 2) may hold spaces and parentheses: the fields after it start at the last ')'.
-      const after = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(Number(tid), Number(after[41 - 3]));
-    } catch {
-      // A thread that ended between the listing and the read.
-    }
-  }
-  return out;
-}
-
-const idleThreads = () => [...policies().values()].filter((p) => p === SCHED_IDLE).length;
+const idleThreads = () => threadStats('self').filter((t) => t.policy === SCHED_IDLE).length;
 
 /** Two searches at once, so that both threads of the pool start and answer. */
 async function searchTwice(engine: Engine): Promise<number[]> {
@@ -64,7 +45,7 @@ describe('planner threads under SCHED_IDLE', () => {
         worker.once('error', reject);
       });
       expect(ok).toBe(true);
-      const now = policies();
+      const now = new Map(threadStats('self').map((t) => [t.tid, t.policy]));
       expect(now.get(tid)).toBe(SCHED_IDLE);
       expect(idleThreads()).toBe(before + 1);
       expect(now.get(process.pid)).toBe(0);

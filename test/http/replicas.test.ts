@@ -13,6 +13,7 @@ import {
   stopReplica,
   type Replica,
 } from './helpers/replica-process.ts';
+import { SCHED_IDLE, threadStats } from '../helpers/thread-stat.ts';
 
 /*
  * Issue 18 item 3: replicas that share a filesystem follow one `current` pointer. Two real `regdata serve`
@@ -117,21 +118,14 @@ describe('two replicas on one data folder', () => {
   });
 
   it("runs every thread but the event loop's at REGDATA_SCAN_THREAD_NICE (default 10)", async () => {
-    // Field 19 of /proc/<pid>/task/<tid>/stat is the thread's nice value; the event loop is the main
-    // thread, whose id is the pid. Threads started after the server began listening are lowered by its
-    // timer (every 5 s), so the check allows for one round of it.
-    const nices = (pid: number) =>
-      fs.readdirSync(`/proc/${pid}/task`).map((tid) => {
-        const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        return { tid: Number(tid), nice: Number(fields[16]) };
-      });
+    // The event loop is the main thread, whose id is the pid. Threads started after the server began
+    // listening are lowered by its timer (every 5 s), so the check allows for one round of it.
     for (const r of replicas) {
       const pid = r.proc.pid!;
-      let threads = nices(pid);
+      let threads = threadStats(pid);
       for (let i = 0; i < 60 && threads.some((t) => t.tid !== pid && t.nice !== 10); i++) {
         await new Promise((resolve) => setTimeout(resolve, 100));
-        threads = nices(pid);
+        threads = threadStats(pid);
       }
       expect(threads.length).toBeGreaterThan(4);
       expect(threads.find((t) => t.tid === pid)?.nice).toBe(0);
@@ -140,13 +134,11 @@ describe('two replicas on one data folder', () => {
   });
 
   it('runs its planner threads, and no other thread, under SCHED_IDLE (REGDATA_PLANNER_SCHED default)', async () => {
-    // Field 41 of the stat is the scheduling policy: 5 is SCHED_IDLE, 0 the ordinary one. A planner thread
-    // starts with the first plan it is given; REGDATA_PLANNER_THREADS is 2 by default.
+    // A planner thread starts with the first plan it is given; REGDATA_PLANNER_THREADS is 2 by default.
     const idle = (pid: number) =>
-      fs.readdirSync(`/proc/${pid}/task`).filter((tid) => {
-        const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-        return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[41 - 3] === '5';
-      });
+      threadStats(pid)
+        .filter((t) => t.policy === SCHED_IDLE)
+        .map((t) => t.tid);
     for (const r of replicas) {
       const answers = await Promise.all(
         ['EE', 'LV', 'LT'].map((c) => get(r, `/api/v1/data/count?country=${c}&registered_from=2001-02-03`)),
@@ -156,7 +148,7 @@ describe('two replicas on one data folder', () => {
       const threads = idle(pid);
       expect(threads.length).toBeGreaterThanOrEqual(1);
       expect(threads.length).toBeLessThanOrEqual(2);
-      expect(threads).not.toContain(String(pid));
+      expect(threads).not.toContain(pid);
     }
   });
 
