@@ -19,12 +19,45 @@ import {
   type Ref,
   type TextHeader,
 } from './postings-file.ts';
+import { RefTable, type RefTableData } from './ref-table.ts';
+
+/**
+ * The header as the planner reads it: the file's JSON header (postings-file.ts), its tables of one entry
+ * per value or text piece held as RefTables. `T` is RefTable in use and RefTableData on the way to a thread.
+ */
+interface HeaderOf<T> {
+  rows: number;
+  values: Record<string, T>;
+  ordered: Record<string, OrderedHeader>;
+  text: Record<string, Omit<TextHeader, 'grams' | 'refs'> & { grams: T }>;
+  changes: PostingsHeader['changes'];
+}
+export type LoadedHeader = HeaderOf<RefTable>;
+type SharedHeader = HeaderOf<RefTableData>;
+
+function mapRecord<A, B>(r: Record<string, A>, f: (a: A) => B): Record<string, B> {
+  return Object.fromEntries(Object.entries(r).map(([k, v]) => [k, f(v)]));
+}
+
+/** The file's header in its in-memory form; the JSON form is garbage once this returns. */
+function loadHeader(h: PostingsHeader): LoadedHeader {
+  return {
+    rows: h.rows,
+    values: mapRecord(h.values, (r) => RefTable.fromRecord(r)),
+    ordered: h.ordered,
+    text: mapRecord(h.text, ({ grams, refs, ...rest }) => ({
+      ...rest,
+      grams: RefTable.from(grams.map((g, i) => [g, refs[i]!] as const)),
+    })),
+    changes: h.changes,
+  };
+}
 
 export interface SharedPostings {
   memory: SharedArrayBuffer;
   offset: number;
   length: number;
-  header: PostingsHeader;
+  header: SharedHeader;
 }
 
 /**
@@ -42,26 +75,39 @@ export class Postings {
 
   private constructor(
     private readonly buffer: Buffer,
-    readonly header: PostingsHeader,
+    readonly header: LoadedHeader,
   ) {}
 
   static open(file: string): Postings {
     const { buffer, header } = readPostings(file);
-    return new Postings(buffer, header);
+    return new Postings(buffer, loadHeader(header));
   }
 
-  /** What a planner thread needs to map the same lists: the shared bytes and the header. */
+  /**
+   * What a planner thread needs to map the same lists: the shared bytes and the header, whose tables
+   * are shared memory too (a thread gets the same tables, not copies).
+   */
   get shared(): SharedPostings {
+    const h = this.header;
     return {
       memory: this.buffer.buffer as SharedArrayBuffer,
       offset: this.buffer.byteOffset,
       length: this.buffer.byteLength,
-      header: this.header,
+      header: {
+        ...h,
+        values: mapRecord(h.values, (t) => t.data),
+        text: mapRecord(h.text, (t) => ({ ...t, grams: t.grams.data })),
+      },
     };
   }
 
   static fromShared(s: SharedPostings): Postings {
-    return new Postings(Buffer.from(s.memory, s.offset, s.length), s.header);
+    const h = s.header;
+    return new Postings(Buffer.from(s.memory, s.offset, s.length), {
+      ...h,
+      values: mapRecord(h.values, (d) => new RefTable(d)),
+      text: mapRecord(h.text, (t) => ({ ...t, grams: new RefTable(t.grams) })),
+    });
   }
 
   get rows(): number {
@@ -69,12 +115,22 @@ export class Postings {
   }
 
   bitmap(ref: Ref): Bitmap {
-    let b = this.bitmaps.get(ref[0]);
+    return this.bitmapAt(ref[0], ref[1]);
+  }
+
+  bitmapAt(offset: number, length: number): Bitmap {
+    let b = this.bitmaps.get(offset);
     if (!b) {
-      b = frozenView(this.buffer.subarray(ref[0], ref[0] + ref[1]));
-      this.bitmaps.set(ref[0], b);
+      b = frozenView(this.buffer.subarray(offset, offset + length));
+      this.bitmaps.set(offset, b);
     }
     return b;
+  }
+
+  /** The bitmap of `table`'s entry for `key`, or undefined. */
+  entry(table: RefTable, key: string): Bitmap | undefined {
+    const i = table.find(key);
+    return i < 0 ? undefined : this.bitmapAt(table.offset(i), table.length(i));
   }
 
   u32(ref: Ref): Uint32Array {
@@ -103,8 +159,8 @@ export class Postings {
     const sets: Bitmap[] = [];
     const sent = [...new Set(values)];
     for (const v of sent) {
-      const ref = index[v];
-      if (ref) sets.push(this.bitmap(ref));
+      const b = this.entry(index, v);
+      if (b) sets.push(b);
     }
     if (sets.length < 2) return unionAll(sets);
     return this.built(`v\u0000${key}\u0000${sent.sort().join('\u0000')}`, () => unionAll(sets));
@@ -369,7 +425,7 @@ let nextTextIndex = 0;
  * byte search, since both are valid UTF-8.
  */
 export class TextIndex {
-  private readonly grams = new Map<string, Ref>();
+  private readonly grams: RefTable;
   /** Tells this index's terms apart from other indexes' in termRows. */
   private readonly id = `${nextTextIndex++}\u0000`;
   private readonly texts: Uint8Array;
@@ -379,17 +435,16 @@ export class TextIndex {
 
   constructor(
     private readonly p: Postings,
-    h: TextHeader,
+    h: LoadedHeader['text'][string],
   ) {
-    h.grams.forEach((g, i) => this.grams.set(g, h.refs[i]!));
+    this.grams = h.grams;
     this.texts = p.bytesOf(h.texts);
     this.offsets = p.u32(h.offsets);
     this.present = p.bitmap(h.present);
   }
 
   private gram(piece: string): Bitmap {
-    const ref = this.grams.get(piece);
-    return ref ? this.p.bitmap(ref) : EMPTY;
+    return this.p.entry(this.grams, piece) ?? EMPTY;
   }
 
   /**

@@ -24,7 +24,7 @@ const sorted = (xs: Iterable<number>) => [...xs].sort((a, b) => a - b);
 
 function listsOf(p: Postings): { key: string; values: string[] }[] {
   return Object.entries(p.header.values)
-    .map(([key, index]) => ({ key, values: Object.keys(index) }))
+    .map(([key, index]) => ({ key, values: index.keys() }))
     .filter((x) => x.values.length >= 3);
 }
 
