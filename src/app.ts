@@ -9,7 +9,7 @@ import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-z
 import type { Registry } from 'prom-client';
 import type { Engine } from './engine/engine.ts';
 import { errorServerOptions, installErrorHandlers } from './http/error-handler.ts';
-import { responseSerializer, type ResponseChecks } from './http/response-serializer.ts';
+import { releaseWhenSent, responseSerializer, type ResponseChecks } from './http/response-serializer.ts';
 import type { WalletParts } from './http/guard.ts';
 import { installHttpSemantics } from './http/http-semantics.ts';
 import { installMetrics } from './http/metrics.ts';
@@ -211,6 +211,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
+    releaseWhenSent(reply.raw, payload);
     done(null, payload);
   });
 

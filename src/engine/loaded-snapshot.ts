@@ -6,6 +6,7 @@ import type { CountParams, FiltersResponse, SearchParams, TreeNode } from '../co
 import { AppError, isAppError } from '../errors/app-error.ts';
 import type { ConnectionPool, Row } from './connection-pool.ts';
 import { rowsJson, type LookupStore } from './lookup-store.ts';
+import type { PageBytes } from './page-arena.ts';
 import { answerTask, planKey, textTerms, type Plan, type PlanAnswer, type PlanTask } from './planner.ts';
 import { PlannerPool } from './planner-pool.ts';
 import type { Postings } from './postings.ts';
@@ -157,12 +158,15 @@ export class LoadedSnapshot {
    * took 0.3 ms of the event loop per search (.tmp measurement, loaded machine); without threads both
    * happen here.
    */
-  async searchPage(params: SearchParams): Promise<{ total: number; rids: number[]; rowsJson: string }> {
+  async searchPage(
+    params: SearchParams,
+  ): Promise<{ total: number; rids: number[]; rows: string | PageBytes }> {
     const a = await this.planned(params, { kind: 'search', params, rows: true });
     const rids = a.rids ?? [];
+    if (a.rowsBytes) return { total: a.total, rids, rows: a.rowsBytes };
     const lookups = this.lookups(params.country);
     const json = this.lookup('search_rows', () => a.rowsJson ?? rowsJson(lookups.rawRows(rids)));
-    return { total: a.total, rids, rowsJson: json };
+    return { total: a.total, rids, rows: json };
   }
 
   /** The rids an export writes (the first `limit` in its order, ascending), or null when over `most`. */

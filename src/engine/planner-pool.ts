@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { createPageArena, PageBytes, type PageArenaShared } from './page-arena.ts';
 import type { PlanAnswer, PlanTask } from './planner.ts';
 import { MAX_GRAM, type SharedPostings } from './postings.ts';
 
@@ -32,7 +33,17 @@ export interface PlannerPoolOptions {
    * never waits for a core behind a plan. See planner-thread.ts for what that costs and when not to.
    */
   idle?: boolean;
+  /**
+   * Slots of each thread's page arena (page-arena.ts), PAGE_SLOT_BYTES each; 0 sends pages as strings.
+   * A page finds no free slot only when this many of the thread's answers are unsent at once; it then goes
+   * as a string.
+   */
+  pageSlots?: number;
 }
+
+/** Room for a page of 200 rows of about 2 KB of JSON each, with its envelope. */
+const PAGE_SLOT_BYTES = 512 * 1024;
+const PAGE_SLOTS = 64;
 
 /**
  * Threads that plan searches, counts and exports (planner.ts) off the event loop, so both cores plan and
@@ -51,6 +62,7 @@ export class PlannerPool {
   /** The task each thread is answering, by its id; a thread keeps the process alive only while it has one. */
   private readonly running: ((Pending & { id: number }) | null)[];
   private readonly queue: Waiting[] = [];
+  private readonly arenas: (PageArenaShared | null)[];
   private nextId = 0;
   private closed = false;
 
@@ -63,6 +75,8 @@ export class PlannerPool {
   ) {
     this.workers = Array.from({ length: Math.max(1, size) }, () => null);
     this.running = this.workers.map(() => null);
+    const slots = options.pageSlots ?? PAGE_SLOTS;
+    this.arenas = this.workers.map(() => (slots > 0 ? createPageArena(slots, PAGE_SLOT_BYTES) : null));
   }
 
   run(task: PlanTask): Promise<PlanAnswer> {
@@ -145,6 +159,7 @@ export class PlannerPool {
         countries: this.countries,
         lookupFiles: this.lookupFiles,
         idle: this.options.idle === true,
+        ...(this.arenas[index] ? { arena: this.arenas[index] } : {}),
       },
     });
     // A thread with nothing in flight must not keep the process alive.
@@ -153,7 +168,12 @@ export class PlannerPool {
       const p = this.running[index];
       if (!p || p.id !== m.id) return;
       this.finished(index);
-      if (m.answer) p.resolve(m.answer);
+      const a = m.answer;
+      if (a?.rowsSlot) {
+        a.rowsBytes = new PageBytes(this.arenas[index]!, a.rowsSlot);
+        delete a.rowsSlot;
+      }
+      if (a) p.resolve(a);
       else p.reject(new Error(m.error ?? 'planner failed'));
     });
     const gone = (err: Error) => {

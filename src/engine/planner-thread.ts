@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import threadPolicy from '@regdata/thread-policy';
 import { LookupStore, rowsJson } from './lookup-store.ts';
+import { PageArenaWriter, type PageArenaShared } from './page-arena.ts';
 import { answerTask, type Plan, type PlanTask } from './planner.ts';
 import { Postings, type SharedPostings } from './postings.ts';
 
@@ -15,6 +16,8 @@ const data = workerData as {
   countries: Record<string, SharedPostings>;
   lookupFiles: Record<string, string>;
   idle: boolean;
+  /** Where this thread puts search pages for the event loop (page-arena.ts); absent: pages as strings. */
+  arena?: PageArenaShared;
 };
 
 // SCHED_IDLE instead of the nice value the server gives its other threads (runtime/thread-priority.ts).
@@ -28,6 +31,7 @@ if (data.idle) threadPolicy.setIdle();
 const postings = new Map(Object.entries(data.countries).map(([c, s]) => [c, Postings.fromShared(s)]));
 const lookups = new Map<string, LookupStore>();
 const cache = new Map<string, Plan>();
+const arena = data.arena ? new PageArenaWriter(data.arena) : null;
 
 /** A small page cache per country and thread: the main thread's connection keeps the large one. */
 const THREAD_LOOKUP_CACHE_MIB = 4;
@@ -59,7 +63,10 @@ parentPort!.on('message', (m: { id: number; task: PlanTask } | { close: true }) 
     if (!p) throw new Error(`no posting lists of ${country}`);
     const answer = answerTask(m.task, p, cache);
     if (m.task.kind === 'search' && m.task.rows && answer.rids) {
-      answer.rowsJson = rowsJson(lookupOf(country).rawRows(answer.rids));
+      const json = rowsJson(lookupOf(country).rawRows(answer.rids));
+      const slot = arena?.write(json);
+      if (slot) answer.rowsSlot = slot;
+      else answer.rowsJson = json;
     }
     parentPort!.postMessage({ id: m.id, answer });
   } catch (err) {

@@ -13,6 +13,7 @@ import {
   type Bitmap,
 } from './bitmaps.ts';
 import { FILTER_INDEX, STATUS_INDEX, valuesKey } from './filter-index.ts';
+import type { PageBytes, PageSlot } from './page-arena.ts';
 import type { Candidates, Postings, TextIndex } from './postings.ts';
 import { ALL_STATUSES } from './query-builder.ts';
 import { ORDER_COLUMNS } from './tables.ts';
@@ -200,6 +201,9 @@ export interface PlanAnswer {
   fresh: boolean;
   /** A search's rows in `rids` order as one JSON array text (lookup-store.ts rowsJson), when a planner thread read them. */
   rowsJson?: string;
+  /** The same, put in the thread's page arena instead (page-arena.ts); the pool turns it into `rowsBytes`. */
+  rowsSlot?: PageSlot;
+  rowsBytes?: PageBytes;
 }
 
 /** Plans remembered per planner: a search's pages and its count share one. */

@@ -1,5 +1,7 @@
 import type { FastifySchemaCompiler, FastifySerializerCompiler } from 'fastify';
 import { serializerCompiler } from 'fastify-type-provider-zod';
+import type { ServerResponse } from 'node:http';
+import { pageOfBody } from '../engine/page-arena.ts';
 import { stringifyEnvelope } from '../services/raw-items.ts';
 
 /**
@@ -28,17 +30,29 @@ export function responseSerializer(checks: ResponseChecks): FastifySerializerCom
       serializerCompiler as FastifySchemaCompiler<unknown> as unknown as FastifySerializerCompiler<unknown>
     )(route);
     let served = 0;
-    return (data: unknown): string => {
+    // A Buffer (a page framed in its arena slot) is a payload fastify sends as it is; its slot is given
+    // back once the answer has been written (app.ts, releasePageOf).
+    return ((data: unknown): string | Buffer => {
       const plain = stringifyEnvelope(data);
       if (checks === 'sampled' && served++ % SAMPLE_EVERY !== 0) return plain;
       // Throws the library's ResponseSerializationError (a 500) when the data breaks the schema.
       const encoded = encode(data);
-      if (encoded !== plain) {
+      if (encoded !== (typeof plain === 'string' ? plain : plain.toString('utf8'))) {
         throw new ResponseShapeError(
           `${route.method} ${route.url}: the response schema changes the data (${String(route.httpStatus)})`,
         );
       }
       return plain;
-    };
+    }) as (data: unknown) => string;
   };
+}
+
+/**
+ * A search page framed in its planner thread's arena slot (engine/page-arena.ts) goes back once the socket
+ * has taken its last byte. A response that never finishes (the client went away) leaves the slot to the
+ * collector, which frees it only when nothing, the socket included, holds the body.
+ */
+export function releaseWhenSent(res: ServerResponse, payload: unknown): void {
+  const page = pageOfBody(payload);
+  if (page) res.once('finish', () => page.sent());
 }

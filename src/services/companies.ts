@@ -55,7 +55,7 @@ export async function searchCompanies(engine: Engine, params: SearchParams): Pro
     assertUpdatedSince(snap, params);
     return snap.searchPage(withForwardIndustryCodes(snap, params));
   });
-  return withRawItems<SearchData>(page.rowsJson, page.rids.length, {
+  return withRawItems<SearchData>(page.rows, page.rids.length, {
     page: params.page,
     page_size: params.page_size,
     total: page.total,

@@ -8,10 +8,13 @@
  * always what gets written.
  */
 
+import type { PageBytes } from '../engine/page-arena.ts';
+
 const RAW = Symbol('raw items');
 
 interface RawItems {
-  json: string;
+  /** The text, or its bytes in a planner thread's page arena (engine/page-arena.ts). */
+  json: string | PageBytes;
   count: number;
   /** `items` was read (and may have been changed since): the text no longer speaks for it. */
   read: boolean;
@@ -23,7 +26,11 @@ type WithItems = { items: unknown[] };
  * `rest` with `items` first (the order JSON.stringify writes), read lazily from `json`, an array of
  * `count` rows.
  */
-export function withRawItems<T extends WithItems>(json: string, count: number, rest: Omit<T, 'items'>): T {
+export function withRawItems<T extends WithItems>(
+  json: string | PageBytes,
+  count: number,
+  rest: Omit<T, 'items'>,
+): T {
   const raw: RawItems = { json, count, read: false };
   let items: unknown[] | undefined;
   const out = {} as T;
@@ -31,11 +38,11 @@ export function withRawItems<T extends WithItems>(json: string, count: number, r
     enumerable: true,
     configurable: true,
     get() {
-      raw.read = true;
-      return (items ??= JSON.parse(raw.json) as unknown[]);
+      if (items === undefined) items = JSON.parse(textOf(raw)) as unknown[];
+      return items;
     },
     set(v: unknown[]) {
-      raw.read = true;
+      if (items === undefined) textOf(raw);
       items = v;
     },
   });
@@ -45,14 +52,33 @@ export function withRawItems<T extends WithItems>(json: string, count: number, r
   return out;
 }
 
+/** The raw text, marked read; bytes in an arena are copied out and their slot given back. */
+function textOf(raw: RawItems): string {
+  raw.read = true;
+  if (typeof raw.json === 'string') return raw.json;
+  const text = raw.json.text();
+  raw.json.release();
+  raw.json = text;
+  return text;
+}
+
+/**
+ * Gives back the arena slot of a page whose items will never be read or written (the in-process
+ * engine's timing; anything else that drops an answer unread leaves the slot to the collector).
+ */
+export function dropRawItems(data: unknown): void {
+  const raw = unreadRaw(data);
+  if (raw !== undefined && typeof raw !== 'string') raw.release();
+}
+
 /** How many items a page holds, without parsing raw ones (an array read, and maybe changed, is counted). */
 export function itemCount(data: WithItems): number {
   const raw = (data as { [RAW]?: RawItems })[RAW];
   return raw && !raw.read ? raw.count : data.items.length;
 }
 
-/** The raw items text of `value` when it is a page whose items were never read, else undefined. */
-function unreadRaw(value: unknown): string | undefined {
+/** The raw items of `value` when it is a page whose items were never read, else undefined. */
+function unreadRaw(value: unknown): string | PageBytes | undefined {
   if (value === null || typeof value !== 'object') return undefined;
   const raw = (value as { [RAW]?: RawItems })[RAW];
   return raw && !raw.read ? raw.json : undefined;
@@ -64,9 +90,11 @@ const SLOT_JSON = JSON.stringify(SLOT);
 
 /**
  * JSON.stringify of a REST envelope `{data, ...}`, the same bytes, with a raw page's items spliced in
- * as they are.
+ * as they are: a string, or, for items in a page arena, one Buffer, the envelope written around the items
+ * in their slot (engine/page-arena.ts; the caller gives the slot back once the Buffer was sent, through
+ * pageOfBody).
  */
-export function stringifyEnvelope(envelope: unknown): string {
+export function stringifyEnvelope(envelope: unknown): string | Buffer {
   const page = (envelope as { data?: unknown } | null)?.data;
   const json = unreadRaw(page);
   if (json === undefined) return JSON.stringify(envelope);
@@ -76,5 +104,13 @@ export function stringifyEnvelope(envelope: unknown): string {
   }
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(envelope as object)) out[k] = k === 'data' ? shell : v;
-  return JSON.stringify(out).replace(SLOT_JSON, () => json);
+  const text = JSON.stringify(out);
+  if (typeof json === 'string') return text.replace(SLOT_JSON, () => json);
+  const at = text.indexOf(SLOT_JSON);
+  const framed = json.framed(text.slice(0, at), text.slice(at + SLOT_JSON.length));
+  if (framed) return framed;
+  // An envelope too large for the slot's margins: the text, and the slot back at once.
+  const items = json.text();
+  json.release();
+  return text.slice(0, at) + items + text.slice(at + SLOT_JSON.length);
 }

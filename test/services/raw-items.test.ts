@@ -52,7 +52,7 @@ describe('a search page with raw items', () => {
   it('splices text holding "$" patterns as it is', () => {
     const tricky = [{ registrikood: '1', arinimi: "$& $' $` $$" }];
     const p = withRawItems<Page>(JSON.stringify(tricky), 1, { page: 1, total: 1 });
-    expect(JSON.parse(stringifyEnvelope({ data: p }))).toEqual({
+    expect(JSON.parse(stringifyEnvelope({ data: p }) as string)).toEqual({
       data: { items: tricky, page: 1, total: 1 },
     });
   });
