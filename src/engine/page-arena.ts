@@ -94,8 +94,14 @@ export class PageBytes {
   /** The rows' JSON text (a copy: the slot may be released after). */
   text(): string {
     if (this.released) throw new Error('page bytes read after release');
-    // The copy is a new string, whatever happens to the slot after.
     return Buffer.from(this.arena.memory, this.start, this.page.length).toString('utf8');
+  }
+
+  /** The text, with the slot given back (unless a framed view of it is being sent). */
+  take(): string {
+    const text = this.text();
+    this.release();
+    return text;
   }
 
   /**

@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { createPageArena, PageBytes, type PageArenaShared } from './page-arena.ts';
 import type { PlanAnswer, PlanTask } from './planner.ts';
 import { MAX_GRAM, type SharedPostings } from './postings.ts';
+import { fnv1a } from './string-hash.ts';
 
 interface Pending {
   resolve: (a: PlanAnswer) => void;
@@ -33,16 +34,14 @@ export interface PlannerPoolOptions {
    * never waits for a core behind a plan. See planner-thread.ts for what that costs and when not to.
    */
   idle?: boolean;
-  /**
-   * Slots of each thread's page arena (page-arena.ts), PAGE_SLOT_BYTES each; 0 sends pages as strings.
-   * A page finds no free slot only when this many of the thread's answers are unsent at once; it then goes
-   * as a string.
-   */
-  pageSlots?: number;
 }
 
-/** Room for a page of 200 rows of about 2 KB of JSON each, with its envelope. */
-const PAGE_SLOT_BYTES = 512 * 1024;
+/**
+ * Each thread's page arena (page-arena.ts): a slot holds a page of 500 rows (page_size's largest) of up
+ * to 2 KB of JSON each, with its envelope; a larger page, or one that finds all 64 slots unsent, goes as a
+ * string. Only the bytes pages touch are resident.
+ */
+const PAGE_SLOT_BYTES = 1024 * 1024;
 const PAGE_SLOTS = 64;
 
 /**
@@ -62,7 +61,7 @@ export class PlannerPool {
   /** The task each thread is answering, by its id; a thread keeps the process alive only while it has one. */
   private readonly running: ((Pending & { id: number }) | null)[];
   private readonly queue: Waiting[] = [];
-  private readonly arenas: (PageArenaShared | null)[];
+  private readonly arenas: PageArenaShared[];
   private nextId = 0;
   private closed = false;
 
@@ -75,8 +74,7 @@ export class PlannerPool {
   ) {
     this.workers = Array.from({ length: Math.max(1, size) }, () => null);
     this.running = this.workers.map(() => null);
-    const slots = options.pageSlots ?? PAGE_SLOTS;
-    this.arenas = this.workers.map(() => (slots > 0 ? createPageArena(slots, PAGE_SLOT_BYTES) : null));
+    this.arenas = this.workers.map(() => createPageArena(PAGE_SLOTS, PAGE_SLOT_BYTES));
   }
 
   run(task: PlanTask): Promise<PlanAnswer> {
@@ -93,7 +91,7 @@ export class PlannerPool {
 
   /** The free thread a key hashes to, else any free thread, else -1. */
   private pick(key: string): number {
-    const home = hash(key) % this.workers.length;
+    const home = fnv1a(key) % this.workers.length;
     if (this.running[home] === null) return home;
     return this.running.indexOf(null);
   }
@@ -159,7 +157,7 @@ export class PlannerPool {
         countries: this.countries,
         lookupFiles: this.lookupFiles,
         idle: this.options.idle === true,
-        ...(this.arenas[index] ? { arena: this.arenas[index] } : {}),
+        arena: this.arenas[index],
       },
     });
     // A thread with nothing in flight must not keep the process alive.
@@ -201,14 +199,4 @@ function taskClass(task: PlanTask): number {
   if (task.kind === 'export') return 3;
   if (task.folded.some(([, folded]) => Array.from(folded).length > MAX_GRAM)) return 2;
   return task.kind === 'count' ? 0 : 1;
-}
-
-/** FNV-1a of a string: spreads plan keys over the threads. */
-function hash(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
 }

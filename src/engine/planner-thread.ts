@@ -16,8 +16,8 @@ const data = workerData as {
   countries: Record<string, SharedPostings>;
   lookupFiles: Record<string, string>;
   idle: boolean;
-  /** Where this thread puts search pages for the event loop (page-arena.ts); absent: pages as strings. */
-  arena?: PageArenaShared;
+  /** Where this thread puts search pages for the event loop (page-arena.ts). */
+  arena: PageArenaShared;
 };
 
 // SCHED_IDLE instead of the nice value the server gives its other threads (runtime/thread-priority.ts).
@@ -31,7 +31,7 @@ if (data.idle) threadPolicy.setIdle();
 const postings = new Map(Object.entries(data.countries).map(([c, s]) => [c, Postings.fromShared(s)]));
 const lookups = new Map<string, LookupStore>();
 const cache = new Map<string, Plan>();
-const arena = data.arena ? new PageArenaWriter(data.arena) : null;
+const arena = new PageArenaWriter(data.arena);
 
 /** A small page cache per country and thread: the main thread's connection keeps the large one. */
 const THREAD_LOOKUP_CACHE_MIB = 4;
@@ -64,7 +64,7 @@ parentPort!.on('message', (m: { id: number; task: PlanTask } | { close: true }) 
     const answer = answerTask(m.task, p, cache);
     if (m.task.kind === 'search' && m.task.rows && answer.rids) {
       const json = rowsJson(lookupOf(country).rawRows(answer.rids));
-      const slot = arena?.write(json);
+      const slot = arena.write(json);
       if (slot) answer.rowsSlot = slot;
       else answer.rowsJson = json;
     }

@@ -118,7 +118,7 @@ export class Postings {
     return this.bitmapAt(ref[0], ref[1]);
   }
 
-  bitmapAt(offset: number, length: number): Bitmap {
+  private bitmapAt(offset: number, length: number): Bitmap {
     let b = this.bitmaps.get(offset);
     if (!b) {
       b = frozenView(this.buffer.subarray(offset, offset + length));

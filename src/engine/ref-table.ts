@@ -1,4 +1,5 @@
 import type { Ref } from './postings-file.ts';
+import { fnv1a } from './string-hash.ts';
 
 /**
  * What a RefTable is made of: plain typed arrays over shared memory, so a planner thread receives the
@@ -21,13 +22,6 @@ function shared<T extends Uint16Array | Uint32Array | Int32Array | Float64Array>
   length: number,
 ): T {
   return new Type(new SharedArrayBuffer(Math.max(1, length) * Type.BYTES_PER_ELEMENT));
-}
-
-/** FNV-1a over a string's code units. */
-function hashOf(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return h >>> 0;
 }
 
 /**
@@ -65,7 +59,7 @@ export class RefTable {
       for (let u = 0; u < key.length; u++) data.units[at++] = key.charCodeAt(u);
       data.offsets[i] = offset;
       data.lengths[i] = length;
-      let slot = hashOf(key) & table.mask;
+      let slot = fnv1a(key) & table.mask;
       while (data.slots[slot] !== -1) {
         if (table.equals(data.slots[slot]!, key)) throw new Error(`duplicate key ${JSON.stringify(key)}`);
         slot = (slot + 1) & table.mask;
@@ -87,7 +81,7 @@ export class RefTable {
   /** The entry of `key`, or -1. */
   find(key: string): number {
     const { slots } = this.data;
-    for (let slot = hashOf(key) & this.mask; ; slot = (slot + 1) & this.mask) {
+    for (let slot = fnv1a(key) & this.mask; ; slot = (slot + 1) & this.mask) {
       const entry = slots[slot]!;
       if (entry === -1 || this.equals(entry, key)) return entry;
     }

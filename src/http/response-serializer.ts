@@ -31,7 +31,7 @@ export function responseSerializer(checks: ResponseChecks): FastifySerializerCom
     )(route);
     let served = 0;
     // A Buffer (a page framed in its arena slot) is a payload fastify sends as it is; its slot is given
-    // back once the answer has been written (app.ts, releasePageOf).
+    // back once the answer has been written (releaseWhenSent, below).
     return ((data: unknown): string | Buffer => {
       const plain = stringifyEnvelope(data);
       if (checks === 'sampled' && served++ % SAMPLE_EVERY !== 0) return plain;

@@ -55,11 +55,8 @@ export function withRawItems<T extends WithItems>(
 /** The raw text, marked read; bytes in an arena are copied out and their slot given back. */
 function textOf(raw: RawItems): string {
   raw.read = true;
-  if (typeof raw.json === 'string') return raw.json;
-  const text = raw.json.text();
-  raw.json.release();
-  raw.json = text;
-  return text;
+  if (typeof raw.json !== 'string') raw.json = raw.json.take();
+  return raw.json;
 }
 
 /**
@@ -105,12 +102,10 @@ export function stringifyEnvelope(envelope: unknown): string | Buffer {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(envelope as object)) out[k] = k === 'data' ? shell : v;
   const text = JSON.stringify(out);
-  if (typeof json === 'string') return text.replace(SLOT_JSON, () => json);
   const at = text.indexOf(SLOT_JSON);
-  const framed = json.framed(text.slice(0, at), text.slice(at + SLOT_JSON.length));
-  if (framed) return framed;
-  // An envelope too large for the slot's margins: the text, and the slot back at once.
-  const items = json.text();
-  json.release();
-  return text.slice(0, at) + items + text.slice(at + SLOT_JSON.length);
+  const head = text.slice(0, at);
+  const tail = text.slice(at + SLOT_JSON.length);
+  if (typeof json === 'string') return head + json + tail;
+  // An envelope too large for the slot's margins goes as text, and the slot back at once.
+  return json.framed(head, tail) ?? head + json.take() + tail;
 }
